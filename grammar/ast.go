@@ -1,0 +1,179 @@
+package grammar
+
+import "strings"
+
+// Kind classifies a line: each kind is one terminal of the drafts' BNF.
+type Kind uint8
+
+// The kinds of line. The names are the BNF's.
+const (
+	Blank          Kind = iota // blank = *space CRLF
+	CommentLine                // commentline = comment CRLF
+	AgentLine                  // agentline = "User-agent:" *space agent [comment] CRLF
+	AllowLine                  // allowline = "Allow" ":" *space rpath [comment] CRLF
+	DisallowLine               // disallowline = "Disallow" ":" *space path [comment] CRLF
+	MobileAgentRec             // mobileagentrec = "Mobile-agent-server:" *space path *space (simplified_url | "none")
+	Extension                  // extension = token ":" *space value [comment] CRLF
+	Invalid                    // not in the BNF: no field, no colon
+)
+
+var kindNames = [...]string{"blank", "commentline", "agentline", "allowline", "disallowline", "mobileagentrec", "extension", "invalid"}
+
+// String returns the BNF name of the kind.
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "kind?"
+}
+
+// MarshalText encodes the kind as its BNF name.
+func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// IsRule reports whether the kind is an Allow or Disallow line: the lines
+// that end the User-agent head of a record.
+func (k Kind) IsRule() bool { return k == AllowLine || k == DisallowLine }
+
+// Line is one line of input, exactly as read, with its parts.
+//
+// Raw+EOL of every line of a File, in order, after File.BOM and followed by
+// File.Ignored, is the input byte for byte. Field, Value and Comment are
+// substrings of Raw (cut at the line-length limit): Field and Value without
+// surrounding white space, Comment from its '#' to the end of the line.
+type Line struct {
+	Pos     Pos    // start of the line
+	Kind    Kind   // its BNF terminal
+	Raw     string // the line without its end-of-line bytes
+	EOL     string // "\n", "\r\n", "\r", or "" for a last line without one
+	Field   string // field name as written ("User-agent", "disalow", ...)
+	Value   string // field value, trimmed
+	Comment string // "#..." or ""
+
+	// Typo is set when Field is not the BNF's spelling but a misspelling or
+	// prefix that lenient parsers accept (Google's "useragent", "disalow",
+	// "allowance", ...). Kind is the field it is taken for.
+	Typo bool
+	// NoColon is set when the line has no colon and Field and Value are its
+	// two white-space separated words ("disallow /").
+	NoColon bool
+	// TooLong is set when the line is longer than the line-length limit;
+	// Field, Value and Comment come from its first Options.MaxLineLength bytes.
+	TooLong bool
+
+	fieldCol, valueCol, commentCol int32 // 0-based byte columns in Raw, -1 if absent
+}
+
+// FieldPos returns where the field name starts, or the line's start.
+func (l *Line) FieldPos() Pos { return l.at(l.fieldCol) }
+
+// ValuePos returns where the value starts. For an empty value it is where
+// the value would start: just after the colon and any white space.
+func (l *Line) ValuePos() Pos { return l.at(l.valueCol) }
+
+// CommentPos returns where the comment's '#' is, or the line's start.
+func (l *Line) CommentPos() Pos { return l.at(l.commentCol) }
+
+// End returns the position just past the line's text, before its EOL.
+func (l *Line) End() Pos { return l.at(int32(len(l.Raw))) }
+
+func (l *Line) at(col int32) Pos {
+	if col < 0 {
+		return l.Pos
+	}
+	return Pos{Offset: l.Pos.Offset + int(col), Line: l.Pos.Line, Column: l.Pos.Column + int(col)}
+}
+
+// IsField reports whether the line is a field line: an agent, allow,
+// disallow, mobile-agent-server or extension line.
+func (l *Line) IsField() bool { return l.Kind >= AgentLine && l.Kind <= Extension }
+
+// FieldIs reports whether the field name is name, ignoring case.
+func (l *Line) FieldIs(name string) bool { return strings.EqualFold(l.Field, name) }
+
+// Record is a record as RFC 9309 groups lines: one or more User-agent lines
+// (with any comment, blank or extension lines among them), then every line
+// up to the next User-agent line that follows an Allow or Disallow line.
+// Blank lines do not end it; Paragraphs splits it where the 1994 and 1996
+// texts end records.
+type Record struct {
+	Pos    Pos     // start of its first User-agent line
+	Lines  []*Line // every line of the record, in order
+	Agents []*Line // its User-agent lines, a subset of Lines
+}
+
+// Paragraphs splits the record's lines at blank lines, as the drafts'
+// records end: the first paragraph starts with the record's first
+// User-agent line; paragraphs after it may hold no User-agent line at all.
+// Blank lines themselves are left out.
+func (r *Record) Paragraphs() [][]*Line {
+	var out [][]*Line
+	start := -1
+	for i, l := range r.Lines {
+		if l.Kind == Blank {
+			if start >= 0 {
+				out = append(out, r.Lines[start:i])
+				start = -1
+			}
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		out = append(out, r.Lines[start:])
+	}
+	return out
+}
+
+// File is a parsed manifest: robots.txt, data.txt in its record form, or
+// any file in the drafts' line format.
+type File struct {
+	Name string // file name used in positions ("-" for standard input)
+
+	// BOM holds the byte-order mark bytes skipped at the very start, whole
+	// (EF BB BF) or partial, or "".
+	BOM string
+	// Lines is every line, in order.
+	Lines []*Line
+	// Preamble is the lines before the first User-agent line.
+	Preamble []*Line
+	// Records is the records, in order; they share Lines' elements.
+	Records []*Record
+	// Ignored is the input past the size limit, kept so nothing is lost.
+	Ignored string
+	// Diagnostics is every finding of the parse, sorted.
+	Diagnostics Diagnostics
+}
+
+// Text returns the input the file was parsed from, byte for byte.
+func (f *File) Text() string {
+	n := len(f.BOM) + len(f.Ignored)
+	for _, l := range f.Lines {
+		n += len(l.Raw) + len(l.EOL)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(f.BOM)
+	for _, l := range f.Lines {
+		b.WriteString(l.Raw)
+		b.WriteString(l.EOL)
+	}
+	b.WriteString(f.Ignored)
+	return b.String()
+}
+
+// Position returns p with the file's name.
+func (f *File) Position(p Pos) Position { return Position{Filename: f.Name, Pos: p} }
+
+// Fields returns the field lines whose field name is name, ignoring case,
+// anywhere in the file.
+func (f *File) Fields(name string) []*Line {
+	var out []*Line
+	for _, l := range f.Lines {
+		if l.IsField() && l.FieldIs(name) {
+			out = append(out, l)
+		}
+	}
+	return out
+}

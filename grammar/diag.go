@@ -1,0 +1,170 @@
+package grammar
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Severity says how bad a Diagnostic is.
+type Severity int
+
+// The severities, from the least to the most severe.
+const (
+	Warning Severity = iota + 1 // input deviates from the specification; its meaning is still clear
+	Error                       // input is wrong; part of it is ignored or its meaning is unclear
+)
+
+// String returns "warning" or "error".
+func (s Severity) String() string {
+	switch s {
+	case Warning:
+		return "warning"
+	case Error:
+		return "error"
+	}
+	return fmt.Sprintf("severity(%d)", int(s))
+}
+
+// MarshalText encodes the severity as its name.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Diagnostic is one finding about a manifest: its severity, a one-line
+// summary, an optional detail, and where it is. Code is a short stable name
+// of the check that produced it ("no-colon", "html", ...), for filtering.
+type Diagnostic struct {
+	Severity Severity
+	Code     string
+	Summary  string
+	Detail   string
+	Filename string
+	Range    Range
+}
+
+// Position returns where the diagnostic starts, with its file name.
+func (d *Diagnostic) Position() Position {
+	return Position{Filename: d.Filename, Pos: d.Range.Start}
+}
+
+// Error returns "file:line:col: severity: summary".
+func (d *Diagnostic) Error() string {
+	return fmt.Sprintf("%s: %s: %s", d.Position(), d.Severity, d.Summary)
+}
+
+// Diagnostics is a list of diagnostics, as go/scanner's ErrorList. Its
+// methods sort it by position and tell whether any is an error.
+type Diagnostics []*Diagnostic
+
+// Len, Less and Swap implement sort.Interface: by file name, then offset,
+// then severity (errors first), then summary.
+func (ds Diagnostics) Len() int      { return len(ds) }
+func (ds Diagnostics) Swap(i, j int) { ds[i], ds[j] = ds[j], ds[i] }
+func (ds Diagnostics) Less(i, j int) bool {
+	a, b := ds[i], ds[j]
+	if a.Filename != b.Filename {
+		return a.Filename < b.Filename
+	}
+	if a.Range.Start.Offset != b.Range.Start.Offset {
+		return a.Range.Start.Offset < b.Range.Start.Offset
+	}
+	if a.Severity != b.Severity {
+		return a.Severity > b.Severity
+	}
+	return a.Summary < b.Summary
+}
+
+// Sort sorts the list in place, keeping the order of equal entries.
+func (ds Diagnostics) Sort() { sort.Stable(ds) }
+
+// HasErrors reports whether any diagnostic is an Error.
+func (ds Diagnostics) HasErrors() bool { return ds.Count(Error) > 0 }
+
+// Count returns how many diagnostics have severity s.
+func (ds Diagnostics) Count(s Severity) int {
+	n := 0
+	for _, d := range ds {
+		if d.Severity == s {
+			n++
+		}
+	}
+	return n
+}
+
+// Err returns the list as an error when it holds any Error, else nil.
+func (ds Diagnostics) Err() error {
+	if ds.HasErrors() {
+		return ds
+	}
+	return nil
+}
+
+// Error returns the first diagnostic and how many more there are, as
+// go/scanner's ErrorList does.
+func (ds Diagnostics) Error() string {
+	switch len(ds) {
+	case 0:
+		return "no diagnostics"
+	case 1:
+		return ds[0].Error()
+	}
+	return fmt.Sprintf("%s (and %d more)", ds[0].Error(), len(ds)-1)
+}
+
+// Format writes the diagnostic as BurntSushi/toml does: the summary, then the
+// offending line of src with a caret under the column. src is the whole
+// input the positions refer to; if the line cannot be found only the first
+// line is written.
+func (d *Diagnostic) Format(src string) string {
+	var b strings.Builder
+	b.WriteString(d.Error())
+	if d.Detail != "" {
+		b.WriteString("\n  ")
+		b.WriteString(d.Detail)
+	}
+	p := d.Range.Start
+	if !p.IsValid() || p.Offset > len(src) {
+		return b.String()
+	}
+	start := p.Offset - (p.Column - 1)
+	if start < 0 || start > len(src) {
+		return b.String()
+	}
+	end := start
+	for end < len(src) && src[end] != '\n' && src[end] != '\r' {
+		end++
+	}
+	line := src[start:end]
+	const max = 120
+	col := p.Column - 1
+	if len(line) > max {
+		from := 0
+		if col > max/2 {
+			from = col - max/2
+		}
+		to := from + max
+		if to > len(line) {
+			to = len(line)
+		}
+		line = line[from:to]
+		col -= from
+	}
+	fmt.Fprintf(&b, "\n\n%5d | %s\n      | %s^", p.Line, printable(line), strings.Repeat(" ", col))
+	return b.String()
+}
+
+// printable replaces control bytes so a line prints on one terminal line
+// and carets stay aligned (one byte in, one byte out).
+func printable(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 && c != '\t' || c == 0x7f {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if c := b[j]; c < 0x20 && c != '\t' || c == 0x7f {
+					b[j] = '?'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}

@@ -1,0 +1,124 @@
+package grammar
+
+import (
+	"io"
+	"sync"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// The participle grammar. Its terminals are whole lines, classified by the
+// scanner; its types are named after the drafts' BNF productions, and its
+// EBNF (EBNF returns it) is kept in docs/grammar.ebnf.
+//
+// The BNF is strict; real files are not. Where the grammar is more lenient
+// than the production it names, its doc comment says how.
+
+// robotstxt is the whole file.
+//
+//	robotstxt    = *blankcomment
+//	             | *blankcomment record *( 1*commentblank 1*record )
+//	               *blankcomment
+//	blankcomment = 1*(blank | commentline)
+//	commentblank = *commentline blank *(blankcomment)
+//
+// Lenient: any line may stand before the first record (File.Preamble: rule
+// lines with no User-agent line above them are common), and records need no
+// blank line between them (RFC 9309 section 2.1).
+type robotstxt struct {
+	Preamble bool     `parser:"(Blank | Commentline | Extension | Disallowline | Allowline | Invalid | Mobileagentrec)*"`
+	Records  []record `parser:"@@*"`
+}
+
+// record is a group of User-agent lines and the lines that apply to them.
+//
+//	record       = *commentline agentline *(commentline | agentline)
+//	               1*ruleline *(commentline | ruleline)
+//	agentline    = "User-agent:" *space agent  [comment] CRLF
+//	ruleline     = (disallowline | allowline | extension)
+//	disallowline = "Disallow" ":" *space path [comment] CRLF
+//	allowline    = "Allow" ":" *space rpath [comment] CRLF
+//	extension    = token ":" *space value [comment] CRLF
+//	mobileagentrec = "Mobile-agent-server:" *space path *space (simplified_url | "none")
+//
+// Lenient: blank, extension and invalid lines may stand among the
+// User-agent lines, whose run ends at the first Allow or Disallow line (as
+// RFC 9309 section 2.1 groups them); blank and invalid lines may stand among
+// the rule lines; a record may have no rule line. Comment lines before a
+// User-agent line stay with whatever precedes it. A Mobile-agent-server line
+// is an extension line with a production of its own.
+type record struct {
+	Agent lexer.Token `parser:"@Agentline"`
+	Head  bool        `parser:"(Agentline | Blank | Commentline | Extension | Invalid | Mobileagentrec)*"`
+	Rules bool        `parser:"(Disallowline | Allowline | Blank | Commentline | Extension | Invalid | Mobileagentrec)*"`
+}
+
+// symbols names the terminals: each is a line of one Kind. The scanner
+// yields one token for each run of lines of the same kind, which is all the
+// grammar needs to place record boundaries (a run never spans two records)
+// and keeps participle's per-token cost off the many lines of long files.
+var symbols = map[string]lexer.TokenType{
+	"EOF":            lexer.EOF,
+	"Blank":          lexer.TokenType(Blank) + 1,
+	"Commentline":    lexer.TokenType(CommentLine) + 1,
+	"Agentline":      lexer.TokenType(AgentLine) + 1,
+	"Allowline":      lexer.TokenType(AllowLine) + 1,
+	"Disallowline":   lexer.TokenType(DisallowLine) + 1,
+	"Mobileagentrec": lexer.TokenType(MobileAgentRec) + 1,
+	"Extension":      lexer.TokenType(Extension) + 1,
+	"Invalid":        lexer.TokenType(Invalid) + 1,
+}
+
+// lineLexer is the participle lexer: one token per scanned line.
+type lineLexer struct {
+	lines []*Line
+	next  int
+}
+
+func (l *lineLexer) Next() (lexer.Token, error) {
+	if l.next >= len(l.lines) {
+		return lexer.EOFToken(lexer.Position{}), nil
+	}
+	ln := l.lines[l.next]
+	l.next++
+	for l.next < len(l.lines) && l.lines[l.next].Kind == ln.Kind {
+		l.next++
+	}
+	return lexer.Token{
+		Type:  lexer.TokenType(ln.Kind) + 1,
+		Value: ln.Raw,
+		Pos:   lexer.Position{Offset: ln.Pos.Offset, Line: ln.Pos.Line, Column: 1},
+	}, nil
+}
+
+// lineDefinition is the lexer.Definition participle is built with. Parse
+// does not call Lex: it hands the scanner's lines to participle directly.
+type lineDefinition struct{}
+
+func (lineDefinition) Symbols() map[string]lexer.TokenType { return symbols }
+
+func (lineDefinition) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
+	src, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	s := &scanner{name: filename, src: string(src)}
+	s.scan(bomPrefix(s.src))
+	return &lineLexer{lines: s.lines}, nil
+}
+
+var (
+	parserOnce sync.Once
+	parser     *participle.Parser[robotstxt]
+)
+
+func theParser() *participle.Parser[robotstxt] {
+	parserOnce.Do(func() {
+		parser = participle.MustBuild[robotstxt](participle.Lexer(lineDefinition{}))
+	})
+	return parser
+}
+
+// EBNF returns the grammar in EBNF, as participle prints it.
+func EBNF() string { return theParser().String() }

@@ -1,0 +1,266 @@
+package grammar
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Options sets the parser's limits. The zero value means the defaults.
+type Options struct {
+	// MaxSize is how many bytes of input are parsed; the rest is kept in
+	// File.Ignored with a diagnostic. 0 means DefaultMaxSize; a negative
+	// value means no limit.
+	MaxSize int
+	// MaxLineLength is how many bytes of a line are split into field, value
+	// and comment; the rest stays in Line.Raw, with a diagnostic. 0 means
+	// DefaultMaxLineLength; a negative value means no limit.
+	MaxLineLength int
+}
+
+// The default limits.
+const (
+	// DefaultMaxSize is 500 KiB, the least RFC 9309 section 2.5 lets a
+	// crawler parse.
+	DefaultMaxSize = 500 << 10
+	// DefaultMaxLineLength is the longest line Google's parser reads whole
+	// (its buffer of 2083*8 bytes less the final NUL).
+	DefaultMaxLineLength = 2083*8 - 1
+)
+
+func (o Options) maxSize() int {
+	if o.MaxSize == 0 {
+		return DefaultMaxSize
+	}
+	return o.MaxSize
+}
+
+func (o Options) maxLineLength() int {
+	if o.MaxLineLength == 0 {
+		return DefaultMaxLineLength
+	}
+	return o.MaxLineLength
+}
+
+// scanner splits input into classified lines: the lexer of the grammar,
+// which yields one token per line.
+type scanner struct {
+	name  string
+	src   string
+	opts  Options
+	lines []*Line
+	diags Diagnostics
+	html  bool
+}
+
+func (s *scanner) diag(sev Severity, code string, r Range, summary string) {
+	s.diags = append(s.diags, &Diagnostic{Severity: sev, Code: code, Summary: summary, Filename: s.name, Range: r})
+}
+
+// bomPrefix returns how many bytes at the start of src are a whole or
+// partial UTF-8 byte-order mark.
+func bomPrefix(src string) int {
+	const bom = "\xEF\xBB\xBF"
+	n := 0
+	for n < len(bom) && n < len(src) && src[n] == bom[n] {
+		n++
+	}
+	return n
+}
+
+// scan splits s.src from offset start into lines.
+func (s *scanner) scan(start int) {
+	src := s.src
+	n := 1 + strings.Count(src, "\n") + strings.Count(src, "\r")
+	store := make([]Line, 0, n)
+	s.lines = make([]*Line, 0, n)
+	lineNo := 1
+	maxLine := s.opts.maxLineLength()
+	for i := start; i < len(src); {
+		j := i
+		for j < len(src) && src[j] != '\n' && src[j] != '\r' {
+			j++
+		}
+		eol := ""
+		next := j
+		if j < len(src) {
+			if src[j] == '\r' && j+1 < len(src) && src[j+1] == '\n' {
+				eol, next = "\r\n", j+2
+			} else if src[j] == '\r' {
+				eol, next = "\r", j+1
+			} else {
+				eol, next = "\n", j+1
+			}
+		}
+		store = append(store, Line{Pos: Pos{Offset: i, Line: lineNo, Column: 1}, Raw: src[i:j], EOL: eol})
+		l := &store[len(store)-1]
+		s.lines = append(s.lines, l)
+		s.split(l, maxLine)
+		lineNo++
+		i = next
+	}
+}
+
+const space = " \t\v\f"
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\v' || c == '\f' }
+
+// split fills in the line's kind, field, value and comment.
+func (s *scanner) split(l *Line, maxLine int) {
+	text := l.Raw
+	l.fieldCol, l.valueCol, l.commentCol = -1, -1, -1
+	if maxLine >= 0 && len(text) > maxLine {
+		text = text[:maxLine]
+		l.TooLong = true
+		s.diag(Warning, "line-too-long", Range{l.at(int32(maxLine)), l.End()},
+			"line is longer than "+strconv.Itoa(maxLine)+" bytes; the rest of it is ignored")
+	}
+	for k := 0; k < len(text); k++ {
+		if c := text[k]; c == 0 {
+			p := l.at(int32(k))
+			s.diag(Warning, "nul", Range{p, p}, "NUL byte in line")
+			break
+		} else if c >= utf8.RuneSelf {
+			if !utf8.ValidString(text[k:]) {
+				s.diag(Warning, "utf8", Range{l.Pos, l.End()}, "line is not valid UTF-8")
+			}
+			break
+		}
+	}
+	body := text
+	if h := strings.IndexByte(text, '#'); h >= 0 {
+		l.Comment = text[h:]
+		l.commentCol = int32(h)
+		body = text[:h]
+	}
+	// Trim white space around the body.
+	b0, b1 := 0, len(body)
+	for b0 < b1 && isSpace(body[b0]) {
+		b0++
+	}
+	for b1 > b0 && isSpace(body[b1-1]) {
+		b1--
+	}
+	if b0 == b1 {
+		if l.Comment != "" {
+			l.Kind = CommentLine
+		} else {
+			l.Kind = Blank
+		}
+		return
+	}
+	var f0, f1, v0, v1 int // field and value bounds in text
+	if c := strings.IndexByte(body[b0:b1], ':'); c >= 0 {
+		c += b0
+		f0, f1 = b0, c
+		for f1 > f0 && isSpace(body[f1-1]) {
+			f1--
+		}
+		v0, v1 = c+1, b1
+		for v0 < v1 && isSpace(body[v0]) {
+			v0++
+		}
+	} else {
+		// No colon: Google takes exactly two words as field and value.
+		w := b0
+		for w < b1 && !isSpace(body[w]) {
+			w++
+		}
+		v := w
+		for v < b1 && isSpace(body[v]) {
+			v++
+		}
+		if w == b1 || strings.ContainsAny(body[v:b1], space) {
+			l.Kind = Invalid
+			if !s.html {
+				s.diag(Warning, "invalid-line", Range{l.at(int32(b0)), l.at(int32(b1))}, `line is not a "field: value" line`)
+			}
+			return
+		}
+		f0, f1, v0, v1 = b0, w, v, b1
+		l.NoColon = true
+	}
+	if f0 == f1 {
+		l.Kind = Invalid
+		if !s.html {
+			s.diag(Warning, "invalid-line", Range{l.at(int32(b0)), l.at(int32(b1))}, `line has no field name before ":"`)
+		}
+		return
+	}
+	l.Field, l.fieldCol = body[f0:f1], int32(f0)
+	l.Value, l.valueCol = body[v0:v1], int32(v0)
+	l.Kind, l.Typo = classify(l.Field)
+	if l.NoColon && !s.html {
+		s.diag(Warning, "no-colon", Range{l.FieldPos(), l.at(int32(f1))}, `missing ":" after field "`+l.Field+`"`)
+	}
+}
+
+// The spellings Google's parser takes for each field besides its own; a
+// field name that starts with one of them counts (RFC 9309 section 2.2
+// allows crawlers to be lenient about this).
+var (
+	agentSpellings    = []string{"user-agent", "useragent", "user agent"}
+	allowSpellings    = []string{"allow"}
+	disallowSpellings = []string{"disallow", "dissallow", "dissalow", "disalow", "diasllow", "disallaw"}
+)
+
+// classify returns the kind of a field line from its field name, and
+// whether the name is a misspelling or prefix of the BNF's spelling.
+func classify(field string) (Kind, bool) {
+	if len(field) < 5 {
+		return Extension, false
+	}
+	switch field[0] | 0x20 {
+	case 'u':
+		if k, ok := match(field, agentSpellings, AgentLine); ok {
+			return k, !strings.EqualFold(field, "user-agent")
+		}
+	case 'a':
+		if k, ok := match(field, allowSpellings, AllowLine); ok {
+			return k, len(field) != len("allow")
+		}
+	case 'd':
+		if k, ok := match(field, disallowSpellings, DisallowLine); ok {
+			return k, !strings.EqualFold(field, "disallow")
+		}
+	case 'm':
+		if strings.EqualFold(field, "mobile-agent-server") {
+			return MobileAgentRec, false
+		}
+	}
+	return Extension, false
+}
+
+func match(field string, spellings []string, k Kind) (Kind, bool) {
+	for _, sp := range spellings {
+		if len(field) >= len(sp) && strings.EqualFold(field[:len(sp)], sp) {
+			return k, true
+		}
+	}
+	return Extension, false
+}
+
+// markup looks for an HTML or XML document in the first 4 KiB of src and
+// returns the offset of its tag and which it is.
+func markup(src string) (int, string) {
+	head := src
+	if len(head) > 4096 {
+		head = head[:4096]
+	}
+	if strings.IndexByte(head, '<') < 0 {
+		return -1, ""
+	}
+	lower := bytes.ToLower([]byte(head))
+	for _, tag := range []string{"<!doctype html", "<html", "<head", "<body"} {
+		if i := bytes.Index(lower, []byte(tag)); i >= 0 {
+			return i, "HTML"
+		}
+	}
+	for _, tag := range []string{"<?xml", "<urlset", "<sitemapindex"} {
+		if i := bytes.Index(lower, []byte(tag)); i >= 0 {
+			return i, "XML"
+		}
+	}
+	return -1, ""
+}

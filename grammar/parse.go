@@ -1,0 +1,118 @@
+package grammar
+
+import (
+	"fmt"
+
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// Parse parses a manifest. It never fails: every byte of src is kept in the
+// returned File, and every deviation from the drafts' BNF is a diagnostic in
+// File.Diagnostics. name is used in positions; opts sets the limits.
+func Parse(name string, src []byte, opts Options) *File {
+	limit := opts.maxSize()
+	var ignored string
+	if limit >= 0 && len(src) > limit {
+		ignored = string(src[limit:])
+		src = src[:limit]
+	}
+	return parse(name, string(src), ignored, opts)
+}
+
+// ParseString is Parse for a string.
+func ParseString(name, src string, opts Options) *File {
+	limit := opts.maxSize()
+	var ignored string
+	if limit >= 0 && len(src) > limit {
+		src, ignored = src[:limit], src[limit:]
+	}
+	return parse(name, src, ignored, opts)
+}
+
+func parse(name, src, ignored string, opts Options) *File {
+	s := &scanner{name: name, src: src, opts: opts}
+	bom := bomPrefix(src)
+	if at, what := markup(src); at >= 0 {
+		s.html = true
+		p := offsetPos(src, at)
+		s.diag(Error, "markup", Range{p, p}, fmt.Sprintf("input looks like an %s document, not a plain-text manifest", what))
+	}
+	s.scan(bom)
+	if ignored != "" {
+		end := offsetPos(src, len(src))
+		if n := len(s.lines); n > 0 {
+			end = s.lines[n-1].End()
+			if s.lines[n-1].EOL != "" {
+				end = Pos{Offset: len(src), Line: end.Line + 1, Column: 1}
+			}
+		}
+		s.diag(Warning, "too-large", Range{end, end},
+			fmt.Sprintf("input is larger than %d bytes; the last %d bytes are ignored", len(src), len(ignored)))
+	}
+	f := &File{Name: name, BOM: src[:bom], Lines: s.lines, Ignored: ignored}
+	f.build()
+	f.Diagnostics = s.diags
+	f.Diagnostics.Sort()
+	return f
+}
+
+// build runs the participle grammar over the lines and fills in Preamble
+// and Records.
+func (f *File) build() {
+	lex, err := lexer.Upgrade(&lineLexer{lines: f.Lines})
+	if err != nil {
+		panic("grammar: line lexer failed: " + err.Error())
+	}
+	tree, err := theParser().ParseFromLexer(lex)
+	if err != nil {
+		// Every sequence of lines is a robotstxt; an error here is a bug.
+		panic("grammar: " + err.Error())
+	}
+	if len(tree.Records) == 0 {
+		f.Preamble = f.Lines
+		return
+	}
+	if n := tree.Records[0].Agent.Pos.Line - 1; n > 0 {
+		f.Preamble = f.Lines[:n:n]
+	}
+	recs := make([]Record, len(tree.Records))
+	f.Records = make([]*Record, len(tree.Records))
+	for i := range tree.Records {
+		r := &recs[i]
+		start := tree.Records[i].Agent.Pos.Line - 1
+		end := len(f.Lines)
+		if i+1 < len(tree.Records) {
+			end = tree.Records[i+1].Agent.Pos.Line - 1
+		}
+		r.Lines = f.Lines[start:end:end]
+		r.Pos = r.Lines[0].Pos
+		for _, l := range r.Lines {
+			if l.Kind == AgentLine {
+				r.Agents = append(r.Agents, l)
+			} else if l.Kind.IsRule() {
+				break
+			}
+		}
+		f.Records[i] = r
+	}
+}
+
+// offsetPos returns the Pos of a byte offset in src.
+func offsetPos(src string, off int) Pos {
+	line, col := 1, 1
+	for i := 0; i < off && i < len(src); i++ {
+		switch src[i] {
+		case '\n':
+			line, col = line+1, 1
+		case '\r':
+			if i+1 < len(src) && src[i+1] == '\n' {
+				col++
+				continue
+			}
+			line, col = line+1, 1
+		default:
+			col++
+		}
+	}
+	return Pos{Offset: off, Line: line, Column: col}
+}

@@ -1,0 +1,165 @@
+// Package cli holds sitetxt's cobra commands. Each command has an options
+// struct, a RunE that only parses flags into it, and an xRun function that
+// does the work against the IOStreams, so tests run commands in memory.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes, the same for every command (docs/cli.md).
+const (
+	ExitOK       = 0 // success: every URL allowed, no errors found
+	ExitFindings = 1 // the command worked and found something: a disallowed URL, a lint error, a disagreement
+	ExitError    = 2 // usage error, unreadable input, or a failure to fetch
+)
+
+// Version is the version --version prints; release builds set it with
+// -ldflags "-X github.com/sitetxt/sitetxt/internal/cli.Version=...".
+var Version = "devel"
+
+// IOStreams are the standard streams a command uses.
+type IOStreams struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+	// Getenv reads the environment (NO_COLOR, ...).
+	Getenv func(string) string
+	// IsTerminal reports whether w is a terminal.
+	IsTerminal func(w io.Writer) bool
+}
+
+// System returns the process's own streams.
+func System() *IOStreams {
+	return &IOStreams{
+		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
+		Getenv:     os.Getenv,
+		IsTerminal: isTerminal,
+	}
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// exitError carries an exit code out of a command. A nil err means the
+// command already said what it had to.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// findings makes a command exit with ExitFindings without a message.
+var findings = &exitError{code: ExitFindings}
+
+// usageError makes a command exit with ExitError and print msg.
+func usageError(format string, args ...any) error {
+	return &exitError{code: ExitError, err: fmt.Errorf(format, args...)}
+}
+
+// Main runs the command line in os.Args and returns the exit code.
+func Main(ios *IOStreams) int {
+	return Run(ios, os.Args[1:])
+}
+
+// Run runs sitetxt with args and returns the exit code. Errors are printed
+// as one line on ios.ErrOut starting "sitetxt: ".
+func Run(ios *IOStreams, args []string) int {
+	root := NewRootCmd(ios)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return ExitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintf(ios.ErrOut, "sitetxt: %s\n", ee.err)
+		}
+		return ee.code
+	}
+	fmt.Fprintf(ios.ErrOut, "sitetxt: %s\n", strings.TrimSpace(err.Error()))
+	return ExitError
+}
+
+// NewRootCmd returns the sitetxt command with all its subcommands.
+func NewRootCmd(ios *IOStreams) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "sitetxt",
+		Short: "Read robots.txt, data.txt and Mobile-agent-server manifests",
+		Long: `sitetxt reads the small text manifests a web site publishes for machines:
+/robots.txt (which parts a crawler may visit), /data.txt (which datasets a
+site offers) and Mobile-agent-server lines (which host accepts mobile
+agents for which subtree).
+
+Exit codes: 0 success, 1 findings (a disallowed URL, a lint error, a
+disagreement between profiles), 2 usage or input errors.`,
+		Version:       Version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(ios.In)
+	root.SetOut(ios.Out)
+	root.SetErr(ios.ErrOut)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &exitError{code: ExitError, err: err}
+	})
+	for _, add := range commands {
+		root.AddCommand(add(ios))
+	}
+	return root
+}
+
+// commands lists the constructors of the subcommands; each command's file
+// adds itself in an init function.
+var commands []func(*IOStreams) *cobra.Command
+
+// exactArgs and the like return cobra argument checks whose errors exit
+// with ExitError.
+func minArgs(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) < n {
+			return usageError("%s: needs at least %d argument(s), got %d", cmd.Name(), n, len(args))
+		}
+		return nil
+	}
+}
+
+func exactArgs(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usageError("%s: needs %d argument(s), got %d", cmd.Name(), n, len(args))
+		}
+		return nil
+	}
+}
+
+// checkOutput returns a usage error unless format is one of allowed.
+func checkOutput(format string, allowed ...string) error {
+	for _, a := range allowed {
+		if format == a {
+			return nil
+		}
+	}
+	return usageError("unknown output format %q (want %s)", format, strings.Join(allowed, ", "))
+}
