@@ -1,0 +1,198 @@
+package fetch
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"hash/crc32"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// Cache stores fetched responses by key (the manifest's URL). The values are
+// opaque bytes that a Fetcher encodes and checks; a value that does not
+// decode (truncated, corrupt, from another version) is ignored and the
+// manifest is fetched again, so a Cache never needs to validate anything.
+// Implementations must be safe for concurrent use. Put may drop a value (a
+// full store, a failed write): a cache is an optimisation, never a source
+// of errors.
+//
+// Because its methods use only built-in types, a crawler can implement Cache
+// on its own store (a database, Redis, a sharded map) without importing
+// this package.
+type Cache interface {
+	Get(key string) (value []byte, ok bool)
+	Put(key string, value []byte)
+}
+
+// entry is one cached HTTP response, independent of any Mode: how it is
+// interpreted, and for how long it is fresh, depends on the mode asked for.
+type entry struct {
+	URL        string      `json:"url"`       // the URL requested
+	FinalURL   string      `json:"final_url"` // after redirects
+	Redirects  int         `json:"redirects"`
+	StatusCode int         `json:"status"`
+	Header     http.Header `json:"header"`     // the headers in keptHeaders
+	FetchedAt  time.Time   `json:"fetched_at"` // the local clock when the response arrived
+	Truncated  bool        `json:"truncated"`  // the body was cut at the size limit
+	BodyLen    int         `json:"body_len"`
+	BodyCRC    uint32      `json:"body_crc32"`
+	Body       []byte      `json:"-"`
+}
+
+// keptHeaders are the response headers an entry keeps.
+var keptHeaders = []string{"Content-Type", "Cache-Control", "Pragma", "Expires", "Date", "Age", "ETag", "Last-Modified"}
+
+// cacheMagic starts every encoded entry; the digit is the format version.
+const cacheMagic = "sitetxt-fetch-cache 1\n"
+
+var errCorrupt = errors.New("corrupt cache entry")
+
+// encode returns e as cacheMagic, a JSON header line, and the body.
+func (e *entry) encode() []byte {
+	e.BodyLen = len(e.Body)
+	e.BodyCRC = crc32.ChecksumIEEE(e.Body)
+	hdr, err := json.Marshal(e)
+	if err != nil {
+		panic("fetch: cannot encode cache entry: " + err.Error())
+	}
+	var b bytes.Buffer
+	b.Grow(len(cacheMagic) + len(hdr) + 1 + len(e.Body))
+	b.WriteString(cacheMagic)
+	b.Write(hdr)
+	b.WriteByte('\n')
+	b.Write(e.Body)
+	return b.Bytes()
+}
+
+// decodeEntry is the inverse of encode; it fails on anything it did not
+// write. The body aliases data.
+func decodeEntry(data []byte) (*entry, error) {
+	rest, ok := bytes.CutPrefix(data, []byte(cacheMagic))
+	if !ok {
+		return nil, errCorrupt
+	}
+	hdr, body, ok := bytes.Cut(rest, []byte{'\n'})
+	if !ok {
+		return nil, errCorrupt
+	}
+	e := new(entry)
+	if err := json.Unmarshal(hdr, e); err != nil {
+		return nil, errCorrupt
+	}
+	if e.BodyLen != len(body) || e.BodyCRC != crc32.ChecksumIEEE(body) || e.URL == "" || e.FetchedAt.IsZero() {
+		return nil, errCorrupt
+	}
+	e.Body = body
+	return e, nil
+}
+
+// MemoryCache is a Cache in memory, the default of a Fetcher. The zero value
+// is ready to use.
+type MemoryCache struct {
+	// MaxEntries bounds the number of entries; when it is reached, Put
+	// evicts an arbitrary entry. 0 means 10,000.
+	MaxEntries int
+
+	mu sync.Mutex
+	m  map[string][]byte
+}
+
+// Get returns the value stored under key.
+func (c *MemoryCache) Get(key string) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[key]
+	return v, ok
+}
+
+// Put stores value under key. The cache keeps value; the caller must not
+// change it afterwards.
+func (c *MemoryCache) Put(key string, value []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = make(map[string][]byte)
+	}
+	max := c.MaxEntries
+	if max <= 0 {
+		max = 10000
+	}
+	if _, ok := c.m[key]; !ok && len(c.m) >= max {
+		for k := range c.m {
+			delete(c.m, k)
+			break
+		}
+	}
+	c.m[key] = value
+}
+
+// DirCache is a Cache of files in a directory, one per key, named by the
+// SHA-256 of the key. Writes are atomic (a temporary file renamed into
+// place), so a reader sees a whole old entry or a whole new one; errors are
+// dropped (a failed read is a miss, a failed write is skipped). Several
+// processes may share a directory.
+type DirCache struct {
+	Dir string
+}
+
+// DefaultCacheDir returns os.UserCacheDir()/sitetxt, where the sitetxt
+// command keeps its cache.
+func DefaultCacheDir() (string, error) {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "sitetxt"), nil
+}
+
+func (c DirCache) path(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return filepath.Join(c.Dir, hex.EncodeToString(sum[:16])+".cache")
+}
+
+// Get reads the file for key.
+func (c DirCache) Get(key string) ([]byte, bool) {
+	data, err := os.ReadFile(c.path(key))
+	return data, err == nil
+}
+
+// Put writes the file for key atomically, creating the directory if needed.
+func (c DirCache) Put(key string, value []byte) {
+	_ = c.put(key, value)
+}
+
+func (c DirCache) put(key string, value []byte) error {
+	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(c.Dir, ".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(value)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), c.path(key))
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
+}
+
+// NoCache is a Cache that stores nothing: every Fetch goes to the network.
+type NoCache struct{}
+
+// Get always misses.
+func (NoCache) Get(string) ([]byte, bool) { return nil, false }
+
+// Put does nothing.
+func (NoCache) Put(string, []byte) {}

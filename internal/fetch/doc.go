@@ -1,0 +1,24 @@
+// Package fetch retrieves the manifests a web site publishes for machines
+// (/robots.txt, /data.txt) over HTTP, and says what each response means under
+// each standard.
+//
+// The standards disagree about failures. RFC 9309 (and Google) read a 4xx
+// response as "no robots.txt: everything is allowed" and a 5xx response or
+// a network error as "unreachable: everything is disallowed"; Koster's 1996
+// draft reads 401 and 403 as "everything is disallowed" and a temporary
+// failure as "come back later"; the data.txt draft reads 404 as "no data.txt,
+// datasets may be found by other means". A Fetcher does the HTTP work once
+// (redirects, size limit, decoding, timeout), caches the raw response, and
+// interprets it for the Mode asked for, giving a Result with a Status and a
+// one-line Reason.
+//
+// Responses are cached by URL as long as the response's Cache-Control or
+// Expires headers allow, within each standard's bounds (24 hours for RFC
+// 9309, 7 days by default for the drafts). While a site is unreachable, RFC
+// 9309 lets a crawler keep using its cached copy; a Fetcher does so for at
+// most MaxStale (30 days by default) past the copy's expiry. docs/fetching.md
+// has the full tables and their sources.
+//
+// This package imports nothing of sitetxt but may be used by every
+// interpreter; robots.Client builds on it.
+package fetch

@@ -1,0 +1,441 @@
+package fetch
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Defaults of a Fetcher's limits.
+const (
+	DefaultTimeout      = 30 * time.Second
+	DefaultMaxSize      = 500 << 10 // RFC 9309 2.5: at least 500 KiB must be parsed
+	DefaultMaxRedirects = 5         // RFC 9309 2.3.1.2: at least five consecutive redirects
+	DefaultUserAgent    = "sitetxt (+https://github.com/sitetxt/sitetxt)"
+)
+
+// A Fetcher fetches manifests over HTTP and HTTPS and interprets the
+// responses. The zero value is ready to use: it caches in memory, with the
+// defaults above. A Fetcher is safe for concurrent use; concurrent requests
+// for one URL make one fetch. Do not change its fields after first use.
+type Fetcher struct {
+	// Client makes the requests; nil means one with http.DefaultTransport.
+	// Its CheckRedirect is replaced by the Fetcher's redirect rules.
+	Client *http.Client
+	// UserAgent is the User-Agent header sent; "" means DefaultUserAgent.
+	UserAgent string
+	// Timeout bounds each fetch, redirects and body included; 0 means
+	// DefaultTimeout.
+	Timeout time.Duration
+	// MaxSize is how many bytes of a body (after decoding any gzip) are
+	// read; the rest is not read at all. 0 means DefaultMaxSize.
+	MaxSize int
+	// MaxRedirects is how many redirects are followed; 0 means
+	// DefaultMaxRedirects. More, or a loop, make the manifest "unavailable".
+	MaxRedirects int
+	// Cache keeps responses between fetches; nil means a MemoryCache of
+	// this Fetcher. Use NoCache{} to fetch every time.
+	Cache Cache
+	// MaxStale is how long past its expiry a cached robots.txt is still
+	// used under RFC 9309 and Google while the site is unreachable; 0 means
+	// DefaultMaxStale, a negative value means never.
+	MaxStale time.Duration
+	// Retry is how long a failure is remembered (Fetch answers from memory
+	// without asking the server) when the server sends no Retry-After;
+	// 0 means DefaultRetry, a negative value means failures are not
+	// remembered.
+	Retry time.Duration
+	// Now is the clock; nil means time.Now. Tests set it.
+	Now func() time.Time
+
+	once     sync.Once
+	mem      *MemoryCache
+	mu       sync.Mutex
+	calls    map[string]*call
+	failures map[string]*outcome
+}
+
+// Result is what a fetch of one manifest means under one Mode.
+type Result struct {
+	URL    string // the URL asked for; the rules apply to its site (RFC 9309 2.3.1.2)
+	Mode   Mode
+	Status Status
+	// Reason explains Status in one line, citing the standard.
+	Reason string
+	// Body is the manifest, for Status Parse only: at most MaxSize bytes,
+	// decoded. It may be shared with the cache: do not modify it.
+	Body []byte
+	// Truncated is set when the body was longer than MaxSize.
+	Truncated bool
+	// FinalURL is the URL the body came from, after Redirects redirects.
+	FinalURL  string
+	Redirects int
+	// HTTPStatus is the status code of the final response, 0 if there was
+	// none (a network error).
+	HTTPStatus  int
+	ContentType string
+	// FetchedAt is when the response arrived (for a cached one, when it was
+	// first fetched or last revalidated).
+	FetchedAt time.Time
+	// Expires is when this answer should be asked again: the end of the
+	// response's freshness, or for a failure, RetryAfter.
+	Expires time.Time
+	// FromCache is set when the body or status came from the cache;
+	// Revalidated when the server confirmed it with 304 Not Modified.
+	FromCache, Revalidated bool
+	// Stale is set when the site is unreachable and an expired cached copy
+	// is used instead (RFC 9309 2.4); Err says why it was unreachable.
+	Stale bool
+	// RetryAfter is, after a failure, the earliest time to ask again: the
+	// server's Retry-After, else now plus the Fetcher's Retry.
+	RetryAfter time.Time
+	// Err is set when no usable answer came from the server: a network
+	// error, a timeout, too many redirects, a 5xx or 429 status, or any
+	// failure under DataTxt.
+	Err error
+}
+
+// outcome is how one fetch of a URL ended, before interpretation.
+type outcome struct {
+	kind      outcomeKind
+	code      int
+	e         *entry // the new or revalidated entry, for a response that is not a temporary failure
+	fromCache bool   // e is the cached entry, revalidated
+	finalURL  string
+	redirects int
+	ctype     string
+	err       error
+	retryAt   time.Time
+}
+
+type call struct {
+	done chan struct{}
+	o    *outcome
+}
+
+var (
+	errTooManyRedirects = errors.New("too many redirects")
+	errBadRedirect      = errors.New("redirect to a URL that is not http or https")
+)
+
+func (f *Fetcher) now() time.Time {
+	if f.Now != nil {
+		return f.Now()
+	}
+	return time.Now()
+}
+
+func (f *Fetcher) cache() Cache {
+	if f.Cache != nil {
+		return f.Cache
+	}
+	f.once.Do(func() { f.mem = new(MemoryCache) })
+	return f.mem
+}
+
+func (f *Fetcher) maxSize() int {
+	if f.MaxSize > 0 {
+		return f.MaxSize
+	}
+	return DefaultMaxSize
+}
+
+func (f *Fetcher) maxStale() time.Duration {
+	if f.MaxStale == 0 {
+		return DefaultMaxStale
+	}
+	return f.MaxStale
+}
+
+// Fetch fetches rawURL (or answers from the cache) and interprets the
+// response under m. It always returns a Result; a failure is a Status with
+// Err set, never a nil Result. Canceling ctx abandons the wait, not a fetch
+// other callers share.
+func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m Mode) *Result {
+	u, err := url.Parse(rawURL)
+	if err == nil && u.Scheme != "http" && u.Scheme != "https" {
+		err = fmt.Errorf("unsupported scheme %q (want http or https)", u.Scheme)
+	} else if err == nil && u.Host == "" {
+		err = errors.New("no host")
+	}
+	if err != nil {
+		return &Result{URL: rawURL, Mode: m, Status: Error, Err: fmt.Errorf("cannot fetch %s: %w", rawURL, err),
+			Reason: "not an http or https URL"}
+	}
+	key := u.String()
+	now := f.now()
+	var cached *entry
+	if data, ok := f.cache().Get(key); ok {
+		if e, err := decodeEntry(data); err == nil && e.URL == key {
+			cached = e
+		}
+	}
+	if cached != nil && now.Before(cached.expires(m)) {
+		r := resultOf(cached, m)
+		r.FromCache = true
+		return r
+	}
+	o := f.remembered(key, now)
+	if o == nil {
+		o = f.do(ctx, key, cached)
+	}
+	if o.e != nil {
+		r := resultOf(o.e, m)
+		r.FromCache, r.Revalidated = o.fromCache, o.fromCache
+		return r
+	}
+	st, reason := meaning(m, o.kind, o.code)
+	r := &Result{URL: key, Mode: m, Status: st, Reason: reason, FinalURL: o.finalURL, Redirects: o.redirects,
+		HTTPStatus: o.code, ContentType: o.ctype, FetchedAt: now, Expires: o.retryAt, RetryAfter: o.retryAt, Err: o.err}
+	if m.isRFC() && st == DisallowAll && cached != nil && f.maxStale() > 0 {
+		if limit := cached.expires(m).Add(f.maxStale()); now.Before(limit) {
+			s := resultOf(cached, m)
+			s.FromCache, s.Stale, s.Err, s.RetryAfter = true, true, o.err, o.retryAt
+			s.Expires = o.retryAt
+			if limit.Before(s.Expires) || s.Expires.IsZero() {
+				s.Expires = limit
+			}
+			s.Reason = fmt.Sprintf("%s; using the copy cached at %s, usable while unreachable until %s (RFC 9309 2.4)",
+				strings.TrimSuffix(reason, " (RFC 9309 2.3.1.4)"), cached.FetchedAt.UTC().Format(time.RFC3339), limit.UTC().Format(time.RFC3339))
+			return s
+		}
+	}
+	return r
+}
+
+// resultOf interprets a cached or fresh entry under m.
+func resultOf(e *entry, m Mode) *Result {
+	st, reason := meaning(m, gotResponse, e.StatusCode)
+	r := &Result{URL: e.URL, Mode: m, Status: st, Reason: reason, FinalURL: e.FinalURL, Redirects: e.Redirects,
+		HTTPStatus: e.StatusCode, ContentType: e.Header.Get("Content-Type"), FetchedAt: e.FetchedAt,
+		Expires: e.expires(m), Truncated: e.Truncated}
+	if st == Parse {
+		r.Body = e.Body
+	}
+	if st == Error {
+		r.Err = errors.New(statusText(e.StatusCode))
+	}
+	return r
+}
+
+// remembered returns the remembered failure for key, if it still holds.
+func (f *Fetcher) remembered(key string, now time.Time) *outcome {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	o := f.failures[key]
+	if o == nil {
+		return nil
+	}
+	if !now.Before(o.retryAt) {
+		delete(f.failures, key)
+		return nil
+	}
+	return o
+}
+
+// do runs one fetch of key for all concurrent callers. The fetch runs on
+// its own goroutine with the Fetcher's timeout, detached from ctx, so one
+// caller giving up does not fail the others.
+func (f *Fetcher) do(ctx context.Context, key string, cached *entry) *outcome {
+	f.mu.Lock()
+	c, ok := f.calls[key]
+	if !ok {
+		c = &call{done: make(chan struct{})}
+		if f.calls == nil {
+			f.calls = make(map[string]*call)
+		}
+		f.calls[key] = c
+		go func() {
+			o := f.fetch(context.WithoutCancel(ctx), key, cached)
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			c.o = o
+			delete(f.calls, key)
+			if o.e == nil && !o.retryAt.IsZero() {
+				if f.failures == nil {
+					f.failures = make(map[string]*outcome)
+				}
+				if len(f.failures) >= 1024 {
+					now := f.now()
+					for k, v := range f.failures {
+						if !now.Before(v.retryAt) {
+							delete(f.failures, k)
+						}
+					}
+				}
+				f.failures[key] = o
+			}
+			close(c.done)
+		}()
+	}
+	f.mu.Unlock()
+	select {
+	case <-c.done:
+		return c.o
+	case <-ctx.Done():
+		return &outcome{kind: networkError, err: ctx.Err(), finalURL: key}
+	}
+}
+
+// fetch makes the request and reads the response.
+func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome {
+	timeout := f.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	o := &outcome{finalURL: key}
+	fail := func(kind outcomeKind, err error, h http.Header) *outcome {
+		o.kind, o.err = kind, err
+		if f.Retry >= 0 {
+			retry := f.Retry
+			if retry == 0 {
+				retry = DefaultRetry
+			}
+			o.retryAt = f.now().Add(retryAfter(h, f.now(), retry))
+		}
+		return o
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, key, nil)
+	if err != nil {
+		return fail(networkError, err, nil)
+	}
+	ua := f.UserAgent
+	if ua == "" {
+		ua = DefaultUserAgent
+	}
+	req.Header.Set("User-Agent", ua)
+	req.Header.Set("Accept", "text/plain, */*;q=0.5")
+	// Asking for gzip ourselves turns off net/http's transparent
+	// decompression, so the decoded-size limit is ours to enforce.
+	req.Header.Set("Accept-Encoding", "gzip")
+	if cached != nil {
+		if v := cached.Header.Get("ETag"); v != "" {
+			req.Header.Set("If-None-Match", v)
+		}
+		if v := cached.Header.Get("Last-Modified"); v != "" {
+			req.Header.Set("If-Modified-Since", v)
+		}
+	}
+	client := http.Client{}
+	if f.Client != nil {
+		client = *f.Client
+	}
+	maxHops := f.MaxRedirects
+	if maxHops <= 0 {
+		maxHops = DefaultMaxRedirects
+	}
+	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) > maxHops {
+			return errTooManyRedirects
+		}
+		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
+			return errBadRedirect
+		}
+		o.redirects = len(via)
+		return nil
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		if resp != nil && resp.Request != nil {
+			o.finalURL = resp.Request.URL.String()
+			o.code = resp.StatusCode
+		}
+		if errors.Is(err, errTooManyRedirects) || errors.Is(err, errBadRedirect) {
+			var ue *url.Error
+			target := ""
+			if errors.As(err, &ue) {
+				target = ue.URL
+			}
+			return fail(badRedirect, fmt.Errorf("%w (after %d, next %s)", errors.Unwrap(err), o.redirects, target), nil)
+		}
+		o.code = 0
+		return fail(networkError, err, nil)
+	}
+	defer resp.Body.Close()
+	now := f.now()
+	o.code, o.finalURL, o.ctype = resp.StatusCode, resp.Request.URL.String(), resp.Header.Get("Content-Type")
+	if resp.StatusCode == http.StatusNotModified && cached != nil {
+		e := *cached
+		e.Header = cached.Header.Clone()
+		for _, h := range []string{"Cache-Control", "Expires", "Date", "Age", "ETag", "Last-Modified"} {
+			if vs := resp.Header.Values(h); len(vs) > 0 {
+				e.Header[h] = vs
+			}
+		}
+		e.FetchedAt = now
+		o.e, o.fromCache = &e, true
+		o.code, o.ctype = e.StatusCode, e.Header.Get("Content-Type")
+		f.store(&e)
+		return o
+	}
+	if temporary(resp.StatusCode) {
+		return fail(gotResponse, errors.New(statusText(resp.StatusCode)), resp.Header)
+	}
+	e := &entry{URL: key, FinalURL: o.finalURL, Redirects: o.redirects, StatusCode: resp.StatusCode,
+		Header: make(http.Header), FetchedAt: now}
+	for _, h := range keptHeaders {
+		if vs := resp.Header.Values(h); len(vs) > 0 {
+			e.Header[h] = vs
+		}
+	}
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		e.Body, e.Truncated, err = readBody(resp, f.maxSize())
+		if err != nil {
+			return fail(networkError, fmt.Errorf("reading %s: %w", o.finalURL, err), nil)
+		}
+	}
+	o.e = e
+	f.store(e)
+	return o
+}
+
+// store puts e in the cache unless the response forbids it.
+func (f *Fetcher) store(e *entry) {
+	if !e.noStore() {
+		f.cache().Put(e.URL, e.encode())
+	}
+}
+
+// readBody reads at most max bytes of the decoded body and reports whether
+// there was more. The rest is left unread: closing the body drops the
+// connection instead of draining it.
+func readBody(resp *http.Response, max int) ([]byte, bool, error) {
+	var r io.Reader = resp.Body
+	switch enc := strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding"))); enc {
+	case "", "identity":
+	case "gzip", "x-gzip":
+		zr, err := gzip.NewReader(resp.Body)
+		if err != nil {
+			return nil, false, fmt.Errorf("bad gzip body: %w", err)
+		}
+		defer zr.Close()
+		r = zr
+	default:
+		return nil, false, fmt.Errorf("unsupported Content-Encoding %q", enc)
+	}
+	var buf bytes.Buffer
+	if n := resp.ContentLength; n > 0 && n <= int64(max) && r == resp.Body {
+		buf.Grow(int(n) + bytes.MinRead)
+	}
+	if _, err := buf.ReadFrom(io.LimitReader(r, int64(max)+1)); err != nil {
+		return nil, false, err
+	}
+	data, truncated := buf.Bytes(), false
+	if len(data) > max {
+		data, truncated = data[:max], true
+	}
+	if cap(data)-len(data) > 64<<10 {
+		data = bytes.Clone(data)
+	}
+	return data, truncated, nil
+}

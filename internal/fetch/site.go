@@ -1,0 +1,58 @@
+package fetch
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+)
+
+// IsURL reports whether s is an absolute http or https URL, as opposed to a
+// file name.
+func IsURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (strings.EqualFold(u.Scheme, "http") || strings.EqualFold(u.Scheme, "https")) && u.Host != ""
+}
+
+// ManifestURL returns the URL of the manifest called name ("robots.txt",
+// "data.txt") of the site serving page: the same scheme and authority (host
+// lower-cased, a default port dropped) and the path "/"+name. The manifest
+// of a site applies to that authority only (RFC 9309 2.3).
+func ManifestURL(page, name string) (string, error) {
+	u, err := url.Parse(page)
+	if err != nil {
+		return "", err
+	}
+	scheme := strings.ToLower(u.Scheme)
+	if (scheme != "http" && scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("%s: not an http or https URL", page)
+	}
+	host, port := strings.ToLower(u.Hostname()), u.Port()
+	if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
+		port = ""
+	}
+	if port != "" {
+		host = net.JoinHostPort(host, port)
+	} else if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	return (&url.URL{Scheme: scheme, Host: host, Path: "/" + strings.TrimPrefix(name, "/")}).String(), nil
+}
+
+// SourceURL resolves a URL given where a manifest is expected: a site
+// ("https://example.org" or "https://example.org/") means its manifest called
+// name; any other URL is taken to be the manifest itself.
+func SourceURL(arg, name string) (string, error) {
+	u, err := url.Parse(arg)
+	if err != nil {
+		return "", err
+	}
+	if !IsURL(arg) {
+		return "", fmt.Errorf("%s: not an http or https URL", arg)
+	}
+	if (u.Path == "" || u.Path == "/") && u.RawQuery == "" {
+		return ManifestURL(arg, name)
+	}
+	u.Fragment = ""
+	return u.String(), nil
+}
