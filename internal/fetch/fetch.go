@@ -61,6 +61,7 @@ type Fetcher struct {
 	mu       sync.Mutex
 	calls    map[string]*call
 	failures map[string]*outcome
+	onJoin   func() // test hook: a caller joined a fetch in flight
 }
 
 // Result is what a fetch of one manifest means under one Mode.
@@ -277,6 +278,9 @@ func (f *Fetcher) do(ctx context.Context, key string, cached *entry) *outcome {
 		}()
 	}
 	f.mu.Unlock()
+	if ok && f.onJoin != nil {
+		f.onJoin()
+	}
 	select {
 	case <-c.done:
 		return c.o
@@ -369,7 +373,7 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 		e.Header = cached.Header.Clone()
 		for _, h := range []string{"Cache-Control", "Expires", "Date", "Age", "ETag", "Last-Modified"} {
 			if vs := resp.Header.Values(h); len(vs) > 0 {
-				e.Header[h] = vs
+				e.Header[http.CanonicalHeaderKey(h)] = vs
 			}
 		}
 		e.FetchedAt = now
@@ -385,7 +389,7 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 		Header: make(http.Header), FetchedAt: now}
 	for _, h := range keptHeaders {
 		if vs := resp.Header.Values(h); len(vs) > 0 {
-			e.Header[h] = vs
+			e.Header[http.CanonicalHeaderKey(h)] = vs
 		}
 	}
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
@@ -424,8 +428,9 @@ func readBody(resp *http.Response, max int) ([]byte, bool, error) {
 		return nil, false, fmt.Errorf("unsupported Content-Encoding %q", enc)
 	}
 	var buf bytes.Buffer
-	if n := resp.ContentLength; n > 0 && n <= int64(max) && r == resp.Body {
-		buf.Grow(int(n) + bytes.MinRead)
+	if n := resp.ContentLength; n > 0 && r == resp.Body {
+		// Content-Length is a hint: the body may still be shorter or longer.
+		buf.Grow(int(min(n, int64(max))) + bytes.MinRead)
 	}
 	if _, err := buf.ReadFrom(io.LimitReader(r, int64(max)+1)); err != nil {
 		return nil, false, err

@@ -1,0 +1,42 @@
+package fetch_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+
+	"github.com/sitetxt/sitetxt/internal/fetch"
+)
+
+func ExampleFetcher_Fetch() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/robots.txt" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Cache-Control", "max-age=3600")
+		io.WriteString(w, "User-agent: *\nDisallow: /private/\n")
+	}))
+	defer srv.Close()
+
+	f := &fetch.Fetcher{UserAgent: "ExampleBot/1.0"}
+	robots, _ := fetch.ManifestURL(srv.URL+"/some/page.html", "robots.txt")
+	r := f.Fetch(context.Background(), robots, fetch.RFC9309)
+	fmt.Println(r.Status, r.HTTPStatus, r.FromCache, r.Expires.Sub(r.FetchedAt))
+	fmt.Printf("%s", r.Body)
+
+	r = f.Fetch(context.Background(), robots, fetch.RFC9309)
+	fmt.Println(r.Status, r.FromCache)
+
+	data, _ := fetch.ManifestURL(srv.URL, "data.txt")
+	r = f.Fetch(context.Background(), data, fetch.DataTxt)
+	fmt.Println(r.Status, r.HTTPStatus, r.Err)
+	// Output:
+	// parse 200 false 1h0m0s
+	// User-agent: *
+	// Disallow: /private/
+	// parse true
+	// not-found 404 <nil>
+}
