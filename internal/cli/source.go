@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/fetch"
 )
 
 // maxRead is the most sitetxt reads from any one source; the parsers look
@@ -19,6 +20,10 @@ type source struct {
 	data []byte
 	// cut is set when the source was longer than maxRead.
 	cut bool
+	// fetched is set for a source fetched over HTTP (resolveSource): what
+	// the response meant, where it came from, whether it was cut at the
+	// fetch size limit.
+	fetched *fetch.Result
 }
 
 // readSource reads a file, or standard input for "-".
@@ -66,6 +71,18 @@ func (s *source) parse(opts grammar.Options) *grammar.File {
 		f.Diagnostics = append(f.Diagnostics, &grammar.Diagnostic{
 			Severity: grammar.Error, Code: "too-large", Filename: s.name,
 			Summary: fmt.Sprintf("input is longer than %d bytes; sitetxt stopped reading it", maxRead),
+			Range:   grammar.Range{Start: p, End: p},
+		})
+		f.Diagnostics.Sort()
+	}
+	if s.fetched != nil && s.fetched.Truncated {
+		p := grammar.Pos{Offset: len(s.data), Line: 0}
+		if n := len(f.Lines); n > 0 {
+			p = f.Lines[n-1].End()
+		}
+		f.Diagnostics = append(f.Diagnostics, &grammar.Diagnostic{
+			Severity: grammar.Warning, Code: "too-large", Filename: s.name,
+			Summary: fmt.Sprintf("the server sent more than %d bytes; sitetxt read only those", len(s.data)),
 			Range:   grammar.Range{Start: p, End: p},
 		})
 		f.Diagnostics.Sort()

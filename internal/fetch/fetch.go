@@ -363,6 +363,11 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 			return fail(badRedirect, fmt.Errorf("%w (after %d, next %s)", errors.Unwrap(err), o.redirects, target), nil)
 		}
 		o.code = 0
+		if ctx.Err() == context.DeadlineExceeded {
+			err = fmt.Errorf("no answer within %v", timeout)
+		} else if ue, ok := err.(*url.Error); ok {
+			err = ue.Err // the URL is in the Result already
+		}
 		return fail(networkError, err, nil)
 	}
 	defer resp.Body.Close()

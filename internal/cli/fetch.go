@@ -1,0 +1,231 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/fetch"
+	"github.com/spf13/cobra"
+)
+
+func init() { commands = append(commands, newFetchCmd) }
+
+// fetchOptions are the options of "sitetxt fetch".
+type fetchOptions struct {
+	IO     *IOStreams
+	Output string
+	Fetch  fetchFlags
+	Sites  []string
+}
+
+func newFetchCmd(ios *IOStreams) *cobra.Command {
+	opts := &fetchOptions{IO: ios}
+	cmd := &cobra.Command{
+		Use:   "fetch [-o text|json] [--profile P] SITE...",
+		Short: "Fetch a site's robots.txt and data.txt and say what the responses mean",
+		Long: `Fetch /robots.txt and /data.txt of each SITE (a URL such as
+https://example.org/, or a bare host name, taken as https) and report for
+each: what the response means under the profile's access method (parse,
+allow-all, disallow-all, defer; for data.txt parse, not-found or error), the
+HTTP status, the final URL after redirects, the size, when the answer
+expires, whether it came from the cache, and how many diagnostics parsing
+the body gives.
+
+Fetched manifests are cached under the user cache directory (see
+--cache-dir and --no-cache) for as long as their headers and the standard
+allow: 24 hours at most under rfc9309 and google, 7 days by default under
+draft and norobots and for data.txt. docs/fetching.md has the rules.
+
+Exit codes: 0 when every manifest was fetched and parses without errors, 1
+when a parsed manifest has errors, 2 when a manifest could not be fetched
+(a network error, a timeout, a 5xx or 429 status, too many redirects, a
+data.txt error) or the usage is wrong.`,
+		Example: `  sitetxt fetch https://example.org/
+  sitetxt fetch --profile draft -o json example.org www.example.com
+  sitetxt fetch --no-cache --timeout 5s --user-agent "ExampleBot/1.0" https://example.org/`,
+		Args: minArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Sites = args
+			return fetchRun(opts)
+		},
+	}
+	cmd.Flags().StringVarP(&opts.Output, "output", "o", "text", "output format: text or json")
+	cmd.Flags().StringVar(&opts.Fetch.Profile, "profile", "rfc9309", "robots.txt access method: rfc9309, google, draft or norobots")
+	opts.Fetch.AddFlags(cmd)
+	return cmd
+}
+
+// fetchReport is what "sitetxt fetch" says about one manifest.
+type fetchReport struct {
+	Site        string     `json:"site"`
+	Manifest    string     `json:"manifest"`
+	URL         string     `json:"url"`
+	Mode        string     `json:"mode"`
+	Status      string     `json:"status"`
+	Reason      string     `json:"reason"`
+	HTTPStatus  int        `json:"http_status"`
+	FinalURL    string     `json:"final_url,omitempty"`
+	Redirects   int        `json:"redirects"`
+	Size        int        `json:"size"`
+	Truncated   bool       `json:"truncated"`
+	ContentType string     `json:"content_type,omitempty"`
+	FetchedAt   *time.Time `json:"fetched_at,omitempty"`
+	Expires     *time.Time `json:"expires,omitempty"`
+	RetryAfter  *time.Time `json:"retry_after,omitempty"`
+	FromCache   bool       `json:"from_cache"`
+	Revalidated bool       `json:"revalidated"`
+	Stale       bool       `json:"stale"`
+	Error       string     `json:"error,omitempty"`
+	Errors      int        `json:"errors"`
+	Warnings    int        `json:"warnings"`
+	failed      bool
+}
+
+// siteURL turns a SITE argument into a URL: a bare host name means https.
+func siteURL(arg string) string {
+	if !strings.Contains(arg, "://") {
+		return "https://" + arg + "/"
+	}
+	return arg
+}
+
+func fetchRun(opts *fetchOptions) error {
+	if err := checkOutput(opts.Output, "text", "json"); err != nil {
+		return err
+	}
+	if _, err := opts.Fetch.mode("robots.txt"); err != nil {
+		return err
+	}
+	var reports []fetchReport
+	for _, arg := range opts.Sites {
+		site := siteURL(arg)
+		for _, manifest := range []string{"robots.txt", "data.txt"} {
+			u, err := fetch.ManifestURL(site, manifest)
+			if err != nil {
+				return usageError("%s: not a site (want a URL such as https://example.org/)", arg)
+			}
+			reports = append(reports, fetchOne(&opts.Fetch, arg, u, manifest))
+		}
+	}
+	if opts.Output == "json" {
+		enc := json.NewEncoder(opts.IO.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(reports); err != nil {
+			return err
+		}
+	} else {
+		for _, r := range reports {
+			printFetchReport(opts.IO.Out, &r)
+		}
+	}
+	code := ExitOK
+	for _, r := range reports {
+		if r.failed {
+			code = ExitError
+		} else if r.Errors > 0 && code == ExitOK {
+			code = ExitFindings
+		}
+	}
+	if code != ExitOK {
+		return &exitError{code: code}
+	}
+	return nil
+}
+
+// fetchOne fetches one manifest and reports on it.
+func fetchOne(ff *fetchFlags, site, url, manifest string) fetchReport {
+	m, _ := ff.mode(manifest)
+	r := ff.Fetcher().Fetch(context.Background(), url, m)
+	rep := fetchReport{Site: site, Manifest: manifest, URL: url, Mode: m.String(), Status: r.Status.String(),
+		Reason: r.Reason, HTTPStatus: r.HTTPStatus, FinalURL: r.FinalURL, Redirects: r.Redirects, Size: len(r.Body),
+		Truncated: r.Truncated, ContentType: r.ContentType, FromCache: r.FromCache, Revalidated: r.Revalidated,
+		Stale: r.Stale, FetchedAt: timePtr(r.FetchedAt), Expires: timePtr(r.Expires), RetryAfter: timePtr(r.RetryAfter)}
+	if r.Err != nil {
+		rep.Error = r.Err.Error()
+		rep.failed = !r.Stale
+	}
+	if r.Status == fetch.Parse {
+		src := &source{name: url, data: r.Body, fetched: r}
+		ds := src.parse(grammar.Options{}).Diagnostics
+		rep.Errors, rep.Warnings = ds.Count(grammar.Error), ds.Count(grammar.Warning)
+	}
+	return rep
+}
+
+func timePtr(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	u := t.UTC().Truncate(time.Second)
+	return &u
+}
+
+func printFetchReport(w io.Writer, r *fetchReport) {
+	fmt.Fprintf(w, "%s\n", r.URL)
+	status := r.Status
+	if r.HTTPStatus != 0 {
+		status += fmt.Sprintf(" (HTTP %d)", r.HTTPStatus)
+	}
+	fmt.Fprintf(w, "  status:      %s\n", status)
+	fmt.Fprintf(w, "  meaning:     %s\n", r.Reason)
+	if r.Error != "" {
+		fmt.Fprintf(w, "  error:       %s\n", r.Error)
+	}
+	if r.FinalURL != "" && (r.FinalURL != r.URL || r.Redirects > 0) {
+		s := "s"
+		if r.Redirects == 1 {
+			s = ""
+		}
+		fmt.Fprintf(w, "  final URL:   %s (%d redirect%s)\n", r.FinalURL, r.Redirects, s)
+	}
+	if r.Status == fetch.Parse.String() {
+		size := fmt.Sprintf("%d bytes", r.Size)
+		if r.Truncated {
+			size += " (cut at the size limit)"
+		}
+		if r.ContentType != "" {
+			size += ", " + r.ContentType
+		}
+		fmt.Fprintf(w, "  size:        %s\n", size)
+	}
+	var cache string
+	at := ""
+	if r.FetchedAt != nil {
+		at = r.FetchedAt.Format(time.RFC3339)
+	}
+	switch {
+	case r.Stale:
+		cache = "stale copy fetched " + at + ", used while the site is unreachable"
+	case r.Revalidated:
+		cache = "cached copy, revalidated " + at + " (304 Not Modified)"
+	case r.FromCache:
+		cache = "cached copy fetched " + at
+	case r.failed:
+		cache = "nothing to cache (the fetch failed)"
+	default:
+		cache = "fetched " + at
+	}
+	fmt.Fprintf(w, "  cache:       %s\n", cache)
+	if r.Expires != nil && (r.RetryAfter == nil || !r.Expires.Equal(*r.RetryAfter)) {
+		fmt.Fprintf(w, "  expires:     %s\n", r.Expires.Format(time.RFC3339))
+	}
+	if r.RetryAfter != nil {
+		fmt.Fprintf(w, "  retry after: %s\n", r.RetryAfter.Format(time.RFC3339))
+	}
+	if r.Status == fetch.Parse.String() {
+		fmt.Fprintf(w, "  diagnostics: %s, %s\n", plural(r.Errors, "error"), plural(r.Warnings, "warning"))
+	}
+}
+
+// plural returns "1 error", "2 errors".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -1,0 +1,120 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/sitetxt/sitetxt/internal/fetch"
+	"github.com/spf13/cobra"
+)
+
+// fetchFlags are the flags of every command that may fetch a manifest over
+// HTTP: --timeout, --user-agent, --cache-dir and --no-cache. A command embeds
+// one in its options, calls AddFlags on its cobra command, and reads its
+// sources with resolveSource.
+type fetchFlags struct {
+	Timeout   time.Duration
+	UserAgent string
+	CacheDir  string
+	NoCache   bool
+	// Profile is the robots.txt profile whose access method interprets a
+	// fetched robots.txt ("" means rfc9309). Commands with a --profile
+	// flag bind it here.
+	Profile string
+
+	fetcher *fetch.Fetcher
+}
+
+// defaultUserAgent is the User-Agent header sitetxt sends.
+func defaultUserAgent() string {
+	return "sitetxt/" + Version + " (+https://github.com/sitetxt/sitetxt)"
+}
+
+// AddFlags defines the fetch flags on cmd.
+func (ff *fetchFlags) AddFlags(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.DurationVar(&ff.Timeout, "timeout", fetch.DefaultTimeout, "give up fetching a manifest after this long (redirects and body included)")
+	fl.StringVar(&ff.UserAgent, "user-agent", defaultUserAgent(), "User-Agent header to send when fetching")
+	fl.StringVar(&ff.CacheDir, "cache-dir", "", "keep fetched manifests in this directory (default: the user cache directory/sitetxt)")
+	fl.BoolVar(&ff.NoCache, "no-cache", false, "fetch every manifest, neither reading nor writing the cache")
+}
+
+// Fetcher returns the command's fetcher, made on first use: one per run, so
+// a manifest named twice is fetched once.
+func (ff *fetchFlags) Fetcher() *fetch.Fetcher {
+	if ff.fetcher != nil {
+		return ff.fetcher
+	}
+	f := &fetch.Fetcher{Timeout: ff.Timeout, UserAgent: ff.UserAgent}
+	if f.UserAgent == "" {
+		f.UserAgent = defaultUserAgent()
+	}
+	switch {
+	case ff.NoCache:
+		f.Cache = fetch.NoCache{}
+	case ff.CacheDir != "":
+		f.Cache = fetch.DirCache{Dir: ff.CacheDir}
+	default:
+		if dir, err := fetch.DefaultCacheDir(); err == nil {
+			f.Cache = fetch.DirCache{Dir: dir}
+		}
+		// Without a user cache directory, the cache lives in memory.
+	}
+	ff.fetcher = f
+	return f
+}
+
+// mode returns the fetch mode for a manifest: data.txt's own, or the
+// access method of ff.Profile for robots.txt.
+func (ff *fetchFlags) mode(manifest string) (fetch.Mode, error) {
+	if manifest == "data.txt" {
+		return fetch.DataTxt, nil
+	}
+	if ff.Profile == "" {
+		return fetch.RFC9309, nil
+	}
+	m, err := fetch.ParseMode(ff.Profile)
+	if err != nil || m == fetch.DataTxt {
+		return 0, usageError("unknown profile %q (want rfc9309, google, draft or norobots)", ff.Profile)
+	}
+	return m, nil
+}
+
+// fetchSource fetches the manifest at url (already resolved) as a source.
+// A fetch that yields no answer under the mode (fetch.Error) is an error
+// exiting with ExitError; every other Status, including "everything is
+// disallowed", is a source whose data is the body (empty unless Status is
+// Parse) and whose fetched field says what the response meant.
+func (ff *fetchFlags) fetchSource(url, manifest string) (*source, error) {
+	m, err := ff.mode(manifest)
+	if err != nil {
+		return nil, err
+	}
+	r := ff.Fetcher().Fetch(context.Background(), url, m)
+	if r.Status == fetch.Error {
+		err := r.Err
+		if err == nil {
+			err = fmt.Errorf("%s", r.Reason)
+		}
+		return nil, &exitError{code: ExitError, err: fmt.Errorf("cannot fetch %s: %v", url, err)}
+	}
+	return &source{name: url, data: r.Body, fetched: r}, nil
+}
+
+// resolveSource reads a command-line SOURCE: a file, "-" for standard
+// input, or an http(s) URL. A URL naming a site ("https://example.org/")
+// means the site's manifest (robots.txt or data.txt, as manifest says); any
+// other URL is fetched as it is. For a fetched source, src.fetched holds the
+// fetch.Result: a command that interprets robots.txt must look at its Status
+// (AllowAll, DisallowAll, Defer) before at the empty data.
+func resolveSource(ios *IOStreams, ff *fetchFlags, arg, manifest string) (*source, error) {
+	if !fetch.IsURL(arg) {
+		return readSource(ios, arg)
+	}
+	url, err := fetch.SourceURL(arg, manifest)
+	if err != nil {
+		return nil, usageError("%v", err)
+	}
+	return ff.fetchSource(url, manifest)
+}
