@@ -44,3 +44,22 @@ func TestSourceURL(t *testing.T) {
 		}
 	}
 }
+
+func FuzzManifestURL(f *testing.F) {
+	for _, s := range []string{"https://example.org/", "http://[::1]:80/x", "HTTP://A:443", "https://u@h:0/", "http://%zz/"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, page string) {
+		got, err := ManifestURL(page, "robots.txt")
+		if err != nil {
+			return
+		}
+		if !IsURL(got) {
+			t.Fatalf("ManifestURL(%q) = %q, not an http(s) URL", page, got)
+		}
+		again, err := ManifestURL(got, "robots.txt")
+		if err != nil || again != got {
+			t.Errorf("ManifestURL(ManifestURL(%q)) = %q, %v, want %q", page, again, err, got)
+		}
+	})
+}
