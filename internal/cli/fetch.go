@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/sitetxt/sitetxt/grammar"
@@ -86,6 +87,9 @@ type fetchReport struct {
 	failed      bool
 }
 
+// fetchParallel is how many manifests "sitetxt fetch" fetches at a time.
+const fetchParallel = 8
+
 // siteURL turns a SITE argument into a URL: a bare host name means https.
 func siteURL(arg string) string {
 	if !strings.Contains(arg, "://") {
@@ -101,7 +105,8 @@ func fetchRun(opts *fetchOptions) error {
 	if _, err := opts.Fetch.mode("robots.txt"); err != nil {
 		return err
 	}
-	var reports []fetchReport
+	type job struct{ site, url, manifest string }
+	var jobs []job
 	for _, arg := range opts.Sites {
 		site := siteURL(arg)
 		for _, manifest := range []string{"robots.txt", "data.txt"} {
@@ -109,9 +114,23 @@ func fetchRun(opts *fetchOptions) error {
 			if err != nil {
 				return usageError("%s: not a site (want a URL such as https://example.org/)", arg)
 			}
-			reports = append(reports, fetchOne(&opts.Fetch, arg, u, manifest))
+			jobs = append(jobs, job{arg, u, manifest})
 		}
 	}
+	// Fetch up to fetchParallel manifests at a time; report in argument order.
+	reports := make([]fetchReport, len(jobs))
+	sem := make(chan struct{}, fetchParallel)
+	var wg sync.WaitGroup
+	ff := &opts.Fetch
+	ff.Fetcher() // made before the goroutines share it
+	for i, j := range jobs {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			reports[i] = fetchOne(ff, j.site, j.url, j.manifest)
+		})
+	}
+	wg.Wait()
 	if opts.Output == "json" {
 		enc := json.NewEncoder(opts.IO.Out)
 		enc.SetIndent("", "  ")

@@ -119,6 +119,7 @@ func TestFetchCmd(t *testing.T) {
 		{"html", []string{s.html.URL + "/some/page.html"}, ExitFindings, "html.txt"},
 		{"down", []string{s.down.URL}, ExitError, "down.txt"},
 		{"moved", []string{s.moved.URL}, ExitOK, "moved.txt"},
+		{"several sites in order", []string{s.down.URL, s.ok.URL, s.html.URL}, ExitError, "several.txt"},
 		{"down draft", []string{"--profile", "draft", "-o", "json", s.down.URL}, ExitError, "down-draft.json"},
 		{"refused", []string{"--timeout", "2s", "http://127.0.0.1:1/"}, ExitError, "refused.txt"},
 	}
