@@ -101,7 +101,7 @@ func TestDraftMatchingTables(t *testing.T) {
 // each URL, whether unhipbot, webcrawler & excite, and any other robot may
 // fetch it.
 var fictMatrix = []struct {
-	url                     string
+	url                      string
 	unhip, webcrawler, other bool
 }{
 	{"http://www.fict.org/", false, true, false},
