@@ -188,8 +188,15 @@ func (r *Rule) compile(p Profile) {
 	case Draft:
 		pat = string(normDraft(nil, pat))
 	}
+	r.setPattern(pat, p == Google || p == RFC9309)
+}
+
+// setPattern sets the matching form of a normalised pattern; wild says
+// whether '*' and a final '$' are special.
+func (r *Rule) setPattern(pat string, wild bool) {
 	r.prio = len(pat)
-	if p == Google || p == RFC9309 {
+	r.never = pat == ""
+	if wild {
 		if strings.HasSuffix(pat, "$") {
 			r.anchored = true
 			pat = pat[:len(pat)-1]
