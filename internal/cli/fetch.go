@@ -169,7 +169,7 @@ func fetchOne(ff *fetchFlags, site, url, manifest string) fetchReport {
 		rep.failed = !r.Stale
 	}
 	if r.Status == fetch.Parse {
-		src := &source{name: url, data: r.Body, fetched: r}
+		src := &source{name: url, data: string(r.Body), fetched: r}
 		ds := src.parse(grammar.Options{}).Diagnostics
 		rep.Errors, rep.Warnings = ds.Count(grammar.Error), ds.Count(grammar.Warning)
 	}

@@ -99,7 +99,7 @@ func (ff *fetchFlags) fetchSource(url, manifest string) (*source, error) {
 		}
 		return nil, &exitError{code: ExitError, err: fmt.Errorf("cannot fetch %s: %v", url, err)}
 	}
-	return &source{name: url, data: r.Body, fetched: r}, nil
+	return &source{name: url, data: string(r.Body), fetched: r}, nil
 }
 
 // resolveSource reads a command-line SOURCE: a file, "-" for standard
