@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/fetch"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )
@@ -26,6 +27,7 @@ type checkOptions struct {
 	URLsFile string
 	Source   string
 	URLs     []string
+	Fetch    fetchFlags
 }
 
 // globalAgent is the agent name check uses without --agent: under every
@@ -37,9 +39,17 @@ func newCheckCmd(ios *IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "check [--agent UA] [--profile P] [-o text|json] [--urls FILE|-] SOURCE [URL...]",
 		Short: "Say whether a crawler may fetch URLs, and which rule decides",
-		Long: `Check each URL against the robots.txt SOURCE (a file, or "-" for standard
-input) and say whether the crawler may fetch it, naming the deciding rule as
-"file:line: Directive: pattern", or why no rule decided.
+		Long: `Check each URL against the robots.txt SOURCE (a file, "-" for standard
+input, or an http(s) URL) and say whether the crawler may fetch it, naming
+the deciding rule as "file:line: Directive: pattern", or why no rule decided.
+
+A SOURCE URL naming a site (https://example.org/) means its /robots.txt; any
+other URL is fetched as it is. The response is read as the profile's access
+method says (docs/fetching.md): under rfc9309 and google a 4xx allows
+everything and a 5xx or network error disallows everything; under draft and
+norobots 401/403 disallow everything and a temporary failure disallows for
+now. The answer is then given for every URL, with that reason. Fetched files
+are cached (--cache-dir, --no-cache) and read up to 500 KiB.
 
 URL is an absolute URL or a path. --urls reads more URLs, one per line, from
 FILE or standard input ("-"), as a stream. Agents and URLs are used exactly
@@ -62,7 +72,8 @@ Exit codes: 0 when every URL is allowed, 1 when any is disallowed, 2 on
 usage or input errors.`,
 		Example: `  sitetxt check testdata/robots/fict.org.txt /org/plans.html
   sitetxt check --agent 'WebCrawler/3.0' --profile draft testdata/robots/fict.org.txt http://www.fict.org/
-  sitetxt check --profile google --agent Googlebot -o json robots.txt --urls urls.txt`,
+  sitetxt check --profile google --agent Googlebot -o json robots.txt --urls urls.txt
+  sitetxt check --agent ExampleBot https://example.org/ /some/path`,
 		Args: minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Source, opts.URLs = args[0], args[1:]
@@ -71,6 +82,7 @@ usage or input errors.`,
 	}
 	cmd.Flags().StringVar(&opts.Agent, "agent", globalAgent, `crawler name or User-Agent header ("*": only the "*" group)`)
 	cmd.Flags().StringVar(&opts.Profile, "profile", "rfc9309", "rfc9309, google, draft or norobots")
+	opts.Fetch.AddFlags(cmd)
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "text", "output format: text or json")
 	cmd.Flags().StringVar(&opts.URLsFile, "urls", "", `read URLs one per line from FILE ("-" for standard input)`)
 	return cmd
@@ -107,7 +119,8 @@ func checkRun(opts *checkOptions) error {
 	if opts.URLsFile == "-" && opts.Source == "-" {
 		return usageError("check: SOURCE and --urls cannot both be standard input")
 	}
-	src, err := readSource(opts.IO, opts.Source)
+	opts.Fetch.Profile = opts.Profile
+	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "robots.txt")
 	if err != nil {
 		return err
 	}
@@ -119,7 +132,7 @@ func checkRun(opts *checkOptions) error {
 	agent := pol.Agent(opts.Agent)
 
 	out := bufio.NewWriterSize(opts.IO.Out, 64<<10)
-	c := &checker{opts: opts, src: src.name, prof: prof, agent: agent, out: out}
+	c := &checker{opts: opts, src: src.name, prof: prof, agent: agent, out: out, fetched: src.fetched}
 	if opts.Output == "json" {
 		c.enc = json.NewEncoder(out)
 		c.enc.SetEscapeHTML(false)
@@ -152,6 +165,10 @@ type checker struct {
 	out        *bufio.Writer
 	enc        *json.Encoder
 	disallowed bool
+	// fetched is the robots.txt response when SOURCE was a URL; unless its
+	// Status is fetch.Parse, it decides every URL (fetch.AllowAll allows,
+	// DisallowAll and Defer disallow).
+	fetched *fetch.Result
 }
 
 // stream checks the URLs of --urls, one per line, as they are read.
@@ -188,6 +205,9 @@ func (c *checker) stream() error {
 // check decides one URL and prints the answer.
 func (c *checker) check(u string) error {
 	d := c.agent.Decide(u)
+	if f := c.fetched; f != nil && f.Status != fetch.Parse {
+		d = robots.Decision{Allowed: f.Status == fetch.AllowAll, Reason: f.Reason}
+	}
 	if !d.Allowed {
 		c.disallowed = true
 	}
