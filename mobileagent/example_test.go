@@ -87,3 +87,18 @@ func ExampleTable_Dispatch() {
 	// http://www.fict.org/home/user1/private/notes.html allowed=false server=atp://user1.fict.org:854 ok=false
 	// http://www.fict.org/home/ allowed=true server=<nil> ok=false
 }
+
+func ExampleLint() {
+	src := `Mobile-agent-server: /home/ atp://user1.fict.org:854
+Mobile-agent-server: /~user2/ atp://user2.fict.org:831
+Mobile-agent-server: /home/ ftp//user3.fict.org
+Mobile-agents-server: / none
+`
+	for _, d := range mobileagent.Lint(grammar.ParseString("robots.txt", src, grammar.Options{})) {
+		fmt.Printf("%s [%s]\n", d, d.Code)
+	}
+	// Output:
+	// robots.txt:2:23: error: "~" is not allowed in a path; write it as %7E [agent-server-bad-path]
+	// robots.txt:3:29: error: server "ftp//user3.fict.org" is not scheme://host:port or none [agent-server-bad-target]
+	// robots.txt:4:1: warning: unknown field "Mobile-agents-server" looks like "Mobile-agent-server"; the line is ignored [agent-server-field-spelling]
+}

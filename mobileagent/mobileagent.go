@@ -230,3 +230,7 @@ func urlPath(u string) string {
 	}
 	return u
 }
+
+// Lint returns what Compile finds wrong with f's Mobile-agent-server lines:
+// Compile(f).Diagnostics(). It is what "sitetxt lint" adds for them.
+func Lint(f *grammar.File) grammar.Diagnostics { return Compile(f).Diagnostics() }
