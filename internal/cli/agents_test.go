@@ -55,7 +55,7 @@ var agentsURLs = map[string][]string{
 		"http://www.fict.org/home/user3/",
 		"http://www.fict.org/home/user3/index.html",
 	},
-	"dir1.txt": {"/", "/dir1", "/dir1/", "/dir1x", "/dir1/dir2", "/dir1/dir2/x.html", "/dir1/dir2x", "/DIR1"},
+	"dir1.txt":      {"/", "/dir1", "/dir1/", "/dir1x", "/dir1/dir2", "/dir1/dir2/x.html", "/dir1/dir2x", "/DIR1"},
 	"malformed.txt": {"/", "/~user/", "/a%zz", "/b", "/c", "/d", "/e", "/f", "/g", "/h", "/home/", "/i", "/j", "/k"},
 	"robots-mixed.txt": {"http://example.com/", "http://example.com/private/x", "http://example.com/tmp/x",
 		"http://example.com/data/set.csv"},
