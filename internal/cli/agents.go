@@ -66,8 +66,8 @@ or an unreadable SOURCE.`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.Agent, "agent", "*", "the robot's user agent, for the robots.txt decision")
-	cmd.Flags().StringVar(&opts.Profile, "profile", "rfc9309", "robots.txt profile: rfc9309, google, draft or norobots")
-	cmd.Flags().StringVarP(&opts.Output, "output", "o", "text", "output format: text or json")
+	cmd.Flags().StringVar(&opts.Profile, "profile", profileNames[0], "robots.txt profile: "+strings.Join(profileNames, ", "))
+	outputFlag(cmd, &opts.Output, "text", "json")
 	return cmd
 }
 
@@ -178,23 +178,22 @@ func isURLOrPath(u string) bool {
 //	}
 //	return robots.Compile(f, p), nil
 //
-// drop allowAll and knownProfiles, and run
-// go test ./internal/cli/ -run Agents -update-agents to refresh the goldens.
+// drop allowAll, and run go test ./internal/cli -run Agents -update to
+// refresh testdata/golden/agents (robots-mixed.txt then shows /private/ as
+// disallowed).
 // Everything else in this file already works against the interface.
 // ---------------------------------------------------------------------------
 
 // compileRobots returns the robots.txt policy of f under the named profile.
 // It is a variable so tests can put a fake policy in.
 var compileRobots = func(f *grammar.File, profile string) (mobileagent.Robots, error) {
-	for _, p := range knownProfiles {
+	for _, p := range profileNames {
 		if profile == p {
 			return allowAll{}, nil // placeholder until robots is wired
 		}
 	}
-	return nil, usageError("unknown profile %q (want %s)", profile, strings.Join(knownProfiles, ", "))
+	return nil, usageError("unknown profile %q (want %s)", profile, strings.Join(profileNames, ", "))
 }
-
-var knownProfiles = []string{"rfc9309", "google", "draft", "norobots"}
 
 // allowAll is the placeholder policy: it allows every URL.
 type allowAll struct{}

@@ -1,12 +1,8 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,28 +10,6 @@ import (
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/mobileagent"
 )
-
-// updateAgents rewrites the agents goldens. It has its own name so that it
-// does not clash with the package's shared -update flag; that flag is
-// honoured too when it exists.
-var updateAgents = flag.Bool("update-agents", false, "rewrite the golden files of the agents command")
-
-func updatingAgents() bool {
-	if *updateAgents {
-		return true
-	}
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
-
-// runAgentsCmd runs sitetxt with args and stdin in memory.
-func runAgentsCmd(stdin string, args ...string) (stdout, stderr string, code int) {
-	var out, errOut bytes.Buffer
-	ios := &IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut,
-		Getenv: func(string) string { return "" }, IsTerminal: func(io.Writer) bool { return false }}
-	code = Run(ios, args)
-	return out.String(), errOut.String(), code
-}
 
 // agentsURLs are the URLs each testdata/mobileagent file is asked about.
 var agentsURLs = map[string][]string{
@@ -62,13 +36,9 @@ var agentsURLs = map[string][]string{
 }
 
 // TestAgentsGolden runs agents (text and json) and lint on every file in
-// testdata/mobileagent and compares with internal/cli/testdata/agents.
+// testdata/mobileagent and compares with testdata/golden/agents.
 func TestAgentsGolden(t *testing.T) {
-	golden, err := filepath.Abs(filepath.Join("testdata", "agents"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(filepath.Join("..", ".."))
+	chdirRoot(t)
 	files, err := filepath.Glob(filepath.Join("testdata", "mobileagent", "*.txt"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no testdata/mobileagent/*.txt files (%v)", err)
@@ -86,26 +56,10 @@ func TestAgentsGolden(t *testing.T) {
 				append([]string{"agents", "-o", "json", file}, urls...),
 				{"lint", file},
 			} {
-				stdout, stderr, code := runAgentsCmd("", args...)
+				stdout, stderr, code := runCLI(t, "", args...)
 				fmt.Fprintf(&b, "$ sitetxt %s\nexit %d\n-- stdout --\n%s-- stderr --\n%s\n", strings.Join(args, " "), code, stdout, stderr)
 			}
-			path := filepath.Join(golden, strings.TrimSuffix(base, ".txt")+".golden")
-			if updatingAgents() {
-				if err := os.MkdirAll(golden, 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./internal/cli -run Agents -update-agents)", err)
-			}
-			if got := b.String(); got != string(want) {
-				t.Errorf("output differs from %s:\n--- got ---\n%s\n--- want ---\n%s", path, got, want)
-			}
+			golden(t, "agents/"+base, b.String())
 		})
 	}
 }
@@ -179,7 +133,7 @@ func TestAgentsExitCodes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			withRobots(t, "/private/")
-			stdout, stderr, code := runAgentsCmd(agentsFict, tt.args...)
+			stdout, stderr, code := runCLI(t, agentsFict, tt.args...)
 			if code != tt.code || stdout != tt.stdout || stderr != tt.stderr {
 				t.Errorf("sitetxt %s = exit %d\n%s%s\nwant exit %d\n%s%s", strings.Join(tt.args, " "),
 					code, stdout, stderr, tt.code, tt.stdout, tt.stderr)
@@ -190,7 +144,7 @@ func TestAgentsExitCodes(t *testing.T) {
 
 func TestAgentsFlagsReachRobots(t *testing.T) {
 	profiles, agents := withRobots(t)
-	_, stderr, code := runAgentsCmd(agentsFict, "agents", "--agent", "Aglet/1.0", "--profile", "draft", "-", "/", "/x")
+	_, stderr, code := runCLI(t, agentsFict, "agents", "--agent", "Aglet/1.0", "--profile", "draft", "-", "/", "/x")
 	if code != ExitOK {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
@@ -204,12 +158,12 @@ func TestAgentsFlagsReachRobots(t *testing.T) {
 
 func TestAgentsDefaultWiring(t *testing.T) {
 	// The real wiring: an unknown profile is a usage error; known ones work.
-	_, stderr, code := runAgentsCmd(agentsFict, "agents", "--profile", "nosuch", "-", "/")
+	_, stderr, code := runCLI(t, agentsFict, "agents", "--profile", "nosuch", "-", "/")
 	if code != ExitError || !strings.HasPrefix(stderr, `sitetxt: `) || !strings.Contains(stderr, "nosuch") {
 		t.Errorf("agents --profile nosuch = exit %d, stderr %q; want exit 2 naming the profile", code, stderr)
 	}
 	for _, p := range []string{"rfc9309", "google", "draft", "norobots"} {
-		if _, stderr, code := runAgentsCmd(agentsFict, "agents", "--profile", p, "-", "/index.html"); code == ExitError {
+		if _, stderr, code := runCLI(t, agentsFict, "agents", "--profile", p, "-", "/index.html"); code == ExitError {
 			t.Errorf("agents --profile %s = exit %d, stderr %q", p, code, stderr)
 		}
 	}
@@ -217,7 +171,7 @@ func TestAgentsDefaultWiring(t *testing.T) {
 
 func TestAgentsMalformedOnStderr(t *testing.T) {
 	withRobots(t)
-	stdout, stderr, code := runAgentsCmd("Mobile-agent-server: / atp://h:1\nMobile-agent-server: /x atp:/h:2\n", "agents", "-", "/x")
+	stdout, stderr, code := runCLI(t, "Mobile-agent-server: / atp://h:1\nMobile-agent-server: /x atp:/h:2\n", "agents", "-", "/x")
 	if code != ExitOK || !strings.Contains(stdout, "atp://h:1") {
 		t.Errorf("exit %d, stdout %q: the good line must still apply", code, stdout)
 	}
@@ -228,7 +182,7 @@ func TestAgentsMalformedOnStderr(t *testing.T) {
 
 func TestAgentsJSONShape(t *testing.T) {
 	withRobots(t)
-	stdout, _, _ := runAgentsCmd(agentsFict, "agents", "-o", "json", "-", "/", "/home/x")
+	stdout, _, _ := runCLI(t, agentsFict, "agents", "-o", "json", "-", "/", "/home/x")
 	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
 	if len(lines) != 2 {
 		t.Fatalf("got %d lines, want one per URL:\n%s", len(lines), stdout)
@@ -250,7 +204,7 @@ func TestAgentsJSONShape(t *testing.T) {
 }
 
 func TestLintReportsAgentServerLines(t *testing.T) {
-	stdout, _, code := runAgentsCmd("Mobile-agent-server: /~x atp://h:1\n", "lint", "-")
+	stdout, _, code := runCLI(t, "Mobile-agent-server: /~x atp://h:1\n", "lint", "-")
 	if want := "<stdin>:1:23: error: \"~\" is not allowed in a path; write it as %7E\n"; stdout != want || code != ExitFindings {
 		t.Errorf("lint = exit %d, %q; want exit 1, %q", code, stdout, want)
 	}
