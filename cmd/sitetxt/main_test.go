@@ -6,15 +6,59 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
+
+var (
+	buildMu  sync.Mutex
+	binDir   string
+	binPaths = map[string]string{}
+)
+
+// build builds the main package pkg once (without the race detector, as a
+// user would) for the tests that run it as a process.
+func build(t *testing.T, pkg string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds a binary")
+	}
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	if p, ok := binPaths[pkg]; ok {
+		return p
+	}
+	if binDir == "" {
+		dir, err := os.MkdirTemp("", "sitetxt-test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		binDir = dir
+	}
+	name := filepath.Base(pkg)
+	if pkg == "." {
+		name = "sitetxt"
+	}
+	p := filepath.Join(binDir, name)
+	if out, err := exec.Command("go", "build", "-o", p, pkg).CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+	}
+	binPaths[pkg] = p
+	return p
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
 
 // TestREADMEMainCommand builds the binary and runs the README's main
 // command, as a new user would from the repository root.
 func TestREADMEMainCommand(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
+	bin := build(t, ".")
 	root := filepath.Join("..", "..")
 	f, err := os.Open(filepath.Join(root, "README.md"))
 	if err != nil {
@@ -31,11 +75,6 @@ func TestREADMEMainCommand(t *testing.T) {
 	const prefix = "go run ./cmd/sitetxt "
 	if !strings.HasPrefix(line, prefix) {
 		t.Fatalf("README has no %q line marked '# the main job'", prefix)
-	}
-	bin := filepath.Join(t.TempDir(), "sitetxt")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	cmd := exec.Command(bin, strings.Fields(strings.TrimPrefix(line, prefix))...)
 	cmd.Dir = root

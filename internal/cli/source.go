@@ -31,6 +31,9 @@ func readSource(ios *IOStreams, name string) (*source, error) {
 	if name == "-" {
 		r = ios.In
 		display = "<stdin>"
+		// Reserve the most it may take at once: pages are touched only as
+		// they fill, and no doubling copy is made on the way.
+		b.Grow(maxRead + 1)
 	} else {
 		f, err := os.Open(name)
 		if err != nil {
