@@ -9,6 +9,7 @@ import (
 
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/mobileagent"
+	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )
 
@@ -44,9 +45,10 @@ standard error; "sitetxt lint" reports them all. docs/mobileagent.md has the
 details.
 
 A URL is an absolute URL ("http://www.fict.org/home/") or a path ("/home/").
-The robots.txt decision uses --profile (rfc9309, google, draft or norobots)
-for the robot named by --agent ("*", the default, is any robot: only the
-records for all robots apply).
+The robots.txt decision is "sitetxt check"'s, from the same parse: --profile
+is rfc9309 (the default), google, draft or norobots (docs/profiles.md), and
+--agent the robot's name or User-Agent header, as for check; without it the
+agent is "*", which selects only the "*" group(s).
 
 Output: text prints a table with the URL, whether robots.txt allows it,
 the server ("none" when the deciding line says none, "-" when no line
@@ -65,7 +67,7 @@ or an unreadable SOURCE.`,
 			return agentsRun(opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Agent, "agent", "*", "the robot's user agent, for the robots.txt decision")
+	cmd.Flags().StringVar(&opts.Agent, "agent", globalAgent, `robot name or User-Agent header ("*": only the "*" group)`)
 	cmd.Flags().StringVar(&opts.Profile, "profile", profileNames[0], "robots.txt profile: "+strings.Join(profileNames, ", "))
 	outputFlag(cmd, &opts.Output, "text", "json")
 	return cmd
@@ -88,15 +90,22 @@ func agentsRun(opts *agentsOptions) error {
 			return usageError("%q is neither an absolute URL nor a path starting with \"/\"", u)
 		}
 	}
+	prof, err := robots.ParseProfile(opts.Profile)
+	if err != nil {
+		return usageError("%v", err)
+	}
 	src, err := readSource(opts.IO, opts.Source)
 	if err != nil {
 		return err
 	}
-	f := src.parse(grammar.Options{})
-	policy, err := compileRobots(f, opts.Profile)
-	if err != nil {
-		return err
+	// One parse for both answers; under google the whole file is read, as
+	// "sitetxt check" does.
+	popts := grammar.Options{}
+	if prof == robots.Google {
+		popts.MaxSize = -1
 	}
+	f := src.parse(popts)
+	policy := compileRobots(f, prof)
 	table := mobileagent.Compile(f)
 	for _, d := range table.Diagnostics() {
 		if d.Severity == grammar.Error {
@@ -167,35 +176,9 @@ func isURLOrPath(u string) bool {
 	return i > 0 && i < len(u) && u[i] == ':'
 }
 
-// ---------------------------------------------------------------------------
-// LEAD: robots wiring. The robots package (branch robots) was not on main
-// when this command was written. Once it is, replace the body of
-// compileRobots with:
-//
-//	p, err := robots.ParseProfile(profile)
-//	if err != nil {
-//		return nil, usageError("%v", err)
-//	}
-//	return robots.Compile(f, p), nil
-//
-// drop allowAll, and run go test ./internal/cli -run Agents -update to
-// refresh testdata/golden/agents (robots-mixed.txt then shows /private/ as
-// disallowed).
-// Everything else in this file already works against the interface.
-// ---------------------------------------------------------------------------
-
-// compileRobots returns the robots.txt policy of f under the named profile.
-// It is a variable so tests can put a fake policy in.
-var compileRobots = func(f *grammar.File, profile string) (mobileagent.Robots, error) {
-	for _, p := range profileNames {
-		if profile == p {
-			return allowAll{}, nil // placeholder until robots is wired
-		}
-	}
-	return nil, usageError("unknown profile %q (want %s)", profile, strings.Join(profileNames, ", "))
+// compileRobots is the robots.txt side of the dispatch decision: the policy
+// of the same parsed file under the chosen profile. It is a variable so
+// tests can put a fake policy in.
+var compileRobots = func(f *grammar.File, p robots.Profile) mobileagent.Robots {
+	return robots.Compile(f, p)
 }
-
-// allowAll is the placeholder policy: it allows every URL.
-type allowAll struct{}
-
-func (allowAll) Allowed(agent, url string) bool { return true }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/mobileagent"
+	"github.com/sitetxt/sitetxt/robots"
 )
 
 // agentsURLs are the URLs each testdata/mobileagent file is asked about.
@@ -86,9 +87,9 @@ func withRobots(t *testing.T, deny ...string) (profiles, agents *[]string) {
 	t.Helper()
 	profiles, agents = new([]string), new([]string)
 	old := compileRobots
-	compileRobots = func(f *grammar.File, profile string) (mobileagent.Robots, error) {
-		*profiles = append(*profiles, profile)
-		return denyRobots{deny, agents}, nil
+	compileRobots = func(f *grammar.File, p robots.Profile) mobileagent.Robots {
+		*profiles = append(*profiles, p.String())
+		return denyRobots{deny, agents}
 	}
 	t.Cleanup(func() { compileRobots = old })
 	return profiles, agents
@@ -156,15 +157,44 @@ func TestAgentsFlagsReachRobots(t *testing.T) {
 	}
 }
 
-func TestAgentsDefaultWiring(t *testing.T) {
-	// The real wiring: an unknown profile is a usage error; known ones work.
+func TestAgentsRealRobots(t *testing.T) {
+	// The real wiring: robots.Compile on the same parse.
 	_, stderr, code := runCLI(t, agentsFict, "agents", "--profile", "nosuch", "-", "/")
-	if code != ExitError || !strings.HasPrefix(stderr, `sitetxt: `) || !strings.Contains(stderr, "nosuch") {
+	if code != ExitError || !strings.HasPrefix(stderr, "sitetxt: unknown profile \"nosuch\"") {
 		t.Errorf("agents --profile nosuch = exit %d, stderr %q; want exit 2 naming the profile", code, stderr)
 	}
-	for _, p := range []string{"rfc9309", "google", "draft", "norobots"} {
-		if _, stderr, code := runCLI(t, agentsFict, "agents", "--profile", p, "-", "/index.html"); code == ExitError {
-			t.Errorf("agents --profile %s = exit %d, stderr %q", p, code, stderr)
+	const site = `User-agent: *
+Disallow: /private/
+
+User-agent: Aglet
+Disallow: /tmp/
+Mobile-agent-server: / atp://agents.example.com:434
+`
+	tests := []struct {
+		agent, profile, url string
+		allowed             bool
+	}{
+		{"*", "rfc9309", "/private/x", false},
+		{"*", "rfc9309", "/tmp/x", true},
+		{"Aglet", "rfc9309", "/tmp/x", false},
+		{"Aglet/2.0 (+http://aglets.example/)", "rfc9309", "/tmp/x", false},
+		{"Aglet", "rfc9309", "/private/x", true},
+		{"Aglet", "google", "/tmp/x", false},
+		{"Aglet", "draft", "/tmp/x", false},
+		{"Aglet", "norobots", "/private/x", true},
+		{"Other", "draft", "/private/x", false},
+	}
+	for _, p := range profileNames {
+		tests = append(tests, struct {
+			agent, profile, url string
+			allowed             bool
+		}{"*", p, "http://example.com/index.html", true})
+	}
+	for _, tt := range tests {
+		stdout, stderr, _ := runCLI(t, site, "agents", "-o", "json", "--agent", tt.agent, "--profile", tt.profile, "-", tt.url)
+		want := fmt.Sprintf(`{"url":%q,"server":"atp://agents.example.com:434","line":6,"allowed":%v}`+"\n", tt.url, tt.allowed)
+		if stdout != want || stderr != "" {
+			t.Errorf("agents --agent %q --profile %s %s = %q (stderr %q), want %q", tt.agent, tt.profile, tt.url, stdout, stderr, want)
 		}
 	}
 }
