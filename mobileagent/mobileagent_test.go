@@ -235,7 +235,7 @@ func TestMalformed(t *testing.T) {
 		summary    string
 	}{
 		{"empty", "Mobile-agent-server:", CodeMissingPath, 21, `missing path and server after "Mobile-agent-server:"`},
-		{"blank value", "Mobile-agent-server:   \t", CodeMissingPath, 21, ""},
+		{"blank value", "Mobile-agent-server:   \t", CodeMissingPath, 25, ""},
 		{"missing target", "Mobile-agent-server: /x", CodeMissingTarget, 24, `missing server after path "/x": want scheme://host:port or none`},
 		{"three fields", "Mobile-agent-server: /x atp://h:1 atp://h:2", CodeExtraField, 35, `unexpected "atp://h:2" after the server: a line holds one path and one server`},
 		{"four fields", "Mobile-agent-server: /x none and more", CodeExtraField, 30, ""},
