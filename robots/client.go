@@ -76,8 +76,8 @@ type compiled struct {
 	policy *Policy // when res.Status is fetch.Parse
 }
 
-// Verdict is a Client's answer for one URL, with its explanation.
-type Verdict struct {
+// Answer is a Client's answer for one URL, with its explanation.
+type Answer struct {
 	// Allowed says whether the agent may fetch the URL now.
 	Allowed bool
 	// URL is the URL asked about; RobotsURL the robots.txt that decides it.
@@ -129,9 +129,9 @@ func (c *Client) now() time.Time {
 // Check says whether agent (a product token such as "ExampleBot") may fetch
 // rawURL, an absolute http or https URL, fetching the site's robots.txt if
 // the cache has no fresh copy. The error is set only when rawURL is not an
-// http or https URL; a robots.txt that cannot be fetched is a Verdict with
+// http or https URL; a robots.txt that cannot be fetched is an Answer with
 // its meaning under the profile, and Err set.
-func (c *Client) Check(ctx context.Context, agent, rawURL string) (*Verdict, error) {
+func (c *Client) Check(ctx context.Context, agent, rawURL string) (*Answer, error) {
 	c.init()
 	robotsURL, err := fetch.ManifestURL(rawURL, "robots.txt")
 	if err != nil {
@@ -139,7 +139,7 @@ func (c *Client) Check(ctx context.Context, agent, rawURL string) (*Verdict, err
 	}
 	cp, memo := c.policy(ctx, robotsURL)
 	r := cp.res
-	v := &Verdict{URL: rawURL, RobotsURL: robotsURL, Status: r.Status.String(), Reason: r.Reason,
+	v := &Answer{URL: rawURL, RobotsURL: robotsURL, Status: r.Status.String(), Reason: r.Reason,
 		HTTPStatus: r.HTTPStatus, FinalURL: r.FinalURL, FromCache: r.FromCache || memo, Stale: r.Stale,
 		Expires: r.Expires, RetryAfter: r.RetryAfter, Err: r.Err}
 	switch r.Status {
