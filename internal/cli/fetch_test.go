@@ -268,3 +268,30 @@ func TestFetchedTruncated(t *testing.T) {
 }
 
 func grammarOptions() grammar.Options { return grammar.Options{} }
+
+func TestInterpretAs(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.WriteHeader(http.StatusForbidden)
+	}))
+	defer srv.Close()
+	ff := &fetchFlags{NoCache: true}
+	src, err := resolveSource(nil, ff, srv.URL, "robots.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]fetch.Status{"rfc9309": fetch.AllowAll, "google": fetch.AllowAll, "draft": fetch.DisallowAll, "norobots": fetch.DisallowAll}
+	for p, st := range want {
+		r, err := ff.interpretAs(src, p)
+		if err != nil || r.Status != st {
+			t.Errorf("interpretAs(403, %s) = %v, %v, want %s", p, r, err, st)
+		}
+	}
+	if n := hits.Load(); n != 1 {
+		t.Errorf("server hits for four profiles = %d, want 1", n)
+	}
+	if _, err := ff.interpretAs(src, "datatxt"); err == nil {
+		t.Errorf("interpretAs(datatxt) succeeded, want an error")
+	}
+}

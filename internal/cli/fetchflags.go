@@ -52,7 +52,9 @@ func (ff *fetchFlags) Fetcher() *fetch.Fetcher {
 	}
 	switch {
 	case ff.NoCache:
-		f.Cache = fetch.NoCache{}
+		// Nothing persists, but within one run a manifest is fetched once,
+		// however many profiles read it.
+		f.Cache = new(fetch.MemoryCache)
 	case ff.CacheDir != "":
 		f.Cache = fetch.DirCache{Dir: ff.CacheDir}
 	default:
@@ -117,4 +119,19 @@ func resolveSource(ios *IOStreams, ff *fetchFlags, arg, manifest string) (*sourc
 		return nil, usageError("%v", err)
 	}
 	return ff.fetchSource(url, manifest)
+}
+
+// interpretAs returns what a fetched robots.txt source means under another
+// profile (for commands that compare profiles). The response comes from this
+// run's fetcher, so the server is asked once; a remembered failure is not
+// asked again either.
+func (ff *fetchFlags) interpretAs(src *source, profile string) (*fetch.Result, error) {
+	if src.fetched == nil {
+		return nil, fmt.Errorf("%s was not fetched", src.name)
+	}
+	m, err := fetch.ParseMode(profile)
+	if err != nil || m == fetch.DataTxt {
+		return nil, usageError("unknown profile %q (want rfc9309, google, draft or norobots)", profile)
+	}
+	return ff.Fetcher().Fetch(context.Background(), src.fetched.URL, m), nil
 }
