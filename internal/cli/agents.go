@@ -26,6 +26,7 @@ type agentsOptions struct {
 	Output  string
 	Source  string
 	URLs    []string
+	Fetch   fetchFlags
 }
 
 func newAgentsCmd(ios *IOStreams) *cobra.Command {
@@ -70,6 +71,7 @@ or an unreadable SOURCE.`,
 	cmd.Flags().StringVar(&opts.Agent, "agent", globalAgent, `robot name or User-Agent header ("*": only the "*" group)`)
 	cmd.Flags().StringVar(&opts.Profile, "profile", profileNames[0], "robots.txt profile: "+strings.Join(profileNames, ", "))
 	outputFlag(cmd, &opts.Output, "text", "json")
+	opts.Fetch.AddFlags(cmd)
 	return cmd
 }
 
@@ -94,18 +96,18 @@ func agentsRun(opts *agentsOptions) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
-	src, err := readSource(opts.IO, opts.Source)
+	opts.Fetch.Profile = prof.String()
+	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "robots.txt")
 	if err != nil {
 		return err
 	}
 	// One parse for both answers; under google the whole file is read, as
 	// "sitetxt check" does.
-	popts := grammar.Options{}
-	if prof == robots.Google {
-		popts.MaxSize = -1
-	}
-	f := src.parse(popts)
+	f := parseFor(src, prof)
 	policy := compileRobots(f, prof)
+	if d, ok := (&access{fetched: src.fetched}).fixed(); ok {
+		policy = fixedRobots(d.Allowed) // the HTTP status decides every URL
+	}
 	table := mobileagent.Compile(f)
 	for _, d := range table.Diagnostics() {
 		if d.Severity == grammar.Error {
@@ -182,3 +184,9 @@ func isURLOrPath(u string) bool {
 var compileRobots = func(f *grammar.File, p robots.Profile) mobileagent.Robots {
 	return robots.Compile(f, p)
 }
+
+// fixedRobots allows or disallows every URL: a fetched robots.txt whose
+// status, not its content, decides.
+type fixedRobots bool
+
+func (r fixedRobots) Allowed(string, string) bool { return bool(r) }

@@ -4,9 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"strings"
 
-	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )
@@ -22,6 +20,7 @@ type diffOptions struct {
 	URLsFile string
 	Source   string
 	URLs     []string
+	Fetch    fetchFlags
 }
 
 func newDiffCmd(ios *IOStreams) *cobra.Command {
@@ -55,6 +54,7 @@ Exit codes: 0 when every profile agrees on every URL, 1 when any disagree,
 	_ = cmd.RegisterFlagCompletionFunc("profiles", cobra.FixedCompletions(profileNames, cobra.ShellCompDirectiveNoFileComp))
 	outputFlag(cmd, &opts.Output, "text", "json")
 	cmd.Flags().StringVar(&opts.URLsFile, "urls", "", `read URLs one per line from FILE ("-" for standard input)`)
+	opts.Fetch.AddFlags(cmd)
 	return cmd
 }
 
@@ -83,32 +83,6 @@ func ruleView(r *robots.Rule) *checkRuleJSON {
 	return &checkRuleJSON{Line: p.Line, Column: p.Column, Directive: r.Directive, Pattern: r.Pattern}
 }
 
-// compilePolicies parses src once and compiles it under each profile.
-// Google reads the whole file; the others its first 500 KiB.
-func compilePolicies(src *source, names []string) ([]*robots.Policy, error) {
-	if len(names) == 0 {
-		return nil, usageError("no profile given")
-	}
-	f := src.parse(grammar.Options{})
-	var whole *grammar.File
-	var out []*robots.Policy
-	for _, n := range names {
-		p, err := robots.ParseProfile(strings.TrimSpace(n))
-		if err != nil {
-			return nil, usageError("%v", err)
-		}
-		pf := f
-		if p == robots.Google && f.Ignored != "" {
-			if whole == nil {
-				whole = src.parse(grammar.Options{MaxSize: -1})
-			}
-			pf = whole
-		}
-		out = append(out, robots.Compile(pf, p))
-	}
-	return out, nil
-}
-
 func diffRun(opts *diffOptions) error {
 	if err := checkOutput(opts.Output, "text", "json"); err != nil {
 		return err
@@ -116,11 +90,11 @@ func diffRun(opts *diffOptions) error {
 	if err := needURLs("diff", opts.Source, opts.URLs, opts.URLsFile); err != nil {
 		return err
 	}
-	src, err := readSource(opts.IO, opts.Source)
+	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "robots.txt")
 	if err != nil {
 		return err
 	}
-	pols, err := compilePolicies(src, opts.Profiles)
+	pols, err := accessFor(&opts.Fetch, src, opts.Profiles)
 	if err != nil {
 		return err
 	}
@@ -134,13 +108,13 @@ func diffRun(opts *diffOptions) error {
 	} else {
 		head := []string{"URL"}
 		for _, p := range pols {
-			head = append(head, p.Profile().String())
+			head = append(head, p.prof.String())
 		}
 		tab.add(head, nil)
 	}
 	disagree := false
 	err = forEachURL(opts.IO, opts.URLs, opts.URLsFile, func(u string) error {
-		c := robots.Compare(pols, opts.Agent, u)
+		c := compareAccess(pols, opts.Agent, u)
 		if !c.Agree {
 			disagree = true
 		}

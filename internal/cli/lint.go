@@ -14,6 +14,7 @@ func init() { commands = append(commands, newLintCmd) }
 type lintOptions struct {
 	IO      *IOStreams
 	Output  string
+	Fetch   fetchFlags
 	Context bool
 	Sources []string
 }
@@ -41,6 +42,7 @@ any has, 2 when a source cannot be read or the usage is wrong.`,
 			return lintRun(opts)
 		},
 	}
+	opts.Fetch.AddFlags(cmd)
 	outputFlag(cmd, &opts.Output, "text", "json")
 	cmd.Flags().BoolVar(&opts.Context, "show-source", false, "under each diagnostic, show its line with a caret at the column")
 	return cmd
@@ -63,7 +65,7 @@ func lintRun(opts *lintOptions) error {
 	var all grammar.Diagnostics
 	texts := map[string]string{}
 	for _, name := range opts.Sources {
-		src, err := readSource(opts.IO, name)
+		src, err := resolveSource(opts.IO, &opts.Fetch, name, "robots.txt")
 		if err != nil {
 			return err
 		}

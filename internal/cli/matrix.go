@@ -20,6 +20,7 @@ type matrixOptions struct {
 	URLsFile string
 	Source   string
 	URLs     []string
+	Fetch    fetchFlags
 }
 
 func newMatrixCmd(ios *IOStreams) *cobra.Command {
@@ -49,6 +50,7 @@ input errors.`,
 	cmd.Flags().StringVar(&opts.Profile, "profile", "rfc9309", "rfc9309, google, draft or norobots")
 	outputFlag(cmd, &opts.Output, "text", "json", "csv")
 	cmd.Flags().StringVar(&opts.URLsFile, "urls", "", `read URLs one per line from FILE ("-" for standard input)`)
+	opts.Fetch.AddFlags(cmd)
 	return cmd
 }
 
@@ -95,17 +97,18 @@ func matrixRun(opts *matrixOptions) error {
 	if len(agents) == 0 {
 		agents = []string{globalAgent}
 	}
-	src, err := readSource(opts.IO, opts.Source)
+	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "robots.txt")
 	if err != nil {
 		return err
 	}
-	pols, err := compilePolicies(src, []string{opts.Profile})
+	as, err := accessFor(&opts.Fetch, src, []string{opts.Profile})
 	if err != nil {
 		return err
 	}
+	fixed, isFixed := as[0].fixed()
 	sel := make([]*robots.Agent, len(agents))
 	for i, a := range agents {
-		sel[i] = pols[0].Agent(a)
+		sel[i] = as[0].policy.Agent(a)
 	}
 	out := bufio.NewWriter(opts.IO.Out)
 	st := newStyle(opts.IO, opts.IO.Out)
@@ -133,6 +136,9 @@ func matrixRun(opts *matrixOptions) error {
 		cells := make([]bool, len(sel))
 		for i, a := range sel {
 			cells[i] = a.Allowed(u)
+			if isFixed {
+				cells[i] = fixed.Allowed
+			}
 			if !cells[i] {
 				any = true
 			}

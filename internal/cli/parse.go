@@ -18,6 +18,7 @@ type parseOptions struct {
 	IO     *IOStreams
 	Output string
 	Source string
+	Fetch  fetchFlags
 }
 
 func newParseCmd(ios *IOStreams) *cobra.Command {
@@ -40,6 +41,7 @@ is 0 unless SOURCE cannot be read (2).`,
 			return parseRun(opts)
 		},
 	}
+	opts.Fetch.AddFlags(cmd)
 	outputFlag(cmd, &opts.Output, "text", "json", "yaml")
 	return cmd
 }
@@ -48,7 +50,7 @@ func parseRun(opts *parseOptions) error {
 	if err := checkOutput(opts.Output, "text", "json", "yaml"); err != nil {
 		return err
 	}
-	src, err := readSource(opts.IO, opts.Source)
+	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "robots.txt")
 	if err != nil {
 		return err
 	}

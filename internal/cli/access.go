@@ -1,0 +1,120 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/fetch"
+	"github.com/sitetxt/sitetxt/robots"
+)
+
+// access is what one robots.txt profile makes of a source: the compiled
+// file, unless the source was fetched and the response's status decides
+// every URL (a 404 allows all, a 5xx disallows all, ...).
+type access struct {
+	prof    robots.Profile
+	policy  *robots.Policy
+	fetched *fetch.Result // the response as this profile's access method reads it, or nil
+}
+
+// fixed returns the decision the fetch status makes for every URL, and
+// whether it makes one.
+func (a *access) fixed() (robots.Decision, bool) {
+	if a.fetched == nil || a.fetched.Status == fetch.Parse {
+		return robots.Decision{}, false
+	}
+	return robots.Decision{Allowed: a.fetched.Status == fetch.AllowAll, Reason: a.fetched.Reason}, true
+}
+
+// Decide decides url for agent.
+func (a *access) Decide(agent, url string) robots.Decision {
+	if d, ok := a.fixed(); ok {
+		return d
+	}
+	return a.policy.Decide(agent, url)
+}
+
+// Allowed reports whether agent may fetch url (for datatxt and mobileagent).
+func (a *access) Allowed(agent, url string) bool { return a.Decide(agent, url).Allowed }
+
+// parseFor parses src as profile reads it: Google reads the whole file,
+// the others their first 500 KiB.
+func parseFor(src *source, prof robots.Profile) *grammar.File {
+	if prof == robots.Google {
+		return src.parse(grammar.Options{MaxSize: -1})
+	}
+	return src.parse(grammar.Options{})
+}
+
+// accessFor compiles src under each named profile. For a fetched source,
+// each profile's own access method reads the one response.
+func accessFor(ff *fetchFlags, src *source, names []string) ([]*access, error) {
+	if len(names) == 0 {
+		return nil, usageError("no profile given")
+	}
+	var (
+		part, whole *grammar.File
+		out         []*access
+	)
+	for _, n := range names {
+		p, err := robots.ParseProfile(n)
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		a := &access{prof: p}
+		if src.fetched != nil {
+			if a.fetched, err = ff.interpretAs(src, p.String()); err != nil {
+				return nil, err
+			}
+		}
+		f := &part
+		if p == robots.Google {
+			f = &whole
+		}
+		if *f == nil {
+			*f = parseFor(src, p)
+		}
+		a.policy = robots.Compile(*f, p)
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// compareAccess is robots.Compare over accesses: when a fetch status
+// decides for any profile, the verdicts come from the statuses and the
+// explanation is the access methods' reading of the response.
+func compareAccess(as []*access, agent, url string) robots.Comparison {
+	fixedAny := false
+	for _, a := range as {
+		if _, ok := a.fixed(); ok {
+			fixedAny = true
+		}
+	}
+	if !fixedAny {
+		pols := make([]*robots.Policy, len(as))
+		for i, a := range as {
+			pols[i] = a.policy
+		}
+		return robots.Compare(pols, agent, url)
+	}
+	c := robots.Comparison{Agent: agent, URL: url, Agree: true}
+	for _, a := range as {
+		c.Verdicts = append(c.Verdicts, robots.Verdict{Profile: a.prof, Decision: a.Decide(agent, url)})
+	}
+	ref := c.Verdicts[0]
+	for i, v := range c.Verdicts[1:] {
+		if v.Decision.Allowed != ref.Decision.Allowed {
+			c.Agree = false
+			c.Why = append(c.Why, fmt.Sprintf("access method: HTTP %d means %q under %s but %q under %s",
+				as[0].fetched.HTTPStatus, reasonOf(as[0], ref.Decision), ref.Profile, reasonOf(as[i+1], v.Decision), v.Profile))
+		}
+	}
+	return c
+}
+
+func reasonOf(a *access, d robots.Decision) string {
+	if _, ok := a.fixed(); ok {
+		return a.fetched.Reason
+	}
+	return "parse the file: " + d.String()
+}

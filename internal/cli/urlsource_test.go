@@ -1,0 +1,50 @@
+package cli
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// TestURLSources runs the commands that read a robots.txt on a site served
+// over HTTP: each fetches it once and reads the response as its profile's
+// access method says.
+func TestURLSources(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/ok/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		w.Write([]byte("User-agent: *\nDisallow: /private\nMobile-agent-server: / atp://agents.example:434\n"))
+	})
+	mux.HandleFunc("/forbidden/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "no", http.StatusForbidden)
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	cache := t.TempDir()
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string // a substring of standard output
+	}{
+		{"parse", []string{"parse", srv.URL + "/ok/robots.txt"}, ExitOK, "disallowline   Disallow: \"/private\""},
+		{"lint", []string{"lint", srv.URL + "/ok/robots.txt"}, ExitOK, ""},
+		{"matrix", []string{"matrix", "--agent", "a", srv.URL + "/ok/robots.txt", "/private", "/public"}, ExitFindings, "/private  No\n/public   Yes\n"},
+		{"agents", []string{"agents", srv.URL + "/ok/robots.txt", "/public"}, ExitOK, "atp://agents.example:434"},
+		{"diff agrees", []string{"diff", srv.URL + "/ok/robots.txt", "/private"}, ExitOK, "disallowed :2"},
+		{"diff 403", []string{"diff", "--profiles", "rfc9309,draft", srv.URL + "/forbidden/robots.txt", "/x"}, ExitFindings, "why: access method: HTTP 403"},
+		{"matrix 403 draft", []string{"matrix", "--profile", "draft", srv.URL + "/forbidden/robots.txt", "/x"}, ExitFindings, "/x   No"},
+		{"matrix 403 rfc9309", []string{"matrix", srv.URL + "/forbidden/robots.txt", "/x"}, ExitOK, "/x   Yes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{}, tt.args...)
+			args = append(args[:1], append([]string{"--cache-dir", cache}, args[1:]...)...)
+			out, errOut, code := runCLI(t, "", args...)
+			if code != tt.code || !strings.Contains(out, tt.want) {
+				t.Errorf("sitetxt %s: exit %d, stdout:\n%s\nstderr: %s\nwant exit %d and %q", strings.Join(tt.args, " "), code, out, errOut, tt.code, tt.want)
+			}
+		})
+	}
+}
