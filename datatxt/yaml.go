@@ -578,11 +578,11 @@ func (w *yamlWalk) tagged(n *yaml.Node) {
 		return
 	}
 	at := w.pos(n)
-	d := w.p.diag(grammar.Warning, "unknown-tag", at, at,
-		fmt.Sprintf("tag %s is not evaluated; the value is kept as written", n.Tag))
+	what := "the value is kept as written"
 	if n.Kind == yaml.ScalarNode {
-		d.Detail = fmt.Sprintf("value kept: %q", n.Value)
+		what = fmt.Sprintf("the value is kept as the text %q", n.Value)
 	}
+	w.p.diag(grammar.Warning, "unknown-tag", at, at, fmt.Sprintf("tag %s is not evaluated; %s", n.Tag, what))
 }
 
 // value converts a node to a JSON-able Go value, keeping scalars as

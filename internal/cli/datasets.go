@@ -1,0 +1,201 @@
+package cli
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/sitetxt/sitetxt/datatxt"
+	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/spf13/cobra"
+)
+
+func init() { commands = append(commands, newDatasetsCmd) }
+
+// datasetsOptions are the options of "sitetxt datasets".
+type datasetsOptions struct {
+	IO      *IOStreams
+	Base    string
+	Agent   string
+	Profile string
+	Robots  string
+	Form    string
+	Output  string
+	Source  string
+}
+
+// datasetsNow is the export date of catalog formats; tests fix it.
+var datasetsNow = func() time.Time { return time.Now().UTC() }
+
+func newDatasetsCmd(ios *IOStreams) *cobra.Command {
+	opts := &datasetsOptions{IO: ios}
+	cmd := &cobra.Command{
+		Use:   "datasets [--base URL] [--agent UA] [--profile P] [--robots FILE] [--form auto|yaml|records] [-o FORMAT] SOURCE",
+		Short: "List the datasets a data.txt offers, with URLs, metadata and access",
+		Long: `Read a data.txt (a file, or "-" for standard input) in either of its forms,
+the YAML list of datatxt.org and R pins or the draft's "Path:" records, and
+list its datasets: name, paths resolved to URLs against --base (the URL the
+data.txt was fetched from), metadata, and whether --agent may fetch them
+under the data.txt's own User-agent/Allow/Disallow records and the site's
+robots.txt (--robots), read with --profile.
+
+Output formats (-o): text (aligned columns), json, yaml, csv, and the
+catalog formats schemaorg (schema.org DataCatalog JSON-LD), dcat (W3C DCAT
+JSON-LD), datajson (Project Open Data data.json v1.1) and datapackage
+(Frictionless datapackage.json). docs/datatxt.md says how fields map.
+
+Problems are printed on standard error as "file:line:col: severity: message".
+Exit codes: 0 when every entry is valid (warnings are allowed), 1 when an
+error was reported (the valid entries are still printed), 2 on usage errors
+or an unreadable source.`,
+		Example: `  sitetxt datasets --base https://example.org/data.txt testdata/datatxt/list.yaml.txt
+  sitetxt datasets -o json --agent mybot testdata/datatxt/records.txt
+  sitetxt datasets -o datapackage --base https://example.org/data.txt data.txt`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Source = args[0]
+			return datasetsRun(opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Base, "base", "", "URL the data.txt was fetched from; relative paths resolve against it")
+	f.StringVar(&opts.Agent, "agent", "*", "user agent whose access is decided")
+	f.StringVar(&opts.Profile, "profile", "rfc9309", "robots.txt interpretation: rfc9309, google, draft or norobots")
+	f.StringVar(&opts.Robots, "robots", "", "the site's robots.txt file, applied to URLs on the data.txt's host")
+	f.StringVar(&opts.Form, "form", "auto", "data.txt form: auto, yaml or records")
+	f.StringVarP(&opts.Output, "output", "o", "text", "output format: text, "+strings.Join(datatxt.Formats, ", "))
+	return cmd
+}
+
+func datasetsRun(opts *datasetsOptions) error {
+	if err := checkOutput(opts.Output, append([]string{"text"}, datatxt.Formats...)...); err != nil {
+		return err
+	}
+	form, err := datatxt.ParseForm(opts.Form)
+	if err != nil {
+		return usageError("%s", err)
+	}
+	if opts.Base != "" {
+		u, err := url.Parse(opts.Base)
+		if err != nil || !u.IsAbs() || u.Host == "" {
+			return usageError("--base %q is not an absolute URL", opts.Base)
+		}
+	}
+	if err := checkProfile(opts.Profile); err != nil {
+		return err
+	}
+	popts := datatxt.Options{Form: form, Base: opts.Base, Agent: opts.Agent}
+	var unapplied []string // access rules found but not applied
+	popts.Rules = func(f *grammar.File) datatxt.Access {
+		a := compileAccess(f, opts.Profile)
+		if a == nil {
+			unapplied = append(unapplied, "the data.txt's own access records")
+		}
+		return a
+	}
+	if opts.Robots != "" {
+		rsrc, err := readSource(opts.IO, opts.Robots)
+		if err != nil {
+			return err
+		}
+		rf := rsrc.parse(grammar.Options{})
+		if a := compileAccess(rf, opts.Profile); a != nil {
+			popts.Robots = a
+		} else {
+			unapplied = append(unapplied, "--robots "+opts.Robots)
+		}
+	}
+	src, err := readSource(opts.IO, opts.Source)
+	if err != nil {
+		return err
+	}
+	c := datatxt.Parse(src.name, src.data, popts)
+	if src.cut {
+		p := grammar.Pos{Offset: len(src.data), Line: 1, Column: 1}
+		c.Diagnostics = append(c.Diagnostics, &grammar.Diagnostic{
+			Severity: grammar.Error, Code: "too-large", Filename: src.name, Range: grammar.Range{Start: p, End: p},
+			Summary: fmt.Sprintf("input is longer than %d bytes; sitetxt stopped reading it", maxRead),
+		})
+	}
+	for _, what := range unapplied {
+		fmt.Fprintf(opts.IO.ErrOut, "sitetxt: warning: access is not decided: %s cannot be compiled in this build\n", what)
+	}
+	if opts.Output == "text" {
+		printDatasets(opts.IO, c)
+	} else if err := datatxt.Export(opts.IO.Out, c, opts.Output, datatxt.ExportOptions{Now: datasetsNow()}); err != nil {
+		for _, d := range c.Diagnostics {
+			fmt.Fprintln(opts.IO.ErrOut, d.Error())
+		}
+		return &exitError{code: ExitFindings, err: err}
+	}
+	for _, d := range c.Diagnostics {
+		fmt.Fprintln(opts.IO.ErrOut, d.Error())
+	}
+	if c.Diagnostics.HasErrors() {
+		return findings
+	}
+	return nil
+}
+
+// printDatasets writes the entries as aligned columns, one row per URL.
+func printDatasets(ios *IOStreams, c *datatxt.Catalog) {
+	tw := tabwriter.NewWriter(ios.Out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tLINE\tALLOWED\tURL")
+	for _, e := range c.Entries {
+		allowed := "-"
+		if e.Allowed != nil {
+			allowed = "yes"
+			if !*e.Allowed {
+				allowed = "no (" + e.DeniedBy + ")"
+			}
+		}
+		name := e.Name
+		if name == "" {
+			name = "(unnamed)"
+		}
+		urls := e.URLs
+		if len(urls) == 0 {
+			urls = []string{"(no valid URL) " + strings.Join(e.Paths, " ")}
+		}
+		for i, u := range urls {
+			if i == 0 {
+				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", name, e.Pos.Line, allowed, u)
+			} else {
+				fmt.Fprintf(tw, "\t\t\t%s\n", u)
+			}
+		}
+	}
+	tw.Flush()
+	fmt.Fprintf(ios.Out, "%d datasets (%s form)\n", len(c.Entries), c.Form)
+}
+
+// profileNames are the robots.txt profiles (robots.ParseProfile's names).
+var profileNames = []string{"rfc9309", "google", "draft", "norobots"}
+
+// checkProfile returns a usage error for an unknown --profile.
+//
+// LEAD: once robots is on main, replace the body with
+// `if _, err := robots.ParseProfile(name); err != nil { return usageError("%s", err) }; return nil`.
+func checkProfile(name string) error {
+	for _, p := range profileNames {
+		if name == p {
+			return nil
+		}
+	}
+	return usageError("unknown profile %q (want %s)", name, strings.Join(profileNames, ", "))
+}
+
+// compileAccess compiles robots.txt-format access records (a data.txt's own
+// or a site's robots.txt) under a profile. It returns nil when it cannot,
+// and datasets then reports allowed as unknown (null).
+//
+// LEAD: the robots package was not on main when this was written. Wire it
+// here, and nowhere else:
+//
+//	p, _ := robots.ParseProfile(profile) // checked by checkProfile
+//	return robots.Compile(f, p)
+func compileAccess(f *grammar.File, profile string) datatxt.Access {
+	return nil
+}
