@@ -47,9 +47,10 @@ type Access interface {
 	Allowed(agent, url string) bool
 }
 
-// DefaultMaxNodes is how many YAML nodes Parse visits at most, counting
+// DefaultMaxNodes is how many YAML nodes alias expansion may add: Parse
+// visits at most the nodes written in the file plus this many, counting
 // every node reached through an alias each time it is reached.
-const DefaultMaxNodes = 1 << 20
+const DefaultMaxNodes = 100000
 
 // Options control Parse. The zero value detects the form, resolves nothing
 // and decides no access.
@@ -72,7 +73,8 @@ type Options struct {
 	// MaxSize is how many bytes of input are read, as grammar.Options.MaxSize:
 	// 0 means grammar.DefaultMaxSize (500 KiB), a negative value no limit.
 	MaxSize int
-	// MaxNodes bounds YAML alias expansion: 0 means DefaultMaxNodes.
+	// MaxNodes bounds YAML alias expansion: how many nodes it may add to
+	// those written in the file. 0 means DefaultMaxNodes.
 	MaxNodes int
 }
 
@@ -181,6 +183,7 @@ func Parse(name string, src []byte, opts Options) *Catalog {
 		c.Form = FormYAML
 		if ignored > 0 {
 			p.src = string(src[:limit])
+			p.lines = newLineIndex(p.src)
 			end := p.lines.posOf(p.src, len(p.src))
 			p.diag(grammar.Warning, "too-large", end, end,
 				fmt.Sprintf("input is larger than %d bytes; the last %d bytes are ignored", limit, ignored))

@@ -38,8 +38,12 @@ func (p *parser) records(src []byte) {
 			for i, o := range orphan {
 				fields[i] = o.Field
 			}
+			what := "line is"
+			if len(fields) > 1 {
+				what = "lines are"
+			}
 			d := p.diag(grammar.Error, "missing-path", l.Pos, l.End(),
-				fmt.Sprintf("dataset entry has no path: %s line is not under a Path line; it is left out", quoteList(fields)))
+				fmt.Sprintf("dataset entry has no path: %s %s not under a \"Path\" line; it is left out", quoteList(fields), what))
 			d.Detail = "in the record form a Path line starts each dataset entry"
 			orphan = nil
 		}
@@ -58,14 +62,14 @@ func (p *parser) records(src []byte) {
 			end()
 			if preamble[l] {
 				p.diag(grammar.Warning, "rule-outside-record", l.Pos, l.End(),
-					fmt.Sprintf("%s line is not in a User-agent record; it applies to no agent", l.Field))
+					fmt.Sprintf("%q line is not in a User-agent record; it applies to no agent", l.Field))
 			}
 		case l.FieldIs("path"):
 			end()
 			vp := l.ValuePos()
 			cur = &Entry{Pos: l.Pos, namePos: l.Pos, Metadata: map[string]any{}}
 			if l.Value == "" {
-				d := p.diag(grammar.Error, "missing-path", l.Pos, l.End(), "Path line has no value; the dataset entry is left out")
+				d := p.diag(grammar.Error, "missing-path", l.Pos, l.End(), `"Path" line has no value; the dataset entry is left out`)
 				d.Detail = "the field lines under it belong to this entry and are left out with it"
 			} else {
 				cur.Paths, cur.pathPos = []string{l.Value}, []grammar.Pos{vp}

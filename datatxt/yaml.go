@@ -105,6 +105,9 @@ func (p *parser) yaml() {
 	}
 	w := &yamlWalk{p: p, max: p.opts.maxNodes(), active: map[*yaml.Node]bool{}}
 	docs := p.decodeAll()
+	for _, n := range docs {
+		w.max += countNodes(n)
+	}
 	for i, n := range docs {
 		if w.stop {
 			break
@@ -120,6 +123,15 @@ func (p *parser) yaml() {
 		at := p.lines.posOf(p.src, 0)
 		p.diag(grammar.Warning, "no-entries", at, at, "file lists no datasets")
 	}
+}
+
+// countNodes counts the nodes written in a document, not following aliases.
+func countNodes(n *yaml.Node) int {
+	c := 1
+	for _, k := range n.Content {
+		c += countNodes(k)
+	}
+	return c
 }
 
 // maxRepairs is how many syntax errors decodeAll works around.
@@ -632,6 +644,8 @@ func (w *yamlWalk) value(n *yaml.Node) any {
 	return nil
 }
 
+var integerText = regexp.MustCompile(`^[-+]?(0[xob])?[0-9a-fA-F_]+$`)
+
 func scalar(n *yaml.Node) any {
 	if n.Tag != "" && !strings.HasPrefix(n.Tag, "!!") && n.Style&yaml.TaggedStyle != 0 {
 		return n.Value // an application tag: kept as text
@@ -651,6 +665,9 @@ func scalar(n *yaml.Node) any {
 		}
 	case "!!float":
 		var f float64
+		if integerText.MatchString(n.Value) {
+			break // an integer too large for int64: kept as written
+		}
 		if n.Decode(&f) == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
 			return f
 		}
