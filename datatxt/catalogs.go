@@ -437,7 +437,13 @@ func DataPackage(c *Catalog, opts ExportOptions) map[string]any {
 		for i, p := range e.Paths {
 			loc := urls[i]
 			if u, err := url.Parse(loc); loc == "" || err != nil || !u.IsAbs() {
-				loc = strings.TrimLeft(p, "/")
+				// Host-less: relative to the data.txt (taken to be at the
+				// site root), with dot segments resolved; Frictionless
+				// forbids absolute paths and "..".
+				if loc == "" {
+					loc = path.Clean("/" + p)
+				}
+				loc = strings.TrimLeft(loc, "/")
 			}
 			name := base
 			if len(e.Paths) > 1 {
