@@ -142,8 +142,14 @@ func checkPositions(t *testing.T, c *Catalog, src []byte) {
 			t.Errorf("%s: position %v (offset %d) is not inside the %d-byte input", what, p, p.Offset, len(src))
 			return
 		}
+		// As the grammar counts: a byte-order mark is not part of line 1.
+		bom := bomLen(string(src))
+		if p.Offset < bom {
+			t.Errorf("%s: position %v (offset %d) is inside the byte-order mark", what, p, p.Offset)
+			return
+		}
 		line, col := 1, 1
-		for i := 0; i < p.Offset; i++ {
+		for i := bom; i < p.Offset; i++ {
 			switch src[i] {
 			case '\n':
 				line, col = line+1, 1

@@ -100,7 +100,7 @@ func (p *parser) records(src []byte) {
 	}
 	end()
 	if len(p.c.Entries) == 0 && !p.c.Diagnostics.HasErrors() {
-		at := grammar.Pos{Offset: len(f.BOM), Line: 1, Column: len(f.BOM) + 1}
+		at := grammar.Pos{Offset: len(f.BOM), Line: 1, Column: 1}
 		p.diag(grammar.Warning, "no-entries", at, at, "file lists no datasets")
 	}
 }

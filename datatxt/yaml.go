@@ -21,9 +21,13 @@ const maxDepth = 1000
 // ending at "\n", "\r\n" or "\r" as the grammar counts them.
 type lineIndex []int
 
+//
+// As in the grammar, a byte-order mark at the start is not part of line 1:
+// line 1 starts after it.
 func newLineIndex(src string) lineIndex {
-	idx := lineIndex{0}
-	for i := 0; i < len(src); i++ {
+	bom := bomLen(src)
+	idx := lineIndex{bom}
+	for i := bom; i < len(src); i++ {
 		switch src[i] {
 		case '\n':
 			idx = append(idx, i+1)
@@ -65,6 +69,17 @@ func (idx lineIndex) pos(src string, line, col int) grammar.Pos {
 	return grammar.Pos{Offset: off, Line: line, Column: off - start + 1}
 }
 
+// bomLen returns how many bytes at the start of src are a whole or partial
+// UTF-8 byte-order mark, as the grammar counts them.
+func bomLen(src string) int {
+	const bom = "\xEF\xBB\xBF"
+	n := 0
+	for n < len(bom) && n < len(src) && src[n] == bom[n] {
+		n++
+	}
+	return n
+}
+
 // posOf returns the grammar.Pos of a byte offset.
 func (idx lineIndex) posOf(src string, off int) grammar.Pos {
 	if off > len(src) {
@@ -72,6 +87,9 @@ func (idx lineIndex) posOf(src string, off int) grammar.Pos {
 	}
 	if len(idx) == 0 {
 		return grammar.Pos{Offset: off, Line: 1, Column: off + 1}
+	}
+	if off < idx[0] {
+		off = idx[0]
 	}
 	lo, hi := 0, len(idx)-1
 	for lo < hi {
