@@ -21,7 +21,6 @@ const maxDepth = 1000
 // ending at "\n", "\r\n" or "\r" as the grammar counts them.
 type lineIndex []int
 
-//
 // As in the grammar, a byte-order mark at the start is not part of line 1:
 // line 1 starts after it.
 func newLineIndex(src string) lineIndex {
