@@ -152,19 +152,17 @@ func (d *Diagnostic) Format(src string) string {
 	return b.String()
 }
 
-// printable replaces control bytes so a line prints on one terminal line
-// and carets stay aligned (one byte in, one byte out).
+// printable replaces control bytes and tabs with one byte each, so a line
+// prints on one terminal line and the caret below it stays aligned.
 func printable(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 && c != '\t' || c == 0x7f {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if c := b[j]; c < 0x20 && c != '\t' || c == 0x7f {
-					b[j] = '?'
-				}
-			}
-			return string(b)
+	b := []byte(s)
+	for i, c := range b {
+		switch {
+		case c == '\t':
+			b[i] = ' '
+		case c < 0x20 || c == 0x7f:
+			b[i] = '?'
 		}
 	}
-	return s
+	return string(b)
 }

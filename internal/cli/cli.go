@@ -117,6 +117,8 @@ disagreement between profiles), 2 usage or input errors.`,
 		Version:       Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// Keep generated docs stable.
+		DisableAutoGenTag: true,
 	}
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
@@ -127,7 +129,29 @@ disagreement between profiles), 2 usage or input errors.`,
 	for _, add := range commands {
 		root.AddCommand(add(ios))
 	}
+	root.InitDefaultCompletionCmd()
+	root.InitDefaultVersionFlag()
+	for _, c := range root.Commands() {
+		if c.Flags().Lookup("profile") != nil {
+			_ = c.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions(profileNames, cobra.ShellCompDirectiveNoFileComp))
+		}
+	}
 	return root
+}
+
+// profileNames are the robots.txt profiles, for completion and help.
+var profileNames = []string{"rfc9309", "google", "draft", "norobots"}
+
+// outputFlag adds -o/--output with its allowed formats, the first being the
+// default, and completes them in the shell.
+func outputFlag(cmd *cobra.Command, p *string, formats ...string) {
+	help := "output format: " + strings.Join(formats[:len(formats)-1], ", ") + " or " + formats[len(formats)-1]
+	cmd.Flags().StringVarP(p, "output", "o", formats[0], help)
+	_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
+	if cmd.Annotations == nil {
+		cmd.Annotations = map[string]string{}
+	}
+	cmd.Annotations["output"] = strings.Join(formats, ",")
 }
 
 // commands lists the constructors of the subcommands; each command's file

@@ -39,7 +39,7 @@ any has, 2 when a source cannot be read or the usage is wrong.`,
 			return lintRun(opts)
 		},
 	}
-	cmd.Flags().StringVarP(&opts.Output, "output", "o", "text", "output format: text or json")
+	outputFlag(cmd, &opts.Output, "text", "json")
 	return cmd
 }
 

@@ -40,7 +40,7 @@ is 0 unless SOURCE cannot be read (2).`,
 			return parseRun(opts)
 		},
 	}
-	cmd.Flags().StringVarP(&opts.Output, "output", "o", "text", "output format: text, json or yaml")
+	outputFlag(cmd, &opts.Output, "text", "json", "yaml")
 	return cmd
 }
 

@@ -4,19 +4,21 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/sitetxt/sitetxt/grammar"
 )
 
-// maxRead is the most sitetxt reads from any one source; the parsers look
-// at far less (grammar.DefaultMaxSize), and what they do not look at is
-// still reported, but an endless stream must end somewhere.
-const maxRead = 128 << 20
+// maxRead is the most sitetxt reads from any one source. The parsers look
+// at far less (grammar.DefaultMaxSize) and keep the rest unparsed, but an
+// endless stream must end somewhere: past maxRead sitetxt stops reading and
+// says so with an error diagnostic.
+const maxRead = 64 << 20
 
 // source is one input named on the command line.
 type source struct {
 	name string // as positions print it
-	data []byte
+	data string
 	// cut is set when the source was longer than maxRead.
 	cut bool
 }
@@ -24,25 +26,32 @@ type source struct {
 // readSource reads a file, or standard input for "-".
 func readSource(ios *IOStreams, name string) (*source, error) {
 	var r io.Reader
+	var b strings.Builder
 	display := name
 	if name == "-" {
 		r = ios.In
 		display = "<stdin>"
+		// Reserve the most it may take at once: pages are touched only as
+		// they fill, and no doubling copy is made on the way.
+		b.Grow(maxRead + 1)
 	} else {
 		f, err := os.Open(name)
 		if err != nil {
 			return nil, &exitError{code: ExitError, err: fmt.Errorf("cannot read %s: %w", name, unwrapPath(err))}
 		}
 		defer f.Close()
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			b.Grow(int(min(st.Size(), maxRead+1)))
+		}
 		r = f
 	}
-	data, err := io.ReadAll(io.LimitReader(r, maxRead+1))
-	if err != nil {
+	// A strings.Builder hands its bytes to the parser without a copy.
+	if _, err := io.Copy(&b, io.LimitReader(r, maxRead+1)); err != nil {
 		return nil, &exitError{code: ExitError, err: fmt.Errorf("cannot read %s: %w", display, unwrapPath(err))}
 	}
-	s := &source{name: display, data: data}
-	if len(data) > maxRead {
-		s.data, s.cut = data[:maxRead], true
+	s := &source{name: display, data: b.String()}
+	if len(s.data) > maxRead {
+		s.data, s.cut = s.data[:maxRead], true
 	}
 	return s, nil
 }
@@ -57,7 +66,7 @@ func unwrapPath(err error) error {
 
 // parse parses the source with the grammar.
 func (s *source) parse(opts grammar.Options) *grammar.File {
-	f := grammar.Parse(s.name, s.data, opts)
+	f := grammar.ParseString(s.name, s.data, opts)
 	if s.cut {
 		p := grammar.Pos{Offset: len(s.data), Line: 0}
 		if n := len(f.Lines); n > 0 {

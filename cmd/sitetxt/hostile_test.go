@@ -1,0 +1,109 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// run runs sitetxt with args in a child process (testdata/peakrss) and
+// returns its exit code, output, peak resident memory in
+// bytes and wall time.
+func run(t *testing.T, stdin io.Reader, args ...string) (code int, stdout, stderr string, rss int64, took time.Duration) {
+	t.Helper()
+	cmd := exec.Command(build(t, "./testdata/peakrss"), args...)
+	cmd.Stdin = stdin
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	start := time.Now()
+	err := cmd.Run()
+	took = time.Since(start)
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	stderr = errOut.String()
+	if i := strings.LastIndex(stderr, "\npeak-rss: "); i >= 0 {
+		var kb int64
+		fmt.Sscanf(stderr[i+len("\npeak-rss: "):], "%d kB", &kb)
+		rss, stderr = kb<<10, stderr[:i]
+	} else {
+		t.Fatalf("the child did not report its memory; stderr %q", stderr)
+	}
+	return code, out.String(), stderr, rss, took
+}
+
+// TestHostileInputs runs the binary on inputs a hostile site could serve
+// and checks that it exits normally with bounded memory.
+func TestHostileInputs(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	random := make([]byte, 64<<20)
+	rand.New(rand.NewSource(1)).Read(random)
+	randomFile := write("random.txt", random)
+	random = nil
+	millionLines := write("million.txt", []byte(strings.Repeat("Disallow: /x\n", 1_000_000)))
+	nul := write("nul.txt", bytes.Repeat([]byte("User-agent: *\x00\nDisallow: /\x00a\n"), 1000))
+	utf8 := write("utf8.txt", bytes.Repeat([]byte("User-agent: \xff\xfe*\nDisallow: /\xc3\x28\n"), 1000))
+
+	const maxRSS = 256 << 20
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"64 MiB of random bytes", []string{"parse", "-o", "json", randomFile}},
+		{"64 MiB of random bytes, lint", []string{"lint", randomFile}},
+		{"1,000,000 lines", []string{"parse", "-o", "json", millionLines}},
+		{"NUL bytes", []string{"parse", nul}},
+		{"invalid UTF-8", []string{"parse", "-o", "yaml", utf8}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut, rss, took := run(t, nil, tt.args...)
+			t.Logf("exit %d, %d bytes out, peak RSS %d MiB, %v", code, len(out), rss>>20, took)
+			if code != 0 && !(code == 1 && tt.args[0] == "lint") {
+				t.Errorf("exit %d, stderr %q", code, errOut)
+			}
+			if rss > maxRSS {
+				t.Errorf("peak RSS %d MiB, want under %d MiB", rss>>20, maxRSS>>20)
+			}
+		})
+	}
+}
+
+// endless is a reader that never ends.
+type endless struct{}
+
+func (endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = "Disallow: /x\n"[i%13]
+	}
+	return len(p), nil
+}
+
+// TestEndlessStdin checks that an endless stream on standard input stops
+// at the read limit with an error diagnostic.
+func TestEndlessStdin(t *testing.T) {
+	code, _, errOut, rss, took := run(t, endless{}, "lint", "-")
+	t.Logf("exit %d, peak RSS %d MiB, %v", code, rss>>20, took)
+	if code != 1 {
+		t.Errorf("lint - on an endless stream: exit %d, want 1 (an error diagnostic), stderr %q", code, errOut)
+	}
+	if rss > 256<<20 {
+		t.Errorf("peak RSS %d MiB, want under 256 MiB", rss>>20)
+	}
+}

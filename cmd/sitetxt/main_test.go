@@ -1,0 +1,93 @@
+package main
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var (
+	buildMu  sync.Mutex
+	binDir   string
+	binPaths = map[string]string{}
+)
+
+// build builds the main package pkg once (without the race detector, as a
+// user would) for the tests that run it as a process.
+func build(t *testing.T, pkg string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds a binary")
+	}
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	if p, ok := binPaths[pkg]; ok {
+		return p
+	}
+	if binDir == "" {
+		dir, err := os.MkdirTemp("", "sitetxt-test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		binDir = dir
+	}
+	name := filepath.Base(pkg)
+	if pkg == "." {
+		name = "sitetxt"
+	}
+	p := filepath.Join(binDir, name)
+	if out, err := exec.Command("go", "build", "-o", p, pkg).CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+	}
+	binPaths[pkg] = p
+	return p
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// TestREADMEMainCommand builds the binary and runs the README's main
+// command, as a new user would from the repository root.
+func TestREADMEMainCommand(t *testing.T) {
+	bin := build(t, ".")
+	root := filepath.Join("..", "..")
+	f, err := os.Open(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var line string
+	for sc := bufio.NewScanner(f); sc.Scan(); {
+		if strings.Contains(sc.Text(), "# the main job") {
+			line = strings.TrimSpace(sc.Text()[:strings.Index(sc.Text(), "#")])
+			break
+		}
+	}
+	const prefix = "go run ./cmd/sitetxt "
+	if !strings.HasPrefix(line, prefix) {
+		t.Fatalf("README has no %q line marked '# the main job'", prefix)
+	}
+	cmd := exec.Command(bin, strings.Fields(strings.TrimPrefix(line, prefix))...)
+	cmd.Dir = root
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	// The main command shows a decision; 0 and 1 are both answers.
+	if code > 1 || len(out) == 0 {
+		t.Errorf("%s: exit %d, output:\n%s", line, code, out)
+	}
+	t.Logf("%s:\n%s", line, out)
+}

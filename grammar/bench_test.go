@@ -1,0 +1,58 @@
+package grammar
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// corpus reads the shared corpus of real robots.txt files, or skips.
+func corpus(b *testing.B) (files [][]byte, total int64, largest []byte) {
+	names, _ := filepath.Glob("../../shared/corpus/robots/*.txt")
+	if len(names) == 0 {
+		b.Skip("../../shared/corpus/robots is absent")
+	}
+	for _, n := range names {
+		d, err := os.ReadFile(n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		files = append(files, d)
+		total += int64(len(d))
+		if len(d) > len(largest) {
+			largest = d
+		}
+	}
+	return files, total, largest
+}
+
+// BenchmarkParseCorpus parses every corpus file once per op.
+func BenchmarkParseCorpus(b *testing.B) {
+	files, total, _ := corpus(b)
+	b.SetBytes(total)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, d := range files {
+			Parse("robots.txt", d, Options{})
+		}
+	}
+}
+
+// BenchmarkParseLargest parses the largest corpus file (1.8 MB), whole and
+// with the default 500 KiB limit.
+func BenchmarkParseLargest(b *testing.B) {
+	_, _, largest := corpus(b)
+	for _, bc := range []struct {
+		name string
+		opts Options
+	}{{"limit", Options{}}, {"whole", Options{MaxSize: -1}}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(largest)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				Parse("robots.txt", largest, bc.opts)
+			}
+		})
+	}
+}

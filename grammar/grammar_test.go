@@ -1,0 +1,414 @@
+package grammar
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+type lineWant struct {
+	kind                  Kind
+	field, value, comment string
+	typo, noColon         bool
+}
+
+func TestLines(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want lineWant
+	}{
+		{"agent", "User-agent: FooBot", lineWant{kind: AgentLine, field: "User-agent", value: "FooBot"}},
+		{"agent lower", "user-agent:*", lineWant{kind: AgentLine, field: "user-agent", value: "*"}},
+		{"allow", "Allow: /a", lineWant{kind: AllowLine, field: "Allow", value: "/a"}},
+		{"disallow empty", "Disallow:", lineWant{kind: DisallowLine, field: "Disallow"}},
+		{"disallow spaces", " \tDisallow \t:  /x y \t", lineWant{kind: DisallowLine, field: "Disallow", value: "/x y"}},
+		{"comment after value", "Disallow: /x # no", lineWant{kind: DisallowLine, field: "Disallow", value: "/x", comment: "# no"}},
+		{"comment line", "  # hello", lineWant{kind: CommentLine, comment: "# hello"}},
+		{"blank", " \t ", lineWant{kind: Blank}},
+		{"empty", "", lineWant{kind: Blank}},
+		{"extension", "Crawl-delay: 10", lineWant{kind: Extension, field: "Crawl-delay", value: "10"}},
+		{"sitemap with colon in value", "Sitemap: https://x.org/s.xml", lineWant{kind: Extension, field: "Sitemap", value: "https://x.org/s.xml"}},
+		{"mobile agent", "Mobile-agent-server: / atp://h:1", lineWant{kind: MobileAgentRec, field: "Mobile-agent-server", value: "/ atp://h:1"}},
+		{"typo useragent", "useragent: a", lineWant{kind: AgentLine, field: "useragent", value: "a", typo: true}},
+		{"typo user agent", "User agent: a", lineWant{kind: AgentLine, field: "User agent", value: "a", typo: true}},
+		{"prefix user-agents", "user-agents: a", lineWant{kind: AgentLine, field: "user-agents", value: "a", typo: true}},
+		{"typo disalow", "disalow: /", lineWant{kind: DisallowLine, field: "disalow", value: "/", typo: true}},
+		{"typo dissallow", "Dissallow: /", lineWant{kind: DisallowLine, field: "Dissallow", value: "/", typo: true}},
+		{"prefix allowance", "allowance: /", lineWant{kind: AllowLine, field: "allowance", value: "/", typo: true}},
+		{"not a prefix", "user-agnet: a", lineWant{kind: Extension, field: "user-agnet", value: "a"}},
+		{"no colon two words", "disallow /", lineWant{kind: DisallowLine, field: "disallow", value: "/", noColon: true}},
+		{"no colon three words", "disallow / now", lineWant{kind: Invalid}},
+		{"one word", "hello", lineWant{kind: Invalid}},
+		{"no field", ": /x", lineWant{kind: Invalid}},
+		{"html two words", "<p>hello there</p>", lineWant{kind: Extension, field: "<p>hello", value: "there</p>", noColon: true}},
+		{"html", "<p>hello there again</p>", lineWant{kind: Invalid}},
+		{"colon in comment only", "disallow /x # a: b", lineWant{kind: DisallowLine, field: "disallow", value: "/x", comment: "# a: b", noColon: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := ParseString("t", tt.in, Options{})
+			if len(f.Lines) == 0 {
+				if tt.in != "" {
+					t.Fatalf("Parse(%q): no lines", tt.in)
+				}
+				return
+			}
+			l := f.Lines[0]
+			got := lineWant{l.Kind, l.Field, l.Value, l.Comment, l.Typo, l.NoColon}
+			if got != tt.want {
+				t.Errorf("Parse(%q).Lines[0] = %+v, want %+v", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestPositions(t *testing.T) {
+	f := ParseString("p", "a: b\r\n  Disallow:\t/x # c\rz", Options{})
+	l := f.Lines[1]
+	check := func(what string, got, want Pos) {
+		t.Helper()
+		if got != want {
+			t.Errorf("%s = %+v, want %+v", what, got, want)
+		}
+	}
+	check("Pos", l.Pos, Pos{Offset: 6, Line: 2, Column: 1})
+	check("FieldPos", l.FieldPos(), Pos{Offset: 8, Line: 2, Column: 3})
+	check("ValuePos", l.ValuePos(), Pos{Offset: 18, Line: 2, Column: 13})
+	check("CommentPos", l.CommentPos(), Pos{Offset: 21, Line: 2, Column: 16})
+	check("End", l.End(), Pos{Offset: 24, Line: 2, Column: 19})
+	check("line 3", f.Lines[2].Pos, Pos{Offset: 25, Line: 3, Column: 1})
+	if got := f.Position(l.ValuePos()).String(); got != "p:2:13" {
+		t.Errorf("Position = %q, want %q", got, "p:2:13")
+	}
+}
+
+func TestLineEnds(t *testing.T) {
+	tests := []struct {
+		in   string
+		eols []string
+	}{
+		{"a\nb\n", []string{"\n", "\n"}},
+		{"a\r\nb\r\n", []string{"\r\n", "\r\n"}},
+		{"a\rb\r", []string{"\r", "\r"}},
+		{"a\r\rb", []string{"\r", "\r", ""}},
+		{"a\n\rb\r\n\nc", []string{"\n", "\r", "\r\n", "\n", ""}},
+		{"\n", []string{"\n"}},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		f := ParseString("e", tt.in, Options{})
+		var got []string
+		for _, l := range f.Lines {
+			got = append(got, l.EOL)
+		}
+		if strings.Join(got, "|") != strings.Join(tt.eols, "|") || len(got) != len(tt.eols) {
+			t.Errorf("Parse(%q) line ends = %q, want %q", tt.in, got, tt.eols)
+		}
+		if f.Text() != tt.in {
+			t.Errorf("Parse(%q).Text() = %q", tt.in, f.Text())
+		}
+	}
+}
+
+type recWant struct {
+	start  int   // line of the record's first line
+	n      int   // lines in the record
+	agents []int // lines of its User-agent lines
+}
+
+func TestRecords(t *testing.T) {
+	tests := []struct {
+		name     string
+		in       string
+		preamble int
+		recs     []recWant
+		paras    []int // paragraphs per record
+	}{
+		{"empty", "", 0, nil, nil},
+		{"no user-agent", "Disallow: /\nAllow: /a\n", 2, nil, nil},
+		{"one record", "User-agent: *\nDisallow: /\n", 0, []recWant{{1, 2, []int{1}}}, []int{1}},
+		{"rules before agent", "Disallow: /x\n# c\nUser-agent: a\nDisallow: /\n", 2, []recWant{{3, 2, []int{3}}}, []int{1}},
+		{"no blank between records", "User-agent: a\nDisallow: /\nUser-agent: b\nAllow: /\n", 0,
+			[]recWant{{1, 2, []int{1}}, {3, 2, []int{3}}}, []int{1, 1}},
+		{"blank inside record", "User-agent: a\nDisallow: /x\n\nDisallow: /y\n", 0, []recWant{{1, 4, []int{1}}}, []int{2}},
+		{"agents split by blank", "User-agent: a\n\nUser-agent: b\nDisallow: /\n", 0, []recWant{{1, 4, []int{1, 3}}}, []int{2}},
+		{"extension among agents", "User-agent: a\nCrawl-delay: 1\nUser-agent: b\nDisallow: /\n", 0, []recWant{{1, 4, []int{1, 3}}}, []int{1}},
+		{"sitemap after rules stays", "User-agent: a\nDisallow: /\nSitemap: /s\nUser-agent: b\nDisallow: /\n", 0,
+			[]recWant{{1, 3, []int{1}}, {4, 2, []int{4}}}, []int{1, 1}},
+		{"typo agent starts record", "useragent: a\ndisalow: /\nuser agent: b\n", 0,
+			[]recWant{{1, 2, []int{1}}, {3, 1, []int{3}}}, []int{1, 1}},
+		{"fict.org", readFile(t, "../testdata/robots/fict.org.txt"), 3,
+			[]recWant{{4, 3, []int{4}}, {7, 4, []int{7, 8}}, {11, 6, []int{11}}}, []int{1, 1, 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := ParseString("r", tt.in, Options{})
+			if len(f.Preamble) != tt.preamble {
+				t.Errorf("len(Preamble) = %d, want %d", len(f.Preamble), tt.preamble)
+			}
+			if len(f.Records) != len(tt.recs) {
+				t.Fatalf("len(Records) = %d, want %d", len(f.Records), len(tt.recs))
+			}
+			for i, r := range f.Records {
+				w := tt.recs[i]
+				var agents []int
+				for _, a := range r.Agents {
+					agents = append(agents, a.Pos.Line)
+				}
+				if r.Pos.Line != w.start || len(r.Lines) != w.n || !equalInts(agents, w.agents) {
+					t.Errorf("Records[%d] = {start %d, %d lines, agents %v}, want %+v", i, r.Pos.Line, len(r.Lines), agents, w)
+				}
+				if got := len(r.Paragraphs()); got != tt.paras[i] {
+					t.Errorf("Records[%d].Paragraphs() = %d, want %d", i, got, tt.paras[i])
+				}
+			}
+			checkInvariants(t, tt.in, f)
+		})
+	}
+}
+
+func readFile(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func codes(ds Diagnostics) string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, d.Range.Start.String()+" "+d.Severity.String()+" "+d.Code)
+	}
+	return strings.Join(out, "; ")
+}
+
+func TestMessy(t *testing.T) {
+	long := "Disallow: /" + strings.Repeat("a", 20000)
+	tests := []struct {
+		name  string
+		in    string
+		opts  Options
+		diags string // positions, severities and codes of the diagnostics
+		check func(t *testing.T, f *File)
+	}{
+		{"bom", "\xEF\xBB\xBFUser-agent: *\nDisallow: /\n", Options{}, "", func(t *testing.T, f *File) {
+			if f.BOM != "\xEF\xBB\xBF" || f.Lines[0].Kind != AgentLine || f.Lines[0].Pos.Offset != 3 {
+				t.Errorf("BOM = %q, first line %v at %+v", f.BOM, f.Lines[0].Kind, f.Lines[0].Pos)
+			}
+		}},
+		{"partial bom", "\xEF\xBBUser-agent: *\n", Options{}, "", func(t *testing.T, f *File) {
+			if f.BOM != "\xEF\xBB" || f.Lines[0].Kind != AgentLine {
+				t.Errorf("BOM = %q, first line %v", f.BOM, f.Lines[0].Kind)
+			}
+		}},
+		{"bom only at start", "User-agent: *\n\xEF\xBB\xBFDisallow: /\n", Options{}, "", func(t *testing.T, f *File) {
+			if f.Lines[1].Kind != Extension {
+				t.Errorf("line 2 kind = %v, want extension (a BOM is skipped only at the very start)", f.Lines[1].Kind)
+			}
+		}},
+		{"bare cr", "User-agent: *\rDisallow: /\r", Options{}, "", func(t *testing.T, f *File) {
+			if len(f.Records) != 1 || len(f.Records[0].Lines) != 2 {
+				t.Errorf("bare CR: %d records", len(f.Records))
+			}
+		}},
+		{"nul", "User-agent: *\nDisallow: /a\x00b\n", Options{}, "2:13 warning nul", nil},
+		{"invalid utf8", "User-agent: *\nDisallow: /\xff\xfe\n", Options{}, "2:1 warning utf8", nil},
+		{"html", "<!DOCTYPE html>\n<html><head><title>404</title></head>\n<body>not found</body></html>\n", Options{}, "1:1 error markup", nil},
+		{"xml", "<?xml version=\"1.0\"?>\n<urlset>\n</urlset>\n", Options{}, "1:1 error markup", nil},
+		{"no colon", "User-agent *\nDisallow /\n", Options{}, "1:1 warning no-colon; 2:1 warning no-colon", nil},
+		{"invalid line", "User-agent: *\nthis is junk\n", Options{}, "2:1 warning invalid-line", nil},
+		{"long line", long + "\n", Options{}, "1:16664 warning line-too-long", func(t *testing.T, f *File) {
+			if l := f.Lines[0]; !l.TooLong || len(l.Value) != DefaultMaxLineLength-len("Disallow: ") || len(l.Raw) != len(long) {
+				t.Errorf("TooLong = %v, len(Value) = %d, len(Raw) = %d", l.TooLong, len(l.Value), len(l.Raw))
+			}
+		}},
+		{"size limit", "User-agent: *\nDisallow: /abcdef\n", Options{MaxSize: 27}, "2:14 warning too-large", func(t *testing.T, f *File) {
+			if f.Ignored != "cdef\n" || f.Lines[1].Value != "/ab" {
+				t.Errorf("Ignored = %q, value = %q", f.Ignored, f.Lines[1].Value)
+			}
+		}},
+		{"no size limit", strings.Repeat("# x\n", 10), Options{MaxSize: -1}, "", nil},
+		{"rules before agent", "Disallow: /\nUser-agent: *\n", Options{}, "", func(t *testing.T, f *File) {
+			if len(f.Preamble) != 1 || f.Preamble[0].Kind != DisallowLine {
+				t.Errorf("Preamble = %v", f.Preamble)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := ParseString("m", tt.in, tt.opts)
+			if got := codes(f.Diagnostics); got != tt.diags {
+				t.Errorf("diagnostics = %q, want %q", got, tt.diags)
+			}
+			if tt.check != nil {
+				tt.check(t, f)
+			}
+			checkInvariants(t, tt.in, f)
+		})
+	}
+}
+
+// checkInvariants checks what holds for every parse: the input re-joins
+// byte for byte, positions are inside the input and agree with offsets,
+// records are contiguous runs of lines that start at User-agent lines.
+func checkInvariants(t *testing.T, in string, f *File) {
+	t.Helper()
+	if got := f.Text(); got != in {
+		t.Fatalf("Text() does not re-join the input: got %d bytes, want %d", len(got), len(in))
+	}
+	off := len(f.BOM)
+	for i, l := range f.Lines {
+		if l.Pos.Offset != off || l.Pos.Line != i+1 || l.Pos.Column != 1 {
+			t.Fatalf("line %d at %+v, want offset %d", i+1, l.Pos, off)
+		}
+		if in[off:off+len(l.Raw)] != l.Raw {
+			t.Fatalf("line %d Raw does not match the input", i+1)
+		}
+		for _, p := range []Pos{l.FieldPos(), l.ValuePos(), l.CommentPos(), l.End()} {
+			if p.Offset < off || p.Offset > off+len(l.Raw) || p.Line != l.Pos.Line || p.Column != 1+p.Offset-off {
+				t.Fatalf("line %d: position %+v outside the line", i+1, p)
+			}
+		}
+		off += len(l.Raw) + len(l.EOL)
+	}
+	next := len(f.Preamble)
+	for i, r := range f.Records {
+		if len(r.Lines) == 0 || r.Lines[0] != f.Lines[next] || r.Lines[0].Kind != AgentLine {
+			t.Fatalf("record %d does not start at line %d with a User-agent line", i, next+1)
+		}
+		next += len(r.Lines)
+	}
+	if next != len(f.Lines) {
+		t.Fatalf("preamble and records cover %d of %d lines", next, len(f.Lines))
+	}
+	for _, d := range f.Diagnostics {
+		if p := d.Range.Start; p.Offset < 0 || p.Offset > len(in) {
+			t.Fatalf("diagnostic %v outside the input", d)
+		}
+	}
+}
+
+func TestDiagnosticFormat(t *testing.T) {
+	src := "User-agent: *\n\tDisallow /a /b\n"
+	f := ParseString("robots.txt", src, Options{})
+	if len(f.Diagnostics) != 1 {
+		t.Fatalf("diagnostics = %v", f.Diagnostics)
+	}
+	got := f.Diagnostics[0].Format(src)
+	want := "robots.txt:2:2: warning: line is not a \"field: value\" line\n\n    2 |  Disallow /a /b\n      |  ^"
+	if got != want {
+		t.Errorf("Format() =\n%s\nwant\n%s", got, want)
+	}
+	if got, want := f.Diagnostics.Error(), "robots.txt:2:2: warning: line is not a \"field: value\" line"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	if f.Diagnostics.HasErrors() || f.Diagnostics.Err() != nil {
+		t.Errorf("HasErrors() = true for a warning")
+	}
+}
+
+func TestDiagnosticsSort(t *testing.T) {
+	ds := Diagnostics{
+		{Severity: Warning, Summary: "b", Filename: "x", Range: Range{Start: Pos{Offset: 5, Line: 2, Column: 1}}},
+		{Severity: Warning, Summary: "a", Filename: "x", Range: Range{Start: Pos{Offset: 0, Line: 1, Column: 1}}},
+		{Severity: Error, Summary: "c", Filename: "x", Range: Range{Start: Pos{Offset: 5, Line: 2, Column: 1}}},
+		{Severity: Warning, Summary: "d", Filename: "a", Range: Range{Start: Pos{Offset: 9, Line: 3, Column: 1}}},
+	}
+	ds.Sort()
+	var got []string
+	for _, d := range ds {
+		got = append(got, d.Summary)
+	}
+	if strings.Join(got, "") != "dacb" {
+		t.Errorf("sorted = %v, want [d a c b]", got)
+	}
+	if !ds.HasErrors() || ds.Count(Warning) != 3 {
+		t.Errorf("HasErrors() = %v, Count(Warning) = %d", ds.HasErrors(), ds.Count(Warning))
+	}
+}
+
+func TestEBNF(t *testing.T) {
+	const golden = "../docs/grammar.ebnf"
+	got := EBNF() + "\n"
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./grammar -update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("EBNF() differs from %s (run go test ./grammar -update):\n%s", golden, got)
+	}
+}
+
+// TestCorpus parses every real robots.txt in the shared corpus and checks
+// the invariants on each.
+func TestCorpus(t *testing.T) {
+	files, _ := filepath.Glob("../../shared/corpus/robots/*.txt")
+	if len(files) == 0 {
+		t.Skip("../../shared/corpus/robots is absent")
+	}
+	if testing.Short() {
+		files = files[:500]
+	}
+	records := 0
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := Parse(name, b, Options{})
+		records += len(f.Records)
+		t.Run(filepath.Base(name), func(t *testing.T) { checkInvariants(t, string(b), f) })
+	}
+	t.Logf("%d files, %d records", len(files), records)
+}
+
+func FuzzParse(f *testing.F) {
+	seeds, _ := filepath.Glob("../testdata/*/*.txt")
+	for _, s := range seeds {
+		b, err := os.ReadFile(s)
+		if err == nil {
+			f.Add(b)
+		}
+	}
+	corpus, _ := filepath.Glob("../../shared/corpus/robots/*.txt")
+	for i := 0; i < len(corpus); i += 500 {
+		if b, err := os.ReadFile(corpus[i]); err == nil && len(b) < 64<<10 {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte("\xEF\xBBuser agent FooBot\r\rdisalow /\x00\n:x\n#"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		file := Parse("fuzz", in, Options{MaxSize: 4096, MaxLineLength: 64})
+		checkInvariants(t, string(in), file)
+		for _, l := range file.Lines {
+			if l.IsField() && !utf8.ValidString(l.Raw) && l.Field == "" {
+				t.Fatalf("field line without a field: %q", l.Raw)
+			}
+		}
+	})
+}

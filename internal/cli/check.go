@@ -1,0 +1,220 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/robots"
+	"github.com/spf13/cobra"
+)
+
+func init() {
+	commands = append(commands, newCheckCmd)
+	linters = append(linters, robots.Lint)
+}
+
+// checkOptions are the options of "sitetxt check".
+type checkOptions struct {
+	IO       *IOStreams
+	Agent    string
+	Profile  string
+	Output   string
+	URLsFile string
+	Source   string
+	URLs     []string
+}
+
+// globalAgent is the agent name check uses without --agent: under every
+// profile it selects only the "*" group(s).
+const globalAgent = "*"
+
+func newCheckCmd(ios *IOStreams) *cobra.Command {
+	opts := &checkOptions{IO: ios}
+	cmd := &cobra.Command{
+		Use:   "check [--agent UA] [--profile P] [-o text|json] [--urls FILE|-] SOURCE [URL...]",
+		Short: "Say whether a crawler may fetch URLs, and which rule decides",
+		Long: `Check each URL against the robots.txt SOURCE (a file, or "-" for standard
+input) and say whether the crawler may fetch it, naming the deciding rule as
+"file:line: Directive: pattern", or why no rule decided.
+
+URL is an absolute URL or a path. --urls reads more URLs, one per line, from
+FILE or standard input ("-"), as a stream. Agents and URLs are used exactly
+as given, empty ones included.
+
+--agent is the crawler's name. Without it the agent is "*", which selects
+only the "*" group(s). Under rfc9309, draft and norobots a whole User-Agent
+header may be given ("FooBot/2.1 (+https://foo.example/bot)"): its product
+token is used. Under google the name is compared whole, as Google's parser
+does.
+
+--profile is rfc9309 (the default), google, draft or norobots; see
+docs/profiles.md. Under google the whole file is read (Google has no size
+limit); the other profiles read its first 500 KiB.
+
+-o json prints one object per URL per line:
+  {"url","agent","profile","allowed":bool,"rule":{"line","column","directive","pattern"}|null}
+
+Exit codes: 0 when every URL is allowed, 1 when any is disallowed, 2 on
+usage or input errors.`,
+		Example: `  sitetxt check testdata/robots/fict.org.txt /org/plans.html
+  sitetxt check --agent 'WebCrawler/3.0' --profile draft testdata/robots/fict.org.txt http://www.fict.org/
+  sitetxt check --profile google --agent Googlebot -o json robots.txt --urls urls.txt`,
+		Args: minArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Source, opts.URLs = args[0], args[1:]
+			return checkRun(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Agent, "agent", globalAgent, `crawler name or User-Agent header ("*": only the "*" group)`)
+	cmd.Flags().StringVar(&opts.Profile, "profile", "rfc9309", "rfc9309, google, draft or norobots")
+	cmd.Flags().StringVarP(&opts.Output, "output", "o", "text", "output format: text or json")
+	cmd.Flags().StringVar(&opts.URLsFile, "urls", "", `read URLs one per line from FILE ("-" for standard input)`)
+	return cmd
+}
+
+// checkRuleJSON and checkJSON are the JSON form of one decision.
+type (
+	checkRuleJSON struct {
+		Line      int    `json:"line"`
+		Column    int    `json:"column"`
+		Directive string `json:"directive"`
+		Pattern   string `json:"pattern"`
+	}
+	checkJSON struct {
+		URL     string         `json:"url"`
+		Agent   string         `json:"agent"`
+		Profile string         `json:"profile"`
+		Allowed bool           `json:"allowed"`
+		Rule    *checkRuleJSON `json:"rule"`
+	}
+)
+
+func checkRun(opts *checkOptions) error {
+	if err := checkOutput(opts.Output, "text", "json"); err != nil {
+		return err
+	}
+	prof, err := robots.ParseProfile(opts.Profile)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	if len(opts.URLs) == 0 && opts.URLsFile == "" {
+		return usageError("check: no URL given (name URLs after SOURCE or use --urls)")
+	}
+	if opts.URLsFile == "-" && opts.Source == "-" {
+		return usageError("check: SOURCE and --urls cannot both be standard input")
+	}
+	src, err := readSource(opts.IO, opts.Source)
+	if err != nil {
+		return err
+	}
+	popts := grammar.Options{}
+	if prof == robots.Google {
+		popts.MaxSize = -1
+	}
+	pol := robots.Compile(src.parse(popts), prof)
+	agent := pol.Agent(opts.Agent)
+
+	out := bufio.NewWriterSize(opts.IO.Out, 64<<10)
+	c := &checker{opts: opts, src: src.name, prof: prof, agent: agent, out: out}
+	if opts.Output == "json" {
+		c.enc = json.NewEncoder(out)
+		c.enc.SetEscapeHTML(false)
+	}
+	for _, u := range opts.URLs {
+		if err := c.check(u); err != nil {
+			return err
+		}
+	}
+	if opts.URLsFile != "" {
+		if err := c.stream(); err != nil {
+			out.Flush()
+			return err
+		}
+	}
+	if err := out.Flush(); err != nil {
+		return err
+	}
+	if c.disallowed {
+		return findings
+	}
+	return nil
+}
+
+type checker struct {
+	opts       *checkOptions
+	src        string
+	prof       robots.Profile
+	agent      *robots.Agent
+	out        *bufio.Writer
+	enc        *json.Encoder
+	disallowed bool
+}
+
+// stream checks the URLs of --urls, one per line, as they are read.
+func (c *checker) stream() error {
+	var r io.Reader
+	name := c.opts.URLsFile
+	if name == "-" {
+		r, name = c.opts.IO.In, "<stdin>"
+	} else {
+		f, err := os.Open(name)
+		if err != nil {
+			return &exitError{code: ExitError, err: fmt.Errorf("cannot read %s: %w", name, unwrapPath(err))}
+		}
+		defer f.Close()
+		r = f
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if n := len(line); n > 0 && line[n-1] == '\r' {
+			line = line[:n-1]
+		}
+		if err := c.check(line); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return &exitError{code: ExitError, err: fmt.Errorf("cannot read %s: %w", name, err)}
+	}
+	return nil
+}
+
+// check decides one URL and prints the answer.
+func (c *checker) check(u string) error {
+	d := c.agent.Decide(u)
+	if !d.Allowed {
+		c.disallowed = true
+	}
+	if c.enc != nil {
+		v := checkJSON{URL: u, Agent: c.opts.Agent, Profile: c.prof.String(), Allowed: d.Allowed}
+		if r := d.Rule; r != nil {
+			p := r.Line.FieldPos()
+			v.Rule = &checkRuleJSON{Line: p.Line, Column: p.Column, Directive: r.Directive, Pattern: r.Pattern}
+		}
+		return c.enc.Encode(v)
+	}
+	verdict := "disallowed"
+	if d.Allowed {
+		verdict = "allowed"
+	}
+	var why string
+	switch {
+	case d.Rule != nil:
+		why = fmt.Sprintf("%s:%d: %s", c.src, d.Rule.Line.Pos.Line, d.Rule)
+		if d.Rule.Implied {
+			why += fmt.Sprintf(" (implied by %s: %s)", d.Rule.Line.Field, d.Rule.Line.Value)
+		}
+	case d.Group != nil:
+		why = fmt.Sprintf("%s (group at %s:%d)", d.Reason, c.src, d.Group.Pos().Line)
+	default:
+		why = d.Reason
+	}
+	_, err := fmt.Fprintf(c.out, "%s %s: %s\n", verdict, u, why)
+	return err
+}

@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runCheckCLI runs sitetxt with args and stdin in memory.
+func runCheckCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	ios := &IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut,
+		Getenv: func(string) string { return "" }, IsTerminal: func(io.Writer) bool { return false }}
+	code := Run(ios, args)
+	return code, out.String(), errOut.String()
+}
+
+const fict = "../../testdata/robots/fict.org.txt"
+
+func TestCheckCommand(t *testing.T) {
+	tests := []struct {
+		name     string
+		stdin    string
+		args     []string
+		code     int
+		out, err string
+	}{
+		{"allowed and disallowed", "", []string{"check", fict, "/org/plans.html", "/org/x", "/robots.txt"}, ExitFindings,
+			"disallowed /org/plans.html: " + fict + ":12: Disallow: /org/plans.html\n" +
+				"allowed /org/x: " + fict + ":13: Allow: /org/\n" +
+				"allowed /robots.txt: /robots.txt is always allowed\n", ""},
+		{"all allowed", "", []string{"check", "--agent", "WebCrawler/3.0", "--profile", "draft", fict, "http://www.fict.org/"}, ExitOK,
+			"allowed http://www.fict.org/: no rule matched (group at " + fict + ":7)\n", ""},
+		{"no group", "User-agent: a\nDisallow: /\n", []string{"check", "--agent", "b", "-", "/x"}, ExitOK,
+			"allowed /x: no group applies\n", ""},
+		{"json", "", []string{"check", "-o", "json", "--agent", "unhipbot", fict, "/x", ""}, ExitFindings,
+			`{"url":"/x","agent":"unhipbot","profile":"rfc9309","allowed":false,"rule":{"line":5,"column":1,"directive":"Disallow","pattern":"/"}}` + "\n" +
+				`{"url":"","agent":"unhipbot","profile":"rfc9309","allowed":false,"rule":{"line":5,"column":1,"directive":"Disallow","pattern":"/"}}` + "\n", ""},
+		{"json no rule", "", []string{"check", "-o", "json", "--profile", "google", fict, "/org/about.html?<x>"}, ExitOK,
+			`{"url":"/org/about.html?<x>","agent":"*","profile":"google","allowed":true,"rule":{"line":13,"column":1,"directive":"Allow","pattern":"/org/"}}` + "\n", ""},
+		{"urls from stdin", "/org/x\r\n\n/\n", []string{"check", "--urls", "-", fict}, ExitFindings,
+			"allowed /org/x: " + fict + ":13: Allow: /org/\n" +
+				"disallowed : " + fict + ":16: Disallow: /\n" +
+				"disallowed /: " + fict + ":16: Disallow: /\n", ""},
+		{"google implied rule", "User-agent: *\nAllow: /d/index.html\nDisallow: /\n", []string{"check", "--profile", "google", "-", "/d/"}, ExitOK,
+			"allowed /d/: <stdin>:2: Allow: /d/$ (implied by Allow: /d/index.html)\n", ""},
+		{"no url", "", []string{"check", fict}, ExitError, "", "sitetxt: check: no URL given (name URLs after SOURCE or use --urls)\n"},
+		{"bad profile", "", []string{"check", "--profile", "x", fict, "/"}, ExitError, "", "sitetxt: unknown profile \"x\" (want rfc9309, google, draft, norobots)\n"},
+		{"bad output", "", []string{"check", "-o", "yaml", fict, "/"}, ExitError, "", "sitetxt: unknown output format \"yaml\" (want text, json)\n"},
+		{"missing source", "", []string{"check", "nonexistent.txt", "/"}, ExitError, "", "sitetxt: cannot read nonexistent.txt: no such file or directory\n"},
+		{"missing urls file", "", []string{"check", "--urls", "nonexistent.txt", fict}, ExitError, "", "sitetxt: cannot read nonexistent.txt: no such file or directory\n"},
+		{"both stdin", "", []string{"check", "--urls", "-", "-"}, ExitError, "", "sitetxt: check: SOURCE and --urls cannot both be standard input\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runCheckCLI(t, tt.stdin, tt.args...)
+			if code != tt.code || out != tt.out || errOut != tt.err {
+				t.Errorf("sitetxt %q\n= %d\n%s%s\nwant %d\n%s%s", tt.args, code, out, errOut, tt.code, tt.out, tt.err)
+			}
+		})
+	}
+}
+
+// TestCheckGoogleVectors runs every Google vector through the command line:
+// check --profile google --agent UA -o json SOURCE URL.
+func TestCheckGoogleVectors(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "conformance", "google-robotstxt.json"))
+	if os.IsNotExist(err) {
+		t.Skipf("conformance data not found (%v); skipping", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vs []struct {
+		ID        string `json:"id"`
+		RobotsTxt string `json:"robotstxt"`
+		UserAgent string `json:"user_agent"`
+		URL       string `json:"url"`
+		Allowed   bool   `json:"allowed"`
+	}
+	if err := json.Unmarshal(data, &vs); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for i, v := range vs {
+		t.Run(v.ID, func(t *testing.T) {
+			src := filepath.Join(dir, "robots"+string(rune('a'+i%26))+".txt")
+			if err := os.WriteFile(src, []byte(v.RobotsTxt), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, out, errOut := runCheckCLI(t, "", "check", "--profile", "google", "--agent="+v.UserAgent, "-o", "json", "--", src, v.URL)
+			want := ExitOK
+			if !v.Allowed {
+				want = ExitFindings
+			}
+			var got checkJSON
+			if err := json.Unmarshal([]byte(out), &got); err != nil || code != want || got.Allowed != v.Allowed || got.URL != v.URL || got.Agent != v.UserAgent {
+				t.Errorf("check --agent=%q %q = %d %s%s (%v), want exit %d allowed %v", v.UserAgent, v.URL, code, out, errOut, err, want, v.Allowed)
+			}
+		})
+	}
+}

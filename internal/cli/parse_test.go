@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func testdataFiles(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob("testdata/*/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no testdata files: %v", err)
+	}
+	return files
+}
+
+func TestParseGolden(t *testing.T) {
+	chdirRoot(t)
+	for _, file := range testdataFiles(t) {
+		for _, format := range []string{"text", "json", "yaml"} {
+			name := strings.TrimSuffix(strings.ReplaceAll(file[len("testdata/"):], "/", "_"), ".txt")
+			t.Run(name+"."+format, func(t *testing.T) {
+				out, errOut, code := runCLI(t, "", "parse", "-o", format, file)
+				if code != ExitOK || errOut != "" {
+					t.Fatalf("parse -o %s %s: exit %d, stderr %q", format, file, code, errOut)
+				}
+				golden(t, "parse/"+name+"."+format, out)
+			})
+		}
+	}
+}
+
+func TestLintGolden(t *testing.T) {
+	chdirRoot(t)
+	for _, file := range testdataFiles(t) {
+		name := strings.TrimSuffix(strings.ReplaceAll(file[len("testdata/"):], "/", "_"), ".txt")
+		t.Run(name, func(t *testing.T) {
+			out, errOut, code := runCLI(t, "", "lint", file)
+			if code == ExitError || errOut != "" {
+				t.Fatalf("lint %s: exit %d, stderr %q", file, code, errOut)
+			}
+			golden(t, "lint/"+name+".txt", out)
+		})
+	}
+}
+
+func TestParseStdin(t *testing.T) {
+	out, _, code := runCLI(t, "User-agent: *\nDisallow: /\n", "parse", "-o", "json", "-")
+	if code != ExitOK {
+		t.Fatalf("exit %d", code)
+	}
+	var v fileJSON
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Name != "<stdin>" || len(v.Lines) != 2 || len(v.Records) != 1 || v.Lines[1].Kind != "disallowline" {
+		t.Errorf("parse - = %+v", v)
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.txt")
+	if err := os.WriteFile(bad, []byte("<html><body>404</body></html>\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good := filepath.Join(dir, "good.txt")
+	if err := os.WriteFile(good, []byte("User-agent: *\nDisallow /x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args   []string
+		code   int
+		stderr string
+	}{
+		{[]string{"parse", good}, ExitOK, ""},
+		{[]string{"parse", bad}, ExitOK, ""},
+		{[]string{"parse"}, ExitError, "sitetxt: parse: needs 1 argument(s), got 0\n"},
+		{[]string{"parse", "-o", "xml", good}, ExitError, "sitetxt: unknown output format \"xml\" (want text, json, yaml)\n"},
+		{[]string{"parse", filepath.Join(dir, "missing.txt")}, ExitError, "sitetxt: cannot read " + filepath.Join(dir, "missing.txt") + ": no such file or directory\n"},
+		{[]string{"parse", "--bogus", good}, ExitError, "sitetxt: unknown flag: --bogus\n"},
+		{[]string{"lint", good}, ExitOK, ""},
+		{[]string{"lint", good, bad}, ExitFindings, ""},
+		{[]string{"lint"}, ExitError, "sitetxt: lint: needs at least 1 argument(s), got 0\n"},
+		{[]string{"nosuchcommand"}, ExitError, "sitetxt: unknown command \"nosuchcommand\" for \"sitetxt\"\n"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			_, errOut, code := runCLI(t, "", tt.args...)
+			if code != tt.code || errOut != tt.stderr {
+				t.Errorf("sitetxt %s: exit %d, stderr %q; want exit %d, stderr %q", strings.Join(tt.args, " "), code, errOut, tt.code, tt.stderr)
+			}
+		})
+	}
+}
+
+// TestParseCorpus runs "sitetxt parse -o json" on every real robots.txt in
+// the shared corpus: each must exit 0 with valid JSON.
+func TestParseCorpus(t *testing.T) {
+	files, _ := filepath.Glob("../../../shared/corpus/robots/*.txt")
+	if len(files) == 0 {
+		t.Skip("../shared/corpus/robots is absent")
+	}
+	if testing.Short() {
+		files = files[:300]
+	}
+	ios := &IOStreams{In: strings.NewReader(""), Out: io.Discard, ErrOut: io.Discard,
+		Getenv: func(string) string { return "" }, IsTerminal: func(io.Writer) bool { return false }}
+	for _, file := range files {
+		var out strings.Builder
+		ios.Out = &out
+		if code := Run(ios, []string{"parse", "-o", "json", file}); code != ExitOK {
+			t.Errorf("sitetxt parse -o json %s: exit %d", file, code)
+			continue
+		}
+		if !json.Valid([]byte(out.String())) {
+			t.Errorf("sitetxt parse -o json %s: invalid JSON", file)
+		}
+	}
+}

@@ -1,0 +1,460 @@
+package robots
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/sitetxt/sitetxt/grammar"
+)
+
+// Policy is a compiled robots.txt file under one profile. It is immutable
+// and safe for concurrent use.
+type Policy struct {
+	profile Profile
+	name    string
+	groups  []*Group
+
+	// Agent selection. RFC9309 and Google: the merged groups of each
+	// product token, found by a case-folded hash, and the merged "*"
+	// groups. Draft and NoRobots: one Agent per record, searched in order.
+	byToken map[uint64][]*Agent
+	global  *Agent
+	records []*Agent
+	none    *Agent
+
+	sitemaps    []Sitemap
+	host        *Host
+	cleanParams []*CleanParam
+	diags       grammar.Diagnostics
+}
+
+// Agent is the rules a Policy applies to one crawler, selected once. It is
+// immutable and safe for concurrent use.
+type Agent struct {
+	policy *Policy
+	token  string   // the token the groups were selected by ("*" for the global groups)
+	groups []*Group // the groups that apply, in file order; empty when none does
+	rules  []*Rule  // in decision order: the first that matches decides
+	global bool
+}
+
+// Compile interprets a parsed robots.txt file under profile p. Values the
+// profile cannot use (a bad Crawl-delay, a Sitemap that is not a URL) are
+// reported by Policy.Diagnostics and never affect the rest of the file.
+func Compile(f *grammar.File, p Profile) *Policy {
+	if p > NoRobots {
+		p = RFC9309
+	}
+	pol := &Policy{profile: p, name: f.Name}
+	c := compiler{pol: pol, file: f}
+	c.groupLines()
+	pol.index()
+	pol.diags.Sort()
+	return pol
+}
+
+// lineKind is what a profile takes a line for.
+type lineKind uint8
+
+const (
+	kOther lineKind = iota
+	kBlank
+	kAgent
+	kAllow
+	kDisallow
+)
+
+// kind returns what profile p takes l for.
+func kind(p Profile, l *grammar.Line) lineKind {
+	switch l.Kind {
+	case grammar.Blank:
+		return kBlank
+	case grammar.AgentLine, grammar.AllowLine, grammar.DisallowLine:
+	default:
+		return kOther
+	}
+	if p != Google && (l.Typo || l.NoColon) {
+		return kOther
+	}
+	switch l.Kind {
+	case grammar.AgentLine:
+		return kAgent
+	case grammar.AllowLine:
+		if p == NoRobots {
+			return kOther
+		}
+		return kAllow
+	}
+	return kDisallow
+}
+
+// recordsEndAtBlank reports whether a blank line ends a record.
+func (p Profile) recordsEndAtBlank() bool { return p == Draft || p == NoRobots }
+
+type compiler struct {
+	pol  *Policy
+	file *grammar.File
+}
+
+// value returns the line's value as profile p reads it: Google stops at a
+// NUL byte.
+func value(p Profile, l *grammar.Line) string {
+	v := l.Value
+	if p == Google {
+		if i := strings.IndexByte(v, 0); i >= 0 {
+			v = v[:i]
+		}
+	}
+	return v
+}
+
+// groupLines splits the file's lines into groups as the profile does.
+func (c *compiler) groupLines() {
+	p := c.pol.profile
+	var cur *Group
+	sawRule := false
+	for _, l := range c.file.Lines {
+		switch kind(p, l) {
+		case kBlank:
+			if p.recordsEndAtBlank() {
+				cur = nil
+			}
+		case kAgent:
+			if cur == nil || sawRule {
+				cur = &Group{}
+				c.pol.groups = append(c.pol.groups, cur)
+				sawRule = false
+			}
+			v := value(p, l)
+			cur.Agents = append(cur.Agents, v)
+			cur.AgentLines = append(cur.AgentLines, l)
+			if isGlobalValue(p, v) {
+				cur.Global = true
+			}
+		case kAllow, kDisallow:
+			if cur == nil {
+				continue // before any User-agent line (or outside a record): ignored
+			}
+			sawRule = true
+			c.addRule(cur, l)
+		default:
+			c.extension(cur, l)
+		}
+	}
+}
+
+// isGlobalValue reports whether a User-agent value names every crawler.
+func isGlobalValue(p Profile, v string) bool {
+	switch p {
+	case Google, RFC9309:
+		// Google: "*" alone or followed by white space ("* foo").
+		return len(v) >= 1 && v[0] == '*' && (len(v) == 1 || v[1] == ' ' || v[1] == '\t')
+	}
+	return v == "*"
+}
+
+func (c *compiler) addRule(g *Group, l *grammar.Line) {
+	p := c.pol.profile
+	r := &Rule{Allow: l.Kind == grammar.AllowLine, Line: l, Group: g, Pattern: value(p, l)}
+	r.Directive = "Disallow"
+	if r.Allow {
+		r.Directive = "Allow"
+	}
+	r.compile(p)
+	g.Rules = append(g.Rules, r)
+	if p == Google && r.Allow {
+		// Google treats ".../index.htm*" as its directory too: an Allow rule
+		// whose last segment starts with "index.htm" also allows "dir/$".
+		if i := strings.LastIndexByte(r.Pattern, '/'); i >= 0 && strings.HasPrefix(r.Pattern[i:], "/index.htm") {
+			ir := &Rule{Allow: true, Directive: "Allow", Line: l, Group: g, Pattern: r.Pattern[:i+1] + "$", Implied: true}
+			ir.compile(p)
+			g.Rules = append(g.Rules, ir)
+		}
+	}
+}
+
+// compile fills in the rule's matching form.
+func (r *Rule) compile(p Profile) {
+	pat := r.Pattern
+	if pat == "" {
+		r.never = true
+		return
+	}
+	switch p {
+	case Google:
+		pat = escapeGoogle(pat)
+	case RFC9309:
+		pat = string(normRFC(nil, pat))
+	case Draft:
+		pat = string(normDraft(nil, pat))
+	}
+	r.setPattern(pat, p == Google || p == RFC9309)
+}
+
+// setPattern sets the matching form of a normalised pattern; wild says
+// whether '*' and a final '$' are special.
+func (r *Rule) setPattern(pat string, wild bool) {
+	r.prio = len(pat)
+	r.never = pat == ""
+	if wild {
+		if strings.HasSuffix(pat, "$") {
+			r.anchored = true
+			pat = pat[:len(pat)-1]
+		}
+		if strings.IndexByte(pat, '*') >= 0 {
+			r.segs = strings.Split(pat, "*")
+			return
+		}
+	}
+	r.lit = pat
+}
+
+// index builds the agent tables.
+func (pol *Policy) index() {
+	pol.none = &Agent{policy: pol}
+	switch pol.profile {
+	case Draft, NoRobots:
+		pol.records = make([]*Agent, len(pol.groups))
+		for i, g := range pol.groups {
+			a := &Agent{policy: pol, groups: []*Group{g}, global: g.Global}
+			for _, r := range g.Rules {
+				if !r.never {
+					a.rules = append(a.rules, r)
+				}
+			}
+			if g.Global {
+				a.token = "*"
+			}
+			pol.records[i] = a
+		}
+		return
+	}
+	var global []*Group
+	byName := map[string][]*Group{}
+	var order []string
+	for _, g := range pol.groups {
+		if g.Global {
+			global = append(global, g)
+		}
+		seen := map[string]bool{}
+		for _, v := range g.Agents {
+			if isGlobalValue(pol.profile, v) {
+				continue
+			}
+			tok := strings.ToLower(fileToken(v))
+			if (tok == "" && pol.profile != Google) || seen[tok] {
+				continue
+			}
+			seen[tok] = true
+			if _, ok := byName[tok]; !ok {
+				order = append(order, tok)
+			}
+			byName[tok] = append(byName[tok], g)
+		}
+	}
+	if len(global) > 0 {
+		pol.global = pol.merge("*", global, true)
+	}
+	pol.byToken = make(map[uint64][]*Agent, len(order))
+	for _, tok := range order {
+		a := pol.merge(tok, byName[tok], false)
+		h := foldHash(tok)
+		pol.byToken[h] = append(pol.byToken[h], a)
+	}
+}
+
+// merge makes one Agent of the groups naming the same token: their rules in
+// decision order, longest pattern first, Allow before Disallow on equal
+// length, file order after that.
+func (pol *Policy) merge(tok string, gs []*Group, global bool) *Agent {
+	a := &Agent{policy: pol, token: tok, groups: gs, global: global}
+	for _, g := range gs {
+		for _, r := range g.Rules {
+			if !r.never {
+				a.rules = append(a.rules, r)
+			}
+		}
+	}
+	sort.SliceStable(a.rules, func(i, j int) bool {
+		x, y := a.rules[i], a.rules[j]
+		if x.prio != y.prio {
+			return x.prio > y.prio
+		}
+		return x.Allow && !y.Allow
+	})
+	return a
+}
+
+// fileToken returns the product token of a User-agent value in a file: the
+// run of letters, '-' and '_' at its start.
+func fileToken(v string) string {
+	for i := 0; i < len(v); i++ {
+		if !isTokenByte(v[i]) {
+			return v[:i]
+		}
+	}
+	return v
+}
+
+func isTokenByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '_'
+}
+
+// foldHash is FNV-1a over the ASCII-lower-cased bytes of s.
+func foldHash(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
+}
+
+// Profile returns the profile the policy was compiled under.
+func (pol *Policy) Profile() Profile { return pol.profile }
+
+// Name returns the name of the file the policy was compiled from.
+func (pol *Policy) Name() string { return pol.name }
+
+// Groups returns the groups (records, under Draft and NoRobots) in file
+// order. The caller must not modify them.
+func (pol *Policy) Groups() []*Group { return pol.groups }
+
+// Diagnostics returns what the profile could not use: bad extension values.
+func (pol *Policy) Diagnostics() grammar.Diagnostics { return pol.diags }
+
+// Agent returns the rules that apply to a crawler; choosing them is the
+// part of a decision that depends only on the crawler, so a caller checking
+// many URLs for one crawler calls Agent once.
+//
+// agent is the crawler's name. Under RFC9309, Draft and NoRobots it may be
+// a whole User-Agent header: its product token (see ProductToken) is used.
+// Under Google it is compared whole, as Google's parser does: pass the
+// token. The name "*" selects the "*" group(s) only.
+func (pol *Policy) Agent(agent string) *Agent {
+	switch pol.profile {
+	case Draft, NoRobots:
+		return pol.draftAgent(agent)
+	}
+	tok := agent
+	if pol.profile != Google {
+		if strings.TrimSpace(agent) == "*" {
+			return pol.globalOrNone()
+		}
+		tok = ProductToken(agent)
+		if tok == "" {
+			return pol.globalOrNone()
+		}
+	}
+	for _, a := range pol.byToken[foldHash(tok)] {
+		if strings.EqualFold(a.token, tok) {
+			return a
+		}
+	}
+	return pol.globalOrNone()
+}
+
+func (pol *Policy) globalOrNone() *Agent {
+	if pol.global != nil {
+		return pol.global
+	}
+	return pol.none
+}
+
+// draftAgent selects the first record with a User-agent value containing
+// the crawler's token, else the first "*" record.
+func (pol *Policy) draftAgent(agent string) *Agent {
+	tok := ProductToken(agent)
+	if strings.TrimSpace(agent) == "*" {
+		tok = ""
+	}
+	var star *Agent
+	for _, a := range pol.records {
+		if a.global && star == nil {
+			star = a
+		}
+		if tok == "" {
+			continue
+		}
+		for _, v := range a.groups[0].Agents {
+			if v != "*" && containsFold(v, tok) {
+				return a
+			}
+		}
+	}
+	if star != nil {
+		return star
+	}
+	return pol.none
+}
+
+// containsFold reports whether sub is in s, ignoring ASCII case.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// ProductToken returns the product token at the start of a User-Agent
+// header: after any leading white space, the run of ASCII letters, '-' and
+// '_' (RFC 9309 section 2.2.1's product token). It returns "FooBot" for
+// "FooBot/2.1 (+https://foo.example/bot)" and "" when the header does not
+// start with a token (as "*" or "/x").
+func ProductToken(userAgent string) string {
+	s := strings.TrimLeft(userAgent, " \t")
+	return fileToken(s)
+}
+
+// ValidAgentName reports whether name is acceptable as a crawler's name in
+// RFC 9309 and to Google: not empty, and only ASCII letters, '-' and '_'.
+func ValidAgentName(name string) bool {
+	return name != "" && fileToken(name) == name
+}
+
+// Groups returns the groups that apply to the crawler, in file order; none
+// when no group applies.
+func (a *Agent) Groups() []*Group { return a.groups }
+
+// Global reports whether the crawler fell back to the "*" group(s).
+func (a *Agent) Global() bool { return a.global }
+
+// Rules returns the rules that apply, in the order the profile tries them:
+// the first that matches decides.
+func (a *Agent) Rules() []*Rule { return a.rules }
+
+// CrawlDelay returns the first valid Crawl-delay of the crawler's groups.
+func (a *Agent) CrawlDelay() *CrawlDelay {
+	for _, g := range a.groups {
+		if g.CrawlDelay != nil {
+			return g.CrawlDelay
+		}
+	}
+	return nil
+}
+
+// RequestRate returns the first valid Request-rate of the crawler's groups.
+func (a *Agent) RequestRate() *RequestRate {
+	for _, g := range a.groups {
+		if g.RequestRate != nil {
+			return g.RequestRate
+		}
+	}
+	return nil
+}
+
+// VisitTime returns the first valid Visit-time of the crawler's groups.
+func (a *Agent) VisitTime() *VisitTime {
+	for _, g := range a.groups {
+		if g.VisitTime != nil {
+			return g.VisitTime
+		}
+	}
+	return nil
+}

@@ -1,0 +1,92 @@
+package robots_test
+
+import (
+	"fmt"
+
+	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/robots"
+)
+
+const exampleRobots = `User-agent: FooBot
+Allow: /public/
+Disallow: /
+
+User-agent: *
+Disallow: /private/
+Crawl-delay: 2
+Sitemap: https://example.com/sitemap.xml
+`
+
+func ExampleCompile() {
+	f := grammar.ParseString("robots.txt", exampleRobots, grammar.Options{})
+	pol := robots.Compile(f, robots.RFC9309)
+	fmt.Println(len(pol.Groups()), "groups")
+	fmt.Println(pol.Sitemaps()[0].URL)
+	fmt.Println(pol.Agent("AnyBot").CrawlDelay().Delay)
+	// Output:
+	// 2 groups
+	// https://example.com/sitemap.xml
+	// 2s
+}
+
+func ExamplePolicy_Allowed() {
+	pol := robots.Compile(grammar.ParseString("robots.txt", exampleRobots, grammar.Options{}), robots.RFC9309)
+	fmt.Println(pol.Allowed("FooBot/2.1 (+https://foo.example/bot)", "https://example.com/public/a.html"))
+	fmt.Println(pol.Allowed("FooBot", "/index.html"))
+	fmt.Println(pol.Allowed("OtherBot", "/index.html"))
+	fmt.Println(pol.Allowed("OtherBot", "/private/x"))
+	// Output:
+	// true
+	// false
+	// true
+	// false
+}
+
+func ExamplePolicy_Decide() {
+	pol := robots.Compile(grammar.ParseString("robots.txt", exampleRobots, grammar.Options{}), robots.RFC9309)
+	for _, u := range []string{"/public/a", "/b", "/robots.txt"} {
+		d := pol.Decide("FooBot", u)
+		if d.Rule != nil {
+			fmt.Printf("%s: %v, line %d: %s\n", u, d.Allowed, d.Rule.Line.Pos.Line, d.Rule)
+		} else {
+			fmt.Printf("%s: %v, %s\n", u, d.Allowed, d.Reason)
+		}
+	}
+	// Output:
+	// /public/a: true, line 2: Allow: /public/
+	// /b: false, line 3: Disallow: /
+	// /robots.txt: true, /robots.txt is always allowed
+}
+
+func ExamplePolicy_Agent() {
+	pol := robots.Compile(grammar.ParseString("robots.txt", exampleRobots, grammar.Options{}), robots.Google)
+	foo := pol.Agent("FooBot") // select the rules once
+	for _, u := range []string{"/public/", "/x"} {
+		fmt.Println(u, foo.Allowed(u))
+	}
+	// Output:
+	// /public/ true
+	// /x false
+}
+
+func ExampleLint() {
+	src := "Disallow: /early\nUser-agent: *\ndisalow: /typo\nDisallow: private\n"
+	for _, d := range robots.Lint(grammar.ParseString("robots.txt", src, grammar.Options{})) {
+		fmt.Println(d)
+	}
+	// Output:
+	// robots.txt:1:1: warning: Disallow line before any User-agent line is ignored
+	// robots.txt:3:1: warning: field "disalow" is not "Disallow"; only the google profile accepts it
+	// robots.txt:4:11: warning: pattern "private" does not start with "/" or "*" and never matches a path
+}
+
+func ExampleProductToken() {
+	fmt.Println(robots.ProductToken("FooBot/2.1 (+https://foo.example/bot)"))
+	// Output: FooBot
+}
+
+func ExampleParseProfile() {
+	p, err := robots.ParseProfile("google")
+	fmt.Println(p, err)
+	// Output: google <nil>
+}

@@ -1,0 +1,252 @@
+package robots
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sitetxt/sitetxt/grammar"
+)
+
+// knownFields are the field names robots.txt files use besides User-agent,
+// Allow and Disallow, lower case: the extensions this package reads and
+// the ones Google's parser recognises but does not use.
+var knownFields = map[string]bool{
+	"sitemap": true, "crawl-delay": true, "request-rate": true, "visit-time": true,
+	"host": true, "clean-param": true, "noindex": true, "noarchive": true, "nofollow": true,
+	"mobile-agent-server": true,
+}
+
+// canonicalField returns the BNF spelling of a line's field.
+func canonicalField(k grammar.Kind) string {
+	switch k {
+	case grammar.AgentLine:
+		return "User-agent"
+	case grammar.AllowLine:
+		return "Allow"
+	case grammar.DisallowLine:
+		return "Disallow"
+	}
+	return ""
+}
+
+// Lint returns the problems of a robots.txt file that the grammar does not
+// report, as warnings, plus the bad extension values as errors:
+//
+//   - unknown-field: a field no profile uses (not checked in a file with a
+//     "Path" field, which is a data.txt)
+//   - misspelled-field: a misspelling or prefix of a field only Google
+//     accepts ("disalow", "useragent", "site-map")
+//   - rule-before-agent: a rule (or group extension) before any User-agent
+//     line, which every profile ignores
+//   - rule-outside-record: a rule after a blank line with no User-agent line
+//     since, which the draft and norobots profiles ignore
+//   - pattern-start: a pattern that does not start with "/" or "*", which
+//     never matches a path
+//   - dollar-inside: a '$' before the end of a pattern, which is literal
+//   - repeated-group: a User-agent named by an earlier group too (rfc9309
+//     and google merge them, draft and norobots use only the first)
+//   - unreachable-rule: a rule that can never decide anything: an empty
+//     Allow, a repeated rule, a Disallow with the same pattern as an Allow
+//   - crawl-delay-value: a Crawl-delay of zero or over a minute
+//   - sitemap-url, crawl-delay, request-rate, visit-time, host, clean-param:
+//     values that cannot be parsed (errors; the line is ignored)
+func Lint(f *grammar.File) grammar.Diagnostics {
+	l := linter{file: f}
+	l.fields()
+	l.records()
+	l.groups()
+	pol := Compile(f, RFC9309)
+	l.ds = append(l.ds, pol.Diagnostics()...)
+	l.unreachable(pol)
+	l.ds.Sort()
+	return l.ds
+}
+
+type linter struct {
+	file *grammar.File
+	ds   grammar.Diagnostics
+}
+
+func (l *linter) warn(code string, start, end grammar.Pos, format string, args ...any) {
+	l.ds = append(l.ds, &grammar.Diagnostic{
+		Severity: grammar.Warning, Code: code, Summary: fmt.Sprintf(format, args...),
+		Filename: l.file.Name, Range: grammar.Range{Start: start, End: end},
+	})
+}
+
+func fieldEnd(ln *grammar.Line) grammar.Pos {
+	p := ln.FieldPos()
+	p.Offset += len(ln.Field)
+	p.Column += len(ln.Field)
+	return p
+}
+
+// fields checks each line on its own.
+func (l *linter) fields() {
+	dataTxt := false
+	for _, ln := range l.file.Lines {
+		if ln.IsField() && ln.FieldIs("path") {
+			dataTxt = true
+			break
+		}
+	}
+	inPreamble := map[*grammar.Line]bool{}
+	for _, ln := range l.file.Preamble {
+		inPreamble[ln] = true
+	}
+	for _, ln := range l.file.Lines {
+		switch ln.Kind {
+		case grammar.AgentLine, grammar.AllowLine, grammar.DisallowLine:
+			if ln.Typo {
+				l.warn("misspelled-field", ln.FieldPos(), fieldEnd(ln),
+					"field %q is not %q; only the google profile accepts it", ln.Field, canonicalField(ln.Kind))
+			}
+			if ln.Kind.IsRule() {
+				l.pattern(ln)
+				if inPreamble[ln] {
+					l.warn("rule-before-agent", ln.Pos, ln.End(), "%s line before any User-agent line is ignored", canonicalField(ln.Kind))
+				}
+			}
+		case grammar.Extension:
+			name := strings.ToLower(ln.Field)
+			switch {
+			case knownFields[name]:
+				if inPreamble[ln] && (name == "crawl-delay" || name == "request-rate" || name == "visit-time") {
+					l.warn("rule-before-agent", ln.Pos, ln.End(), "%s line before any User-agent line applies to no group", ln.Field)
+				}
+				if name == "crawl-delay" {
+					if d, err := parseCrawlDelay(ln.Value); err == nil {
+						switch s := d.Seconds(); {
+						case s == 0:
+							l.warn("crawl-delay-value", ln.ValuePos(), ln.End(), "Crawl-delay of 0 has no effect")
+						case s > 60:
+							l.warn("crawl-delay-value", ln.ValuePos(), ln.End(),
+								"Crawl-delay of %g seconds allows at most %d fetches a day", s, int(86400/s))
+						}
+					}
+				}
+			case hasPrefixFold(name, "sitemap") || hasPrefixFold(name, "site-map"):
+				l.warn("misspelled-field", ln.FieldPos(), fieldEnd(ln), "field %q is not \"Sitemap\"; only the google profile accepts it", ln.Field)
+			case !dataTxt:
+				l.warn("unknown-field", ln.FieldPos(), fieldEnd(ln), "unknown field %q is ignored", ln.Field)
+			}
+		}
+	}
+}
+
+// pattern checks a rule's value.
+func (l *linter) pattern(ln *grammar.Line) {
+	v := ln.Value
+	if v == "" {
+		return
+	}
+	if v[0] != '/' && v[0] != '*' {
+		l.warn("pattern-start", ln.ValuePos(), ln.End(), "pattern %q does not start with \"/\" or \"*\" and never matches a path", v)
+	}
+	if i := strings.IndexByte(v, '$'); i >= 0 && i < len(v)-1 {
+		p := ln.ValuePos()
+		p.Offset += i
+		p.Column += i
+		l.warn("dollar-inside", p, p, "'$' inside a pattern matches a literal '$'; only a final '$' ends a match")
+	}
+}
+
+// records finds rules the drafts' records leave out: after a blank line,
+// with no User-agent line since.
+func (l *linter) records() {
+	inRecord, sawAgent := false, false
+	for _, ln := range l.file.Lines {
+		switch ln.Kind {
+		case grammar.Blank:
+			inRecord = false
+		case grammar.AgentLine:
+			inRecord, sawAgent = true, true
+		case grammar.AllowLine, grammar.DisallowLine:
+			if !inRecord && sawAgent {
+				l.warn("rule-outside-record", ln.Pos, ln.End(),
+					"%s line follows a blank line; the draft and norobots profiles ignore it, as records end at blank lines", canonicalField(ln.Kind))
+			}
+		}
+	}
+}
+
+// groups finds agents named by more than one group.
+func (l *linter) groups() {
+	pol := Compile(l.file, RFC9309)
+	first := map[string]*grammar.Line{}
+	for _, g := range pol.groups {
+		here := map[string]bool{}
+		for i, v := range g.Agents {
+			key := "*"
+			if !isGlobalValue(RFC9309, v) {
+				key = strings.ToLower(fileToken(v))
+				if key == "" {
+					continue
+				}
+			}
+			ln := g.AgentLines[i]
+			if here[key] {
+				l.warn("repeated-group", ln.ValuePos(), ln.End(), "User-agent %q is repeated in its group", v)
+				continue
+			}
+			here[key] = true
+			if prev, ok := first[key]; ok {
+				l.warn("repeated-group", ln.ValuePos(), ln.End(),
+					"User-agent %q already has a group at line %d; rfc9309 and google merge them, draft and norobots use only the first", v, prev.Pos.Line)
+				continue
+			}
+			first[key] = ln
+		}
+	}
+}
+
+// unreachable finds rules that never decide anything under RFC 9309's
+// longest match, in every merged group.
+func (l *linter) unreachable(pol *Policy) {
+	reported := map[*Rule]bool{}
+	for _, g := range pol.groups {
+		for _, r := range g.Rules {
+			if r.Allow && r.never && !reported[r] {
+				reported[r] = true
+				l.warn("unreachable-rule", r.Line.Pos, r.Line.End(), "Allow with an empty pattern matches nothing")
+			}
+		}
+	}
+	agents := []*Agent{}
+	if pol.global != nil {
+		agents = append(agents, pol.global)
+	}
+	for _, as := range pol.byToken {
+		agents = append(agents, as...)
+	}
+	for _, a := range agents {
+		seen := map[string]*Rule{}
+		for _, r := range a.rules {
+			key := r.lit
+			if r.segs != nil {
+				key = strings.Join(r.segs, "*")
+			}
+			if r.anchored {
+				key += "$"
+			}
+			if r.Allow {
+				key = "A" + key
+			} else {
+				key = "D" + key
+			}
+			if prev, ok := seen[key]; ok && !reported[r] {
+				reported[r] = true
+				l.warn("unreachable-rule", r.Line.Pos, r.Line.End(), "%s never decides: the same rule is at line %d", r, prev.Line.Pos.Line)
+				continue
+			}
+			seen[key] = r
+			if !r.Allow {
+				if prev, ok := seen["A"+key[1:]]; ok && !reported[r] {
+					reported[r] = true
+					l.warn("unreachable-rule", r.Line.Pos, r.Line.End(),
+						"%s never decides under rfc9309 and google: Allow with the same pattern at line %d wins ties", r, prev.Line.Pos.Line)
+				}
+			}
+		}
+	}
+}

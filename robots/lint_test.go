@@ -1,0 +1,45 @@
+package robots
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/sitetxt/sitetxt/grammar"
+)
+
+func TestLint(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []string // "line:col code"
+	}{
+		{"clean", "User-agent: *\nDisallow: /private/\nAllow: /private/ok\nSitemap: https://example.com/s.xml\n", nil},
+		{"misspellings", "useragent: *\ndisalow: /x\nsite-map: https://example.com/s.xml\n",
+			[]string{"1:1 misspelled-field", "2:1 misspelled-field", "3:1 misspelled-field"}},
+		{"unknown field", "User-agent: *\nDisallow: /\nFoo: bar\n", []string{"3:1 unknown-field"}},
+		{"rule before agent", "Disallow: /x\nCrawl-delay: 5\nUser-agent: *\nDisallow: /y\n",
+			[]string{"1:1 rule-before-agent", "2:1 rule-before-agent"}},
+		{"rule outside record", "User-agent: *\nDisallow: /x\n\nDisallow: /y\n", []string{"4:1 rule-outside-record"}},
+		{"pattern start", "User-agent: *\nDisallow: private\nDisallow: *.gif\n", []string{"2:11 pattern-start"}},
+		{"dollar inside", "User-agent: *\nDisallow: /a$b\nDisallow: /c$\n", []string{"2:13 dollar-inside"}},
+		{"repeated group", "User-agent: a\nUser-agent: A\nDisallow: /x\n\nUser-agent: *\nDisallow: /\n\nUser-agent: a\nDisallow: /y\n",
+			[]string{"2:13 repeated-group", "8:13 repeated-group"}},
+		{"unreachable", "User-agent: *\nAllow:\nDisallow: /x\nDisallow: /x\nAllow: /y\nDisallow: /y\n",
+			[]string{"2:1 unreachable-rule", "4:1 unreachable-rule", "6:1 unreachable-rule"}},
+		{"crawl delay", "User-agent: a\nCrawl-delay: 0\nDisallow:\n\nUser-agent: b\nCrawl-delay: 3600\nDisallow:\n\nUser-agent: c\nCrawl-delay: x\nDisallow:\n",
+			[]string{"2:14 crawl-delay-value", "6:14 crawl-delay-value", "10:14 crawl-delay"}},
+		{"data.txt fields", "Path: /data.csv\nName: data\n", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ds := Lint(grammar.ParseString("robots.txt", tt.src, grammar.Options{}))
+			var got []string
+			for _, d := range ds {
+				got = append(got, fmt.Sprintf("%s %s", d.Range.Start, d.Code))
+			}
+			if strings.Join(got, ", ") != strings.Join(tt.want, ", ") {
+				t.Errorf("Lint(%q) = %v, want %v", tt.src, ds, tt.want)
+			}
+		})
+	}
+}

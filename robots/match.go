@@ -1,0 +1,307 @@
+package robots
+
+import (
+	"strings"
+	"unsafe"
+)
+
+// Allowed reports whether the crawler named agent may fetch url, which is
+// an absolute URL or a path. See Agent for what agent may be.
+func (pol *Policy) Allowed(agent, url string) bool {
+	return pol.Agent(agent).Decide(url).Allowed
+}
+
+// Decide returns whether the crawler named agent may fetch url, which is
+// an absolute URL or a path, and why. See Agent for what agent may be.
+func (pol *Policy) Decide(agent, url string) Decision {
+	return pol.Agent(agent).Decide(url)
+}
+
+// Allowed reports whether the crawler may fetch url, an absolute URL or a
+// path.
+func (a *Agent) Allowed(url string) bool { return a.Decide(url).Allowed }
+
+// pathBufSize is the stack buffer a decision normalises the path into;
+// a longer path that needs rewriting costs one allocation.
+const pathBufSize = 2048
+
+// Decide returns whether the crawler may fetch url, an absolute URL or a
+// path, and why. It allocates nothing unless the path is longer than 2 KiB
+// and needs percent-normalising.
+//
+// Matching a rule costs O(len(path) + len(pattern)) for patterns without
+// '*'; for a pattern with k '*', each literal segment between them is found
+// with strings.Index from where the previous one ended (leftmost placement
+// is optimal for '*'-only globs), so the cost is at most the sum of the
+// searches, each bounded by the rest of the path: linear in the path for
+// segments up to 64 bytes (SIMD search), Rabin-Karp (expected linear)
+// beyond.
+func (a *Agent) Decide(url string) Decision {
+	p := a.policy.profile
+	var buf [pathBufSize]byte
+	raw, slash := pathOf(url)
+	path := raw
+	switch p {
+	case RFC9309:
+		if slash || needsNormRFC(raw) {
+			b := buf[:0]
+			if slash {
+				b = append(b, '/')
+			}
+			b = normRFC(b, raw)
+			path = bytesString(b)
+		}
+	case Draft:
+		if slash || strings.IndexByte(raw, '%') >= 0 {
+			b := buf[:0]
+			if slash {
+				b = append(b, '/')
+			}
+			b = normDraft(b, raw)
+			path = bytesString(b)
+		}
+	default:
+		if slash {
+			b := append(buf[:0], '/')
+			b = append(b, raw...)
+			path = bytesString(b)
+		}
+	}
+	if (p == RFC9309 || p == Draft) && path == "/robots.txt" {
+		return Decision{Allowed: true, Reason: ReasonRobotsTxt}
+	}
+	for _, r := range a.rules {
+		if r.match(path) {
+			return Decision{Allowed: r.Allow, Rule: r, Group: r.Group, Global: a.global, Reason: ReasonRule}
+		}
+	}
+	if len(a.groups) == 0 {
+		return Decision{Allowed: true, Reason: ReasonNoGroup}
+	}
+	return Decision{Allowed: true, Group: a.groups[0], Global: a.global, Reason: ReasonNoRule}
+}
+
+func bytesString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// match reports whether the rule's pattern matches path.
+func (r *Rule) match(path string) bool {
+	if r.never {
+		return false
+	}
+	if r.segs == nil {
+		if r.anchored {
+			return path == r.lit
+		}
+		return strings.HasPrefix(path, r.lit)
+	}
+	return globMatch(r.segs, r.anchored, path)
+}
+
+// globMatch matches a pattern split at its '*' against a prefix of path
+// (all of path when anchored). Each middle segment is placed at its
+// leftmost occurrence after the previous one: with '*' the only wildcard,
+// a leftmost placement leaves the most room for what follows, so no
+// backtracking is needed.
+func globMatch(segs []string, anchored bool, path string) bool {
+	first := segs[0]
+	if !strings.HasPrefix(path, first) {
+		return false
+	}
+	rest := path[len(first):]
+	last := len(segs) - 1
+	for i := 1; i < last; i++ {
+		s := segs[i]
+		if s == "" {
+			continue
+		}
+		j := strings.Index(rest, s)
+		if j < 0 {
+			return false
+		}
+		rest = rest[j+len(s):]
+	}
+	s := segs[last]
+	if anchored {
+		return strings.HasSuffix(rest, s)
+	}
+	return s == "" || strings.Contains(rest, s)
+}
+
+// pathOf returns the part of a URL that rules match: path, parameters and
+// query, without the fragment. It follows Google's GetPathParamsQuery: an
+// initial "//" introduces an authority, "://" ends a scheme only before any
+// '/', '?' or ';', and the result always starts with '/'. When the part
+// found starts with '?' or ';', slash is set: the caller must put a '/'
+// before it. Nothing is allocated.
+func pathOf(url string) (path string, slash bool) {
+	start := 0
+	if len(url) >= 2 && url[0] == '/' && url[1] == '/' {
+		start = 2
+	}
+	early := indexAny3(url, start)
+	proto := strings.Index(url[start:], "://")
+	if proto >= 0 {
+		proto += start
+	}
+	if early >= 0 && (proto < 0 || early < proto) {
+		proto = -1
+	}
+	if proto < 0 {
+		proto = start
+	} else {
+		proto += 3
+	}
+	ps := indexAny3(url, proto)
+	if ps < 0 {
+		return "/", false
+	}
+	end := len(url)
+	if h := strings.IndexByte(url[start:], '#'); h >= 0 {
+		h += start
+		if h < ps {
+			return "/", false
+		}
+		end = h
+	}
+	if url[ps] != '/' {
+		return url[ps:end], true
+	}
+	return url[ps:end], false
+}
+
+// indexAny3 returns the index of the first '/', '?' or ';' at or after
+// from, or -1.
+func indexAny3(s string, from int) int {
+	for i := from; i < len(s); i++ {
+		if c := s[i]; c == '/' || c == '?' || c == ';' {
+			return i
+		}
+	}
+	return -1
+}
+
+const upperHex = "0123456789ABCDEF"
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+// isUnreserved reports whether c is an RFC 3986 unreserved character.
+func isUnreserved(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+		c == '-' || c == '.' || c == '_' || c == '~'
+}
+
+// needsNormRFC reports whether normRFC would change s.
+func needsNormRFC(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '%' || c >= 0x80 {
+			return true
+		}
+	}
+	return false
+}
+
+// normRFC appends s in RFC 9309's comparison form to dst: escapes of
+// unreserved characters decoded, other escapes upper-cased, octets outside
+// ASCII percent-encoded.
+func normRFC(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '%' && i+2 < len(s):
+			hi, ok1 := unhex(s[i+1])
+			lo, ok2 := unhex(s[i+2])
+			if !ok1 || !ok2 {
+				dst = append(dst, c)
+				continue
+			}
+			v := hi<<4 | lo
+			if isUnreserved(v) {
+				dst = append(dst, v)
+			} else {
+				dst = append(dst, '%', upperHex[hi], upperHex[lo])
+			}
+			i += 2
+		case c >= 0x80:
+			dst = append(dst, '%', upperHex[c>>4], upperHex[c&15])
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+// normDraft appends s in the 1996/1997 drafts' comparison form to dst:
+// every %xx escape decoded except %2F, which stays an escape (upper-cased).
+func normDraft(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '%' && i+2 < len(s) {
+			hi, ok1 := unhex(s[i+1])
+			lo, ok2 := unhex(s[i+2])
+			if ok1 && ok2 {
+				if v := hi<<4 | lo; v == '/' {
+					dst = append(dst, "%2F"...)
+				} else {
+					dst = append(dst, v)
+				}
+				i += 2
+				continue
+			}
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// escapeGoogle returns a pattern as Google's parser compares it: octets
+// outside ASCII percent-encoded, existing escapes upper-cased.
+func escapeGoogle(s string) string {
+	need := false
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 0x80 || c == '%' {
+			need = true
+			break
+		}
+	}
+	if !need {
+		return s
+	}
+	var b []byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			b = append(b, '%', upper(s[i+1]), upper(s[i+2]))
+			i += 2
+		case c >= 0x80:
+			b = append(b, '%', upperHex[c>>4], upperHex[c&15])
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
+
+func isHex(c byte) bool { _, ok := unhex(c); return ok }
+
+func upper(c byte) byte {
+	if c >= 'a' && c <= 'z' {
+		return c - 'a' + 'A'
+	}
+	return c
+}

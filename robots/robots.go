@@ -1,0 +1,185 @@
+// Package robots decides whether a crawler may fetch a URL, following a
+// site's /robots.txt.
+//
+// A robots.txt file names crawlers in User-agent lines and lists, for each
+// group of them, Allow and Disallow rules: path patterns matched against the
+// path (with parameters and query) of a URL. Four readings of that format
+// exist side by side, and they disagree in the details: which group applies
+// to a crawler, which rule wins, how percent escapes compare, whether '*'
+// and '$' are special. A Profile names one of them:
+//
+//   - RFC9309, the default: RFC 9309 (2022), today's standard.
+//   - Google: exactly what Google's open-source reference parser does.
+//   - Draft: Koster's 1996 draft as revised in 1997 (first match in file
+//     order, records end at blank lines).
+//   - NoRobots: the 1994 "Standard for Robot Exclusion" (Disallow only).
+//
+// docs/profiles.md lists every difference, with its source.
+//
+// Compile turns a parsed file (see package grammar) into a Policy once; the
+// Policy is immutable and safe for concurrent use, and deciding a URL
+// allocates nothing. Policy.Agent selects a crawler's rules once, for callers
+// that check many URLs for one crawler. Every Decision explains itself: the
+// rule that decided (with its position), the group that applied, or why
+// neither did.
+//
+// Lint reports problems in a robots.txt file as grammar diagnostics.
+package robots
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sitetxt/sitetxt/grammar"
+)
+
+// Profile selects how a robots.txt file is interpreted.
+type Profile uint8
+
+// The profiles.
+const (
+	// RFC9309 is RFC 9309 as written: groups merged by agent, exact
+	// product-token match, longest match with Allow winning ties, '*' and a
+	// final '$', percent-encoding normalised, /robots.txt always allowed.
+	RFC9309 Profile = iota
+	// Google is the behaviour of Google's open-source robots.txt parser
+	// (github.com/google/robotstxt), including its lenient field names.
+	Google
+	// Draft is the 1996 Internet-Draft as revised in 1997: records end at
+	// blank lines, the first record naming the robot applies, the first
+	// matching rule in file order decides.
+	Draft
+	// NoRobots is the 1994 Standard for Robot Exclusion: Disallow lines
+	// only, prefix matching, records end at blank lines.
+	NoRobots
+)
+
+var profileNames = [...]string{"rfc9309", "google", "draft", "norobots"}
+
+// Profiles lists every profile, the default first.
+var Profiles = []Profile{RFC9309, Google, Draft, NoRobots}
+
+// String returns the profile's name as ParseProfile accepts it.
+func (p Profile) String() string {
+	if int(p) < len(profileNames) {
+		return profileNames[p]
+	}
+	return fmt.Sprintf("profile(%d)", int(p))
+}
+
+// MarshalText encodes the profile as its name.
+func (p Profile) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+
+// UnmarshalText decodes a profile name.
+func (p *Profile) UnmarshalText(b []byte) error {
+	q, err := ParseProfile(string(b))
+	if err != nil {
+		return err
+	}
+	*p = q
+	return nil
+}
+
+// ParseProfile returns the profile named name: "rfc9309", "google",
+// "draft" or "norobots" (case-insensitive).
+func ParseProfile(name string) (Profile, error) {
+	for i, n := range profileNames {
+		if strings.EqualFold(name, n) {
+			return Profile(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown profile %q (want %s)", name, strings.Join(profileNames[:], ", "))
+}
+
+// Rule is one Allow or Disallow line as a profile reads it.
+type Rule struct {
+	// Allow is true for an Allow rule, false for a Disallow rule.
+	Allow bool
+	// Directive is "Allow" or "Disallow", whatever spelling the file used
+	// (Line.Field has that).
+	Directive string
+	// Pattern is the rule's value as written (under Google, cut at a NUL
+	// byte). For a rule Google implies from an "index.html" Allow rule it is
+	// the implied pattern ("/dir/$").
+	Pattern string
+	// Implied is set for a rule the profile derives from another line
+	// rather than reads: Google's directory rule for ".../index.html".
+	Implied bool
+	// Line is the line the rule comes from.
+	Line *grammar.Line
+	// Group is the group the rule belongs to.
+	Group *Group
+
+	// Compiled form.
+	prio     int      // longest-match priority (octets of the pattern)
+	lit      string   // normalised pattern, '$' removed, when it has no '*'
+	segs     []string // normalised pattern split at '*', when it has one
+	anchored bool     // pattern ended with '$' (RFC9309, Google)
+	never    bool     // the rule can never match (empty pattern)
+}
+
+// Pos returns where the rule's line starts.
+func (r *Rule) Pos() grammar.Pos { return r.Line.Pos }
+
+// String returns "Directive: pattern".
+func (r *Rule) String() string { return r.Directive + ": " + r.Pattern }
+
+// Group is a group of lines for the same crawlers: its User-agent lines and
+// the rules and extension lines after them. Under Draft and NoRobots a
+// group is a record, which a blank line ends.
+type Group struct {
+	// Agents holds the User-agent values as written.
+	Agents []string
+	// AgentLines holds the User-agent lines.
+	AgentLines []*grammar.Line
+	// Global is set when one of the User-agent values names every crawler
+	// ("*").
+	Global bool
+	// Rules holds the group's Allow and Disallow rules in file order (not
+	// those the profile ignores).
+	Rules []*Rule
+	// The group's extension lines, parsed; nil when absent or invalid.
+	CrawlDelay  *CrawlDelay
+	RequestRate *RequestRate
+	VisitTime   *VisitTime
+	// CleanParams holds the group's Clean-param lines.
+	CleanParams []*CleanParam
+}
+
+// Pos returns where the group's first User-agent line starts.
+func (g *Group) Pos() grammar.Pos { return g.AgentLines[0].Pos }
+
+// The reasons a Decision gives.
+const (
+	ReasonRule      = "rule matched"                  // Decision.Rule decided
+	ReasonNoRule    = "no rule matched"               // a group applied, none of its rules matched
+	ReasonNoGroup   = "no group applies"              // no group names the crawler, and there is no "*" group
+	ReasonRobotsTxt = "/robots.txt is always allowed" // the profile allows /robots.txt itself
+)
+
+// Decision is the answer for one URL, with why.
+type Decision struct {
+	// Allowed says whether the crawler may fetch the URL.
+	Allowed bool
+	// Rule is the rule that decided, or nil when none did.
+	Rule *Rule
+	// Group is the group whose rules were used: the deciding rule's group,
+	// else the first group selected for the crawler; nil when none applied.
+	Group *Group
+	// Global is set when the crawler fell back to the "*" group(s).
+	Global bool
+	// Reason says why, as one of the Reason constants.
+	Reason string
+}
+
+// String returns "allowed" or "disallowed" with the deciding rule.
+func (d Decision) String() string {
+	verdict := "disallowed"
+	if d.Allowed {
+		verdict = "allowed"
+	}
+	if d.Rule != nil {
+		return fmt.Sprintf("%s by line %d: %s", verdict, d.Rule.Line.Pos.Line, d.Rule)
+	}
+	return verdict + ": " + d.Reason
+}

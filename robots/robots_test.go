@@ -1,0 +1,367 @@
+package robots
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sitetxt/sitetxt/grammar"
+)
+
+func compileString(src string, p Profile) *Policy {
+	return Compile(grammar.ParseString("robots.txt", src, grammar.Options{}), p)
+}
+
+// check is one Allowed question and its answer.
+type check struct {
+	agent, url string
+	want       bool
+}
+
+func runChecks(t *testing.T, pol *Policy, cs []check) {
+	t.Helper()
+	for _, c := range cs {
+		if got := pol.Allowed(c.agent, c.url); got != c.want {
+			d := pol.Decide(c.agent, c.url)
+			t.Errorf("%s: Allowed(%q, %q) = %v, want %v (%s)", pol.Profile(), c.agent, c.url, got, c.want, d)
+		}
+	}
+}
+
+func TestParseProfile(t *testing.T) {
+	for _, p := range Profiles {
+		got, err := ParseProfile(strings.ToUpper(p.String()))
+		if err != nil || got != p {
+			t.Errorf("ParseProfile(%q) = %v, %v, want %v", strings.ToUpper(p.String()), got, err, p)
+		}
+	}
+	if _, err := ParseProfile("rfc"); err == nil {
+		t.Errorf("ParseProfile(%q) succeeded, want an error", "rfc")
+	}
+}
+
+// TestDraftMatchingTables runs both drafts' "Record Path / URL path /
+// Matches" tables (1996 section 3.2.2 and the 1997 revision in
+// datatxt-draft.txt section 3.2.2) under Draft.
+func TestDraftMatchingTables(t *testing.T) {
+	tables := map[string][]struct {
+		record, path string
+		match        bool
+	}{
+		"1997": {
+			{"/tmp", "/tmp", true},
+			{"/tmp", "/tmp.html", true},
+			{"/tmp", "/tmp/a.html", true},
+			{"/tmp/", "/tmp", false},
+			{"/tmp/", "/tmp/", true},
+			{"/tmp/", "/tmp/a.html", true},
+			{"/a%3cd.html", "/a%3cd.html", true},
+			{"/a%3Cd.html", "/a%3cd.html", true},
+			{"/a%3cd.html", "/a%3Cd.html", true},
+			{"/a%3Cd.html", "/a%3Cd.html", true},
+			{"/a%2fb.html", "/a%2fb.html", true},
+			{"/a%2fb.html", "/a/b.html", false},
+			{"/a/b.html", "/a%2fb.html", false},
+			{"/a/b.html", "/a/b.html", true},
+			{"/%7ejoe/index.html", "/~joe/index.html", true},
+			{"/~joe/index.html", "/%7Ejoe/index.html", true},
+		},
+		"1996": {
+			{"/tmp", "/tmp", true},
+			{"/tmp", "/tmp.html", true},
+			{"/tmp", "/tmp/a.html", true},
+			{"/tmp/", "/tmp", false},
+			{"/tmp/", "/tmp/", true},
+			{"/tmp/", "/tmp/a.html", true},
+			{"/a%3cd.html", "/a%3cd.html", true},
+			{"/a%3Cd.html", "/a%3cd.html", true},
+			{"/a%3cd.html", "/a%3Cd.html", true},
+			{"/a%3cd.html", "/a%3cd.html", true},
+			{"/a%2fb.html", "/a%2fb.html", true},
+			{"/a%2fb.html", "/a%2Fb.html", true},
+			{"/a%2fb.html", "/a/b.html", false},
+			{"/%7ejoe/index.html", "/~joe/index.html", true},
+			{"/~joe/index.html", "/%7Ejoe/index.html", true},
+		},
+	}
+	for name, rows := range tables {
+		t.Run(name, func(t *testing.T) {
+			for _, r := range rows {
+				pol := compileString("User-agent: *\nDisallow: "+r.record+"\n", Draft)
+				if got := pol.Allowed("bot", r.path); got != !r.match {
+					t.Errorf("record %q: Allowed(%q, %q) = %v, want %v", r.record, "bot", r.path, got, !r.match)
+				}
+			}
+		})
+	}
+}
+
+// fictMatrix is the example matrix of datatxt-draft.txt section 4: for
+// each URL, whether unhipbot, webcrawler & excite, and any other robot may
+// fetch it.
+var fictMatrix = []struct {
+	url                      string
+	unhip, webcrawler, other bool
+}{
+	{"http://www.fict.org/", false, true, false},
+	{"http://www.fict.org/index.html", false, true, false},
+	{"http://www.fict.org/robots.txt", true, true, true},
+	{"http://www.fict.org/server.html", false, true, true},
+	{"http://www.fict.org/services/fast.html", false, true, true},
+	{"http://www.fict.org/services/slow.html", false, true, true},
+	{"http://www.fict.org/orgo.gif", false, true, false},
+	{"http://www.fict.org/org/about.html", false, true, true},
+	{"http://www.fict.org/org/plans.html", false, true, false},
+	{"http://www.fict.org/%7Ejim/jim.html", false, true, false},
+	{"http://www.fict.org/%7Emak/mak.html", false, true, true},
+}
+
+func readTestdata(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "robots", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestFictOrgMatrix runs the fict.org matrix under Draft, where it comes
+// from, and under RFC9309, which gives the same answers.
+func TestFictOrgMatrix(t *testing.T) {
+	src := readTestdata(t, "fict.org.txt")
+	for _, p := range []Profile{Draft, RFC9309} {
+		t.Run(p.String(), func(t *testing.T) {
+			pol := compileString(src, p)
+			for _, row := range fictMatrix {
+				runChecks(t, pol, []check{
+					{"UnhipBot/0.1", row.url, row.unhip},
+					{"WebCrawler/3.0", row.url, row.webcrawler},
+					{"Excite/1.0", row.url, row.webcrawler},
+					{"OtherBot/1.0", row.url, row.other},
+				})
+			}
+		})
+	}
+}
+
+// TestNoRobotsExamples runs the 1994 standard's three examples.
+func TestNoRobotsExamples(t *testing.T) {
+	tests := []struct {
+		file   string
+		checks []check
+	}{
+		{"1994-site.com.txt", []check{
+			{"anybot", "/cyberworld/map/index.html", false},
+			{"anybot", "/tmp/x", false},
+			{"anybot", "/tmp", true},
+			{"anybot", "/index.html", true},
+		}},
+		{"1994-cybermapper.txt", []check{
+			{"anybot", "/cyberworld/map/index.html", false},
+			{"cybermapper", "/cyberworld/map/index.html", true},
+			{"CyberMapper/1.0", "/cyberworld/map/", true},
+		}},
+		{"1994-go-away.txt", []check{
+			{"anybot", "/", false},
+			{"anybot", "/robots.txt", false},
+			{"anybot", "/x/y", false},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			runChecks(t, compileString(readTestdata(t, tt.file), NoRobots), tt.checks)
+		})
+	}
+}
+
+// Test1996WebcrawlerExample runs the 1996 draft's record example under Draft
+// (first match: the Allow before the Disallow decides).
+func Test1996WebcrawlerExample(t *testing.T) {
+	pol := compileString(readTestdata(t, "1996-webcrawler-infoseek.txt"), Draft)
+	runChecks(t, pol, []check{
+		{"webcrawler", "/tmp/ok.html", true},
+		{"InfoSeek Robot 1.0", "/tmp/ok.html", true},
+		{"infoseek", "/tmp/other.html", false},
+		{"infoseek", "/user/foo/bar", false},
+		{"infoseek", "/user/fo", true},
+		{"otherbot", "/tmp", true},
+	})
+}
+
+// TestRFC9309 covers RFC 9309's rules one by one.
+func TestRFC9309(t *testing.T) {
+	tests := []struct {
+		name, src string
+		checks    []check
+	}{
+		{"longest match wins", "User-agent: *\nDisallow: /a\nAllow: /a/b\nDisallow: /a/b/c\n", []check{
+			{"x", "/a", false}, {"x", "/a/b", true}, {"x", "/a/b/c", false}, {"x", "/b", true},
+		}},
+		{"allow wins ties", "User-agent: *\nDisallow: /page\nAllow: /page\n", []check{
+			{"x", "/page", true},
+		}},
+		{"wildcards", "User-agent: *\nDisallow: /*.php$\nDisallow: /fish*\nDisallow: /*/private/\n", []check{
+			{"x", "/index.php", false}, {"x", "/index.php?x=1", true}, {"x", "/fishheads", false},
+			{"x", "/a/private/b", false}, {"x", "/private/", true}, {"x", "/Fish", true},
+		}},
+		{"exact token, case-insensitive, else *", "User-agent: FooBot\nDisallow: /foo\n\nUser-agent: *\nDisallow: /\n", []check{
+			{"foobot", "/bar", true}, {"FOOBOT", "/foo", false}, {"FooBot/2.1 (+https://foo.example/bot)", "/foo", false},
+			{"FooBotX", "/bar", false}, {"Foo", "/bar", false}, {"*", "/bar", false},
+		}},
+		{"groups merged", "User-agent: a\nDisallow: /x\n\nUser-agent: b\nDisallow: /z\n\nUser-agent: a\nDisallow: /y\n", []check{
+			{"a", "/x", false}, {"a", "/y", false}, {"a", "/z", true}, {"b", "/x", true},
+		}},
+		{"blank lines do not end groups", "User-agent: a\n\nDisallow: /x\n", []check{{"a", "/x", false}}},
+		{"several agents share a group", "User-agent: a\nUser-agent: b\nDisallow: /x\n", []check{{"a", "/x", false}, {"b", "/x", false}, {"c", "/x", true}}},
+		{"unreserved escapes decoded", "User-agent: *\nDisallow: /%7Ejoe\nDisallow: /a%2fb\n", []check{
+			{"x", "/~joe/x", false}, {"x", "/%7ejoe", false}, {"x", "/a/b", true}, {"x", "/a%2Fb", false},
+		}},
+		{"non-ASCII compared encoded", "User-agent: *\nDisallow: /føø\n", []check{
+			{"x", "/føø", false}, {"x", "/f%C3%B8%C3%B8", false}, {"x", "/f%c3%b8%c3%b8/x", false}, {"x", "/foo", true},
+		}},
+		{"robots.txt implicitly allowed", "User-agent: *\nDisallow: /\n", []check{
+			{"x", "/robots.txt", true}, {"x", "http://example.com/robots.txt", true}, {"x", "/robots.txt2", false},
+		}},
+		{"rules before any User-agent ignored", "Disallow: /\nUser-agent: *\nDisallow: /x\n", []check{
+			{"x", "/", true}, {"x", "/x", false},
+		}},
+		{"empty disallow allows", "User-agent: *\nDisallow:\n", []check{{"x", "/", true}}},
+		{"no group applies", "User-agent: a\nDisallow: /\n", []check{{"b", "/", true}, {"a", "/", false}}},
+		{"query and fragment", "User-agent: *\nDisallow: /a?b\n", []check{
+			{"x", "http://e.com/a?b=1#frag", false}, {"x", "http://e.com/a#?b", true},
+		}},
+		{"typos are unknown fields", "User-agent: *\nDisalow: /x\nDisallow /y\n", []check{{"x", "/x", true}, {"x", "/y", true}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			runChecks(t, compileString(tt.src, RFC9309), tt.checks)
+		})
+	}
+}
+
+// TestDecision checks what a decision says beyond allowed or not.
+func TestDecision(t *testing.T) {
+	src := "User-agent: FooBot\nAllow: /a\nDisallow: /\n\nUser-agent: *\nDisallow: /x\n"
+	pol := compileString(src, RFC9309)
+	tests := []struct {
+		agent, url string
+		allowed    bool
+		line       int // of the deciding rule, 0 for none
+		directive  string
+		global     bool
+		reason     string
+	}{
+		{"FooBot", "/a/b", true, 2, "Allow", false, ReasonRule},
+		{"FooBot", "/b", false, 3, "Disallow", false, ReasonRule},
+		{"other", "/x", false, 6, "Disallow", true, ReasonRule},
+		{"other", "/y", true, 0, "", true, ReasonNoRule},
+		{"other", "/robots.txt", true, 0, "", false, ReasonRobotsTxt},
+	}
+	for _, tt := range tests {
+		d := pol.Decide(tt.agent, tt.url)
+		line, dir := 0, ""
+		if d.Rule != nil {
+			line, dir = d.Rule.Line.Pos.Line, d.Rule.Directive
+		}
+		if d.Allowed != tt.allowed || line != tt.line || dir != tt.directive || d.Global != tt.global || d.Reason != tt.reason {
+			t.Errorf("Decide(%q, %q) = {%v line %d %q global=%v %q}, want {%v line %d %q global=%v %q}",
+				tt.agent, tt.url, d.Allowed, line, dir, d.Global, d.Reason, tt.allowed, tt.line, tt.directive, tt.global, tt.reason)
+		}
+		if tt.reason == ReasonNoRule && (d.Group == nil || d.Group.Pos().Line != 5) {
+			t.Errorf("Decide(%q, %q).Group = %v, want the group at line 5", tt.agent, tt.url, d.Group)
+		}
+	}
+	none := compileString("User-agent: a\nDisallow: /\n", RFC9309).Decide("b", "/")
+	if !none.Allowed || none.Group != nil || none.Reason != ReasonNoGroup {
+		t.Errorf("Decide(%q, %q) = %+v, want allowed with no group", "b", "/", none)
+	}
+}
+
+func TestProductToken(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"FooBot/2.1 (+https://foo.example/bot)", "FooBot"},
+		{"  Foo_Bar-Baz", "Foo_Bar-Baz"},
+		{"Googlebot", "Googlebot"},
+		{"*", ""},
+		{"", ""},
+		{"Mozilla/5.0 (compatible; Googlebot/2.1)", "Mozilla"},
+	}
+	for _, tt := range tests {
+		if got := ProductToken(tt.in); got != tt.want {
+			t.Errorf("ProductToken(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestDecideAllocs checks that deciding allocates nothing, under every
+// profile, for paths that need normalising too.
+func TestDecideAllocs(t *testing.T) {
+	src := "User-agent: FooBot\nDisallow: /*.php$\nAllow: /a%7eb/*/c\nDisallow: /%C3%A9t%C3%A9\nAllow: /x/index.html\n\nUser-agent: *\nDisallow: /private\n"
+	urls := []string{"http://example.com/a~b/x/c?q=1#f", "/%c3%a9t%c3%a9", "/été/x", "example.com?q", "/index.php", "/x/", "/robots.txt"}
+	for _, p := range Profiles {
+		pol := compileString(src, p)
+		for _, u := range urls {
+			n := testing.AllocsPerRun(100, func() {
+				_ = pol.Decide("FooBot/1.0", u)
+				_ = pol.Allowed("other", u)
+			})
+			if n != 0 {
+				t.Errorf("%s: Decide(%q, %q) allocates %v times, want 0", p, "FooBot/1.0", u, n)
+			}
+		}
+	}
+}
+
+// TestExtensions checks the parsed extension values and their diagnostics.
+func TestExtensions(t *testing.T) {
+	src := `Sitemap: https://example.com/sitemap.xml
+Host: www.example.com
+User-agent: *
+Crawl-delay: 2.5
+Request-rate: 1/10s
+Visit-time: 0600-0845
+Clean-param: ref&utm /articles/
+Disallow: /x
+Sitemap: not a url
+Crawl-delay: soon
+
+User-agent: b
+Crawl-delay: -1
+Request-rate: 3/
+Visit-time: 2500-0100
+Host: http://a b
+Clean-param: &&
+`
+	pol := compileString(src, RFC9309)
+	if sm := pol.Sitemaps(); len(sm) != 1 || sm[0].URL != "https://example.com/sitemap.xml" {
+		t.Errorf("Sitemaps() = %v, want the one valid sitemap", sm)
+	}
+	if h := pol.Host(); h == nil || h.Host != "www.example.com" {
+		t.Errorf("Host() = %v, want www.example.com", h)
+	}
+	a := pol.Agent("anybot")
+	if cd := a.CrawlDelay(); cd == nil || cd.Delay.Seconds() != 2.5 {
+		t.Errorf("CrawlDelay() = %v, want 2.5s", cd)
+	}
+	if rr := a.RequestRate(); rr == nil || rr.Requests != 1 || rr.Period.Seconds() != 10 {
+		t.Errorf("RequestRate() = %v, want 1/10s", rr)
+	}
+	if vt := a.VisitTime(); vt == nil || vt.From != 6*60 || vt.To != 8*60+45 {
+		t.Errorf("VisitTime() = %v, want 06:00-08:45", vt)
+	}
+	if cp := pol.CleanParams(); len(cp) != 1 || strings.Join(cp[0].Params, ",") != "ref,utm" || cp[0].Path != "/articles/" {
+		t.Errorf("CleanParams() = %v, want ref&utm /articles/", cp)
+	}
+	if pol.Allowed("anybot", "/x") {
+		t.Errorf("Allowed(%q, %q) = true, want false: bad extension values must not spoil the rules", "anybot", "/x")
+	}
+	var codes []string
+	for _, d := range pol.Diagnostics() {
+		codes = append(codes, d.Code+":"+d.Position().Pos.String())
+	}
+	want := "sitemap-url:9:10 crawl-delay:10:14 crawl-delay:13:14 request-rate:14:15 visit-time:15:13 host:16:7 clean-param:17:14"
+	if got := strings.Join(codes, " "); got != want {
+		t.Errorf("Diagnostics() = %s, want %s", got, want)
+	}
+}
