@@ -9,6 +9,7 @@ import (
 
 	"github.com/sitetxt/sitetxt/datatxt"
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )
 
@@ -61,11 +62,11 @@ or an unreadable source.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Base, "base", "", "URL the data.txt was fetched from; relative paths resolve against it")
-	f.StringVar(&opts.Agent, "agent", "*", "user agent whose access is decided")
+	f.StringVar(&opts.Agent, "agent", globalAgent, `crawler name or User-Agent header whose access is decided ("*": only the "*" group)`)
 	f.StringVar(&opts.Profile, "profile", "rfc9309", "robots.txt interpretation: rfc9309, google, draft or norobots")
 	f.StringVar(&opts.Robots, "robots", "", "the site's robots.txt file, applied to URLs on the data.txt's host")
 	f.StringVar(&opts.Form, "form", "auto", "data.txt form: auto, yaml or records")
-	f.StringVarP(&opts.Output, "output", "o", "text", "output format: text, "+strings.Join(datatxt.Formats, ", "))
+	outputFlag(cmd, &opts.Output, append([]string{"text"}, datatxt.Formats...)...)
 	return cmd
 }
 
@@ -83,44 +84,34 @@ func datasetsRun(opts *datasetsOptions) error {
 			return usageError("--base %q is not an absolute URL", opts.Base)
 		}
 	}
-	if err := checkProfile(opts.Profile); err != nil {
-		return err
+	prof, err := robots.ParseProfile(opts.Profile)
+	if err != nil {
+		return usageError("%v", err)
 	}
 	popts := datatxt.Options{Form: form, Base: opts.Base, Agent: opts.Agent}
-	var unapplied []string // access rules found but not applied
-	popts.Rules = func(f *grammar.File) datatxt.Access {
-		a := compileAccess(f, opts.Profile)
-		if a == nil {
-			unapplied = append(unapplied, "the data.txt's own access records")
-		}
-		return a
-	}
+	popts.Rules = func(f *grammar.File) datatxt.Access { return compileAccess(f, prof) }
 	if opts.Robots != "" {
 		rsrc, err := readSource(opts.IO, opts.Robots)
 		if err != nil {
 			return err
 		}
-		rf := rsrc.parse(grammar.Options{})
-		if a := compileAccess(rf, opts.Profile); a != nil {
-			popts.Robots = a
-		} else {
-			unapplied = append(unapplied, "--robots "+opts.Robots)
+		gopts := grammar.Options{}
+		if prof == robots.Google {
+			gopts.MaxSize = -1 // Google reads the whole file
 		}
+		popts.Robots = compileAccess(rsrc.parse(gopts), prof)
 	}
 	src, err := readSource(opts.IO, opts.Source)
 	if err != nil {
 		return err
 	}
-	c := datatxt.Parse(src.name, src.data, popts)
+	c := datatxt.Parse(src.name, []byte(src.data), popts)
 	if src.cut {
 		p := grammar.Pos{Offset: len(src.data), Line: 1, Column: 1}
 		c.Diagnostics = append(c.Diagnostics, &grammar.Diagnostic{
 			Severity: grammar.Error, Code: "too-large", Filename: src.name, Range: grammar.Range{Start: p, End: p},
 			Summary: fmt.Sprintf("input is longer than %d bytes; sitetxt stopped reading it", maxRead),
 		})
-	}
-	for _, what := range unapplied {
-		fmt.Fprintf(opts.IO.ErrOut, "sitetxt: warning: access is not decided: %s cannot be compiled in this build\n", what)
 	}
 	if opts.Output == "text" {
 		printDatasets(opts.IO, c)
@@ -171,31 +162,9 @@ func printDatasets(ios *IOStreams, c *datatxt.Catalog) {
 	fmt.Fprintf(ios.Out, "%d datasets (%s form)\n", len(c.Entries), c.Form)
 }
 
-// profileNames are the robots.txt profiles (robots.ParseProfile's names).
-var profileNames = []string{"rfc9309", "google", "draft", "norobots"}
-
-// checkProfile returns a usage error for an unknown --profile.
-//
-// LEAD: once robots is on main, replace the body with
-// `if _, err := robots.ParseProfile(name); err != nil { return usageError("%s", err) }; return nil`.
-func checkProfile(name string) error {
-	for _, p := range profileNames {
-		if name == p {
-			return nil
-		}
-	}
-	return usageError("unknown profile %q (want %s)", name, strings.Join(profileNames, ", "))
-}
-
-// compileAccess compiles robots.txt-format access records (a data.txt's own
-// or a site's robots.txt) under a profile. It returns nil when it cannot,
-// and datasets then reports allowed as unknown (null).
-//
-// LEAD: the robots package was not on main when this was written. Wire it
-// here, and nowhere else:
-//
-//	p, _ := robots.ParseProfile(profile) // checked by checkProfile
-//	return robots.Compile(f, p)
-func compileAccess(f *grammar.File, profile string) datatxt.Access {
-	return nil
+// compileAccess compiles robots.txt-format access records (a data.txt's
+// own User-agent/Allow/Disallow records, or a site's robots.txt) under a
+// profile, as datatxt's Access.
+func compileAccess(f *grammar.File, prof robots.Profile) datatxt.Access {
+	return robots.Compile(f, prof)
 }

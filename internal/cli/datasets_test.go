@@ -1,73 +1,40 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
-	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 )
 
-// updateDatasets rewrites the datasets command's golden files; it has its
-// own name so it does not clash with the package's -update flag.
-var updateDatasets = flag.Bool("update-datasets", false, "rewrite the datasets command's golden files")
-
-const datatxtDir = "../../testdata/datatxt/"
-
-// runDatasets runs sitetxt with args and returns stdout, stderr and the
-// exit code.
-func runDatasets(t *testing.T, stdin string, args ...string) (string, string, int) {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	ios := &IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut, Getenv: func(string) string { return "" }}
-	code := Run(ios, args)
-	return out.String(), errOut.String(), code
-}
-
-func datasetsGolden(t *testing.T, name, got string) {
-	t.Helper()
-	file := filepath.Join(datatxtDir, "cli", name)
-	if *updateDatasets {
-		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("%v (run go test -update-datasets to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (run go test -update-datasets to accept):\n--- got\n%s", file, got)
-	}
-}
+const datatxtDir = "testdata/datatxt/"
 
 func TestDatasetsOutputs(t *testing.T) {
+	chdirRoot(t)
 	old := datasetsNow
 	datasetsNow = func() time.Time { return time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC) }
 	defer func() { datasetsNow = old }()
 	for _, src := range []string{"list.yaml.txt", "records.txt"} {
 		for _, format := range []string{"text", "json", "yaml", "csv", "schemaorg", "dcat", "datajson", "datapackage"} {
 			t.Run(src+"/"+format, func(t *testing.T) {
-				out, errOut, code := runDatasets(t, "", "datasets", "--base", "https://data.example.org/data.txt",
+				out, errOut, code := runCLI(t, "", "datasets", "--base", "https://data.example.org/data.txt",
 					"--agent", "mybot", "-o", format, datatxtDir+src)
 				if code != ExitOK {
 					t.Errorf("exit code %d, want 0; stderr:\n%s", code, errOut)
 				}
-				datasetsGolden(t, strings.TrimSuffix(src, ".txt")+"."+format, out)
+				golden(t, "datasets/"+strings.TrimSuffix(src, ".txt")+"."+format, out)
+				if format == "text" {
+					golden(t, "datasets/"+strings.TrimSuffix(src, ".txt")+".stderr", errOut)
+				}
 			})
 		}
 	}
 }
 
 func TestDatasetsJSONShape(t *testing.T) {
-	out, _, code := runDatasets(t, "", "datasets", "-o", "json", "--base", "https://data.example.org/data.txt", datatxtDir+"list.yaml.txt")
+	chdirRoot(t)
+	out, _, code := runCLI(t, "", "datasets", "-o", "json", "--base", "https://data.example.org/data.txt", datatxtDir+"list.yaml.txt")
 	if code != ExitOK {
 		t.Fatalf("exit code %d", code)
 	}
@@ -91,6 +58,7 @@ func TestDatasetsJSONShape(t *testing.T) {
 }
 
 func TestDatasetsExitCodes(t *testing.T) {
+	chdirRoot(t)
 	for _, tc := range []struct {
 		name      string
 		args      []string
@@ -117,7 +85,7 @@ func TestDatasetsExitCodes(t *testing.T) {
 		{"empty package", []string{"datasets", "-o", "datapackage", "-"}, "# nothing\n", ExitFindings, "", "at least one resource", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, errOut, code := runDatasets(t, tc.stdin, tc.args...)
+			out, errOut, code := runCLI(t, tc.stdin, tc.args...)
 			if code != tc.code {
 				t.Errorf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.code, out, errOut)
 			}
@@ -129,6 +97,46 @@ func TestDatasetsExitCodes(t *testing.T) {
 			}
 			if tc.notStdout != "" && strings.Contains(out, tc.notStdout) {
 				t.Errorf("stdout has %q:\n%s", tc.notStdout, out)
+			}
+		})
+	}
+}
+
+// TestDatasetsAccess decides access through robots.Compile: the data.txt's
+// own records, then the site's robots.txt (--robots), under --profile.
+func TestDatasetsAccess(t *testing.T) {
+	chdirRoot(t)
+	base := "https://data.example.org/data.txt"
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []any // allowed per entry
+	}{
+		{"yaml, no policy", []string{"--base", base, datatxtDir + "list.yaml.txt"}, []any{nil, nil, nil}},
+		{"yaml, site robots.txt", []string{"--base", base, "--robots", datatxtDir + "site/robots.txt", datatxtDir + "list.yaml.txt"},
+			[]any{true, false, true}},
+		{"records, own rules", []string{"--base", base, "--agent", "mybot", datatxtDir + "records.txt"}, []any{true, false, true}},
+		{"records, denied agent", []string{"--base", base, "--agent", "Archiver/2.1", datatxtDir + "records.txt"}, []any{false, false, false}},
+		{"records, both", []string{"--base", base, "--robots", datatxtDir + "site/robots.txt", datatxtDir + "records.txt"}, []any{true, false, false}},
+		{"records, no base", []string{"--agent", "mybot", datatxtDir + "records.txt"}, []any{true, false, true}},
+		{"records, draft profile substring match", []string{"--base", base, "--profile", "draft", "--agent", "archiver", datatxtDir + "records.txt"},
+			[]any{false, false, false}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, code := runCLI(t, "", append([]string{"datasets", "-o", "json"}, tc.args...)...)
+			if code != ExitOK {
+				t.Fatalf("exit code %d\n%s", code, errOut)
+			}
+			var entries []map[string]any
+			if err := json.Unmarshal([]byte(out), &entries); err != nil {
+				t.Fatal(err)
+			}
+			var got []any
+			for _, e := range entries {
+				got = append(got, e["allowed"])
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("allowed = %v, want %v", got, tc.want)
 			}
 		})
 	}
