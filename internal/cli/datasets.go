@@ -3,8 +3,8 @@ package cli
 import (
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/sitetxt/sitetxt/datatxt"
@@ -114,7 +114,9 @@ func datasetsRun(opts *datasetsOptions) error {
 		})
 	}
 	if opts.Output == "text" {
-		printDatasets(opts.IO, c)
+		if err := printDatasets(opts.IO, c); err != nil {
+			return err
+		}
 	} else if err := datatxt.Export(opts.IO.Out, c, opts.Output, datatxt.ExportOptions{Now: datasetsNow()}); err != nil {
 		for _, d := range c.Diagnostics {
 			fmt.Fprintln(opts.IO.ErrOut, d.Error())
@@ -130,17 +132,20 @@ func datasetsRun(opts *datasetsOptions) error {
 	return nil
 }
 
-// printDatasets writes the entries as aligned columns, one row per URL.
-func printDatasets(ios *IOStreams, c *datatxt.Catalog) {
-	tw := tabwriter.NewWriter(ios.Out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tLINE\tALLOWED\tURL")
+// printDatasets writes the entries as aligned columns, one row per URL;
+// on a terminal, allowed and denied are coloured.
+func printDatasets(ios *IOStreams, c *datatxt.Catalog) error {
+	st := newStyle(ios, ios.Out)
+	var tab table
+	tab.add([]string{"NAME", "LINE", "ALLOWED", "URL"}, []func(string) string{st.bold, st.bold, st.bold, st.bold})
 	for _, e := range c.Entries {
-		allowed := "-"
+		allowed, paint := "-", []func(string) string(nil)
 		if e.Allowed != nil {
 			allowed = "yes"
 			if !*e.Allowed {
 				allowed = "no (" + e.DeniedBy + ")"
 			}
+			paint = []func(string) string{nil, nil, func(s string) string { return st.verdict(*e.Allowed, s, s) }}
 		}
 		name := e.Name
 		if name == "" {
@@ -152,14 +157,17 @@ func printDatasets(ios *IOStreams, c *datatxt.Catalog) {
 		}
 		for i, u := range urls {
 			if i == 0 {
-				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", name, e.Pos.Line, allowed, u)
+				tab.add([]string{name, strconv.Itoa(e.Pos.Line), allowed, u}, paint)
 			} else {
-				fmt.Fprintf(tw, "\t\t\t%s\n", u)
+				tab.add([]string{"", "", "", u}, nil)
 			}
 		}
 	}
-	tw.Flush()
-	fmt.Fprintf(ios.Out, "%d datasets (%s form)\n", len(c.Entries), c.Form)
+	if err := tab.write(ios.Out); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(ios.Out, "%d datasets (%s form)\n", len(c.Entries), c.Form)
+	return err
 }
 
 // compileAccess compiles robots.txt-format access records (a data.txt's
