@@ -275,6 +275,10 @@ func TestValidation(t *testing.T) {
 			[]string{"=a.csv", "b=a.csv"}, []string{}},
 		{"yaml alias cycle", FormAuto, "- &a\n  path: x\n  self: *a\n",
 			[]string{}, []string{"3:alias-cycle"}},
+		{"yaml bad merge", FormAuto, "- path: a\n  <<: [1, 2]\n", []string{"=a"}, []string{"2:bad-merge", "2:bad-merge"}},
+		{"yaml odd key", FormAuto, "- path: a\n  [x, y]: z\n", []string{"=a"}, []string{"2:odd-key"}},
+		{"yaml too deep", FormAuto, "- path: a\n  x: " + strings.Repeat("[", 1100) + strings.Repeat("]", 1100) + "\n",
+			[]string{}, []string{"2:too-deep"}},
 		{"yaml unknown tag", FormAuto, "- path: a\n  rows: !expr 30+2\n", []string{"=a"}, []string{"2:unknown-tag"}},
 		{"yaml tag on path", FormAuto, "- path: !file a.csv\n", []string{"=a.csv"}, []string{"1:unknown-tag"}},
 		{"records", FormAuto, "Path: /a.csv\nName: a\n\nPath: /b.csv\nName: b\n", []string{"a=/a.csv", "b=/b.csv"}, []string{}},
@@ -450,7 +454,11 @@ func TestResolve(t *testing.T) {
 			t.Errorf("base %q: diagnostics = %q", tc.base, diagStrings(c.Diagnostics))
 		}
 	}
-	c := Parse("t", []byte(src), Options{Base: "::not a url"})
+	c := Parse("t", []byte(src), Options{Base: "/data.txt"})
+	if len(c.Diagnostics) != 1 || c.Diagnostics[0].Code != "relative-base" {
+		t.Errorf("relative base: diagnostics = %q", diagStrings(c.Diagnostics))
+	}
+	c = Parse("t", []byte(src), Options{Base: "::not a url"})
 	if !c.Diagnostics.HasErrors() || c.Diagnostics[0].Code != "bad-base" {
 		t.Errorf("bad base: diagnostics = %q", diagStrings(c.Diagnostics))
 	}
