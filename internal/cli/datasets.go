@@ -107,9 +107,9 @@ func datasetsRun(opts *datasetsOptions) error {
 	}
 	c := datatxt.Parse(src.name, []byte(src.data), popts)
 	if src.cut {
-		p := grammar.Pos{Offset: len(src.data), Line: 1, Column: 1}
+		// No position: the cut is far past what the parser reads.
 		c.Diagnostics = append(c.Diagnostics, &grammar.Diagnostic{
-			Severity: grammar.Error, Code: "too-large", Filename: src.name, Range: grammar.Range{Start: p, End: p},
+			Severity: grammar.Error, Code: "too-large", Filename: src.name,
 			Summary: fmt.Sprintf("input is longer than %d bytes; sitetxt stopped reading it", maxRead),
 		})
 	}
