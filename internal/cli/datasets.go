@@ -88,6 +88,9 @@ func datasetsRun(opts *datasetsOptions) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
+	if opts.Robots == "-" && opts.Source == "-" {
+		return usageError("datasets: SOURCE and --robots cannot both be standard input")
+	}
 	popts := datatxt.Options{Form: form, Base: opts.Base, Agent: opts.Agent}
 	popts.Rules = func(f *grammar.File) datatxt.Access { return compileAccess(f, prof) }
 	if opts.Robots != "" {

@@ -81,6 +81,7 @@ func TestDatasetsExitCodes(t *testing.T) {
 		{"bad form", []string{"datasets", "--form", "toml", datatxtDir + "list.yaml.txt"}, "", ExitError, "", `unknown data.txt form "toml"`, ""},
 		{"bad profile", []string{"datasets", "--profile", "bing", datatxtDir + "list.yaml.txt"}, "", ExitError, "", `unknown profile "bing"`, ""},
 		{"relative base", []string{"datasets", "--base", "/data.txt", datatxtDir + "list.yaml.txt"}, "", ExitError, "", "is not an absolute URL", ""},
+		{"both stdin", []string{"datasets", "--robots", "-", "-"}, "", ExitError, "", "cannot both be standard input", ""},
 		{"no source", []string{"datasets"}, "", ExitError, "", "needs 1 argument", ""},
 		{"empty package", []string{"datasets", "-o", "datapackage", "-"}, "# nothing\n", ExitFindings, "", "at least one resource", ""},
 	} {
