@@ -400,3 +400,28 @@ func (p *parser) onSite(u string) bool {
 	}
 	return p.base != nil && strings.EqualFold(ref.Scheme, p.base.Scheme) && strings.EqualFold(ref.Host, p.base.Host)
 }
+
+// Lint returns the data.txt diagnostics of a file the grammar has parsed,
+// for a lint command that knows the file is a data.txt: the file's text is
+// read again in its detected form. The grammar's own diagnostics are left
+// out (the caller has them in f.Diagnostics), and so is no-base-url, since
+// a linted file has no URL.
+func Lint(f *grammar.File) grammar.Diagnostics {
+	// The grammar has applied its size limit; what it ignored stays out.
+	text := f.Text()
+	text = text[:len(text)-len(f.Ignored)]
+	c := Parse(f.Name, []byte(text), Options{MaxSize: -1})
+	own := map[*grammar.Diagnostic]bool{}
+	if c.File != nil {
+		for _, d := range c.File.Diagnostics {
+			own[d] = true
+		}
+	}
+	var out grammar.Diagnostics
+	for _, d := range c.Diagnostics {
+		if !own[d] && d.Code != "no-base-url" {
+			out = append(out, d)
+		}
+	}
+	return out
+}

@@ -529,3 +529,20 @@ func TestEntryHelpers(t *testing.T) {
 		t.Errorf(`Text("missing") = %q, want ""`, got)
 	}
 }
+
+func TestLint(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want []string
+	}{
+		{"- path: a\n- name: b\n", []string{"2:missing-path"}},
+		{"Path: /a\nbad line here\n", []string{}}, // invalid-line is the grammar's
+		{"\xEF\xBB\xBF- path: a\n  x: !expr 1\n", []string{"2:unknown-tag"}},
+		{"- path: a\n", []string{}},
+	} {
+		f := grammar.ParseString("t", tc.src, grammar.Options{})
+		if got := codes(Lint(f)); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Lint(%q) = %q, want %q", tc.src, got, tc.want)
+		}
+	}
+}

@@ -133,3 +133,13 @@ func ExampleDataPackage() {
 	// Output:
 	// example.org iris https://example.org/iris.csv csv
 }
+
+func ExampleLint() {
+	f := grammar.ParseString("data.txt", "Name: orphan\n\nPath: /a.csv\nName: a\n\nPath: /b.csv\nName: a\n", grammar.Options{})
+	for _, d := range datatxt.Lint(f) {
+		fmt.Println(d.Error())
+	}
+	// Output:
+	// data.txt:1:1: error: dataset entry has no path: "Name" line is not under a "Path" line; it is left out
+	// data.txt:7:7: warning: dataset name "a" is also used at line 3
+}
