@@ -100,7 +100,7 @@ func writeCSV(w io.Writer, c *Catalog) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"name", "path", "url", "line", "column", "allowed", "metadata"})
 	for _, e := range c.Entries {
-		meta, err := json.Marshal(sortedMap(e.Metadata))
+		meta, err := json.Marshal(nonNil(e.Metadata))
 		if err != nil {
 			return err
 		}
@@ -144,9 +144,8 @@ func (e *Entry) goodPath(i int) bool {
 	return true
 }
 
-// sortedMap returns m itself; encoding/json sorts map keys. It exists to
-// say so where it matters.
-func sortedMap(m map[string]any) map[string]any {
+// nonNil returns m, or an empty map for nil (so JSON shows {}, not null).
+func nonNil(m map[string]any) map[string]any {
 	if m == nil {
 		return map[string]any{}
 	}
