@@ -83,6 +83,9 @@ func TestPositions(t *testing.T) {
 	check("CommentPos", l.CommentPos(), Pos{Offset: 21, Line: 2, Column: 16})
 	check("End", l.End(), Pos{Offset: 24, Line: 2, Column: 19})
 	check("line 3", f.Lines[2].Pos, Pos{Offset: 25, Line: 3, Column: 1})
+	empty := ParseString("p", "Disallow:   # c\nAllow:  ", Options{})
+	check("empty ValuePos", empty.Lines[0].ValuePos(), Pos{Offset: 12, Line: 1, Column: 13})
+	check("empty ValuePos at end", empty.Lines[1].ValuePos(), Pos{Offset: 24, Line: 2, Column: 9})
 	if got := f.Position(l.ValuePos()).String(); got != "p:2:13" {
 		t.Errorf("Position = %q, want %q", got, "p:2:13")
 	}

@@ -158,8 +158,11 @@ func (s *scanner) split(l *Line, maxLine int) {
 			f1--
 		}
 		v0, v1 = c+1, b1
-		for v0 < v1 && isSpace(body[v0]) {
+		for v0 < len(body) && isSpace(body[v0]) {
 			v0++
+		}
+		if v0 > v1 {
+			v1 = v0 // an empty value starts after the white space
 		}
 	} else {
 		// No colon: Google takes exactly two words as field and value.

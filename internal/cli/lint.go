@@ -14,6 +14,7 @@ func init() { commands = append(commands, newLintCmd) }
 type lintOptions struct {
 	IO      *IOStreams
 	Output  string
+	Context bool
 	Sources []string
 }
 
@@ -32,6 +33,7 @@ problem found as "file:line:col: severity: message", sorted by position.
 Exit codes: 0 when no source has an error (warnings are allowed), 1 when
 any has, 2 when a source cannot be read or the usage is wrong.`,
 		Example: `  sitetxt lint testdata/robots/messy.txt
+  sitetxt lint --show-source testdata/robots/messy.txt
   sitetxt lint -o json testdata/robots/*.txt`,
 		Args: minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -40,6 +42,7 @@ any has, 2 when a source cannot be read or the usage is wrong.`,
 		},
 	}
 	outputFlag(cmd, &opts.Output, "text", "json")
+	cmd.Flags().BoolVar(&opts.Context, "show-source", false, "under each diagnostic, show its line with a caret at the column")
 	return cmd
 }
 
@@ -58,12 +61,14 @@ func lintRun(opts *lintOptions) error {
 		return err
 	}
 	var all grammar.Diagnostics
+	texts := map[string]string{}
 	for _, name := range opts.Sources {
 		src, err := readSource(opts.IO, name)
 		if err != nil {
 			return err
 		}
 		all = append(all, lintFile(src.parse(grammar.Options{}))...)
+		texts[src.name] = src.data
 	}
 	if opts.Output == "json" {
 		out := make([]diagJSON, len(all))
@@ -77,6 +82,10 @@ func lintRun(opts *lintOptions) error {
 		}
 	} else {
 		for _, d := range all {
+			if opts.Context {
+				fmt.Fprintf(opts.IO.Out, "%s\n\n", d.Format(texts[d.Filename]))
+				continue
+			}
 			fmt.Fprintln(opts.IO.Out, d.Error())
 		}
 	}

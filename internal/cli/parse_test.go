@@ -122,3 +122,12 @@ func TestParseCorpus(t *testing.T) {
 		}
 	}
 }
+
+func TestLintShowSource(t *testing.T) {
+	chdirRoot(t)
+	out, errOut, code := runCLI(t, "", "lint", "--show-source", "testdata/robots/messy.txt")
+	if code != ExitOK || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	golden(t, "lint/show-source_messy.txt", out)
+}
