@@ -1,0 +1,145 @@
+package datatxt_test
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/sitetxt/sitetxt/datatxt"
+	"github.com/sitetxt/sitetxt/grammar"
+)
+
+// denyPrefix is a toy access policy for the examples; the CLI passes a
+// *robots.Policy instead.
+type denyPrefix string
+
+func (p denyPrefix) Allowed(agent, url string) bool {
+	return len(url) < len(p) || url[:len(p)] != string(p)
+}
+
+func ExampleParse() {
+	src := []byte(`- path: iris/data.csv
+  name: iris
+  rows: 150
+- name: no-path
+- path: [mtcars/data.csv, mtcars/data.rds]
+  name: mtcars
+`)
+	c := datatxt.Parse("data.txt", src, datatxt.Options{Base: "https://example.org/data.txt"})
+	for _, e := range c.Entries {
+		fmt.Println(e.Pos.Line, e.Name, e.URLs, e.Metadata)
+	}
+	for _, d := range c.Diagnostics {
+		fmt.Println(d.Error())
+	}
+	// Output:
+	// 1 iris [https://example.org/iris/data.csv] map[rows:150]
+	// 5 mtcars [https://example.org/mtcars/data.csv https://example.org/mtcars/data.rds] map[]
+	// data.txt:4:3: error: dataset entry "no-path" has no path; it is left out
+}
+
+func ExampleParse_records() {
+	src := []byte(`User-agent: *
+Disallow: /private/
+
+Path: /census.csv
+Name: census
+
+Path: /private/salaries.csv
+Name: salaries
+`)
+	c := datatxt.Parse("data.txt", src, datatxt.Options{
+		Base:  "https://example.org/data.txt",
+		Agent: "mybot",
+		// The CLI compiles the file's own records with robots.Compile.
+		Rules: func(*grammar.File) datatxt.Access { return denyPrefix("https://example.org/private/") },
+	})
+	fmt.Println(c.Form)
+	for _, e := range c.Entries {
+		fmt.Printf("%s %s allowed=%v denied-by=%q\n", e.Name, e.URLs[0], *e.Allowed, e.DeniedBy)
+	}
+	// Output:
+	// records
+	// census https://example.org/census.csv allowed=true denied-by=""
+	// salaries https://example.org/private/salaries.csv allowed=false denied-by="data.txt"
+}
+
+func ExampleDetect() {
+	fmt.Println(datatxt.Detect([]byte("- path: a.csv\n")))
+	fmt.Println(datatxt.Detect([]byte("Path: /a.csv\nName: a\n")))
+	fmt.Println(datatxt.Detect([]byte("file: a.csv\ntype: csv\n")))
+	// Output:
+	// yaml
+	// records
+	// yaml
+}
+
+func ExampleParseForm() {
+	f, err := datatxt.ParseForm("records")
+	fmt.Println(f, err)
+	_, err = datatxt.ParseForm("xml")
+	fmt.Println(err)
+	// Output:
+	// records <nil>
+	// unknown data.txt form "xml" (want auto, yaml or records)
+}
+
+func ExampleExport() {
+	c := datatxt.Parse("data.txt", []byte("- path: a.csv\n  name: a\n  rows: 3\n"),
+		datatxt.Options{Base: "https://example.org/data.txt"})
+	datatxt.Export(os.Stdout, c, "csv", datatxt.ExportOptions{})
+	// Output:
+	// name,path,url,line,column,allowed,metadata
+	// a,a.csv,https://example.org/a.csv,1,3,,"{""rows"":3}"
+}
+
+func exampleCatalog() *datatxt.Catalog {
+	return datatxt.Parse("data.txt", []byte("- path: iris.csv\n  name: iris\n  description: Fisher's iris data.\n"),
+		datatxt.Options{Base: "https://example.org/data.txt"})
+}
+
+func ExampleSchemaOrg() {
+	doc := datatxt.SchemaOrg(exampleCatalog(), datatxt.ExportOptions{})
+	d := doc["dataset"].([]any)[0].(map[string]any)
+	fmt.Println(doc["@type"], d["@type"], d["name"], d["distribution"])
+	// Output:
+	// DataCatalog Dataset iris [map[@type:DataDownload contentUrl:https://example.org/iris.csv encodingFormat:text/csv]]
+}
+
+func ExampleDCAT() {
+	doc := datatxt.DCAT(exampleCatalog(), datatxt.ExportOptions{Publisher: "Example Org"})
+	d := doc["dcat:dataset"].([]any)[0].(map[string]any)
+	fmt.Println(doc["@type"], doc["dct:publisher"], d["dct:title"])
+	// Output:
+	// dcat:Catalog map[@type:foaf:Agent foaf:name:Example Org] iris
+}
+
+func ExampleDataJSON() {
+	doc := datatxt.DataJSON(exampleCatalog(), datatxt.ExportOptions{Now: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)})
+	d := doc["dataset"].([]any)[0].(map[string]any)
+	fmt.Println(doc["conformsTo"])
+	fmt.Println(d["title"], d["modified"], d["keyword"], d["accessLevel"])
+	fmt.Println(d["contactPoint"])
+	// Output:
+	// https://project-open-data.cio.gov/v1.1/schema
+	// iris 2026-01-02 [no-keyword-given] public
+	// map[@type:vcard:Contact fn:unknown contact (not given in data.txt) hasEmail:mailto:unknown@example.invalid]
+}
+
+func ExampleDataPackage() {
+	doc := datatxt.DataPackage(exampleCatalog(), datatxt.ExportOptions{})
+	r := doc["resources"].([]any)[0].(map[string]any)
+	fmt.Println(doc["name"], r["name"], r["path"], r["format"])
+	// Output:
+	// example.org iris https://example.org/iris.csv csv
+}
+
+func ExampleLint() {
+	f := grammar.ParseString("data.txt", "Name: orphan\n\nPath: /a.csv\nName: a\n\nPath: /b.csv\nName: a\n", grammar.Options{})
+	for _, d := range datatxt.Lint(f) {
+		fmt.Println(d.Error())
+	}
+	// Output:
+	// data.txt:1:1: error: dataset entry has no path: "Name" line is not under a "Path" line; it is left out
+	// data.txt:7:7: warning: dataset name "a" is also used at line 3
+}
