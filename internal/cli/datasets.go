@@ -9,6 +9,7 @@ import (
 
 	"github.com/sitetxt/sitetxt/datatxt"
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/fetch"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )
@@ -25,6 +26,7 @@ type datasetsOptions struct {
 	Form    string
 	Output  string
 	Source  string
+	Fetch   fetchFlags
 }
 
 // datasetsNow is the export date of catalog formats; tests fix it.
@@ -67,6 +69,7 @@ or an unreadable source.`,
 	f.StringVar(&opts.Robots, "robots", "", "the site's robots.txt file, applied to URLs on the data.txt's host")
 	f.StringVar(&opts.Form, "form", "auto", "data.txt form: auto, yaml or records")
 	outputFlag(cmd, &opts.Output, append([]string{"text"}, datatxt.Formats...)...)
+	opts.Fetch.AddFlags(cmd)
 	return cmd
 }
 
@@ -94,19 +97,30 @@ func datasetsRun(opts *datasetsOptions) error {
 	popts := datatxt.Options{Form: form, Base: opts.Base, Agent: opts.Agent}
 	popts.Rules = func(f *grammar.File) datatxt.Access { return compileAccess(f, prof) }
 	if opts.Robots != "" {
-		rsrc, err := readSource(opts.IO, opts.Robots)
+		opts.Fetch.Profile = prof.String()
+		rsrc, err := resolveSource(opts.IO, &opts.Fetch, opts.Robots, "robots.txt")
 		if err != nil {
 			return err
 		}
-		gopts := grammar.Options{}
-		if prof == robots.Google {
-			gopts.MaxSize = -1 // Google reads the whole file
+		as, err := accessFor(&opts.Fetch, rsrc, []string{prof.String()})
+		if err != nil {
+			return err
 		}
-		popts.Robots = compileAccess(rsrc.parse(gopts), prof)
+		popts.Robots = as[0]
 	}
-	src, err := readSource(opts.IO, opts.Source)
+	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "data.txt")
 	if err != nil {
 		return err
+	}
+	if r := src.fetched; r != nil {
+		if r.Status == fetch.NotFound {
+			// Not an error: the site may offer datasets found by other means.
+			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %s: %s\n", src.name, r.Reason)
+			return printEmptyCatalog(opts)
+		}
+		if popts.Base == "" {
+			popts.Base = r.FinalURL
+		}
 	}
 	c := datatxt.Parse(src.name, []byte(src.data), popts)
 	if src.cut {
@@ -133,6 +147,17 @@ func datasetsRun(opts *datasetsOptions) error {
 		return findings
 	}
 	return nil
+}
+
+// printEmptyCatalog prints what a site without a data.txt offers: nothing,
+// in the format asked for.
+func printEmptyCatalog(opts *datasetsOptions) error {
+	c := datatxt.Parse(opts.Source, nil, datatxt.Options{Form: datatxt.FormYAML, Base: opts.Base})
+	c.Diagnostics = nil
+	if opts.Output == "text" {
+		return printDatasets(opts.IO, c)
+	}
+	return datatxt.Export(opts.IO.Out, c, opts.Output, datatxt.ExportOptions{Now: datasetsNow()})
 }
 
 // printDatasets writes the entries as aligned columns, one row per URL;

@@ -48,3 +48,24 @@ func TestURLSources(t *testing.T) {
 		})
 	}
 }
+
+func TestDatasetsURL(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/a/data.txt", func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("- path: sales.csv\n  name: sales\n"))
+	})
+	mux.HandleFunc("/a/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("User-agent: *\nDisallow: /a/\n"))
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	cache := t.TempDir()
+	out, errOut, code := runCLI(t, "", "datasets", "--cache-dir", cache, "-o", "csv", "--robots", srv.URL+"/a/robots.txt", srv.URL+"/a/data.txt")
+	if code != ExitOK || !strings.Contains(out, srv.URL+"/a/sales.csv") || !strings.Contains(out, "false") {
+		t.Errorf("datasets over HTTP: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	out, errOut, code = runCLI(t, "", "datasets", "--cache-dir", cache, srv.URL+"/none/")
+	if code != ExitOK || !strings.Contains(errOut, "404") {
+		t.Errorf("datasets on a site without data.txt: exit %d, stdout %q, stderr %q; want exit 0 and the 404 reason", code, out, errOut)
+	}
+}
