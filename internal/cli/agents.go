@@ -15,7 +15,7 @@ import (
 
 func init() {
 	commands = append(commands, newAgentsCmd)
-	linters = append(linters, mobileagent.Lint)
+	linters["robots"] = append(linters["robots"], mobileagent.Lint)
 }
 
 // agentsOptions are the options of "sitetxt agents".

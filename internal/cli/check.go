@@ -15,7 +15,7 @@ import (
 
 func init() {
 	commands = append(commands, newCheckCmd)
-	linters = append(linters, robots.Lint)
+	linters["robots"] = append(linters["robots"], robots.Lint)
 }
 
 // checkOptions are the options of "sitetxt check".

@@ -131,3 +131,21 @@ func TestLintShowSource(t *testing.T) {
 	}
 	golden(t, "lint/show-source_messy.txt", out)
 }
+
+func TestManifestType(t *testing.T) {
+	tests := []struct{ given, name, data, want string }{
+		{"auto", "site/data.txt", "Path: /x\n", "datatxt"},
+		{"auto", "https://example.org/DATA.TXT", "", "datatxt"},
+		{"auto", "list.yaml.txt", "path: x\n", "datatxt"},
+		{"auto", "x.txt", "# c\n\n- path: a.csv\n", "datatxt"},
+		{"auto", "robots.txt", "User-agent: *\n- x\n", "robots"},
+		{"auto", "fict.org.txt", "Mobile-agent-server: / none\n", "robots"},
+		{"robots", "data.txt", "- path: a\n", "robots"},
+		{"datatxt", "robots.txt", "User-agent: *\n", "datatxt"},
+	}
+	for _, tt := range tests {
+		if got := manifestType(tt.given, tt.name, tt.data); got != tt.want {
+			t.Errorf("manifestType(%q, %q, %q) = %q, want %q", tt.given, tt.name, tt.data, got, tt.want)
+		}
+	}
+}
