@@ -250,6 +250,28 @@ func TestMessy(t *testing.T) {
 				t.Errorf("Ignored = %q, value = %q", f.Ignored, f.Lines[1].Value)
 			}
 		}},
+		{"line limit", "a: 1\nb: 2\nc: 3\n", Options{MaxLines: 2}, "3:1 warning too-many-lines", func(t *testing.T, f *File) {
+			if len(f.Lines) != 2 || f.Ignored != "c: 3\n" {
+				t.Errorf("%d lines, Ignored = %q", len(f.Lines), f.Ignored)
+			}
+		}},
+		{"line and size limit", "a: 1\nb: 2\nc: 3\n", Options{MaxLines: 1, MaxSize: 8}, "2:1 warning too-many-lines", func(t *testing.T, f *File) {
+			if len(f.Lines) != 1 || f.Ignored != "b: 2\nc: 3\n" {
+				t.Errorf("%d lines, Ignored = %q", len(f.Lines), f.Ignored)
+			}
+		}},
+		{"diagnostics capped", strings.Repeat("junk junk junk\n", 1500), Options{}, "", func(t *testing.T, f *File) {
+			if n := len(f.Diagnostics); n != 1001 || !strings.Contains(codes(f.Diagnostics)+f.Diagnostics.Error(), "invalid-line") {
+				t.Errorf("%d diagnostics, want 1000 and a summary", n)
+			}
+			found := false
+			for _, d := range f.Diagnostics {
+				found = found || d.Summary == `500 more "invalid-line" diagnostics like this one are left out`
+			}
+			if !found {
+				t.Errorf("no summary of the 500 diagnostics left out")
+			}
+		}},
 		{"no size limit", strings.Repeat("# x\n", 10), Options{MaxSize: -1}, "", nil},
 		{"rules before agent", "Disallow: /\nUser-agent: *\n", Options{}, "", func(t *testing.T, f *File) {
 			if len(f.Preamble) != 1 || f.Preamble[0].Kind != DisallowLine {
@@ -260,7 +282,7 @@ func TestMessy(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := ParseString("m", tt.in, tt.opts)
-			if got := codes(f.Diagnostics); got != tt.diags {
+			if got := codes(f.Diagnostics); got != tt.diags && tt.name != "diagnostics capped" {
 				t.Errorf("diagnostics = %q, want %q", got, tt.diags)
 			}
 			if tt.check != nil {
@@ -406,7 +428,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte("\xEF\xBBuser agent FooBot\r\rdisalow /\x00\n:x\n#"))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		file := Parse("fuzz", in, Options{MaxSize: 4096, MaxLineLength: 64})
+		file := Parse("fuzz", in, Options{MaxSize: 4096, MaxLineLength: 64, MaxLines: 100})
 		checkInvariants(t, string(in), file)
 		for _, l := range file.Lines {
 			if l.IsField() && !utf8.ValidString(l.Raw) && l.Field == "" {

@@ -2,6 +2,7 @@ package grammar
 
 import (
 	"bytes"
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -17,6 +18,11 @@ type Options struct {
 	// and comment; the rest stays in Line.Raw, with a diagnostic. 0 means
 	// DefaultMaxLineLength; a negative value means no limit.
 	MaxLineLength int
+	// MaxLines is how many lines are parsed; the rest is kept in
+	// File.Ignored with a diagnostic. It bounds memory where MaxSize is
+	// raised: each line costs about 150 bytes however short it is. 0 means
+	// DefaultMaxLines; a negative value means no limit.
+	MaxLines int
 }
 
 // The default limits.
@@ -27,6 +33,9 @@ const (
 	// DefaultMaxLineLength is the longest line Google's parser reads whole
 	// (its buffer of 2083*8 bytes less the final NUL).
 	DefaultMaxLineLength = 2083*8 - 1
+	// DefaultMaxLines is the most lines DefaultMaxSize bytes can hold, so
+	// it only binds when MaxSize is raised.
+	DefaultMaxLines = DefaultMaxSize + 1
 )
 
 func (o Options) maxSize() int {
@@ -34,6 +43,13 @@ func (o Options) maxSize() int {
 		return DefaultMaxSize
 	}
 	return o.MaxSize
+}
+
+func (o Options) maxLines() int {
+	if o.MaxLines == 0 {
+		return DefaultMaxLines
+	}
+	return o.MaxLines
 }
 
 func (o Options) maxLineLength() int {
@@ -52,10 +68,43 @@ type scanner struct {
 	lines []*Line
 	diags Diagnostics
 	html  bool
+	// counts counts the diagnostics of each code.
+	counts map[string]int
+	// stop is where scanning stopped at the line limit, or -1.
+	stop int
 }
 
+// maxPerCode is how many diagnostics of one code a parse reports; past it
+// they are counted, and one more diagnostic says how many were left out, so
+// a megabyte of binary junk yields a readable report in bounded memory.
+const maxPerCode = 1000
+
 func (s *scanner) diag(sev Severity, code string, r Range, summary string) {
+	if s.counts == nil {
+		s.counts = map[string]int{}
+	}
+	s.counts[code]++
+	if s.counts[code] > maxPerCode {
+		return
+	}
 	s.diags = append(s.diags, &Diagnostic{Severity: sev, Code: code, Summary: summary, Filename: s.name, Range: r})
+}
+
+// summarize adds one diagnostic for each code that went past maxPerCode.
+func (s *scanner) summarize() {
+	for code, n := range s.counts {
+		if n <= maxPerCode {
+			continue
+		}
+		var last *Diagnostic
+		for _, d := range s.diags {
+			if d.Code == code {
+				last = d
+			}
+		}
+		s.diags = append(s.diags, &Diagnostic{Severity: last.Severity, Code: code, Filename: s.name, Range: last.Range,
+			Summary: fmt.Sprintf("%d more %q diagnostics like this one are left out", n-maxPerCode, code)})
+	}
 }
 
 // bomPrefix returns how many bytes at the start of src are a whole or
@@ -73,11 +122,20 @@ func bomPrefix(src string) int {
 func (s *scanner) scan(start int) {
 	src := s.src
 	n := 1 + strings.Count(src, "\n") + strings.Count(src, "\r")
+	maxLines := s.opts.maxLines()
+	if maxLines >= 0 && n > maxLines {
+		n = maxLines
+	}
 	store := make([]Line, 0, n)
 	s.lines = make([]*Line, 0, n)
 	lineNo := 1
 	maxLine := s.opts.maxLineLength()
+	s.stop = -1
 	for i := start; i < len(src); {
+		if len(store) == maxLines {
+			s.stop = i
+			break
+		}
 		j := i
 		for j < len(src) && src[j] != '\n' && src[j] != '\r' {
 			j++

@@ -38,7 +38,13 @@ func parse(name, src, ignored string, opts Options) *File {
 		s.diag(Error, "markup", Range{p, p}, fmt.Sprintf("input looks like an %s document, not a plain-text manifest", what))
 	}
 	s.scan(bom)
-	if ignored != "" {
+	if s.stop >= 0 {
+		p := Pos{Offset: s.stop, Line: len(s.lines) + 1, Column: 1}
+		s.diag(Warning, "too-many-lines", Range{p, p},
+			fmt.Sprintf("input has more than %d lines; the last %d bytes are ignored", len(s.lines), len(src)-s.stop+len(ignored)))
+		src, ignored = src[:s.stop], src[s.stop:]+ignored
+	}
+	if ignored != "" && s.stop < 0 {
 		end := offsetPos(src, len(src))
 		if n := len(s.lines); n > 0 {
 			end = s.lines[n-1].End()
@@ -49,6 +55,7 @@ func parse(name, src, ignored string, opts Options) *File {
 		s.diag(Warning, "too-large", Range{end, end},
 			fmt.Sprintf("input is larger than %d bytes; the last %d bytes are ignored", len(src), len(ignored)))
 	}
+	s.summarize()
 	f := &File{Name: name, BOM: src[:bom], Lines: s.lines, Ignored: ignored}
 	f.build()
 	f.Diagnostics = s.diags

@@ -57,6 +57,8 @@ func TestHostileInputs(t *testing.T) {
 	randomFile := write("random.txt", random)
 	random = nil
 	millionLines := write("million.txt", []byte(strings.Repeat("Disallow: /x\n", 1_000_000)))
+	blank := write("blank.txt", bytes.Repeat([]byte("\n"), 64<<20))
+	rules := write("rules.txt", append([]byte("User-agent: *\n"), bytes.Repeat([]byte("Disallow: /x*y$\n"), 4<<20)...))
 	nul := write("nul.txt", bytes.Repeat([]byte("User-agent: *\x00\nDisallow: /\x00a\n"), 1000))
 	utf8 := write("utf8.txt", bytes.Repeat([]byte("User-agent: \xff\xfe*\nDisallow: /\xc3\x28\n"), 1000))
 
@@ -68,6 +70,9 @@ func TestHostileInputs(t *testing.T) {
 		{"64 MiB of random bytes", []string{"parse", "-o", "json", randomFile}},
 		{"64 MiB of random bytes, lint", []string{"lint", randomFile}},
 		{"1,000,000 lines", []string{"parse", "-o", "json", millionLines}},
+		{"64 Mi blank lines under google (no size limit)", []string{"check", "--profile", "google", blank, "/x"}},
+		{"4 Mi rules under google (no size limit)", []string{"diff", rules, "/a"}},
+		{"random bytes under every profile", []string{"diff", randomFile, "/", "/a%2Fb", "/robots.txt?x"}},
 		{"NUL bytes", []string{"parse", nul}},
 		{"invalid UTF-8", []string{"parse", "-o", "yaml", utf8}},
 	}
@@ -75,7 +80,7 @@ func TestHostileInputs(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			code, out, errOut, rss, took := run(t, nil, tt.args...)
 			t.Logf("exit %d, %d bytes out, peak RSS %d MiB, %v", code, len(out), rss>>20, took)
-			if code != 0 && !(code == 1 && tt.args[0] == "lint") {
+			if code == 2 || code == 1 && tt.args[0] != "lint" && tt.args[0] != "diff" {
 				t.Errorf("exit %d, stderr %q", code, errOut)
 			}
 			if rss > maxRSS {

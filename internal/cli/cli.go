@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -77,8 +78,16 @@ func usageError(format string, args ...any) error {
 	return &exitError{code: ExitError, err: fmt.Errorf(format, args...)}
 }
 
+// memoryLimit is the soft limit sitetxt sets on the Go heap (unless
+// GOMEMLIMIT is set): with it the collector works harder instead of letting
+// the heap double past what a hostile input makes live.
+const memoryLimit = 192 << 20
+
 // Main runs the command line in os.Args and returns the exit code.
 func Main(ios *IOStreams) int {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
+	}
 	return Run(ios, os.Args[1:])
 }
 
