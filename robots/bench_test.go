@@ -89,7 +89,7 @@ type matchCase struct {
 	temoto *robotstxt.Group
 }
 
-func loadMatchCases(b *testing.B, p Profile) []matchCase {
+func loadMatchCases(b testing.TB, p Profile) []matchCase {
 	b.Helper()
 	dir := filepath.Join(corpusDir, "urls")
 	ents, err := os.ReadDir(dir)

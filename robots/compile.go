@@ -36,6 +36,11 @@ type Agent struct {
 	groups []*Group // the groups that apply, in file order; empty when none does
 	rules  []*Rule  // in decision order: the first that matches decides
 	global bool
+
+	// The decision loop's layout (see buildLists).
+	arena string
+	lists [][]mrule
+	idx   *[256]uint16
 }
 
 // Compile interprets a parsed robots.txt file under profile p. Values the
@@ -212,6 +217,7 @@ func (r *Rule) setPattern(pat string, wild bool) {
 // index builds the agent tables.
 func (pol *Policy) index() {
 	pol.none = &Agent{policy: pol}
+	pol.none.buildLists()
 	switch pol.profile {
 	case Draft, NoRobots:
 		pol.records = make([]*Agent, len(pol.groups))
@@ -225,6 +231,7 @@ func (pol *Policy) index() {
 			if g.Global {
 				a.token = "*"
 			}
+			a.buildLists()
 			pol.records[i] = a
 		}
 		return
@@ -282,6 +289,7 @@ func (pol *Policy) merge(tok string, gs []*Group, global bool) *Agent {
 		}
 		return x.Allow && !y.Allow
 	})
+	a.buildLists()
 	return a
 }
 

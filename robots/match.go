@@ -38,47 +38,154 @@ const pathBufSize = 2048
 // beyond.
 func (a *Agent) Decide(url string) Decision {
 	p := a.policy.profile
-	var buf [pathBufSize]byte
 	raw, slash := pathOf(url)
-	path := raw
-	switch p {
-	case RFC9309:
-		if slash || needsNormRFC(raw) {
-			b := buf[:0]
-			if slash {
-				b = append(b, '/')
+	if !slash {
+		switch p {
+		case RFC9309:
+			if !needsNormRFC(raw) {
+				return a.decidePath(raw)
 			}
-			b = normRFC(b, raw)
-			path = bytesString(b)
-		}
-	case Draft:
-		if slash || strings.IndexByte(raw, '%') >= 0 {
-			b := buf[:0]
-			if slash {
-				b = append(b, '/')
+		case Draft:
+			if strings.IndexByte(raw, '%') < 0 {
+				return a.decidePath(raw)
 			}
-			b = normDraft(b, raw)
-			path = bytesString(b)
-		}
-	default:
-		if slash {
-			b := append(buf[:0], '/')
-			b = append(b, raw...)
-			path = bytesString(b)
+		default:
+			return a.decidePath(raw)
 		}
 	}
+	return a.decideRewritten(raw, slash)
+}
+
+// decideRewritten normalises the path into a stack buffer (kept out of
+// Decide so the common case does not pay for clearing it).
+func (a *Agent) decideRewritten(raw string, slash bool) Decision {
+	var buf [pathBufSize]byte
+	b := buf[:0]
+	if slash {
+		b = append(b, '/')
+	}
+	switch a.policy.profile {
+	case RFC9309:
+		b = normRFC(b, raw)
+	case Draft:
+		b = normDraft(b, raw)
+	default:
+		b = append(b, raw...)
+	}
+	return a.decidePath(bytesString(b))
+}
+
+// decidePath decides a path in the profile's comparison form.
+func (a *Agent) decidePath(path string) Decision {
+	p := a.policy.profile
 	if (p == RFC9309 || p == Draft) && path == "/robots.txt" {
 		return Decision{Allowed: true, Reason: ReasonRobotsTxt}
 	}
-	for _, r := range a.rules {
-		if r.match(path) {
-			return Decision{Allowed: r.Allow, Rule: r, Group: r.Group, Global: a.global, Reason: ReasonRule}
+	list := a.lists[0]
+	if a.idx != nil && len(path) >= 2 {
+		list = a.lists[a.idx[path[1]]]
+	}
+	arena := a.arena
+	for i := range list {
+		m := &list[i]
+		pre := arena[m.off : m.off+m.n]
+		if len(path) < len(pre) || path[:len(pre)] != pre {
+			continue
 		}
+		r := a.rules[m.idx]
+		switch {
+		case m.flags&mWild != 0:
+			if !r.match(path) {
+				continue
+			}
+		case m.flags&mAnchored != 0:
+			if len(path) != len(pre) {
+				continue
+			}
+		}
+		return Decision{Allowed: r.Allow, Rule: r, Group: r.Group, Global: a.global, Reason: ReasonRule}
 	}
 	if len(a.groups) == 0 {
 		return Decision{Allowed: true, Reason: ReasonNoGroup}
 	}
 	return Decision{Allowed: true, Group: a.groups[0], Global: a.global, Reason: ReasonNoRule}
+}
+
+// mrule is a rule as the decision loop scans it: 16 bytes, its literal
+// prefix in the agent's arena, so that scanning an agent's rules reads
+// contiguous memory. A wildcard rule's full match goes to its Rule.
+type mrule struct {
+	off, n uint32 // literal prefix (the whole pattern without '*') in arena
+	idx    uint32 // index in Agent.rules
+	flags  uint8
+}
+
+const (
+	mWild     = 1 << iota // pattern has '*': finish with Rule.match
+	mAnchored             // pattern ends with '$': the path must end here
+)
+
+// minDispatch is how many rules an agent needs before a dispatch table
+// by the path's second byte pays for its half kilobyte.
+const minDispatch = 8
+
+// buildLists lays out the agent's rules for deciding: an arena of their
+// literal prefixes and, for agents with many rules, a dispatch on the byte
+// after the path's leading '/': lists[idx[c]] holds, in decision order,
+// the rules whose prefix is "/c..." and those that may match whatever
+// follows the '/' ("/", "/*...", patterns without a leading '/');
+// lists[0] holds only the latter (or every rule, without dispatch).
+func (a *Agent) buildLists() {
+	var arena strings.Builder
+	ms := make([]mrule, len(a.rules))
+	keys := make([]int, len(a.rules))
+	for i, r := range a.rules {
+		pre := r.lit
+		m := mrule{idx: uint32(i)}
+		if r.segs != nil {
+			pre = r.segs[0]
+			m.flags |= mWild
+		}
+		if r.anchored {
+			m.flags |= mAnchored
+		}
+		m.off, m.n = uint32(arena.Len()), uint32(len(pre))
+		arena.WriteString(pre)
+		ms[i] = m
+		keys[i] = -1
+		if len(pre) >= 2 && pre[0] == '/' {
+			keys[i] = int(pre[1])
+		}
+	}
+	a.arena = arena.String()
+	if len(a.rules) < minDispatch {
+		a.lists = [][]mrule{ms}
+		return
+	}
+	var generic []mrule
+	used := [256]bool{}
+	for i, k := range keys {
+		if k < 0 {
+			generic = append(generic, ms[i])
+		} else {
+			used[k] = true
+		}
+	}
+	a.idx = new([256]uint16)
+	a.lists = [][]mrule{generic}
+	for c := 0; c < 256; c++ {
+		if !used[c] {
+			continue
+		}
+		var l []mrule
+		for i, k := range keys {
+			if k < 0 || k == c {
+				l = append(l, ms[i])
+			}
+		}
+		a.idx[c] = uint16(len(a.lists))
+		a.lists = append(a.lists, l)
+	}
 }
 
 func bytesString(b []byte) string {

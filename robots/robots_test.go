@@ -365,3 +365,44 @@ Clean-param: &&
 		t.Errorf("Diagnostics() = %s, want %s", got, want)
 	}
 }
+
+// TestCorpusLayout checks, on every URL of the corpus, that the decision
+// loop's layout (arena, dispatch by second byte) decides as a plain scan of
+// the agent's rules in order does.
+func TestCorpusLayout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	for _, p := range Profiles {
+		cases := loadMatchCases(t, p)
+		bad := 0
+		for _, c := range cases {
+			got := c.agent.Decide(c.url)
+			raw, slash := pathOf(c.url)
+			path := raw
+			switch p {
+			case RFC9309:
+				path = string(normRFC(nil, raw))
+			case Draft:
+				path = string(normDraft(nil, raw))
+			}
+			if slash {
+				path = "/" + path
+			}
+			var want *Rule
+			for _, r := range c.agent.rules {
+				if r.match(path) {
+					want = r
+					break
+				}
+			}
+			if path == "/robots.txt" && (p == RFC9309 || p == Draft) {
+				want = nil
+			}
+			if got.Rule != want && bad < 10 {
+				bad++
+				t.Errorf("%s: Decide(%q).Rule = %v, want %v", p, c.url, got.Rule, want)
+			}
+		}
+	}
+}
