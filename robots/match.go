@@ -221,6 +221,9 @@ func globMatch(segs []string, anchored bool, path string) bool {
 	}
 	rest := path[len(first):]
 	last := len(segs) - 1
+	if anchored && !strings.HasSuffix(rest, segs[last]) {
+		return false // cheap rejection before any search
+	}
 	for i := 1; i < last; i++ {
 		s := segs[i]
 		if s == "" {
