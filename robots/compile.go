@@ -1,7 +1,8 @@
 package robots
 
 import (
-	"sort"
+	"encoding/binary"
+	"slices"
 	"strings"
 
 	"github.com/sitetxt/sitetxt/grammar"
@@ -17,7 +18,7 @@ type Policy struct {
 	// Agent selection. RFC9309 and Google: the merged groups of each
 	// product token, found by a case-folded hash, and the merged "*"
 	// groups. Draft and NoRobots: one Agent per record, searched in order.
-	byToken map[uint64][]*Agent
+	byToken map[uint64][]tokenAgent
 	global  *Agent
 	records []*Agent
 	none    *Agent
@@ -26,6 +27,13 @@ type Policy struct {
 	host        *Host
 	cleanParams []*CleanParam
 	diags       grammar.Diagnostics
+}
+
+// tokenAgent is one entry of Policy.byToken: a product token, lower case,
+// and its agent (shared by tokens that name the same groups).
+type tokenAgent struct {
+	token string
+	agent *Agent
 }
 
 // Agent is the rules a Policy applies to one crawler, selected once. It is
@@ -99,6 +107,25 @@ func (p Profile) recordsEndAtBlank() bool { return p == Draft || p == NoRobots }
 type compiler struct {
 	pol  *Policy
 	file *grammar.File
+	slab []Rule // rules are allocated from here, one allocation per file
+}
+
+// newRule returns a zero Rule from the slab.
+func (c *compiler) newRule() *Rule {
+	if len(c.slab) == cap(c.slab) {
+		n := 0
+		for _, l := range c.file.Lines {
+			if l.Kind.IsRule() {
+				n++
+			}
+		}
+		if n < 8 {
+			n = 8
+		}
+		c.slab = make([]Rule, 0, n)
+	}
+	c.slab = c.slab[:len(c.slab)+1]
+	return &c.slab[len(c.slab)-1]
 }
 
 // value returns the line's value as profile p reads it: Google stops at a
@@ -126,7 +153,7 @@ func (c *compiler) groupLines() {
 			}
 		case kAgent:
 			if cur == nil || sawRule {
-				cur = &Group{}
+				cur = &Group{index: len(c.pol.groups)}
 				c.pol.groups = append(c.pol.groups, cur)
 				sawRule = false
 			}
@@ -160,7 +187,8 @@ func isGlobalValue(p Profile, v string) bool {
 
 func (c *compiler) addRule(g *Group, l *grammar.Line) {
 	p := c.pol.profile
-	r := &Rule{Allow: l.Kind == grammar.AllowLine, Line: l, Group: g, Pattern: value(p, l)}
+	r := c.newRule()
+	*r = Rule{Allow: l.Kind == grammar.AllowLine, Line: l, Group: g, Pattern: value(p, l)}
 	r.Directive = "Disallow"
 	if r.Allow {
 		r.Directive = "Allow"
@@ -189,9 +217,13 @@ func (r *Rule) compile(p Profile) {
 	case Google:
 		pat = escapeGoogle(pat)
 	case RFC9309:
-		pat = string(normRFC(nil, pat))
+		if needsNormRFC(pat) {
+			pat = string(normRFC(nil, pat))
+		}
 	case Draft:
-		pat = string(normDraft(nil, pat))
+		if strings.IndexByte(pat, '%') >= 0 {
+			pat = string(normDraft(nil, pat))
+		}
 	}
 	r.setPattern(pat, p == Google || p == RFC9309)
 }
@@ -243,30 +275,45 @@ func (pol *Policy) index() {
 		if g.Global {
 			global = append(global, g)
 		}
-		seen := map[string]bool{}
 		for _, v := range g.Agents {
 			if isGlobalValue(pol.profile, v) {
 				continue
 			}
 			tok := strings.ToLower(fileToken(v))
-			if (tok == "" && pol.profile != Google) || seen[tok] {
+			if tok == "" && pol.profile != Google {
 				continue
 			}
-			seen[tok] = true
-			if _, ok := byName[tok]; !ok {
+			gs, ok := byName[tok]
+			if !ok {
 				order = append(order, tok)
 			}
-			byName[tok] = append(byName[tok], g)
+			if len(gs) > 0 && gs[len(gs)-1] == g {
+				continue // named twice in one group
+			}
+			byName[tok] = append(gs, g)
 		}
 	}
 	if len(global) > 0 {
 		pol.global = pol.merge("*", global, true)
 	}
-	pol.byToken = make(map[uint64][]*Agent, len(order))
+	pol.byToken = make(map[uint64][]tokenAgent, len(order))
+	// Tokens naming the same groups share one agent: files often list
+	// dozens of crawlers over one group.
+	shared := map[string]*Agent{}
+	var key []byte
 	for _, tok := range order {
-		a := pol.merge(tok, byName[tok], false)
+		gs := byName[tok]
+		key = key[:0]
+		for _, g := range gs {
+			key = binary.AppendUvarint(key, uint64(g.index))
+		}
+		a, ok := shared[string(key)]
+		if !ok {
+			a = pol.merge(tok, gs, false)
+			shared[string(key)] = a
+		}
 		h := foldHash(tok)
-		pol.byToken[h] = append(pol.byToken[h], a)
+		pol.byToken[h] = append(pol.byToken[h], tokenAgent{tok, a})
 	}
 }
 
@@ -282,12 +329,17 @@ func (pol *Policy) merge(tok string, gs []*Group, global bool) *Agent {
 			}
 		}
 	}
-	sort.SliceStable(a.rules, func(i, j int) bool {
-		x, y := a.rules[i], a.rules[j]
+	slices.SortStableFunc(a.rules, func(x, y *Rule) int {
 		if x.prio != y.prio {
-			return x.prio > y.prio
+			return y.prio - x.prio
 		}
-		return x.Allow && !y.Allow
+		if x.Allow != y.Allow {
+			if x.Allow {
+				return -1
+			}
+			return 1
+		}
+		return 0
 	})
 	a.buildLists()
 	return a
@@ -358,9 +410,9 @@ func (pol *Policy) Agent(agent string) *Agent {
 			return pol.globalOrNone()
 		}
 	}
-	for _, a := range pol.byToken[foldHash(tok)] {
-		if strings.EqualFold(a.token, tok) {
-			return a
+	for _, e := range pol.byToken[foldHash(tok)] {
+		if strings.EqualFold(e.token, tok) {
+			return e.agent
 		}
 	}
 	return pol.globalOrNone()

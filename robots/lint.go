@@ -216,8 +216,10 @@ func (l *linter) unreachable(pol *Policy) {
 	if pol.global != nil {
 		agents = append(agents, pol.global)
 	}
-	for _, as := range pol.byToken {
-		agents = append(agents, as...)
+	for _, es := range pol.byToken {
+		for _, e := range es {
+			agents = append(agents, e.agent)
+		}
 	}
 	for _, a := range agents {
 		seen := map[string]*Rule{}

@@ -162,29 +162,23 @@ func (a *Agent) buildLists() {
 		a.lists = [][]mrule{ms}
 		return
 	}
-	var generic []mrule
-	used := [256]bool{}
-	for i, k := range keys {
-		if k < 0 {
-			generic = append(generic, ms[i])
-		} else {
-			used[k] = true
+	a.idx = new([256]uint16)
+	a.lists = [][]mrule{nil}
+	for _, k := range keys {
+		if k >= 0 && a.idx[k] == 0 {
+			a.idx[k] = uint16(len(a.lists))
+			a.lists = append(a.lists, nil)
 		}
 	}
-	a.idx = new([256]uint16)
-	a.lists = [][]mrule{generic}
-	for c := 0; c < 256; c++ {
-		if !used[c] {
+	for i, k := range keys {
+		if k >= 0 {
+			j := a.idx[k]
+			a.lists[j] = append(a.lists[j], ms[i])
 			continue
 		}
-		var l []mrule
-		for i, k := range keys {
-			if k < 0 || k == c {
-				l = append(l, ms[i])
-			}
+		for j := range a.lists {
+			a.lists[j] = append(a.lists[j], ms[i])
 		}
-		a.idx[c] = uint16(len(a.lists))
-		a.lists = append(a.lists, l)
 	}
 }
 

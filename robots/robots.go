@@ -144,6 +144,8 @@ type Group struct {
 	VisitTime   *VisitTime
 	// CleanParams holds the group's Clean-param lines.
 	CleanParams []*CleanParam
+
+	index int // in Policy.groups
 }
 
 // Pos returns where the group's first User-agent line starts.
