@@ -237,3 +237,33 @@ func BenchmarkAdversarial(b *testing.B) {
 		b.ReportMetric(float64(heap)/float64(size), "heap-B/file-byte")
 	})
 }
+
+// BenchmarkCorpusCompile splits BenchmarkCorpusParse/sitetxt in two: the
+// grammar's parse alone, and compiling files parsed beforehand.
+func BenchmarkCorpusCompile(b *testing.B) {
+	files, size := loadCorpus(b)
+	b.Run("grammar", func(b *testing.B) {
+		b.SetBytes(size)
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			for _, f := range files {
+				_ = grammar.Parse(f.name, f.data, parseOptions)
+			}
+		}
+	})
+	parsed := make([]*grammar.File, len(files))
+	for i, f := range files {
+		parsed[i] = grammar.Parse(f.name, f.data, parseOptions)
+	}
+	for _, p := range Profiles {
+		b.Run("compile-"+p.String(), func(b *testing.B) {
+			b.SetBytes(size)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				for _, f := range parsed {
+					_ = Compile(f, p)
+				}
+			}
+		})
+	}
+}

@@ -47,7 +47,8 @@ type Agent struct {
 
 	// The decision loop's layout (see buildLists).
 	arena string
-	lists [][]mrule
+	all   []mrule   // every rule, in decision order
+	lists [][]mrule // with idx: by the path's second byte
 	idx   *[256]uint16
 }
 
@@ -107,22 +108,19 @@ func (p Profile) recordsEndAtBlank() bool { return p == Draft || p == NoRobots }
 type compiler struct {
 	pol  *Policy
 	file *grammar.File
-	slab []Rule // rules are allocated from here, one allocation per file
+
+	// Slabs: every Rule, rule pointer, group, agent value and agent line of
+	// the file comes from one allocation each; groups take sub-slices.
+	slab       []Rule
+	rules      []*Rule
+	agents     []string
+	agentLines []*grammar.Line
 }
 
 // newRule returns a zero Rule from the slab.
 func (c *compiler) newRule() *Rule {
 	if len(c.slab) == cap(c.slab) {
-		n := 0
-		for _, l := range c.file.Lines {
-			if l.Kind.IsRule() {
-				n++
-			}
-		}
-		if n < 8 {
-			n = 8
-		}
-		c.slab = make([]Rule, 0, n)
+		c.slab = make([]Rule, 0, 8)
 	}
 	c.slab = c.slab[:len(c.slab)+1]
 	return &c.slab[len(c.slab)-1]
@@ -143,6 +141,28 @@ func value(p Profile, l *grammar.Line) string {
 // groupLines splits the file's lines into groups as the profile does.
 func (c *compiler) groupLines() {
 	p := c.pol.profile
+	nAgents, nRules := 0, 0
+	for _, l := range c.file.Lines {
+		switch kind(p, l) {
+		case kAgent:
+			nAgents++
+		case kAllow, kDisallow:
+			nRules++
+		}
+	}
+	if nAgents == 0 {
+		for _, l := range c.file.Lines {
+			c.extension(nil, l)
+		}
+		return
+	}
+	groups := make([]Group, 0, nAgents)
+	type span struct{ r0, r1, a0, a1 int }
+	spans := make([]span, 0, nAgents)
+	c.slab = make([]Rule, 0, nRules)
+	c.rules = make([]*Rule, 0, nRules)
+	c.agents = make([]string, 0, nAgents)
+	c.agentLines = make([]*grammar.Line, 0, nAgents)
 	var cur *Group
 	sawRule := false
 	for _, l := range c.file.Lines {
@@ -153,13 +173,15 @@ func (c *compiler) groupLines() {
 			}
 		case kAgent:
 			if cur == nil || sawRule {
-				cur = &Group{index: len(c.pol.groups)}
-				c.pol.groups = append(c.pol.groups, cur)
+				groups = append(groups, Group{index: len(groups)})
+				cur = &groups[len(groups)-1]
+				spans = append(spans, span{len(c.rules), len(c.rules), len(c.agents), len(c.agents)})
 				sawRule = false
 			}
 			v := value(p, l)
-			cur.Agents = append(cur.Agents, v)
-			cur.AgentLines = append(cur.AgentLines, l)
+			c.agents = append(c.agents, v)
+			c.agentLines = append(c.agentLines, l)
+			spans[len(spans)-1].a1 = len(c.agents)
 			if isGlobalValue(p, v) {
 				cur.Global = true
 			}
@@ -169,9 +191,18 @@ func (c *compiler) groupLines() {
 			}
 			sawRule = true
 			c.addRule(cur, l)
+			spans[len(spans)-1].r1 = len(c.rules)
 		default:
 			c.extension(cur, l)
 		}
+	}
+	c.pol.groups = make([]*Group, len(groups))
+	for i := range groups {
+		g, sp := &groups[i], spans[i]
+		g.Rules = c.rules[sp.r0:sp.r1:sp.r1]
+		g.Agents = c.agents[sp.a0:sp.a1:sp.a1]
+		g.AgentLines = c.agentLines[sp.a0:sp.a1:sp.a1]
+		c.pol.groups[i] = g
 	}
 }
 
@@ -194,14 +225,14 @@ func (c *compiler) addRule(g *Group, l *grammar.Line) {
 		r.Directive = "Allow"
 	}
 	r.compile(p)
-	g.Rules = append(g.Rules, r)
+	c.rules = append(c.rules, r)
 	if p == Google && r.Allow {
 		// Google treats ".../index.htm*" as its directory too: an Allow rule
 		// whose last segment starts with "index.htm" also allows "dir/$".
 		if i := strings.LastIndexByte(r.Pattern, '/'); i >= 0 && strings.HasPrefix(r.Pattern[i:], "/index.htm") {
 			ir := &Rule{Allow: true, Directive: "Allow", Line: l, Group: g, Pattern: r.Pattern[:i+1] + "$", Implied: true}
 			ir.compile(p)
-			g.Rules = append(g.Rules, ir)
+			c.rules = append(c.rules, ir)
 		}
 	}
 }
@@ -254,10 +285,13 @@ func (pol *Policy) index() {
 	case Draft, NoRobots:
 		pol.records = make([]*Agent, len(pol.groups))
 		for i, g := range pol.groups {
-			a := &Agent{policy: pol, groups: []*Group{g}, global: g.Global}
-			for _, r := range g.Rules {
-				if !r.never {
-					a.rules = append(a.rules, r)
+			a := &Agent{policy: pol, groups: pol.groups[i : i+1 : i+1], global: g.Global, rules: g.Rules}
+			if hasNever(g.Rules) {
+				a.rules = nil
+				for _, r := range g.Rules {
+					if !r.never {
+						a.rules = append(a.rules, r)
+					}
 				}
 			}
 			if g.Global {
@@ -322,27 +356,57 @@ func (pol *Policy) index() {
 // length, file order after that.
 func (pol *Policy) merge(tok string, gs []*Group, global bool) *Agent {
 	a := &Agent{policy: pol, token: tok, groups: gs, global: global}
-	for _, g := range gs {
-		for _, r := range g.Rules {
-			if !r.never {
-				a.rules = append(a.rules, r)
+	if len(gs) == 1 && !hasNever(gs[0].Rules) {
+		a.rules = gs[0].Rules
+	} else {
+		for _, g := range gs {
+			for _, r := range g.Rules {
+				if !r.never {
+					a.rules = append(a.rules, r)
+				}
 			}
 		}
 	}
-	slices.SortStableFunc(a.rules, func(x, y *Rule) int {
-		if x.prio != y.prio {
-			return y.prio - x.prio
-		}
-		if x.Allow != y.Allow {
-			if x.Allow {
-				return -1
+	if len(gs) > 1 || !sortedForDecision(a.rules) {
+		// Sort by one integer key: priority (descending), Allow first,
+		// then file order.
+		keys := make([]uint64, len(a.rules))
+		for i, r := range a.rules {
+			k := uint64(1<<24-1-min(r.prio, 1<<24-1)) << 33
+			if !r.Allow {
+				k |= 1 << 32
 			}
-			return 1
+			keys[i] = k | uint64(i)
 		}
-		return 0
-	})
+		slices.Sort(keys)
+		sorted := make([]*Rule, len(a.rules))
+		for i, k := range keys {
+			sorted[i] = a.rules[uint32(k)]
+		}
+		a.rules = sorted
+	}
 	a.buildLists()
 	return a
+}
+
+func hasNever(rules []*Rule) bool {
+	for _, r := range rules {
+		if r.never {
+			return true
+		}
+	}
+	return false
+}
+
+// sortedForDecision reports whether rules are already in decision order.
+func sortedForDecision(rules []*Rule) bool {
+	for i := 1; i < len(rules); i++ {
+		x, y := rules[i-1], rules[i]
+		if x.prio < y.prio || x.prio == y.prio && !x.Allow && y.Allow {
+			return false
+		}
+	}
+	return true
 }
 
 // fileToken returns the product token of a User-agent value in a file: the

@@ -81,9 +81,13 @@ func (a *Agent) decidePath(path string) Decision {
 	if (p == RFC9309 || p == Draft) && path == "/robots.txt" {
 		return Decision{Allowed: true, Reason: ReasonRobotsTxt}
 	}
-	list := a.lists[0]
-	if a.idx != nil && len(path) >= 2 {
-		list = a.lists[a.idx[path[1]]]
+	list := a.all
+	if a.idx != nil {
+		k := uint16(0)
+		if len(path) >= 2 {
+			k = a.idx[path[1]]
+		}
+		list = a.lists[k]
 	}
 	arena := a.arena
 	for i := range list {
@@ -136,9 +140,20 @@ const minDispatch = 8
 // follows the '/' ("/", "/*...", patterns without a leading '/');
 // lists[0] holds only the latter (or every rule, without dispatch).
 func (a *Agent) buildLists() {
+	if len(a.rules) == 0 {
+		return
+	}
+	size := 0
+	for _, r := range a.rules {
+		size += len(r.lit)
+		if r.segs != nil {
+			size += len(r.segs[0])
+		}
+	}
 	var arena strings.Builder
+	arena.Grow(size)
 	ms := make([]mrule, len(a.rules))
-	keys := make([]int, len(a.rules))
+	keys := make([]int16, len(a.rules))
 	for i, r := range a.rules {
 		pre := r.lit
 		m := mrule{idx: uint32(i)}
@@ -154,12 +169,12 @@ func (a *Agent) buildLists() {
 		ms[i] = m
 		keys[i] = -1
 		if len(pre) >= 2 && pre[0] == '/' {
-			keys[i] = int(pre[1])
+			keys[i] = int16(pre[1])
 		}
 	}
 	a.arena = arena.String()
+	a.all = ms
 	if len(a.rules) < minDispatch {
-		a.lists = [][]mrule{ms}
 		return
 	}
 	a.idx = new([256]uint16)
