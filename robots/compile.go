@@ -220,17 +220,13 @@ func (c *compiler) addRule(g *Group, l *grammar.Line) {
 	p := c.pol.profile
 	r := c.newRule()
 	*r = Rule{Allow: l.Kind == grammar.AllowLine, Line: l, Group: g, Pattern: value(p, l)}
-	r.Directive = "Disallow"
-	if r.Allow {
-		r.Directive = "Allow"
-	}
 	r.compile(p)
 	c.rules = append(c.rules, r)
 	if p == Google && r.Allow {
 		// Google treats ".../index.htm*" as its directory too: an Allow rule
 		// whose last segment starts with "index.htm" also allows "dir/$".
 		if i := strings.LastIndexByte(r.Pattern, '/'); i >= 0 && strings.HasPrefix(r.Pattern[i:], "/index.htm") {
-			ir := &Rule{Allow: true, Directive: "Allow", Line: l, Group: g, Pattern: r.Pattern[:i+1] + "$", Implied: true}
+			ir := &Rule{Allow: true, Line: l, Group: g, Pattern: r.Pattern[:i+1] + "$", Implied: true}
 			ir.compile(p)
 			c.rules = append(c.rules, ir)
 		}
@@ -262,7 +258,7 @@ func (r *Rule) compile(p Profile) {
 // setPattern sets the matching form of a normalised pattern; wild says
 // whether '*' and a final '$' are special.
 func (r *Rule) setPattern(pat string, wild bool) {
-	r.prio = len(pat)
+	r.prio = int32(min(len(pat), 1<<30))
 	r.never = pat == ""
 	if wild {
 		if strings.HasSuffix(pat, "$") {

@@ -81,38 +81,73 @@ func (a *Agent) decidePath(path string) Decision {
 	if (p == RFC9309 || p == Draft) && path == "/robots.txt" {
 		return Decision{Allowed: true, Reason: ReasonRobotsTxt}
 	}
-	list := a.all
-	if a.idx != nil {
-		k := uint16(0)
+	var r *Rule
+	if a.idx == nil {
+		r = a.first(a.all, path)
+	} else {
+		// The rules for the path's second byte and those for any byte,
+		// each in decision order: merge them on the fly.
+		gen := a.lists[0]
+		var spec []mrule
 		if len(path) >= 2 {
-			k = a.idx[path[1]]
+			if k := a.idx[path[1]]; k != 0 {
+				spec = a.lists[k]
+			}
 		}
-		list = a.lists[k]
+		r = a.firstMerged(gen, spec, path)
 	}
-	arena := a.arena
-	for i := range list {
-		m := &list[i]
-		pre := arena[m.off : m.off+m.n]
-		if len(path) < len(pre) || path[:len(pre)] != pre {
-			continue
-		}
-		r := a.rules[m.idx]
-		switch {
-		case m.flags&mWild != 0:
-			if !r.match(path) {
-				continue
-			}
-		case m.flags&mAnchored != 0:
-			if len(path) != len(pre) {
-				continue
-			}
-		}
+	if r != nil {
 		return Decision{Allowed: r.Allow, Rule: r, Group: r.Group, Global: a.global, Reason: ReasonRule}
 	}
 	if len(a.groups) == 0 {
 		return Decision{Allowed: true, Reason: ReasonNoGroup}
 	}
 	return Decision{Allowed: true, Group: a.groups[0], Global: a.global, Reason: ReasonNoRule}
+}
+
+// first returns the first rule of list that matches path, or nil.
+func (a *Agent) first(list []mrule, path string) *Rule {
+	for i := range list {
+		if a.matches(&list[i], path) {
+			return a.rules[list[i].idx]
+		}
+	}
+	return nil
+}
+
+// firstMerged returns the first rule, in decision order, of two lists in
+// decision order that matches path, or nil.
+func (a *Agent) firstMerged(x, y []mrule, path string) *Rule {
+	i, j := 0, 0
+	for i < len(x) || j < len(y) {
+		var m *mrule
+		if j >= len(y) || i < len(x) && x[i].idx < y[j].idx {
+			m = &x[i]
+			i++
+		} else {
+			m = &y[j]
+			j++
+		}
+		if a.matches(m, path) {
+			return a.rules[m.idx]
+		}
+	}
+	return nil
+}
+
+// matches reports whether the rule m matches path.
+func (a *Agent) matches(m *mrule, path string) bool {
+	pre := a.arena[m.off : m.off+m.n]
+	if len(path) < len(pre) || path[:len(pre)] != pre {
+		return false
+	}
+	switch {
+	case m.flags&mWild != 0:
+		return a.rules[m.idx].match(path)
+	case m.flags&mAnchored != 0:
+		return len(path) == len(pre)
+	}
+	return true
 }
 
 // mrule is a rule as the decision loop scans it: 16 bytes, its literal
@@ -177,24 +212,37 @@ func (a *Agent) buildLists() {
 	if len(a.rules) < minDispatch {
 		return
 	}
+	// One array, sorted by key (counting sort, stable): the rules for
+	// any byte first, then those of each second byte.
+	var count [257]int
+	for _, k := range keys {
+		count[k+1]++
+	}
 	a.idx = new([256]uint16)
 	a.lists = [][]mrule{nil}
-	for _, k := range keys {
-		if k >= 0 && a.idx[k] == 0 {
-			a.idx[k] = uint16(len(a.lists))
+	var start [257]int
+	off := count[0]
+	for c := 0; c < 256; c++ {
+		if count[c+1] > 0 {
+			a.idx[c] = uint16(len(a.lists))
 			a.lists = append(a.lists, nil)
+			start[c+1] = off
+			off += count[c+1]
 		}
 	}
+	sorted := make([]mrule, len(ms))
+	next := start
 	for i, k := range keys {
-		if k >= 0 {
-			j := a.idx[k]
-			a.lists[j] = append(a.lists[j], ms[i])
-			continue
-		}
-		for j := range a.lists {
-			a.lists[j] = append(a.lists[j], ms[i])
+		sorted[next[k+1]] = ms[i]
+		next[k+1]++
+	}
+	a.lists[0] = sorted[:count[0]:count[0]]
+	for c := 0; c < 256; c++ {
+		if j := a.idx[c]; j != 0 {
+			a.lists[j] = sorted[start[c+1] : start[c+1]+count[c+1] : start[c+1]+count[c+1]]
 		}
 	}
+	a.all = nil
 }
 
 func bytesString(b []byte) string {

@@ -262,7 +262,7 @@ func TestDecision(t *testing.T) {
 		d := pol.Decide(tt.agent, tt.url)
 		line, dir := 0, ""
 		if d.Rule != nil {
-			line, dir = d.Rule.Line.Pos.Line, d.Rule.Directive
+			line, dir = d.Rule.Line.Pos.Line, d.Rule.Directive()
 		}
 		if d.Allowed != tt.allowed || line != tt.line || dir != tt.directive || d.Global != tt.global || d.Reason != tt.reason {
 			t.Errorf("Decide(%q, %q) = {%v line %d %q global=%v %q}, want {%v line %d %q global=%v %q}",

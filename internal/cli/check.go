@@ -195,7 +195,7 @@ func (c *checker) check(u string) error {
 		v := checkJSON{URL: u, Agent: c.opts.Agent, Profile: c.prof.String(), Allowed: d.Allowed}
 		if r := d.Rule; r != nil {
 			p := r.Line.FieldPos()
-			v.Rule = &checkRuleJSON{Line: p.Line, Column: p.Column, Directive: r.Directive, Pattern: r.Pattern}
+			v.Rule = &checkRuleJSON{Line: p.Line, Column: p.Column, Directive: r.Directive(), Pattern: r.Pattern}
 		}
 		return c.enc.Encode(v)
 	}
