@@ -18,10 +18,12 @@ type Policy struct {
 	// Agent selection. RFC9309 and Google: the merged groups of each
 	// product token, found by a case-folded hash, and the merged "*"
 	// groups. Draft and NoRobots: one Agent per record, searched in order.
-	byToken map[uint64][]tokenAgent
+	byToken map[uint64]int32 // folded hash of a token -> index in tokens
+	tokens  []tokenAgent
 	global  *Agent
 	records []*Agent
 	none    *Agent
+	noneVal Agent
 
 	sitemaps    []Sitemap
 	host        *Host
@@ -34,6 +36,7 @@ type Policy struct {
 type tokenAgent struct {
 	token string
 	agent *Agent
+	next  int32 // next entry with the same hash, or -1
 }
 
 // Agent is the rules a Policy applies to one crawler, selected once. It is
@@ -275,13 +278,15 @@ func (r *Rule) setPattern(pat string, wild bool) {
 
 // index builds the agent tables.
 func (pol *Policy) index() {
-	pol.none = &Agent{policy: pol}
-	pol.none.buildLists()
+	pol.none = &pol.noneVal
+	pol.none.policy = pol
 	switch pol.profile {
 	case Draft, NoRobots:
 		pol.records = make([]*Agent, len(pol.groups))
+		slab := make([]Agent, len(pol.groups))
 		for i, g := range pol.groups {
-			a := &Agent{policy: pol, groups: pol.groups[i : i+1 : i+1], global: g.Global, rules: g.Rules}
+			a := &slab[i]
+			*a = Agent{policy: pol, groups: pol.groups[i : i+1 : i+1], global: g.Global, rules: g.Rules}
 			if hasNever(g.Rules) {
 				a.rules = nil
 				for _, r := range g.Rules {
@@ -298,10 +303,26 @@ func (pol *Policy) index() {
 		}
 		return
 	}
+	// The tokens in order of first appearance, each with its groups: a
+	// sub-slice of pol.groups while it names one group, its own slice once
+	// it names more.
+	type tokGroups struct {
+		tok    string
+		groups []*Group
+	}
+	var toks []tokGroups
+	at := map[string]int32{}
 	var global []*Group
-	byName := map[string][]*Group{}
-	var order []string
+	nGlobal := 0
 	for _, g := range pol.groups {
+		if g.Global {
+			nGlobal++
+		}
+	}
+	if nGlobal > 0 {
+		global = make([]*Group, 0, nGlobal)
+	}
+	for i, g := range pol.groups {
 		if g.Global {
 			global = append(global, g)
 		}
@@ -313,45 +334,67 @@ func (pol *Policy) index() {
 			if tok == "" && pol.profile != Google {
 				continue
 			}
-			gs, ok := byName[tok]
+			j, ok := at[tok]
 			if !ok {
-				order = append(order, tok)
+				at[tok] = int32(len(toks))
+				toks = append(toks, tokGroups{tok, pol.groups[i : i+1 : i+1]})
+				continue
 			}
-			if len(gs) > 0 && gs[len(gs)-1] == g {
+			t := &toks[j]
+			if t.groups[len(t.groups)-1] == g {
 				continue // named twice in one group
 			}
-			byName[tok] = append(gs, g)
+			t.groups = append(t.groups, g) // copies on the first append: capacity is 1
 		}
 	}
+	slab := make([]Agent, 0, len(toks)+1)
 	if len(global) > 0 {
-		pol.global = pol.merge("*", global, true)
+		pol.global = pol.merge(&slab, "*", global, true)
 	}
-	pol.byToken = make(map[uint64][]tokenAgent, len(order))
+	pol.byToken = make(map[uint64]int32, len(toks))
+	pol.tokens = make([]tokenAgent, len(toks))
 	// Tokens naming the same groups share one agent: files often list
 	// dozens of crawlers over one group.
-	shared := map[string]*Agent{}
+	single := make([]*Agent, len(pol.groups))
+	var multi map[string]*Agent
 	var key []byte
-	for _, tok := range order {
-		gs := byName[tok]
-		key = key[:0]
-		for _, g := range gs {
-			key = binary.AppendUvarint(key, uint64(g.index))
+	for i, t := range toks {
+		var a *Agent
+		if len(t.groups) == 1 {
+			gi := t.groups[0].index
+			if a = single[gi]; a == nil {
+				a = pol.merge(&slab, t.tok, t.groups, false)
+				single[gi] = a
+			}
+		} else {
+			key = key[:0]
+			for _, g := range t.groups {
+				key = binary.AppendUvarint(key, uint64(g.index))
+			}
+			if a = multi[string(key)]; a == nil {
+				a = pol.merge(&slab, t.tok, t.groups, false)
+				if multi == nil {
+					multi = map[string]*Agent{}
+				}
+				multi[string(key)] = a
+			}
 		}
-		a, ok := shared[string(key)]
-		if !ok {
-			a = pol.merge(tok, gs, false)
-			shared[string(key)] = a
+		h := foldHash(t.tok)
+		next := int32(-1)
+		if j, ok := pol.byToken[h]; ok {
+			next = j
 		}
-		h := foldHash(tok)
-		pol.byToken[h] = append(pol.byToken[h], tokenAgent{tok, a})
+		pol.tokens[i] = tokenAgent{t.tok, a, next}
+		pol.byToken[h] = int32(i)
 	}
 }
 
 // merge makes one Agent of the groups naming the same token: their rules in
 // decision order, longest pattern first, Allow before Disallow on equal
 // length, file order after that.
-func (pol *Policy) merge(tok string, gs []*Group, global bool) *Agent {
-	a := &Agent{policy: pol, token: tok, groups: gs, global: global}
+func (pol *Policy) merge(slab *[]Agent, tok string, gs []*Group, global bool) *Agent {
+	*slab = append(*slab, Agent{policy: pol, token: tok, groups: gs, global: global})
+	a := &(*slab)[len(*slab)-1]
 	if len(gs) == 1 && !hasNever(gs[0].Rules) {
 		a.rules = gs[0].Rules
 	} else {
@@ -470,9 +513,13 @@ func (pol *Policy) Agent(agent string) *Agent {
 			return pol.globalOrNone()
 		}
 	}
-	for _, e := range pol.byToken[foldHash(tok)] {
-		if strings.EqualFold(e.token, tok) {
-			return e.agent
+	if pol.byToken != nil {
+		if j, ok := pol.byToken[foldHash(tok)]; ok {
+			for ; j >= 0; j = pol.tokens[j].next {
+				if e := &pol.tokens[j]; strings.EqualFold(e.token, tok) {
+					return e.agent
+				}
+			}
 		}
 	}
 	return pol.globalOrNone()

@@ -216,10 +216,8 @@ func (l *linter) unreachable(pol *Policy) {
 	if pol.global != nil {
 		agents = append(agents, pol.global)
 	}
-	for _, es := range pol.byToken {
-		for _, e := range es {
-			agents = append(agents, e.agent)
-		}
+	for _, e := range pol.tokens {
+		agents = append(agents, e.agent)
 	}
 	for _, a := range agents {
 		seen := map[string]*Rule{}
