@@ -270,6 +270,13 @@ func (r *Rule) setPattern(pat string, wild bool) {
 		}
 		if strings.IndexByte(pat, '*') >= 0 {
 			r.segs = strings.Split(pat, "*")
+			var need byteSet
+			for _, s := range r.segs[1:] {
+				need.addString(s)
+			}
+			if need != (byteSet{}) {
+				r.need = &need
+			}
 			return
 		}
 	}

@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"encoding/binary"
 	"strings"
 	"unsafe"
 )
@@ -105,10 +106,38 @@ func (a *Agent) decidePath(path string) Decision {
 	return Decision{Allowed: true, Group: a.groups[0], Global: a.global, Reason: ReasonNoRule}
 }
 
+// byteSet is a set of bytes.
+type byteSet [4]uint64
+
+func (s *byteSet) addString(str string) {
+	for i := 0; i < len(str); i++ {
+		c := str[i]
+		s[c>>6] |= 1 << (c & 63)
+	}
+}
+
+// pathBytes is the set of bytes of the path being decided, computed the
+// first time a wildcard rule needs it: a wildcard rule whose segments hold
+// a byte the path lacks cannot match, and most cannot.
+type pathBytes struct {
+	set  byteSet
+	done bool
+}
+
+// lacks reports whether path lacks some byte of need.
+func (pb *pathBytes) lacks(need *byteSet, path string) bool {
+	if !pb.done {
+		pb.set.addString(path)
+		pb.done = true
+	}
+	return need[0]&^pb.set[0] != 0 || need[1]&^pb.set[1] != 0 || need[2]&^pb.set[2] != 0 || need[3]&^pb.set[3] != 0
+}
+
 // first returns the first rule of list that matches path, or nil.
 func (a *Agent) first(list []mrule, path string) *Rule {
+	var pb pathBytes
 	for i := range list {
-		if a.matches(&list[i], path) {
+		if a.matches(&list[i], path, &pb) {
 			return a.rules[list[i].idx]
 		}
 	}
@@ -118,6 +147,7 @@ func (a *Agent) first(list []mrule, path string) *Rule {
 // firstMerged returns the first rule, in decision order, of two lists in
 // decision order that matches path, or nil.
 func (a *Agent) firstMerged(x, y []mrule, path string) *Rule {
+	var pb pathBytes
 	i, j := 0, 0
 	for i < len(x) || j < len(y) {
 		var m *mrule
@@ -128,7 +158,7 @@ func (a *Agent) firstMerged(x, y []mrule, path string) *Rule {
 			m = &y[j]
 			j++
 		}
-		if a.matches(m, path) {
+		if a.matches(m, path, &pb) {
 			return a.rules[m.idx]
 		}
 	}
@@ -136,14 +166,18 @@ func (a *Agent) firstMerged(x, y []mrule, path string) *Rule {
 }
 
 // matches reports whether the rule m matches path.
-func (a *Agent) matches(m *mrule, path string) bool {
+func (a *Agent) matches(m *mrule, path string, pb *pathBytes) bool {
 	pre := a.arena[m.off : m.off+m.n]
 	if len(path) < len(pre) || path[:len(pre)] != pre {
 		return false
 	}
 	switch {
 	case m.flags&mWild != 0:
-		return a.rules[m.idx].match(path)
+		r := a.rules[m.idx]
+		if r.need != nil && pb.lacks(r.need, path) {
+			return false
+		}
+		return r.match(path)
 	case m.flags&mAnchored != 0:
 		return len(path) == len(pre)
 	}
@@ -372,9 +406,19 @@ func isUnreserved(c byte) bool {
 		c == '-' || c == '.' || c == '_' || c == '~'
 }
 
-// needsNormRFC reports whether normRFC would change s.
+// needsNormRFC reports whether normRFC would change s: whether it holds a
+// '%' or a byte outside ASCII. It tests eight bytes at a time.
 func needsNormRFC(s string) bool {
-	for i := 0; i < len(s); i++ {
+	const lo, hi, pct = 0x0101010101010101, 0x8080808080808080, 0x2525252525252525
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
+		x := w ^ pct // a zero byte where s has '%'
+		if w&hi != 0 || (x-lo)&^x&hi != 0 {
+			return true
+		}
+	}
+	for ; i < len(s); i++ {
 		if c := s[i]; c == '%' || c >= 0x80 {
 			return true
 		}
