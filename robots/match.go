@@ -109,10 +109,30 @@ func (a *Agent) decidePath(path string) Decision {
 // byteSet is a set of bytes.
 type byteSet [4]uint64
 
+// addString adds the bytes of str. A long str marks a byte table first
+// (one independent store per byte, where setting bits directly makes each
+// byte wait for the last) and packs it into bits eight at a time.
 func (s *byteSet) addString(str string) {
+	if len(str) < 64 {
+		for i := 0; i < len(str); i++ {
+			c := str[i]
+			s[c>>6] |= 1 << (c & 63)
+		}
+		return
+	}
+	var seen [256]byte
 	for i := 0; i < len(str); i++ {
-		c := str[i]
-		s[c>>6] |= 1 << (c & 63)
+		seen[str[i]] = 1
+	}
+	for w := 0; w < 4; w++ {
+		var word uint64
+		for k := 0; k < 8; k++ {
+			v := binary.LittleEndian.Uint64(seen[w*64+k*8:])
+			// Multiplying gathers the low bits of the eight bytes into the
+			// top byte: byte j's bit lands at bit 56+j, without carries.
+			word |= (v * 0x0102040810204080 >> 56) << (k * 8)
+		}
+		s[w] |= word
 	}
 }
 

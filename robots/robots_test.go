@@ -406,3 +406,16 @@ func TestCorpusLayout(t *testing.T) {
 		}
 	}
 }
+
+func TestByteSet(t *testing.T) {
+	for _, s := range []string{"", "a", "/a*b?c=d", "\x00\xff\x80\x7f", strings.Repeat("a", 100) + "b\x00\xff~"} {
+		var got byteSet
+		got.addString(s)
+		for c := 0; c < 256; c++ {
+			in := strings.IndexByte(s, byte(c)) >= 0
+			if has := got[c>>6]&(1<<(c&63)) != 0; has != in {
+				t.Errorf("byteSet(%q) has %#x = %v, want %v", s, c, has, in)
+			}
+		}
+	}
+}
