@@ -419,3 +419,28 @@ func TestByteSet(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentDecide decides from several goroutines at once on one
+// policy (run with -race).
+func TestConcurrentDecide(t *testing.T) {
+	pol := compileString(readTestdata(t, "fict.org.txt"), RFC9309)
+	done := make(chan bool)
+	for g := 0; g < 4; g++ {
+		go func() {
+			ok := true
+			for i := 0; i < 200; i++ {
+				for _, row := range fictMatrix {
+					if pol.Allowed("OtherBot/1.0", row.url) != row.other || pol.Agent("unhipbot").Allowed(row.url) != row.unhip {
+						ok = false
+					}
+				}
+			}
+			done <- ok
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		if !<-done {
+			t.Error("concurrent decisions disagree with the fict.org matrix")
+		}
+	}
+}
