@@ -142,6 +142,20 @@ func (s *byteSet) addString(str string) {
 type pathBytes struct {
 	set  byteSet
 	done bool
+	head uint64 // the path's first 8 bytes, little-endian, zero-padded
+}
+
+// load8 returns the first 8 bytes of s as a little-endian word,
+// zero-padded.
+func load8(s string) uint64 {
+	if len(s) >= 8 {
+		return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
+	}
+	var w uint64
+	for i := len(s) - 1; i >= 0; i-- {
+		w = w<<8 | uint64(s[i])
+	}
+	return w
 }
 
 // lacks reports whether path lacks some byte of need.
@@ -155,7 +169,7 @@ func (pb *pathBytes) lacks(need *byteSet, path string) bool {
 
 // first returns the first rule of list that matches path, or nil.
 func (a *Agent) first(list []mrule, path string) *Rule {
-	var pb pathBytes
+	pb := pathBytes{head: load8(path)}
 	for i := range list {
 		if a.matches(&list[i], path, &pb) {
 			return a.rules[list[i].idx]
@@ -167,7 +181,7 @@ func (a *Agent) first(list []mrule, path string) *Rule {
 // firstMerged returns the first rule, in decision order, of two lists in
 // decision order that matches path, or nil.
 func (a *Agent) firstMerged(x, y []mrule, path string) *Rule {
-	var pb pathBytes
+	pb := pathBytes{head: load8(path)}
 	i, j := 0, 0
 	for i < len(x) || j < len(y) {
 		var m *mrule
@@ -187,8 +201,20 @@ func (a *Agent) firstMerged(x, y []mrule, path string) *Rule {
 
 // matches reports whether the rule m matches path.
 func (a *Agent) matches(m *mrule, path string, pb *pathBytes) bool {
-	pre := a.arena[m.off : m.off+m.n]
-	if len(path) < len(pre) || path[:len(pre)] != pre {
+	n := m.n
+	if uint32(len(path)) < n {
+		return false
+	}
+	// The first 8 bytes in one comparison, the rest (rarely reached)
+	// against the arena.
+	mask := ^uint64(0)
+	if n < 8 {
+		mask = 1<<(8*n) - 1
+	}
+	if (pb.head^m.head)&mask != 0 {
+		return false
+	}
+	if n > 8 && a.arena[m.off+8:m.off+n] != path[8:n] {
 		return false
 	}
 	switch {
@@ -199,15 +225,18 @@ func (a *Agent) matches(m *mrule, path string, pb *pathBytes) bool {
 		}
 		return r.match(path)
 	case m.flags&mAnchored != 0:
-		return len(path) == len(pre)
+		return uint32(len(path)) == n
 	}
 	return true
 }
 
-// mrule is a rule as the decision loop scans it: 16 bytes, its literal
-// prefix in the agent's arena, so that scanning an agent's rules reads
-// contiguous memory. A wildcard rule's full match goes to its Rule.
+// mrule is a rule as the decision loop scans it: 24 bytes, the first 8
+// bytes of its literal prefix inline and the rest in the agent's arena, so
+// that scanning an agent's rules reads contiguous memory and most
+// rejections cost one comparison. A wildcard rule's full match goes to its
+// Rule.
 type mrule struct {
+	head   uint64 // the prefix's first 8 bytes, as load8 reads a path
 	off, n uint32 // literal prefix (the whole pattern without '*') in arena
 	idx    uint32 // index in Agent.rules
 	flags  uint8
@@ -254,6 +283,7 @@ func (a *Agent) buildLists() {
 			m.flags |= mAnchored
 		}
 		m.off, m.n = uint32(arena.Len()), uint32(len(pre))
+		m.head = load8(pre)
 		arena.WriteString(pre)
 		ms[i] = m
 		keys[i] = -1
