@@ -523,7 +523,7 @@ func (pol *Policy) Agent(agent string) *Agent {
 	if pol.byToken != nil {
 		if j, ok := pol.byToken[foldHash(tok)]; ok {
 			for ; j >= 0; j = pol.tokens[j].next {
-				if e := &pol.tokens[j]; strings.EqualFold(e.token, tok) {
+				if e := &pol.tokens[j]; equalFoldASCII(e.token, tok) {
 					return e.agent
 				}
 			}
@@ -569,11 +569,30 @@ func (pol *Policy) draftAgent(agent string) *Agent {
 // containsFold reports whether sub is in s, ignoring ASCII case.
 func containsFold(s, sub string) bool {
 	for i := 0; i+len(sub) <= len(s); i++ {
-		if strings.EqualFold(s[i:i+len(sub)], sub) {
+		if equalFoldASCII(s[i:i+len(sub)], sub) {
 			return true
 		}
 	}
 	return false
+}
+
+// equalFoldASCII reports whether a and b are equal ignoring ASCII case
+// only, as Google's parser compares names (strings.EqualFold would also
+// fold "K", the Kelvin sign, to "k").
+func equalFoldASCII(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if x == y {
+			continue
+		}
+		if x|0x20 != y|0x20 || x|0x20 < 'a' || x|0x20 > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // ProductToken returns the product token at the start of a User-Agent

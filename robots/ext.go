@@ -70,11 +70,11 @@ func isSitemapField(p Profile, field string) bool {
 	if p == Google {
 		return hasPrefixFold(field, "sitemap") || hasPrefixFold(field, "site-map")
 	}
-	return strings.EqualFold(field, "sitemap")
+	return equalFoldASCII(field, "sitemap")
 }
 
 func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+	return len(s) >= len(prefix) && equalFoldASCII(s[:len(prefix)], prefix)
 }
 
 // extension reads a line that is neither User-agent nor a rule under the

@@ -444,3 +444,12 @@ func TestConcurrentDecide(t *testing.T) {
 		}
 	}
 }
+
+// TestASCIIFold checks that crawler names fold ASCII case only: the Kelvin
+// sign is not "k" (Google compares names with absl::EqualsIgnoreCase).
+func TestASCIIFold(t *testing.T) {
+	for _, p := range Profiles {
+		pol := compileString("User-agent: k\nDisallow: /\n", p)
+		runChecks(t, pol, []check{{"K", "/x", false}, {"\u212a", "/x", true}})
+	}
+}
