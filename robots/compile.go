@@ -269,14 +269,12 @@ func (r *Rule) setPattern(pat string, wild bool) {
 			pat = pat[:len(pat)-1]
 		}
 		if strings.IndexByte(pat, '*') >= 0 {
-			r.segs = strings.Split(pat, "*")
-			var need byteSet
-			for _, s := range r.segs[1:] {
-				need.addString(s)
+			w := &wildcard{segs: strings.Split(pat, "*")}
+			for _, s := range w.segs[1:] {
+				w.need.addString(s)
 			}
-			if need != (byteSet{}) {
-				r.need = &need
-			}
+			w.needAny = w.need != (byteSet{})
+			r.wild = w
 			return
 		}
 	}

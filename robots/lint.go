@@ -223,8 +223,8 @@ func (l *linter) unreachable(pol *Policy) {
 		seen := map[string]*Rule{}
 		for _, r := range a.rules {
 			key := r.lit
-			if r.segs != nil {
-				key = strings.Join(r.segs, "*")
+			if r.wild != nil {
+				key = strings.Join(r.wild.segs, "*")
 			}
 			if r.anchored {
 				key += "$"

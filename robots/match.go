@@ -106,6 +106,13 @@ func (a *Agent) decidePath(path string) Decision {
 	return Decision{Allowed: true, Group: a.groups[0], Global: a.global, Reason: ReasonNoRule}
 }
 
+// wildcard is the compiled form of a pattern with '*'.
+type wildcard struct {
+	segs    []string // the normalised pattern split at '*'
+	need    byteSet  // the bytes of segs[1:]: a path lacking one cannot match
+	needAny bool     // need is not empty
+}
+
 // byteSet is a set of bytes.
 type byteSet [4]uint64
 
@@ -220,7 +227,7 @@ func (a *Agent) matches(m *mrule, path string, pb *pathBytes) bool {
 	switch {
 	case m.flags&mWild != 0:
 		r := a.rules[m.idx]
-		if r.need != nil && pb.lacks(r.need, path) {
+		if r.wild.needAny && pb.lacks(&r.wild.need, path) {
 			return false
 		}
 		return r.match(path)
@@ -261,72 +268,78 @@ func (a *Agent) buildLists() {
 	if len(a.rules) == 0 {
 		return
 	}
+	prefix := func(r *Rule) string {
+		if r.wild != nil {
+			return r.wild.segs[0]
+		}
+		return r.lit
+	}
 	size := 0
 	for _, r := range a.rules {
-		size += len(r.lit)
-		if r.segs != nil {
-			size += len(r.segs[0])
+		size += len(prefix(r))
+	}
+	arena := make([]byte, 0, size)
+	// With dispatch, the entries are placed by key (counting sort, stable):
+	// the rules for any second byte first, then those of each byte.
+	dispatch := len(a.rules) >= minDispatch
+	var count, start [257]int
+	if dispatch {
+		for _, r := range a.rules {
+			count[dispatchKey(prefix(r))+1]++
+		}
+		a.idx = new([256]uint16)
+		a.lists = make([][]mrule, 1, 8)
+		off := count[0]
+		for c := 0; c < 256; c++ {
+			if count[c+1] > 0 {
+				a.idx[c] = uint16(len(a.lists))
+				a.lists = append(a.lists, nil)
+				start[c+1] = off
+				off += count[c+1]
+			}
 		}
 	}
-	var arena strings.Builder
-	arena.Grow(size)
 	ms := make([]mrule, len(a.rules))
-	keys := make([]int16, len(a.rules))
+	next := start
 	for i, r := range a.rules {
-		pre := r.lit
-		m := mrule{idx: uint32(i)}
-		if r.segs != nil {
-			pre = r.segs[0]
+		pre := prefix(r)
+		m := mrule{idx: uint32(i), off: uint32(len(arena)), n: uint32(len(pre)), head: load8(pre)}
+		if r.wild != nil {
 			m.flags |= mWild
 		}
 		if r.anchored {
 			m.flags |= mAnchored
 		}
-		m.off, m.n = uint32(arena.Len()), uint32(len(pre))
-		m.head = load8(pre)
-		arena.WriteString(pre)
-		ms[i] = m
-		keys[i] = -1
-		if len(pre) >= 2 && pre[0] == '/' {
-			keys[i] = int16(pre[1])
+		arena = append(arena, pre...)
+		j := i
+		if dispatch {
+			k := dispatchKey(pre) + 1
+			j = next[k]
+			next[k]++
 		}
+		ms[j] = m
 	}
-	a.arena = arena.String()
-	a.all = ms
-	if len(a.rules) < minDispatch {
+	a.arena = bytesString(arena)
+	if !dispatch {
+		a.all = ms
 		return
 	}
-	// One array, sorted by key (counting sort, stable): the rules for
-	// any byte first, then those of each second byte.
-	var count [257]int
-	for _, k := range keys {
-		count[k+1]++
-	}
-	a.idx = new([256]uint16)
-	a.lists = [][]mrule{nil}
-	var start [257]int
-	off := count[0]
-	for c := 0; c < 256; c++ {
-		if count[c+1] > 0 {
-			a.idx[c] = uint16(len(a.lists))
-			a.lists = append(a.lists, nil)
-			start[c+1] = off
-			off += count[c+1]
-		}
-	}
-	sorted := make([]mrule, len(ms))
-	next := start
-	for i, k := range keys {
-		sorted[next[k+1]] = ms[i]
-		next[k+1]++
-	}
-	a.lists[0] = sorted[:count[0]:count[0]]
+	a.lists[0] = ms[:count[0]:count[0]]
 	for c := 0; c < 256; c++ {
 		if j := a.idx[c]; j != 0 {
-			a.lists[j] = sorted[start[c+1] : start[c+1]+count[c+1] : start[c+1]+count[c+1]]
+			lo, hi := start[c+1], start[c+1]+count[c+1]
+			a.lists[j] = ms[lo:hi:hi]
 		}
 	}
-	a.all = nil
+}
+
+// dispatchKey returns the byte after a prefix's leading '/', or -1 when
+// the rule may match any second byte of a path.
+func dispatchKey(pre string) int {
+	if len(pre) >= 2 && pre[0] == '/' {
+		return int(pre[1])
+	}
+	return -1
 }
 
 func bytesString(b []byte) string {
@@ -341,13 +354,13 @@ func (r *Rule) match(path string) bool {
 	if r.never {
 		return false
 	}
-	if r.segs == nil {
+	if r.wild == nil {
 		if r.anchored {
 			return path == r.lit
 		}
 		return strings.HasPrefix(path, r.lit)
 	}
-	return globMatch(r.segs, r.anchored, path)
+	return globMatch(r.wild.segs, r.anchored, path)
 }
 
 // globMatch matches a pattern split at its '*' against a prefix of path

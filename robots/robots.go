@@ -103,10 +103,9 @@ type Rule struct {
 	Group *Group
 
 	// Compiled form.
-	lit  string   // normalised pattern, '$' removed, when it has no '*'
-	segs []string // normalised pattern split at '*', when it has one
-	need *byteSet // bytes a path needs for segs[1:] to match, or nil
-	prio int32    // longest-match priority (octets of the pattern)
+	lit  string    // normalised pattern, '$' removed, when it has no '*'
+	wild *wildcard // the pattern split at '*', when it has one
+	prio int32     // longest-match priority (octets of the pattern)
 
 	// Allow is true for an Allow rule, false for a Disallow rule.
 	Allow bool
