@@ -78,6 +78,11 @@ func FuzzCompile(f *testing.F) {
 			if d.Rule != nil && d.Rule.Allow != d.Allowed {
 				t.Fatalf("%s: Decide(%q, %q) = %+v: the rule's directive is not the verdict", p, agent, url, d)
 			}
+			if p == RFC9309 && len(src) <= 2048 && len(url) <= 512 {
+				if want := refRFCAllowed(file, agent, url); d.Allowed != want {
+					t.Fatalf("rfc9309: Allowed(%q, %q) = %v, want %v (reference)\n%q", agent, url, d.Allowed, want, src)
+				}
+			}
 			if p == Google && len(src) <= 2048 && len(url) <= 512 { // the reference is quadratic
 				if want := refGoogleAllowed(file, agent, url); d.Allowed != want {
 					t.Fatalf("google: Allowed(%q, %q) = %v, want %v (reference)\n%q", agent, url, d.Allowed, want, src)
@@ -161,4 +166,79 @@ func asciiLower(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// refRFCAllowed is a slow re-statement of RFC 9309 as this package reads
+// it: groups of User-agent lines and the rules after them (misspelled and
+// colon-less lines are unknown), the groups naming the crawler's product
+// token or else the "*" groups, the longest matching pattern after
+// percent-normalisation, Allow on ties, /robots.txt always allowed.
+func refRFCAllowed(f *grammar.File, agent, url string) bool {
+	raw, slash := pathOf(url)
+	path := string(normRFC(nil, raw))
+	if slash {
+		path = "/" + path
+	}
+	if path == "/robots.txt" {
+		return true
+	}
+	type group struct {
+		agents []string
+		rules  []*grammar.Line
+	}
+	var groups []*group
+	var cur *group
+	for _, l := range f.Lines {
+		known := !l.Typo && !l.NoColon
+		switch {
+		case l.Kind == grammar.AgentLine && known:
+			if cur == nil || len(cur.rules) > 0 {
+				cur = &group{}
+				groups = append(groups, cur)
+			}
+			cur.agents = append(cur.agents, l.Value)
+		case l.Kind.IsRule() && known && cur != nil:
+			cur.rules = append(cur.rules, l)
+		}
+	}
+	tok := ProductToken(agent)
+	if strings.TrimSpace(agent) == "*" {
+		tok = ""
+	}
+	pick := func(want func(v string) bool) []*group {
+		var out []*group
+		for _, g := range groups {
+			for _, v := range g.agents {
+				if want(v) {
+					out = append(out, g)
+					break
+				}
+			}
+		}
+		return out
+	}
+	star := func(v string) bool { return len(v) > 0 && v[0] == '*' && (len(v) == 1 || v[1] == ' ' || v[1] == '\t') }
+	chosen := pick(func(v string) bool {
+		return tok != "" && !star(v) && asciiLower(fileToken(v)) == asciiLower(tok)
+	})
+	if len(chosen) == 0 {
+		chosen = pick(star)
+	}
+	best, allowed := -1, true
+	for _, g := range chosen {
+		for _, l := range g.rules {
+			if l.Value == "" {
+				continue
+			}
+			pat := string(normRFC(nil, l.Value))
+			if !refMatch(pat, path) {
+				continue
+			}
+			allow := l.Kind == grammar.AllowLine
+			if len(pat) > best || len(pat) == best && allow {
+				best, allowed = len(pat), allow
+			}
+		}
+	}
+	return allowed
 }
