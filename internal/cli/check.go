@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/robots"
@@ -215,6 +217,10 @@ func (c *checker) check(u string) error {
 	default:
 		why = d.Reason
 	}
-	_, err := fmt.Fprintf(c.out, "%s %s: %s\n", verdict, u, why)
+	shown := u
+	if u == "" || strings.ContainsAny(u, " \t\"") {
+		shown = strconv.Quote(u) // an empty URL stays visible
+	}
+	_, err := fmt.Fprintf(c.out, "%s %s: %s\n", verdict, shown, why)
 	return err
 }
