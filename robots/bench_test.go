@@ -89,7 +89,7 @@ type matchCase struct {
 	temoto *robotstxt.Group
 }
 
-func loadMatchCases(b *testing.B, p Profile) []matchCase {
+func loadMatchCases(b testing.TB, p Profile) []matchCase {
 	b.Helper()
 	dir := filepath.Join(corpusDir, "urls")
 	ents, err := os.ReadDir(dir)
@@ -186,7 +186,8 @@ func BenchmarkCorpusMatchProfiles(b *testing.B) {
 
 // BenchmarkAdversarial matches 30 rules "/*a*a*...*a$" (15 KB each)
 // against paths of 2, 4 and 8 KB that none of them matches: the cost per
-// path byte stays flat as the path grows. It also reports the memory a
+// path byte stays flat as the path grows (MB/s is path bytes per second;
+// each op runs all 30 rules). It also reports the memory a
 // compiled policy takes for the corpus' largest files.
 func BenchmarkAdversarial(b *testing.B) {
 	pat := "/" + strings.Repeat("*a", 7500) + "$"
@@ -197,18 +198,25 @@ func BenchmarkAdversarial(b *testing.B) {
 	}
 	pol := Compile(grammar.ParseString("robots.txt", src.String(), grammar.Options{}), RFC9309)
 	for _, kb := range []int{2, 4, 8} {
-		path := "/" + strings.Repeat("a", kb<<10-2) + "b"
-		b.Run(fmt.Sprintf("path=%dKB", kb), func(b *testing.B) {
-			a := pol.Agent("bot")
-			if !a.Allowed(path) {
-				b.Fatal("adversarial path is disallowed")
-			}
-			b.SetBytes(int64(len(path)))
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				_ = a.Decide(path)
-			}
-		})
+		// "xaxa...xa": fewer 'a's than the patterns have, and ending in
+		// 'a', so every rule passes the suffix check and fails only after
+		// placing an 'a' segment at every 'a' of the path: the worst case.
+		scan := "/" + strings.Repeat("xa", kb<<9-1) + "a"
+		// "aaa...ab": rejected by the suffix check at once.
+		fast := "/" + strings.Repeat("a", kb<<10-2) + "b"
+		for _, c := range []struct{ name, path string }{{"scan", scan}, {"suffix", fast}} {
+			b.Run(fmt.Sprintf("%s/path=%dKB", c.name, kb), func(b *testing.B) {
+				a := pol.Agent("bot")
+				if !a.Allowed(c.path) {
+					b.Fatal("adversarial path is disallowed")
+				}
+				b.SetBytes(int64(len(c.path)))
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					_ = a.Decide(c.path)
+				}
+			})
+		}
 	}
 	b.Run("policy-memory", func(b *testing.B) {
 		files, _ := loadCorpus(b)
@@ -236,4 +244,34 @@ func BenchmarkAdversarial(b *testing.B) {
 		b.ReportMetric(float64(heap)/float64(len(largest)), "heap-B/policy")
 		b.ReportMetric(float64(heap)/float64(size), "heap-B/file-byte")
 	})
+}
+
+// BenchmarkCorpusCompile splits BenchmarkCorpusParse/sitetxt in two: the
+// grammar's parse alone, and compiling files parsed beforehand.
+func BenchmarkCorpusCompile(b *testing.B) {
+	files, size := loadCorpus(b)
+	b.Run("grammar", func(b *testing.B) {
+		b.SetBytes(size)
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			for _, f := range files {
+				_ = grammar.Parse(f.name, f.data, parseOptions)
+			}
+		}
+	})
+	parsed := make([]*grammar.File, len(files))
+	for i, f := range files {
+		parsed[i] = grammar.Parse(f.name, f.data, parseOptions)
+	}
+	for _, p := range Profiles {
+		b.Run("compile-"+p.String(), func(b *testing.B) {
+			b.SetBytes(size)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				for _, f := range parsed {
+					_ = Compile(f, p)
+				}
+			}
+		})
+	}
 }

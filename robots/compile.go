@@ -1,7 +1,8 @@
 package robots
 
 import (
-	"sort"
+	"encoding/binary"
+	"slices"
 	"strings"
 
 	"github.com/sitetxt/sitetxt/grammar"
@@ -17,15 +18,25 @@ type Policy struct {
 	// Agent selection. RFC9309 and Google: the merged groups of each
 	// product token, found by a case-folded hash, and the merged "*"
 	// groups. Draft and NoRobots: one Agent per record, searched in order.
-	byToken map[uint64][]*Agent
+	byToken map[uint64]int32 // folded hash of a token -> index in tokens
+	tokens  []tokenAgent
 	global  *Agent
 	records []*Agent
 	none    *Agent
+	noneVal Agent
 
 	sitemaps    []Sitemap
 	host        *Host
 	cleanParams []*CleanParam
 	diags       grammar.Diagnostics
+}
+
+// tokenAgent is one entry of Policy.byToken: a product token, lower case,
+// and its agent (shared by tokens that name the same groups).
+type tokenAgent struct {
+	token string
+	agent *Agent
+	next  int32 // next entry with the same hash, or -1
 }
 
 // Agent is the rules a Policy applies to one crawler, selected once. It is
@@ -36,6 +47,12 @@ type Agent struct {
 	groups []*Group // the groups that apply, in file order; empty when none does
 	rules  []*Rule  // in decision order: the first that matches decides
 	global bool
+
+	// The decision loop's layout (see buildLists).
+	arena string
+	all   []mrule   // every rule, in decision order
+	lists [][]mrule // with idx: by the path's second byte
+	idx   *[256]uint16
 }
 
 // Compile interprets a parsed robots.txt file under profile p. Values the
@@ -94,6 +111,22 @@ func (p Profile) recordsEndAtBlank() bool { return p == Draft || p == NoRobots }
 type compiler struct {
 	pol  *Policy
 	file *grammar.File
+
+	// Slabs: every Rule, rule pointer, group, agent value and agent line of
+	// the file comes from one allocation each; groups take sub-slices.
+	slab       []Rule
+	rules      []*Rule
+	agents     []string
+	agentLines []*grammar.Line
+}
+
+// newRule returns a zero Rule from the slab.
+func (c *compiler) newRule() *Rule {
+	if len(c.slab) == cap(c.slab) {
+		c.slab = make([]Rule, 0, 8)
+	}
+	c.slab = c.slab[:len(c.slab)+1]
+	return &c.slab[len(c.slab)-1]
 }
 
 // value returns the line's value as profile p reads it: Google stops at a
@@ -111,6 +144,28 @@ func value(p Profile, l *grammar.Line) string {
 // groupLines splits the file's lines into groups as the profile does.
 func (c *compiler) groupLines() {
 	p := c.pol.profile
+	nAgents, nRules := 0, 0
+	for _, l := range c.file.Lines {
+		switch kind(p, l) {
+		case kAgent:
+			nAgents++
+		case kAllow, kDisallow:
+			nRules++
+		}
+	}
+	if nAgents == 0 {
+		for _, l := range c.file.Lines {
+			c.extension(nil, l)
+		}
+		return
+	}
+	groups := make([]Group, 0, nAgents)
+	type span struct{ r0, r1, a0, a1 int }
+	spans := make([]span, 0, nAgents)
+	c.slab = make([]Rule, 0, nRules)
+	c.rules = make([]*Rule, 0, nRules)
+	c.agents = make([]string, 0, nAgents)
+	c.agentLines = make([]*grammar.Line, 0, nAgents)
 	var cur *Group
 	sawRule := false
 	for _, l := range c.file.Lines {
@@ -121,13 +176,15 @@ func (c *compiler) groupLines() {
 			}
 		case kAgent:
 			if cur == nil || sawRule {
-				cur = &Group{}
-				c.pol.groups = append(c.pol.groups, cur)
+				groups = append(groups, Group{index: len(groups)})
+				cur = &groups[len(groups)-1]
+				spans = append(spans, span{len(c.rules), len(c.rules), len(c.agents), len(c.agents)})
 				sawRule = false
 			}
 			v := value(p, l)
-			cur.Agents = append(cur.Agents, v)
-			cur.AgentLines = append(cur.AgentLines, l)
+			c.agents = append(c.agents, v)
+			c.agentLines = append(c.agentLines, l)
+			spans[len(spans)-1].a1 = len(c.agents)
 			if isGlobalValue(p, v) {
 				cur.Global = true
 			}
@@ -137,9 +194,18 @@ func (c *compiler) groupLines() {
 			}
 			sawRule = true
 			c.addRule(cur, l)
+			spans[len(spans)-1].r1 = len(c.rules)
 		default:
 			c.extension(cur, l)
 		}
+	}
+	c.pol.groups = make([]*Group, len(groups))
+	for i := range groups {
+		g, sp := &groups[i], spans[i]
+		g.Rules = c.rules[sp.r0:sp.r1:sp.r1]
+		g.Agents = c.agents[sp.a0:sp.a1:sp.a1]
+		g.AgentLines = c.agentLines[sp.a0:sp.a1:sp.a1]
+		c.pol.groups[i] = g
 	}
 }
 
@@ -155,20 +221,17 @@ func isGlobalValue(p Profile, v string) bool {
 
 func (c *compiler) addRule(g *Group, l *grammar.Line) {
 	p := c.pol.profile
-	r := &Rule{Allow: l.Kind == grammar.AllowLine, Line: l, Group: g, Pattern: value(p, l)}
-	r.Directive = "Disallow"
-	if r.Allow {
-		r.Directive = "Allow"
-	}
+	r := c.newRule()
+	*r = Rule{Allow: l.Kind == grammar.AllowLine, Line: l, Group: g, Pattern: value(p, l)}
 	r.compile(p)
-	g.Rules = append(g.Rules, r)
+	c.rules = append(c.rules, r)
 	if p == Google && r.Allow {
 		// Google treats ".../index.htm*" as its directory too: an Allow rule
 		// whose last segment starts with "index.htm" also allows "dir/$".
 		if i := strings.LastIndexByte(r.Pattern, '/'); i >= 0 && strings.HasPrefix(r.Pattern[i:], "/index.htm") {
-			ir := &Rule{Allow: true, Directive: "Allow", Line: l, Group: g, Pattern: r.Pattern[:i+1] + "$", Implied: true}
+			ir := &Rule{Allow: true, Line: l, Group: g, Pattern: r.Pattern[:i+1] + "$", Implied: true}
 			ir.compile(p)
-			g.Rules = append(g.Rules, ir)
+			c.rules = append(c.rules, ir)
 		}
 	}
 }
@@ -184,9 +247,13 @@ func (r *Rule) compile(p Profile) {
 	case Google:
 		pat = escapeGoogle(pat)
 	case RFC9309:
-		pat = string(normRFC(nil, pat))
+		if needsNormRFC(pat) {
+			pat = string(normRFC(nil, pat))
+		}
 	case Draft:
-		pat = string(normDraft(nil, pat))
+		if strings.IndexByte(pat, '%') >= 0 {
+			pat = string(normDraft(nil, pat))
+		}
 	}
 	r.setPattern(pat, p == Google || p == RFC9309)
 }
@@ -194,7 +261,7 @@ func (r *Rule) compile(p Profile) {
 // setPattern sets the matching form of a normalised pattern; wild says
 // whether '*' and a final '$' are special.
 func (r *Rule) setPattern(pat string, wild bool) {
-	r.prio = len(pat)
+	r.prio = int32(min(len(pat), 1<<30))
 	r.never = pat == ""
 	if wild {
 		if strings.HasSuffix(pat, "$") {
@@ -202,7 +269,12 @@ func (r *Rule) setPattern(pat string, wild bool) {
 			pat = pat[:len(pat)-1]
 		}
 		if strings.IndexByte(pat, '*') >= 0 {
-			r.segs = strings.Split(pat, "*")
+			w := &wildcard{segs: strings.Split(pat, "*")}
+			for _, s := range w.segs[1:] {
+				w.need.addString(s)
+			}
+			w.needAny = w.need != (byteSet{})
+			r.wild = w
 			return
 		}
 	}
@@ -211,78 +283,174 @@ func (r *Rule) setPattern(pat string, wild bool) {
 
 // index builds the agent tables.
 func (pol *Policy) index() {
-	pol.none = &Agent{policy: pol}
+	pol.none = &pol.noneVal
+	pol.none.policy = pol
 	switch pol.profile {
 	case Draft, NoRobots:
 		pol.records = make([]*Agent, len(pol.groups))
+		slab := make([]Agent, len(pol.groups))
 		for i, g := range pol.groups {
-			a := &Agent{policy: pol, groups: []*Group{g}, global: g.Global}
-			for _, r := range g.Rules {
-				if !r.never {
-					a.rules = append(a.rules, r)
+			a := &slab[i]
+			*a = Agent{policy: pol, groups: pol.groups[i : i+1 : i+1], global: g.Global, rules: g.Rules}
+			if hasNever(g.Rules) {
+				a.rules = nil
+				for _, r := range g.Rules {
+					if !r.never {
+						a.rules = append(a.rules, r)
+					}
 				}
 			}
 			if g.Global {
 				a.token = "*"
 			}
+			a.buildLists()
 			pol.records[i] = a
 		}
 		return
 	}
+	// The tokens in order of first appearance, each with its groups: a
+	// sub-slice of pol.groups while it names one group, its own slice once
+	// it names more.
+	type tokGroups struct {
+		tok    string
+		groups []*Group
+	}
+	var toks []tokGroups
+	at := map[string]int32{}
 	var global []*Group
-	byName := map[string][]*Group{}
-	var order []string
+	nGlobal := 0
 	for _, g := range pol.groups {
+		if g.Global {
+			nGlobal++
+		}
+	}
+	if nGlobal > 0 {
+		global = make([]*Group, 0, nGlobal)
+	}
+	for i, g := range pol.groups {
 		if g.Global {
 			global = append(global, g)
 		}
-		seen := map[string]bool{}
 		for _, v := range g.Agents {
 			if isGlobalValue(pol.profile, v) {
 				continue
 			}
 			tok := strings.ToLower(fileToken(v))
-			if (tok == "" && pol.profile != Google) || seen[tok] {
+			if tok == "" && pol.profile != Google {
 				continue
 			}
-			seen[tok] = true
-			if _, ok := byName[tok]; !ok {
-				order = append(order, tok)
+			j, ok := at[tok]
+			if !ok {
+				at[tok] = int32(len(toks))
+				toks = append(toks, tokGroups{tok, pol.groups[i : i+1 : i+1]})
+				continue
 			}
-			byName[tok] = append(byName[tok], g)
+			t := &toks[j]
+			if t.groups[len(t.groups)-1] == g {
+				continue // named twice in one group
+			}
+			t.groups = append(t.groups, g) // copies on the first append: capacity is 1
 		}
 	}
+	slab := make([]Agent, 0, len(toks)+1)
 	if len(global) > 0 {
-		pol.global = pol.merge("*", global, true)
+		pol.global = pol.merge(&slab, "*", global, true)
 	}
-	pol.byToken = make(map[uint64][]*Agent, len(order))
-	for _, tok := range order {
-		a := pol.merge(tok, byName[tok], false)
-		h := foldHash(tok)
-		pol.byToken[h] = append(pol.byToken[h], a)
+	pol.byToken = make(map[uint64]int32, len(toks))
+	pol.tokens = make([]tokenAgent, len(toks))
+	// Tokens naming the same groups share one agent: files often list
+	// dozens of crawlers over one group.
+	single := make([]*Agent, len(pol.groups))
+	var multi map[string]*Agent
+	var key []byte
+	for i, t := range toks {
+		var a *Agent
+		if len(t.groups) == 1 {
+			gi := t.groups[0].index
+			if a = single[gi]; a == nil {
+				a = pol.merge(&slab, t.tok, t.groups, false)
+				single[gi] = a
+			}
+		} else {
+			key = key[:0]
+			for _, g := range t.groups {
+				key = binary.AppendUvarint(key, uint64(g.index))
+			}
+			if a = multi[string(key)]; a == nil {
+				a = pol.merge(&slab, t.tok, t.groups, false)
+				if multi == nil {
+					multi = map[string]*Agent{}
+				}
+				multi[string(key)] = a
+			}
+		}
+		h := foldHash(t.tok)
+		next := int32(-1)
+		if j, ok := pol.byToken[h]; ok {
+			next = j
+		}
+		pol.tokens[i] = tokenAgent{t.tok, a, next}
+		pol.byToken[h] = int32(i)
 	}
 }
 
 // merge makes one Agent of the groups naming the same token: their rules in
 // decision order, longest pattern first, Allow before Disallow on equal
 // length, file order after that.
-func (pol *Policy) merge(tok string, gs []*Group, global bool) *Agent {
-	a := &Agent{policy: pol, token: tok, groups: gs, global: global}
-	for _, g := range gs {
-		for _, r := range g.Rules {
-			if !r.never {
-				a.rules = append(a.rules, r)
+func (pol *Policy) merge(slab *[]Agent, tok string, gs []*Group, global bool) *Agent {
+	*slab = append(*slab, Agent{policy: pol, token: tok, groups: gs, global: global})
+	a := &(*slab)[len(*slab)-1]
+	if len(gs) == 1 && !hasNever(gs[0].Rules) {
+		a.rules = gs[0].Rules
+	} else {
+		for _, g := range gs {
+			for _, r := range g.Rules {
+				if !r.never {
+					a.rules = append(a.rules, r)
+				}
 			}
 		}
 	}
-	sort.SliceStable(a.rules, func(i, j int) bool {
-		x, y := a.rules[i], a.rules[j]
-		if x.prio != y.prio {
-			return x.prio > y.prio
+	if len(gs) > 1 || !sortedForDecision(a.rules) {
+		// Sort by one integer key: priority (descending), Allow first,
+		// then file order.
+		keys := make([]uint64, len(a.rules))
+		for i, r := range a.rules {
+			k := uint64(1<<24-1-min(r.prio, 1<<24-1)) << 33
+			if !r.Allow {
+				k |= 1 << 32
+			}
+			keys[i] = k | uint64(i)
 		}
-		return x.Allow && !y.Allow
-	})
+		slices.Sort(keys)
+		sorted := make([]*Rule, len(a.rules))
+		for i, k := range keys {
+			sorted[i] = a.rules[uint32(k)]
+		}
+		a.rules = sorted
+	}
+	a.buildLists()
 	return a
+}
+
+func hasNever(rules []*Rule) bool {
+	for _, r := range rules {
+		if r.never {
+			return true
+		}
+	}
+	return false
+}
+
+// sortedForDecision reports whether rules are already in decision order.
+func sortedForDecision(rules []*Rule) bool {
+	for i := 1; i < len(rules); i++ {
+		x, y := rules[i-1], rules[i]
+		if x.prio < y.prio || x.prio == y.prio && !x.Allow && y.Allow {
+			return false
+		}
+	}
+	return true
 }
 
 // fileToken returns the product token of a User-agent value in a file: the
@@ -350,9 +518,13 @@ func (pol *Policy) Agent(agent string) *Agent {
 			return pol.globalOrNone()
 		}
 	}
-	for _, a := range pol.byToken[foldHash(tok)] {
-		if strings.EqualFold(a.token, tok) {
-			return a
+	if pol.byToken != nil {
+		if j, ok := pol.byToken[foldHash(tok)]; ok {
+			for ; j >= 0; j = pol.tokens[j].next {
+				if e := &pol.tokens[j]; equalFoldASCII(e.token, tok) {
+					return e.agent
+				}
+			}
 		}
 	}
 	return pol.globalOrNone()
@@ -395,11 +567,30 @@ func (pol *Policy) draftAgent(agent string) *Agent {
 // containsFold reports whether sub is in s, ignoring ASCII case.
 func containsFold(s, sub string) bool {
 	for i := 0; i+len(sub) <= len(s); i++ {
-		if strings.EqualFold(s[i:i+len(sub)], sub) {
+		if equalFoldASCII(s[i:i+len(sub)], sub) {
 			return true
 		}
 	}
 	return false
+}
+
+// equalFoldASCII reports whether a and b are equal ignoring ASCII case
+// only, as Google's parser compares names (strings.EqualFold would also
+// fold "K", the Kelvin sign, to "k").
+func equalFoldASCII(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if x == y {
+			continue
+		}
+		if x|0x20 != y|0x20 || x|0x20 < 'a' || x|0x20 > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // ProductToken returns the product token at the start of a User-Agent

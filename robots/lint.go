@@ -216,15 +216,15 @@ func (l *linter) unreachable(pol *Policy) {
 	if pol.global != nil {
 		agents = append(agents, pol.global)
 	}
-	for _, as := range pol.byToken {
-		agents = append(agents, as...)
+	for _, e := range pol.tokens {
+		agents = append(agents, e.agent)
 	}
 	for _, a := range agents {
 		seen := map[string]*Rule{}
 		for _, r := range a.rules {
 			key := r.lit
-			if r.segs != nil {
-				key = strings.Join(r.segs, "*")
+			if r.wild != nil {
+				key = strings.Join(r.wild.segs, "*")
 			}
 			if r.anchored {
 				key += "$"

@@ -51,6 +51,8 @@ var profileDiffs = []profileDiff{
 		[4]bool{false, true, false, false}},
 	{"EmptyAgentName", "User-agent:\nDisallow: /\n\nUser-agent: *\nAllow: /\n", "", "/x",
 		[4]bool{true, false, true, true}},
+	{"NULEndsValue", "User-agent: *\nDisallow: /a\x00b\n", "bot", "/a",
+		[4]bool{true, false, true, true}},
 	{"StarWithText", "User-agent: * everyone\nDisallow: /\n", "bot", "/x",
 		[4]bool{false, false, true, true}},
 }
@@ -90,5 +92,17 @@ func TestProfilesAgree(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSitemapSpellings shows that only Google reads "Site-map" and
+// prefixes of "Sitemap" as Sitemap lines.
+func TestSitemapSpellings(t *testing.T) {
+	src := "Sitemap: https://e.com/a.xml\nSite-map: https://e.com/b.xml\nSitemaps: https://e.com/c.xml\n"
+	want := [4]int{1, 3, 1, 1}
+	for i, p := range Profiles {
+		if got := len(compileString(src, p).Sitemaps()); got != want[i] {
+			t.Errorf("%s: len(Sitemaps()) = %d, want %d", p, got, want[i])
+		}
 	}
 }

@@ -93,36 +93,44 @@ func ParseProfile(name string) (Profile, error) {
 
 // Rule is one Allow or Disallow line as a profile reads it.
 type Rule struct {
-	// Allow is true for an Allow rule, false for a Disallow rule.
-	Allow bool
-	// Directive is "Allow" or "Disallow", whatever spelling the file used
-	// (Line.Field has that).
-	Directive string
 	// Pattern is the rule's value as written (under Google, cut at a NUL
 	// byte). For a rule Google implies from an "index.html" Allow rule it is
 	// the implied pattern ("/dir/$").
 	Pattern string
-	// Implied is set for a rule the profile derives from another line
-	// rather than reads: Google's directory rule for ".../index.html".
-	Implied bool
 	// Line is the line the rule comes from.
 	Line *grammar.Line
 	// Group is the group the rule belongs to.
 	Group *Group
 
 	// Compiled form.
-	prio     int      // longest-match priority (octets of the pattern)
-	lit      string   // normalised pattern, '$' removed, when it has no '*'
-	segs     []string // normalised pattern split at '*', when it has one
-	anchored bool     // pattern ended with '$' (RFC9309, Google)
-	never    bool     // the rule can never match (empty pattern)
+	lit  string    // normalised pattern, '$' removed, when it has no '*'
+	wild *wildcard // the pattern split at '*', when it has one
+	prio int32     // longest-match priority (octets of the pattern)
+
+	// Allow is true for an Allow rule, false for a Disallow rule.
+	Allow bool
+	// Implied is set for a rule the profile derives from another line
+	// rather than reads: Google's directory rule for ".../index.html".
+	Implied bool
+
+	anchored bool // pattern ended with '$' (RFC9309, Google)
+	never    bool // the rule can never match (empty pattern)
 }
 
 // Pos returns where the rule's line starts.
 func (r *Rule) Pos() grammar.Pos { return r.Line.Pos }
 
 // String returns "Directive: pattern".
-func (r *Rule) String() string { return r.Directive + ": " + r.Pattern }
+func (r *Rule) String() string { return r.Directive() + ": " + r.Pattern }
+
+// Directive returns "Allow" or "Disallow", whatever spelling the file used
+// (Line.Field has that).
+func (r *Rule) Directive() string {
+	if r.Allow {
+		return "Allow"
+	}
+	return "Disallow"
+}
 
 // Group is a group of lines for the same crawlers: its User-agent lines and
 // the rules and extension lines after them. Under Draft and NoRobots a
@@ -144,6 +152,8 @@ type Group struct {
 	VisitTime   *VisitTime
 	// CleanParams holds the group's Clean-param lines.
 	CleanParams []*CleanParam
+
+	index int // in Policy.groups
 }
 
 // Pos returns where the group's first User-agent line starts.

@@ -262,7 +262,7 @@ func TestDecision(t *testing.T) {
 		d := pol.Decide(tt.agent, tt.url)
 		line, dir := 0, ""
 		if d.Rule != nil {
-			line, dir = d.Rule.Line.Pos.Line, d.Rule.Directive
+			line, dir = d.Rule.Line.Pos.Line, d.Rule.Directive()
 		}
 		if d.Allowed != tt.allowed || line != tt.line || dir != tt.directive || d.Global != tt.global || d.Reason != tt.reason {
 			t.Errorf("Decide(%q, %q) = {%v line %d %q global=%v %q}, want {%v line %d %q global=%v %q}",
@@ -363,5 +363,93 @@ Clean-param: &&
 	want := "sitemap-url:9:10 crawl-delay:10:14 crawl-delay:13:14 request-rate:14:15 visit-time:15:13 host:16:7 clean-param:17:14"
 	if got := strings.Join(codes, " "); got != want {
 		t.Errorf("Diagnostics() = %s, want %s", got, want)
+	}
+}
+
+// TestCorpusLayout checks, on every URL of the corpus, that the decision
+// loop's layout (arena, dispatch by second byte) decides as a plain scan of
+// the agent's rules in order does.
+func TestCorpusLayout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	for _, p := range Profiles {
+		cases := loadMatchCases(t, p)
+		bad := 0
+		for _, c := range cases {
+			got := c.agent.Decide(c.url)
+			raw, slash := pathOf(c.url)
+			path := raw
+			switch p {
+			case RFC9309:
+				path = string(normRFC(nil, raw))
+			case Draft:
+				path = string(normDraft(nil, raw))
+			}
+			if slash {
+				path = "/" + path
+			}
+			var want *Rule
+			for _, r := range c.agent.rules {
+				if r.match(path) {
+					want = r
+					break
+				}
+			}
+			if path == "/robots.txt" && (p == RFC9309 || p == Draft) {
+				want = nil
+			}
+			if got.Rule != want && bad < 10 {
+				bad++
+				t.Errorf("%s: Decide(%q).Rule = %v, want %v", p, c.url, got.Rule, want)
+			}
+		}
+	}
+}
+
+func TestByteSet(t *testing.T) {
+	for _, s := range []string{"", "a", "/a*b?c=d", "\x00\xff\x80\x7f", strings.Repeat("a", 100) + "b\x00\xff~"} {
+		var got byteSet
+		got.addString(s)
+		for c := 0; c < 256; c++ {
+			in := strings.IndexByte(s, byte(c)) >= 0
+			if has := got[c>>6]&(1<<(c&63)) != 0; has != in {
+				t.Errorf("byteSet(%q) has %#x = %v, want %v", s, c, has, in)
+			}
+		}
+	}
+}
+
+// TestConcurrentDecide decides from several goroutines at once on one
+// policy (run with -race).
+func TestConcurrentDecide(t *testing.T) {
+	pol := compileString(readTestdata(t, "fict.org.txt"), RFC9309)
+	done := make(chan bool)
+	for g := 0; g < 4; g++ {
+		go func() {
+			ok := true
+			for i := 0; i < 200; i++ {
+				for _, row := range fictMatrix {
+					if pol.Allowed("OtherBot/1.0", row.url) != row.other || pol.Agent("unhipbot").Allowed(row.url) != row.unhip {
+						ok = false
+					}
+				}
+			}
+			done <- ok
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		if !<-done {
+			t.Error("concurrent decisions disagree with the fict.org matrix")
+		}
+	}
+}
+
+// TestASCIIFold checks that crawler names fold ASCII case only: the Kelvin
+// sign is not "k" (Google compares names with absl::EqualsIgnoreCase).
+func TestASCIIFold(t *testing.T) {
+	for _, p := range Profiles {
+		pol := compileString("User-agent: k\nDisallow: /\n", p)
+		runChecks(t, pol, []check{{"K", "/x", false}, {"\u212a", "/x", true}})
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/fetch"
@@ -215,7 +217,7 @@ func (c *checker) check(u string) error {
 		v := checkJSON{URL: u, Agent: c.opts.Agent, Profile: c.prof.String(), Allowed: d.Allowed}
 		if r := d.Rule; r != nil {
 			p := r.Line.FieldPos()
-			v.Rule = &checkRuleJSON{Line: p.Line, Column: p.Column, Directive: r.Directive, Pattern: r.Pattern}
+			v.Rule = &checkRuleJSON{Line: p.Line, Column: p.Column, Directive: r.Directive(), Pattern: r.Pattern}
 		}
 		return c.enc.Encode(v)
 	}
@@ -235,6 +237,10 @@ func (c *checker) check(u string) error {
 	default:
 		why = d.Reason
 	}
-	_, err := fmt.Fprintf(c.out, "%s %s: %s\n", verdict, u, why)
+	shown := u
+	if u == "" || strings.ContainsAny(u, " \t\"") {
+		shown = strconv.Quote(u) // an empty URL stays visible
+	}
+	_, err := fmt.Fprintf(c.out, "%s %s: %s\n", verdict, shown, why)
 	return err
 }

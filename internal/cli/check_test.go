@@ -45,7 +45,7 @@ func TestCheckCommand(t *testing.T) {
 			`{"url":"/org/about.html?<x>","agent":"*","profile":"google","allowed":true,"rule":{"line":13,"column":1,"directive":"Allow","pattern":"/org/"}}` + "\n", ""},
 		{"urls from stdin", "/org/x\r\n\n/\n", []string{"check", "--urls", "-", fict}, ExitFindings,
 			"allowed /org/x: " + fict + ":13: Allow: /org/\n" +
-				"disallowed : " + fict + ":16: Disallow: /\n" +
+				"disallowed \"\": " + fict + ":16: Disallow: /\n" +
 				"disallowed /: " + fict + ":16: Disallow: /\n", ""},
 		{"google implied rule", "User-agent: *\nAllow: /d/index.html\nDisallow: /\n", []string{"check", "--profile", "google", "-", "/d/"}, ExitOK,
 			"allowed /d/: <stdin>:2: Allow: /d/$ (implied by Allow: /d/index.html)\n", ""},

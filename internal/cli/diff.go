@@ -80,7 +80,7 @@ func ruleView(r *robots.Rule) *checkRuleJSON {
 		return nil
 	}
 	p := r.Line.FieldPos()
-	return &checkRuleJSON{Line: p.Line, Column: p.Column, Directive: r.Directive, Pattern: r.Pattern}
+	return &checkRuleJSON{Line: p.Line, Column: p.Column, Directive: r.Directive(), Pattern: r.Pattern}
 }
 
 func diffRun(opts *diffOptions) error {
