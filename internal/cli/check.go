@@ -5,12 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
-	"github.com/sitetxt/sitetxt/grammar"
-	"github.com/sitetxt/sitetxt/internal/fetch"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )
@@ -85,7 +82,7 @@ usage or input errors.`,
 	cmd.Flags().StringVar(&opts.Agent, "agent", globalAgent, `crawler name or User-Agent header ("*": only the "*" group)`)
 	cmd.Flags().StringVar(&opts.Profile, "profile", "rfc9309", "rfc9309, google, draft or norobots")
 	opts.Fetch.AddFlags(cmd)
-	cmd.Flags().StringVarP(&opts.Output, "output", "o", "text", "output format: text or json")
+	outputFlag(cmd, &opts.Output, "text", "json")
 	cmd.Flags().StringVar(&opts.URLsFile, "urls", "", `read URLs one per line from FILE ("-" for standard input)`)
 	return cmd
 }
@@ -115,125 +112,68 @@ func checkRun(opts *checkOptions) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
-	if len(opts.URLs) == 0 && opts.URLsFile == "" {
-		return usageError("check: no URL given (name URLs after SOURCE or use --urls)")
-	}
-	if opts.URLsFile == "-" && opts.Source == "-" {
-		return usageError("check: SOURCE and --urls cannot both be standard input")
+	if err := needURLs("check", opts.Source, opts.URLs, opts.URLsFile); err != nil {
+		return err
 	}
 	opts.Fetch.Profile = opts.Profile
 	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "robots.txt")
 	if err != nil {
 		return err
 	}
-	popts := grammar.Options{}
-	if prof == robots.Google {
-		popts.MaxSize = -1
-	}
-	pol := robots.Compile(src.parse(popts), prof)
-	agent := pol.Agent(opts.Agent)
+	// Parsed and compiled once; the agent's rules are selected once, and
+	// every URL after that is one allocation-free decision.
+	acc := &access{prof: prof, policy: robots.Compile(parseFor(src, prof), prof), fetched: src.fetched}
+	fixed, isFixed := acc.fixed()
+	agent := acc.policy.Agent(opts.Agent)
 
 	out := bufio.NewWriterSize(opts.IO.Out, 64<<10)
-	c := &checker{opts: opts, src: src.name, prof: prof, agent: agent, out: out, fetched: src.fetched}
+	st := newStyle(opts.IO, opts.IO.Out)
+	var enc *json.Encoder
 	if opts.Output == "json" {
-		c.enc = json.NewEncoder(out)
-		c.enc.SetEscapeHTML(false)
+		enc = json.NewEncoder(out)
+		enc.SetEscapeHTML(false)
 	}
-	for _, u := range opts.URLs {
-		if err := c.check(u); err != nil {
-			return err
+	bar := newProgress(opts.IO, opts.URLsFile)
+	disallowed := false
+	err = forEachURL(opts.IO, opts.URLs, opts.URLsFile, func(u string) error {
+		bar.add(len(u) + 1)
+		d := fixed
+		if !isFixed {
+			d = agent.Decide(u)
 		}
-	}
-	if opts.URLsFile != "" {
-		if err := c.stream(); err != nil {
-			out.Flush()
-			return err
+		if !d.Allowed {
+			disallowed = true
 		}
+		if enc != nil {
+			return enc.Encode(checkJSON{URL: u, Agent: opts.Agent, Profile: prof.String(), Allowed: d.Allowed, Rule: ruleView(d.Rule)})
+		}
+		return writeDecision(out, st, src.name, u, d)
+	})
+	bar.finish()
+	if ferr := out.Flush(); err == nil {
+		err = ferr
 	}
-	if err := out.Flush(); err != nil {
+	if err != nil {
 		return err
 	}
-	if c.disallowed {
+	if disallowed {
 		return findings
 	}
 	return nil
 }
 
-type checker struct {
-	opts       *checkOptions
-	src        string
-	prof       robots.Profile
-	agent      *robots.Agent
-	out        *bufio.Writer
-	enc        *json.Encoder
-	disallowed bool
-	// fetched is the robots.txt response when SOURCE was a URL; unless its
-	// Status is fetch.Parse, it decides every URL (fetch.AllowAll allows,
-	// DisallowAll and Defer disallow).
-	fetched *fetch.Result
-}
-
-// stream checks the URLs of --urls, one per line, as they are read.
-func (c *checker) stream() error {
-	var r io.Reader
-	name := c.opts.URLsFile
-	if name == "-" {
-		r, name = c.opts.IO.In, "<stdin>"
-	} else {
-		f, err := os.Open(name)
-		if err != nil {
-			return &exitError{code: ExitError, err: fmt.Errorf("cannot read %s: %w", name, unwrapPath(err))}
-		}
-		defer f.Close()
-		r = f
-	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if n := len(line); n > 0 && line[n-1] == '\r' {
-			line = line[:n-1]
-		}
-		if err := c.check(line); err != nil {
-			return err
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return &exitError{code: ExitError, err: fmt.Errorf("cannot read %s: %w", name, err)}
-	}
-	return nil
-}
-
-// check decides one URL and prints the answer.
-func (c *checker) check(u string) error {
-	d := c.agent.Decide(u)
-	if f := c.fetched; f != nil && f.Status != fetch.Parse {
-		d = robots.Decision{Allowed: f.Status == fetch.AllowAll, Reason: f.Reason}
-	}
-	if !d.Allowed {
-		c.disallowed = true
-	}
-	if c.enc != nil {
-		v := checkJSON{URL: u, Agent: c.opts.Agent, Profile: c.prof.String(), Allowed: d.Allowed}
-		if r := d.Rule; r != nil {
-			p := r.Line.FieldPos()
-			v.Rule = &checkRuleJSON{Line: p.Line, Column: p.Column, Directive: r.Directive(), Pattern: r.Pattern}
-		}
-		return c.enc.Encode(v)
-	}
-	verdict := "disallowed"
-	if d.Allowed {
-		verdict = "allowed"
-	}
+// writeDecision writes one decision for people: the verdict, the URL and
+// the deciding "file:line: Directive: pattern", or why nothing decided.
+func writeDecision(w io.Writer, st style, file, u string, d robots.Decision) error {
 	var why string
 	switch {
 	case d.Rule != nil:
-		why = fmt.Sprintf("%s:%d: %s", c.src, d.Rule.Line.Pos.Line, d.Rule)
+		why = fmt.Sprintf("%s:%d: %s", file, d.Rule.Line.Pos.Line, d.Rule)
 		if d.Rule.Implied {
 			why += fmt.Sprintf(" (implied by %s: %s)", d.Rule.Line.Field, d.Rule.Line.Value)
 		}
 	case d.Group != nil:
-		why = fmt.Sprintf("%s (group at %s:%d)", d.Reason, c.src, d.Group.Pos().Line)
+		why = fmt.Sprintf("%s (group at %s:%d)", d.Reason, file, d.Group.Pos().Line)
 	default:
 		why = d.Reason
 	}
@@ -241,6 +181,6 @@ func (c *checker) check(u string) error {
 	if u == "" || strings.ContainsAny(u, " \t\"") {
 		shown = strconv.Quote(u) // an empty URL stays visible
 	}
-	_, err := fmt.Fprintf(c.out, "%s %s: %s\n", verdict, shown, why)
+	_, err := fmt.Fprintf(w, "%s %s: %s\n", st.verdict(d.Allowed, "allowed", "disallowed"), shown, why)
 	return err
 }
