@@ -55,7 +55,7 @@ data.txt error) or the usage is wrong.`,
 			return fetchRun(opts)
 		},
 	}
-	cmd.Flags().StringVarP(&opts.Output, "output", "o", "text", "output format: text or json")
+	outputFlag(cmd, &opts.Output, "text", "json")
 	cmd.Flags().StringVar(&opts.Fetch.Profile, "profile", "rfc9309", "robots.txt access method: rfc9309, google, draft or norobots")
 	opts.Fetch.AddFlags(cmd)
 	return cmd
