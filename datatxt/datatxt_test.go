@@ -143,26 +143,13 @@ func checkPositions(t *testing.T, c *Catalog, src []byte) {
 			return
 		}
 		// As the grammar counts: a byte-order mark is not part of line 1.
-		bom := bomLen(string(src))
+		bom := grammar.BOMLen(string(src))
 		if p.Offset < bom {
 			t.Errorf("%s: position %v (offset %d) is inside the byte-order mark", what, p, p.Offset)
 			return
 		}
-		line, col := 1, 1
-		for i := bom; i < p.Offset; i++ {
-			switch src[i] {
-			case '\n':
-				line, col = line+1, 1
-			case '\r':
-				if i+1 < len(src) && src[i+1] == '\n' {
-					col++
-					continue
-				}
-				line, col = line+1, 1
-			default:
-				col++
-			}
-		}
+		want := grammar.PosAt(string(src), p.Offset)
+		line, col := want.Line, want.Column
 		if line != p.Line || col != p.Column {
 			t.Errorf("%s: position %v, but offset %d is at %d:%d", what, p, p.Offset, line, col)
 		}

@@ -24,7 +24,7 @@ type lineIndex []int
 // As in the grammar, a byte-order mark at the start is not part of line 1:
 // line 1 starts after it.
 func newLineIndex(src string) lineIndex {
-	bom := bomLen(src)
+	bom := grammar.BOMLen(src)
 	idx := lineIndex{bom}
 	for i := bom; i < len(src); i++ {
 		switch src[i] {
@@ -66,17 +66,6 @@ func (idx lineIndex) pos(src string, line, col int) grammar.Pos {
 		off += w
 	}
 	return grammar.Pos{Offset: off, Line: line, Column: off - start + 1}
-}
-
-// bomLen returns how many bytes at the start of src are a whole or partial
-// UTF-8 byte-order mark, as the grammar counts them.
-func bomLen(src string) int {
-	const bom = "\xEF\xBB\xBF"
-	n := 0
-	for n < len(bom) && n < len(src) && src[n] == bom[n] {
-		n++
-	}
-	return n
 }
 
 // posOf returns the grammar.Pos of a byte offset.

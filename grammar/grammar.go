@@ -104,7 +104,7 @@ func (lineDefinition) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
 		return nil, err
 	}
 	s := &scanner{name: filename, src: string(src)}
-	s.scan(bomPrefix(s.src))
+	s.scan(BOMLen(s.src))
 	return &lineLexer{lines: s.lines}, nil
 }
 

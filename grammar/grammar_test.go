@@ -91,6 +91,29 @@ func TestPositions(t *testing.T) {
 	}
 }
 
+func TestPosAt(t *testing.T) {
+	src := "\xEF\xBB\xBFab\r\ncd\ref\ng"
+	tests := []struct {
+		off  int
+		want Pos
+	}{
+		{0, Pos{3, 1, 1}}, {3, Pos{3, 1, 1}}, {4, Pos{4, 1, 2}}, {6, Pos{6, 1, 4}}, {7, Pos{7, 2, 1}},
+		{10, Pos{10, 3, 1}}, {13, Pos{13, 4, 1}}, {99, Pos{14, 4, 2}},
+	}
+	for _, tt := range tests {
+		if got := PosAt(src, tt.off); got != tt.want {
+			t.Errorf("PosAt(%q, %d) = %+v, want %+v", src, tt.off, got, tt.want)
+		}
+	}
+	// Every line start the parser reports agrees with PosAt.
+	f := ParseString("p", src, Options{})
+	for _, l := range f.Lines {
+		if got := PosAt(src, l.Pos.Offset); got != l.Pos {
+			t.Errorf("PosAt(%d) = %+v, line starts at %+v", l.Pos.Offset, got, l.Pos)
+		}
+	}
+}
+
 func TestLineEnds(t *testing.T) {
 	tests := []struct {
 		in   string

@@ -107,9 +107,10 @@ func (s *scanner) summarize() {
 	}
 }
 
-// bomPrefix returns how many bytes at the start of src are a whole or
-// partial UTF-8 byte-order mark.
-func bomPrefix(src string) int {
+// BOMLen returns how many bytes at the start of src are a whole (EF BB BF)
+// or partial UTF-8 byte-order mark, which Parse skips as Google's parser
+// does.
+func BOMLen(src string) int {
 	const bom = "\xEF\xBB\xBF"
 	n := 0
 	for n < len(bom) && n < len(src) && src[n] == bom[n] {

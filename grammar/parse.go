@@ -31,10 +31,10 @@ func ParseString(name, src string, opts Options) *File {
 
 func parse(name, src, ignored string, opts Options) *File {
 	s := &scanner{name: name, src: src, opts: opts}
-	bom := bomPrefix(src)
+	bom := BOMLen(src)
 	if at, what := markup(src); at >= 0 {
 		s.html = true
-		p := offsetPos(src, at)
+		p := PosAt(src, at)
 		s.diag(Error, "markup", Range{p, p}, fmt.Sprintf("input looks like an %s document, not a plain-text manifest", what))
 	}
 	s.scan(bom)
@@ -45,7 +45,7 @@ func parse(name, src, ignored string, opts Options) *File {
 		src, ignored = src[:s.stop], src[s.stop:]+ignored
 	}
 	if ignored != "" && s.stop < 0 {
-		end := offsetPos(src, len(src))
+		end := PosAt(src, len(src))
 		if n := len(s.lines); n > 0 {
 			end = s.lines[n-1].End()
 			if s.lines[n-1].EOL != "" {
@@ -104,10 +104,19 @@ func (f *File) build() {
 	}
 }
 
-// offsetPos returns the Pos of a byte offset in src.
-func offsetPos(src string, off int) Pos {
+// PosAt returns the Pos of a byte offset in src as Parse counts positions:
+// lines end at LF, CRLF or CR, columns count bytes from 1, and a
+// byte-order mark at the very start is not part of line 1.
+func PosAt(src string, off int) Pos {
+	if off > len(src) {
+		off = len(src)
+	}
+	bom := BOMLen(src)
+	if off < bom {
+		off = bom
+	}
 	line, col := 1, 1
-	for i := 0; i < off && i < len(src); i++ {
+	for i := bom; i < off; i++ {
 		switch src[i] {
 		case '\n':
 			line, col = line+1, 1
