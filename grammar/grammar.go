@@ -54,10 +54,7 @@ type record struct {
 	Rules bool        `parser:"(Disallowline | Allowline | Blank | Commentline | Extension | Invalid | Mobileagentrec)*"`
 }
 
-// symbols names the terminals: each is a line of one Kind. The scanner
-// yields one token for each run of lines of the same kind, which is all the
-// grammar needs to place record boundaries (a run never spans two records)
-// and keeps participle's per-token cost off the many lines of long files.
+// symbols names the terminals: each is a line of one Kind.
 var symbols = map[string]lexer.TokenType{
 	"EOF":            lexer.EOF,
 	"Blank":          lexer.TokenType(Blank) + 1,
@@ -68,6 +65,17 @@ var symbols = map[string]lexer.TokenType{
 	"Mobileagentrec": lexer.TokenType(MobileAgentRec) + 1,
 	"Extension":      lexer.TokenType(Extension) + 1,
 	"Invalid":        lexer.TokenType(Invalid) + 1,
+}
+
+// class groups the kinds the productions never tell apart: every
+// production that accepts one kind of a class accepts all of them. A run of
+// lines of one class parses exactly as the same lines one token each, so
+// the scanner hands participle one token per run, typed by its first line.
+var class = [...]uint8{
+	Blank: 0, CommentLine: 0, Extension: 0, MobileAgentRec: 0, Invalid: 0,
+	AgentLine:    1,
+	AllowLine:    2,
+	DisallowLine: 2,
 }
 
 // lineLexer is the participle lexer: one token per scanned line.
@@ -82,7 +90,7 @@ func (l *lineLexer) Next() (lexer.Token, error) {
 	}
 	ln := l.lines[l.next]
 	l.next++
-	for l.next < len(l.lines) && l.lines[l.next].Kind == ln.Kind {
+	for l.next < len(l.lines) && class[l.lines[l.next].Kind] == class[ln.Kind] {
 		l.next++
 	}
 	return lexer.Token{

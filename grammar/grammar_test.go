@@ -349,6 +349,28 @@ func checkInvariants(t *testing.T, in string, f *File) {
 	if next != len(f.Lines) {
 		t.Fatalf("preamble and records cover %d of %d lines", next, len(f.Lines))
 	}
+	// The records are where a plain reading of RFC 9309 section 2.1 puts
+	// them: a User-agent line starts a record unless it follows another
+	// User-agent line of the same record with no Allow or Disallow line
+	// between them.
+	var starts []int
+	inRecord, seenRule := false, false
+	for i, l := range f.Lines {
+		switch {
+		case l.Kind == AgentLine && (!inRecord || seenRule):
+			starts = append(starts, i+1)
+			inRecord, seenRule = true, false
+		case l.Kind.IsRule():
+			seenRule = true
+		}
+	}
+	var got []int
+	for _, r := range f.Records {
+		got = append(got, r.Pos.Line)
+	}
+	if !equalInts(got, starts) {
+		t.Fatalf("records start at lines %v, want %v", got, starts)
+	}
 	for _, d := range f.Diagnostics {
 		if p := d.Range.Start; p.Offset < 0 || p.Offset > len(in) {
 			t.Fatalf("diagnostic %v outside the input", d)
