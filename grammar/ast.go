@@ -42,7 +42,6 @@ func (k Kind) IsRule() bool { return k == AllowLine || k == DisallowLine }
 // surrounding white space, Comment from its '#' to the end of the line.
 type Line struct {
 	Pos     Pos    // start of the line
-	Kind    Kind   // its BNF terminal
 	Raw     string // the line without its end-of-line bytes
 	EOL     string // "\n", "\r\n", "\r", or "" for a last line without one
 	Field   string // field name as written ("User-agent", "disalow", ...)
@@ -61,6 +60,8 @@ type Line struct {
 	TooLong bool
 
 	fieldCol, valueCol, commentCol int32 // 0-based byte columns in Raw, -1 if absent
+
+	Kind Kind // its BNF terminal
 }
 
 // FieldPos returns where the field name starts, or the line's start.

@@ -122,7 +122,9 @@ func BOMLen(src string) int {
 // scan splits s.src from offset start into lines.
 func (s *scanner) scan(start int) {
 	src := s.src
-	n := 1 + strings.Count(src, "\n") + strings.Count(src, "\r")
+	// Lines end at LF, CR and CRLF: count each CRLF once, so a CRLF file
+	// does not reserve twice the lines it has.
+	n := 1 + strings.Count(src, "\n") + strings.Count(src, "\r") - strings.Count(src, "\r\n")
 	maxLines := s.opts.maxLines()
 	if maxLines >= 0 && n > maxLines {
 		n = maxLines
