@@ -1,0 +1,66 @@
+package mobileagent
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/fetch"
+)
+
+// Cache stores fetched robots.txt responses between fetches. Its methods
+// use only built-in types, so a dispatcher implements it on its own store;
+// a value that does not decode is ignored and the file fetched again.
+type Cache = fetch.Cache
+
+// Fetcher fetches a site's /robots.txt over HTTP or HTTPS and compiles its
+// Mobile-agent-server lines. A 2xx body is compiled. A site whose robots.txt
+// is unavailable (a 4xx) has an empty Table: no server. A site that cannot
+// be reached (a 5xx, 429, a network error, a timeout, more than five
+// redirects) is an error: the dispatcher cannot know its servers, and may
+// also not crawl it (RFC 9309 section 2.3.1.4). Responses are cached as RFC
+// 9309 allows (at most 24 hours).
+//
+// The zero Fetcher is ready to use (30 s timeout, 500 KiB limit, an
+// in-memory cache) and is safe for concurrent use. Set its fields before
+// first use.
+type Fetcher struct {
+	// UserAgent is the User-Agent header sent.
+	UserAgent string
+	// HTTPClient makes the requests; nil means one with
+	// http.DefaultTransport. Its redirect policy is replaced.
+	HTTPClient *http.Client
+	// Timeout bounds one fetch, redirects and body included; 0 means 30 s.
+	Timeout time.Duration
+	// Cache keeps responses; nil means an in-memory cache.
+	Cache Cache
+
+	once    sync.Once
+	fetcher fetch.Fetcher
+}
+
+// Fetch fetches the robots.txt of a site ("https://example.org/") or at a
+// robots.txt URL and compiles its Mobile-agent-server lines.
+func (f *Fetcher) Fetch(ctx context.Context, site string) (*Table, error) {
+	url, err := fetch.SourceURL(site, "robots.txt")
+	if err != nil {
+		return nil, err
+	}
+	f.once.Do(func() {
+		f.fetcher = fetch.Fetcher{Client: f.HTTPClient, UserAgent: f.UserAgent, Timeout: f.Timeout, Cache: f.Cache}
+	})
+	r := f.fetcher.Fetch(ctx, url, fetch.RFC9309)
+	switch r.Status {
+	case fetch.Parse:
+		return Compile(grammar.Parse(url, r.Body, grammar.Options{})), nil
+	case fetch.AllowAll:
+		return Compile(grammar.Parse(url, nil, grammar.Options{})), nil
+	}
+	if r.Err != nil {
+		return nil, fmt.Errorf("cannot fetch %s: %w", url, r.Err)
+	}
+	return nil, fmt.Errorf("cannot fetch %s: %s", url, r.Reason)
+}
