@@ -49,7 +49,8 @@ type robotstxt struct {
 // User-agent line stay with whatever precedes it. A Mobile-agent-server line
 // is an extension line with a production of its own.
 type record struct {
-	Agent lexer.Token `parser:"@Agentline"`
+	Pos   lexer.Position
+	Agent bool `parser:"Agentline"`
 	Head  bool        `parser:"(Agentline | Blank | Commentline | Extension | Invalid | Mobileagentrec)*"`
 	Rules bool        `parser:"(Disallowline | Allowline | Blank | Commentline | Extension | Invalid | Mobileagentrec)*"`
 }

@@ -79,17 +79,17 @@ func (f *File) build() {
 		f.Preamble = f.Lines
 		return
 	}
-	if n := tree.Records[0].Agent.Pos.Line - 1; n > 0 {
+	if n := tree.Records[0].Pos.Line - 1; n > 0 {
 		f.Preamble = f.Lines[:n:n]
 	}
 	recs := make([]Record, len(tree.Records))
 	f.Records = make([]*Record, len(tree.Records))
 	for i := range tree.Records {
 		r := &recs[i]
-		start := tree.Records[i].Agent.Pos.Line - 1
+		start := tree.Records[i].Pos.Line - 1
 		end := len(f.Lines)
 		if i+1 < len(tree.Records) {
-			end = tree.Records[i+1].Agent.Pos.Line - 1
+			end = tree.Records[i+1].Pos.Line - 1
 		}
 		r.Lines = f.Lines[start:end:end]
 		r.Pos = r.Lines[0].Pos
