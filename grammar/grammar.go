@@ -51,8 +51,8 @@ type robotstxt struct {
 type record struct {
 	Pos   lexer.Position
 	Agent bool `parser:"Agentline"`
-	Head  bool        `parser:"(Agentline | Blank | Commentline | Extension | Invalid | Mobileagentrec)*"`
-	Rules bool        `parser:"(Disallowline | Allowline | Blank | Commentline | Extension | Invalid | Mobileagentrec)*"`
+	Head  bool `parser:"(Agentline | Blank | Commentline | Extension | Invalid | Mobileagentrec)*"`
+	Rules bool `parser:"(Disallowline | Allowline | Blank | Commentline | Extension | Invalid | Mobileagentrec)*"`
 }
 
 // symbols names the terminals: each is a line of one Kind.
