@@ -90,6 +90,40 @@ func (ds Diagnostics) Count(s Severity) int {
 	return n
 }
 
+// Limit returns the list with at most perCode diagnostics of each code,
+// in order, and for each code that had more, one diagnostic after its last
+// kept one that counts those left out. A report on junk input stays
+// readable and its size bounded.
+func (ds Diagnostics) Limit(perCode int) Diagnostics {
+	counts := map[string]int{}
+	for _, d := range ds {
+		counts[d.Code]++
+	}
+	over := false
+	for _, n := range counts {
+		over = over || n > perCode
+	}
+	if !over {
+		return ds
+	}
+	kept := map[string]int{}
+	out := make(Diagnostics, 0, len(ds))
+	for _, d := range ds {
+		kept[d.Code]++
+		switch k := kept[d.Code]; {
+		case k < perCode:
+			out = append(out, d)
+		case k == perCode:
+			out = append(out, d)
+			if n := counts[d.Code]; n > perCode {
+				out = append(out, &Diagnostic{Severity: d.Severity, Code: d.Code, Filename: d.Filename, Range: d.Range,
+					Summary: fmt.Sprintf("%d more %q diagnostics like this one are left out", n-perCode, d.Code)})
+			}
+		}
+	}
+	return out
+}
+
 // Err returns the list as an error when it holds any Error, else nil.
 func (ds Diagnostics) Err() error {
 	if ds.HasErrors() {

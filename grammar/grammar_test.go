@@ -417,6 +417,26 @@ func TestDiagnosticsSort(t *testing.T) {
 	}
 }
 
+func TestDiagnosticsLimit(t *testing.T) {
+	var ds Diagnostics
+	for i := 0; i < 5; i++ {
+		ds = append(ds, &Diagnostic{Severity: Warning, Code: "a", Summary: "a"}, &Diagnostic{Severity: Error, Code: "b", Summary: "b"})
+	}
+	ds = append(ds, &Diagnostic{Severity: Warning, Code: "c", Summary: "c"})
+	got := ds.Limit(2)
+	var sums []string
+	for _, d := range got {
+		sums = append(sums, d.Code+":"+d.Summary)
+	}
+	want := `a:a b:b a:a a:3 more "a" diagnostics like this one are left out b:b b:3 more "b" diagnostics like this one are left out c:c`
+	if strings.Join(sums, " ") != want {
+		t.Errorf("Limit(2) =\n%s\nwant\n%s", strings.Join(sums, " "), want)
+	}
+	if got := ds.Limit(5); len(got) != len(ds) {
+		t.Errorf("Limit(5) dropped diagnostics: %d of %d", len(got), len(ds))
+	}
+}
+
 func TestEBNF(t *testing.T) {
 	const golden = "../docs/grammar.ebnf"
 	got := EBNF() + "\n"

@@ -213,14 +213,16 @@ func urlPath(u string) string {
 	}
 	if i > 0 && i < len(u) && u[i] == ':' && u[0] != '/' {
 		u = u[i+1:]
-		if strings.HasPrefix(u, "//") {
-			u = u[2:]
-			j := strings.IndexAny(u, "/?#")
-			if j < 0 || u[j] != '/' {
-				return "/"
-			}
-			u = u[j:]
+	}
+	// A network-path reference ("//host/path", or what follows "scheme:")
+	// names a host first, as package robots reads it too.
+	if strings.HasPrefix(u, "//") {
+		u = u[2:]
+		j := strings.IndexAny(u, "/?#")
+		if j < 0 || u[j] != '/' {
+			return "/"
 		}
+		u = u[j:]
 	}
 	if j := strings.IndexAny(u, "?#"); j >= 0 {
 		u = u[:j]

@@ -412,7 +412,8 @@ func TestURLPath(t *testing.T) {
 		{"http://h#f", "/"},
 		{"http://user@h:80/a/b?c", "/a/b"},
 		{"HTTPS://H/A", "/A"},
-		{"//a/b", "//a/b"},
+		{"//a/b", "/b"}, // a network-path reference names a host, as robots reads it
+		{"//x", "/"},
 		{"/a:b", "/a:b"},
 		{"mailto:x@y", "x@y"},
 		{"a/b", "a/b"},

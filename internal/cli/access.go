@@ -37,16 +37,13 @@ func (a *access) Decide(agent, url string) robots.Decision {
 // Allowed reports whether agent may fetch url (for datatxt and mobileagent).
 func (a *access) Allowed(agent, url string) bool { return a.Decide(agent, url).Allowed }
 
-// googleMaxLines bounds a whole-file parse under google, whose parser has
-// no size limit: eight times the longest real robots.txt in the corpus
-// (31,857 lines), and about 40 MiB of syntax tree at most.
-const googleMaxLines = 1 << 18
-
-// parseFor parses src as profile reads it: Google reads the whole file (up
-// to googleMaxLines lines), the others their first 500 KiB.
+// parseFor parses src as profile reads it: Google reads the whole file
+// (Google's parser has no size limit; the grammar's line limit, all the
+// lines 500 KiB can hold, still bounds memory), the others their first
+// 500 KiB.
 func parseFor(src *source, prof robots.Profile) *grammar.File {
 	if prof == robots.Google {
-		return src.parse(grammar.Options{MaxSize: -1, MaxLines: googleMaxLines})
+		return src.parse(grammar.Options{MaxSize: -1})
 	}
 	return src.parse(grammar.Options{})
 }

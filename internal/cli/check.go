@@ -62,7 +62,7 @@ does.
 
 --profile is rfc9309 (the default), google, draft or norobots; see
 docs/profiles.md. Under google the whole file is read (Google has no size
-limit; sitetxt stops at 262,144 lines); the other profiles read its first
+limit; sitetxt stops at 512,001 lines); the other profiles read its first
 500 KiB.
 
 -o json prints one object per URL per line:

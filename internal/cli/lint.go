@@ -2,7 +2,9 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/sitetxt/sitetxt/datatxt"
@@ -101,21 +103,55 @@ any has, 2 when a source cannot be read or the usage is wrong.`,
 	return cmd
 }
 
+// maxPerCode is how many diagnostics of one code lint prints per run.
+const maxPerCode = 1000
+
 // lintFile returns every diagnostic for f as a manifest of type typ,
-// sorted.
+// sorted. A file the grammar finds to be HTML or XML gets no interpreter
+// checks: its lines are not fields, and one error says so. Where
+// Mobile-agent-server checks report a line, the less specific reports of
+// the same line (an unknown field, a line without a colon) are left out.
 func lintFile(f *grammar.File, typ string) grammar.Diagnostics {
 	var ds grammar.Diagnostics
 	yaml := typ == "datatxt" && datatxt.Detect([]byte(f.Text())) == datatxt.FormYAML
+	markup := false
 	for _, d := range f.Diagnostics {
+		markup = markup || d.Code == "markup"
 		if !yaml || !yamlNoise[d.Code] {
 			ds = append(ds, d)
 		}
 	}
-	for _, l := range linters[typ] {
-		ds = append(ds, l(f)...)
+	if !markup {
+		for _, l := range linters[typ] {
+			ds = append(ds, l(f)...)
+		}
 	}
+	ds = dropShadowed(ds)
 	ds.Sort()
 	return ds
+}
+
+// dropShadowed leaves out a generic diagnostic of a line that a
+// Mobile-agent-server check reports more precisely.
+func dropShadowed(ds grammar.Diagnostics) grammar.Diagnostics {
+	agentLines := map[[2]string]bool{}
+	for _, d := range ds {
+		if strings.HasPrefix(d.Code, "agent-server-") {
+			agentLines[[2]string{d.Filename, strconv.Itoa(d.Range.Start.Line)}] = true
+		}
+	}
+	if len(agentLines) == 0 {
+		return ds
+	}
+	out := ds[:0:0]
+	for _, d := range ds {
+		generic := d.Code == "unknown-field" || d.Code == "invalid-line" || d.Code == "no-colon"
+		if generic && agentLines[[2]string{d.Filename, strconv.Itoa(d.Range.Start.Line)}] {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 func lintRun(opts *lintOptions) error {
@@ -125,14 +161,28 @@ func lintRun(opts *lintOptions) error {
 	if err := checkOutput(opts.Type, manifestTypes...); err != nil {
 		return usageError("unknown manifest type %q (want %s)", opts.Type, strings.Join(manifestTypes, ", "))
 	}
-	var all grammar.Diagnostics
+	var (
+		all      grammar.Diagnostics
+		readErrs []error
+	)
 	texts := map[string]string{}
 	for _, name := range opts.Sources {
-		src, err := resolveSource(opts.IO, &opts.Fetch, name, "robots.txt")
-		if err != nil {
-			return err
+		typ := opts.Type
+		manifest := "robots.txt"
+		if typ == "datatxt" {
+			manifest = "data.txt"
 		}
-		all = append(all, lintFile(src.parse(grammar.Options{}), manifestType(opts.Type, src.name, src.data))...)
+		src, err := resolveSource(opts.IO, &opts.Fetch, name, manifest)
+		if err == nil {
+			err = src.needBody()
+		}
+		if err != nil {
+			// Report what can be read; the run still exits 2.
+			readErrs = append(readErrs, err)
+			continue
+		}
+		ds := lintFile(src.parse(grammar.Options{}), manifestType(typ, src.name, src.data))
+		all = append(all, ds.Limit(maxPerCode)...)
 		texts[src.name] = src.data
 	}
 	if opts.Output == "json" {
@@ -154,7 +204,17 @@ func lintRun(opts *lintOptions) error {
 			fmt.Fprintln(opts.IO.Out, d.Error())
 		}
 	}
-	if all.HasErrors() {
+	for _, err := range readErrs {
+		var ee *exitError
+		if errors.As(err, &ee) && ee.err != nil {
+			err = ee.err
+		}
+		fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %v\n", err)
+	}
+	switch {
+	case len(readErrs) > 0:
+		return &exitError{code: ExitError}
+	case all.HasErrors():
 		return findings
 	}
 	return nil

@@ -51,6 +51,9 @@ func parseRun(opts *parseOptions) error {
 		return err
 	}
 	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "robots.txt")
+	if err == nil {
+		err = src.needBody()
+	}
 	if err != nil {
 		return err
 	}

@@ -149,3 +149,23 @@ func TestManifestType(t *testing.T) {
 		}
 	}
 }
+
+func TestLintKeepsGoingAfterAnUnreadableSource(t *testing.T) {
+	chdirRoot(t)
+	out, errOut, code := runCLI(t, "", "lint", "testdata/robots/messy.txt", "testdata/nonexistent.txt")
+	if code != ExitError || !strings.Contains(out, "messy.txt:1:1:") || !strings.Contains(errOut, "cannot read testdata/nonexistent.txt") {
+		t.Errorf("lint readable unreadable: exit %d, stdout %q, stderr %q; want exit 2, the readable file's findings and the error", code, out, errOut)
+	}
+}
+
+func TestLintMarkupAndShadowed(t *testing.T) {
+	html := "<!DOCTYPE html>\n<html><body>\nhello\n</body></html>\n"
+	out, _, code := runCLI(t, html, "lint", "-")
+	if code != ExitFindings || strings.Count(out, "\n") != 1 || !strings.Contains(out, "markup") && !strings.Contains(out, "HTML") {
+		t.Errorf("lint of an HTML page: exit %d, output:\n%s\nwant exit 1 and only the markup error", code, out)
+	}
+	out, _, _ = runCLI(t, "Mobile-agents-server: / none\n", "lint", "-")
+	if strings.Count(out, ":1:") != 1 || !strings.Contains(out, "Mobile-agent-server") {
+		t.Errorf("lint of a misspelt Mobile-agent-server line reports it %d times, want once:\n%s", strings.Count(out, ":1:"), out)
+	}
+}

@@ -61,6 +61,16 @@ func readSource(ios *IOStreams, name string) (*source, error) {
 	return s, nil
 }
 
+// needBody returns an error for a fetched source that has no body to read:
+// the response meant allow all, disallow all, come back later, or no such
+// file, which a command that shows the file itself cannot show.
+func (s *source) needBody() error {
+	if s.fetched == nil || s.fetched.Status == fetch.Parse {
+		return nil
+	}
+	return &exitError{code: ExitError, err: fmt.Errorf("%s: no file to read: %s", s.name, s.fetched.Reason)}
+}
+
 // unwrapPath drops the repeated file name of an *os.PathError.
 func unwrapPath(err error) error {
 	if pe, ok := err.(*os.PathError); ok {

@@ -69,3 +69,29 @@ func TestDatasetsURL(t *testing.T) {
 		t.Errorf("datasets on a site without data.txt: exit %d, stdout %q, stderr %q; want exit 0 and the 404 reason", code, out, errOut)
 	}
 }
+
+// TestFetchedWithoutBody checks the commands that show a file itself
+// (parse, lint) on a response that has none, and lint --type datatxt on a
+// site, which must read its data.txt.
+func TestFetchedWithoutBody(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/down/robots.txt", func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "down", http.StatusServiceUnavailable)
+	})
+	mux.HandleFunc("/data.txt", func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("- name: no-path\n"))
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	cache := t.TempDir()
+	for _, cmd := range []string{"parse", "lint"} {
+		_, errOut, code := runCLI(t, "", cmd, "--cache-dir", cache, srv.URL+"/down/robots.txt")
+		if code != ExitError || !strings.Contains(errOut, "no file to read") {
+			t.Errorf("sitetxt %s on a 503: exit %d, stderr %q; want exit 2 and the reason", cmd, code, errOut)
+		}
+	}
+	out, errOut, code := runCLI(t, "", "lint", "--cache-dir", cache, "--type", "datatxt", srv.URL+"/")
+	if code != ExitFindings || !strings.Contains(out, "has no path") {
+		t.Errorf("lint --type datatxt on a site: exit %d, stdout %q, stderr %q; want the data.txt's error", code, out, errOut)
+	}
+}
