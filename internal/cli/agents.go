@@ -69,7 +69,7 @@ or an unreadable SOURCE.`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.Agent, "agent", globalAgent, `robot name or User-Agent header ("*": only the "*" group)`)
-	cmd.Flags().StringVar(&opts.Profile, "profile", profileNames[0], "robots.txt profile: "+strings.Join(profileNames, ", "))
+	profileFlag(cmd, &opts.Profile)
 	outputFlag(cmd, &opts.Output, "text", "json")
 	opts.Fetch.AddFlags(cmd)
 	return cmd

@@ -81,7 +81,7 @@ usage or input errors.`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.Agent, "agent", globalAgent, `crawler name or User-Agent header ("*": only the "*" group)`)
-	cmd.Flags().StringVar(&opts.Profile, "profile", "rfc9309", "rfc9309, google, draft or norobots")
+	profileFlag(cmd, &opts.Profile)
 	opts.Fetch.AddFlags(cmd)
 	outputFlag(cmd, &opts.Output, "text", "json")
 	cmd.Flags().StringVar(&opts.URLsFile, "urls", "", `read URLs one per line from FILE ("-" for standard input)`)

@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )
 
@@ -140,17 +141,24 @@ disagreement between profiles), 2 usage or input errors.`,
 	}
 	root.InitDefaultCompletionCmd()
 	root.InitDefaultVersionFlag()
-	for _, c := range root.Commands() {
-		if c.Flags().Lookup("profile") != nil {
-			_ = c.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions(profileNames, cobra.ShellCompDirectiveNoFileComp))
-		}
-	}
 	return root
 }
 
 // profileNames are the robots.txt profiles, for completion and help.
-var profileNames = []string{"rfc9309", "google", "draft", "norobots"}
+var profileNames = func() []string {
+	var out []string
+	for _, p := range robots.Profiles {
+		out = append(out, p.String())
+	}
+	return out
+}()
 
+// profileFlag adds --profile, the robots.txt profile a command reads with
+// (and whose access method reads a fetched robots.txt), and completes it.
+func profileFlag(cmd *cobra.Command, p *string) {
+	cmd.Flags().StringVar(p, "profile", profileNames[0], "robots.txt profile: "+strings.Join(profileNames, ", ")+" (docs/profiles.md)")
+	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions(profileNames, cobra.ShellCompDirectiveNoFileComp))
+}
 // outputFlag adds -o/--output with its allowed formats, the first being the
 // default, and completes them in the shell.
 func outputFlag(cmd *cobra.Command, p *string, formats ...string) {

@@ -68,7 +68,7 @@ or an unreadable source.`,
 	f := cmd.Flags()
 	f.StringVar(&opts.Base, "base", "", "URL the data.txt was fetched from; relative paths resolve against it")
 	f.StringVar(&opts.Agent, "agent", globalAgent, `crawler name or User-Agent header whose access is decided ("*": only the "*" group)`)
-	f.StringVar(&opts.Profile, "profile", "rfc9309", "robots.txt interpretation: rfc9309, google, draft or norobots")
+	profileFlag(cmd, &opts.Profile)
 	f.StringVar(&opts.Robots, "robots", "", "the site's robots.txt file, applied to URLs on the data.txt's host")
 	f.StringVar(&opts.Form, "form", "auto", "data.txt form: auto, yaml or records")
 	outputFlag(cmd, &opts.Output, append([]string{"text"}, datatxt.Formats...)...)

@@ -90,6 +90,16 @@ func diffRun(opts *diffOptions) error {
 	if err := needURLs("diff", opts.Source, opts.URLs, opts.URLsFile); err != nil {
 		return err
 	}
+	seen := map[string]bool{}
+	for _, p := range opts.Profiles {
+		if seen[p] {
+			return usageError("diff: profile %q is named twice", p)
+		}
+		seen[p] = true
+	}
+	if len(opts.Profiles) < 2 {
+		return usageError("diff: needs at least two profiles to compare, got %d", len(opts.Profiles))
+	}
 	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "robots.txt")
 	if err != nil {
 		return err

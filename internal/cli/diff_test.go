@@ -112,3 +112,26 @@ func TestMatrixDefaultAgent(t *testing.T) {
 		t.Errorf("matrix = %q (exit %d), want %q (exit 1)", out, code, want)
 	}
 }
+
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"diff", "--profiles", "google,google", "-", "/"}, "sitetxt: diff: profile \"google\" is named twice\n"},
+		{[]string{"diff", "--profiles", "google", "-", "/"}, "sitetxt: diff: needs at least two profiles to compare, got 1\n"},
+		{[]string{"matrix", "--agent", "a", "--agent", "a", "-", "/"}, "sitetxt: matrix: agent \"a\" is named twice\n"},
+		{[]string{"check", "http://", "/x"}, "sitetxt: \"http://\" is not an http(s) URL with a host\n"},
+		{[]string{"check", "ftp://x/robots.txt", "/x"}, "sitetxt: \"ftp://x/robots.txt\" is not an http(s) URL with a host\n"},
+		{[]string{"check", "--timeout", "0s", "https://example.org/", "/x"}, "sitetxt: --timeout 0s: want a positive duration\n"},
+		{[]string{"fetch", "--timeout", "-1s", "example.org"}, "sitetxt: --timeout -1s: want a positive duration\n"},
+		{[]string{"fetch", ""}, "sitetxt: \"\" is not a site (want a URL such as https://example.org/)\n"},
+		{[]string{"check", "--profile", "bogus", "-", "/"}, "sitetxt: unknown profile \"bogus\" (want rfc9309, google, draft, norobots)\n"},
+	}
+	for _, tt := range tests {
+		_, errOut, code := runCLI(t, "", tt.args...)
+		if code != ExitError || errOut != tt.stderr {
+			t.Errorf("sitetxt %s: exit %d, stderr %q; want exit 2, %q", strings.Join(tt.args, " "), code, errOut, tt.stderr)
+		}
+	}
+}

@@ -56,7 +56,7 @@ data.txt error) or the usage is wrong.`,
 		},
 	}
 	outputFlag(cmd, &opts.Output, "text", "json")
-	cmd.Flags().StringVar(&opts.Fetch.Profile, "profile", "rfc9309", "robots.txt access method: rfc9309, google, draft or norobots")
+	profileFlag(cmd, &opts.Fetch.Profile)
 	opts.Fetch.AddFlags(cmd)
 	return cmd
 }
@@ -105,6 +105,9 @@ func fetchRun(opts *fetchOptions) error {
 	if _, err := opts.Fetch.mode("robots.txt"); err != nil {
 		return err
 	}
+	if opts.Fetch.Timeout <= 0 {
+		return usageError("--timeout %v: want a positive duration", opts.Fetch.Timeout)
+	}
 	type job struct{ site, url, manifest string }
 	var jobs []job
 	for _, arg := range opts.Sites {
@@ -112,7 +115,7 @@ func fetchRun(opts *fetchOptions) error {
 		for _, manifest := range []string{"robots.txt", "data.txt"} {
 			u, err := fetch.ManifestURL(site, manifest)
 			if err != nil {
-				return usageError("%s: not a site (want a URL such as https://example.org/)", arg)
+				return usageError("%q is not a site (want a URL such as https://example.org/)", arg)
 			}
 			jobs = append(jobs, job{arg, u, manifest})
 		}

@@ -3,9 +3,11 @@ package cli
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/sitetxt/sitetxt/internal/fetch"
+	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )
 
@@ -78,7 +80,8 @@ func (ff *fetchFlags) mode(manifest string) (fetch.Mode, error) {
 	}
 	m, err := fetch.ParseMode(ff.Profile)
 	if err != nil || m == fetch.DataTxt {
-		return 0, usageError("unknown profile %q (want rfc9309, google, draft or norobots)", ff.Profile)
+		_, perr := robots.ParseProfile(ff.Profile)
+		return 0, usageError("%v", perr)
 	}
 	return m, nil
 }
@@ -112,7 +115,13 @@ func (ff *fetchFlags) fetchSource(url, manifest string) (*source, error) {
 // (AllowAll, DisallowAll, Defer) before at the empty data.
 func resolveSource(ios *IOStreams, ff *fetchFlags, arg, manifest string) (*source, error) {
 	if !fetch.IsURL(arg) {
+		if strings.Contains(arg, "://") {
+			return nil, usageError("%q is not an http(s) URL with a host", arg)
+		}
 		return readSource(ios, arg)
+	}
+	if ff.Timeout <= 0 {
+		return nil, usageError("--timeout %v: want a positive duration", ff.Timeout)
 	}
 	url, err := fetch.SourceURL(arg, manifest)
 	if err != nil {
@@ -131,7 +140,8 @@ func (ff *fetchFlags) interpretAs(src *source, profile string) (*fetch.Result, e
 	}
 	m, err := fetch.ParseMode(profile)
 	if err != nil || m == fetch.DataTxt {
-		return nil, usageError("unknown profile %q (want rfc9309, google, draft or norobots)", profile)
+		_, perr := robots.ParseProfile(profile)
+		return nil, usageError("%v", perr)
 	}
 	return ff.Fetcher().Fetch(context.Background(), src.fetched.URL, m), nil
 }

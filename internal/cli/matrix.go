@@ -47,7 +47,7 @@ input errors.`,
 		},
 	}
 	cmd.Flags().StringArrayVar(&opts.Agents, "agent", nil, "a crawler for a column (repeat for more)")
-	cmd.Flags().StringVar(&opts.Profile, "profile", "rfc9309", "rfc9309, google, draft or norobots")
+	profileFlag(cmd, &opts.Profile)
 	outputFlag(cmd, &opts.Output, "text", "json", "csv")
 	cmd.Flags().StringVar(&opts.URLsFile, "urls", "", `read URLs one per line from FILE ("-" for standard input)`)
 	opts.Fetch.AddFlags(cmd)
@@ -96,6 +96,13 @@ func matrixRun(opts *matrixOptions) error {
 	agents := opts.Agents
 	if len(agents) == 0 {
 		agents = []string{globalAgent}
+	}
+	seen := map[string]bool{}
+	for _, a := range agents {
+		if seen[a] {
+			return usageError("matrix: agent %q is named twice", a)
+		}
+		seen[a] = true
 	}
 	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "robots.txt")
 	if err != nil {
