@@ -159,6 +159,7 @@ func profileFlag(cmd *cobra.Command, p *string) {
 	cmd.Flags().StringVar(p, "profile", profileNames[0], "robots.txt profile: "+strings.Join(profileNames, ", ")+" (docs/profiles.md)")
 	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions(profileNames, cobra.ShellCompDirectiveNoFileComp))
 }
+
 // outputFlag adds -o/--output with its allowed formats, the first being the
 // default, and completes them in the shell.
 func outputFlag(cmd *cobra.Command, p *string, formats ...string) {

@@ -123,8 +123,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"matrix", "--agent", "a", "--agent", "a", "-", "/"}, "sitetxt: matrix: agent \"a\" is named twice\n"},
 		{[]string{"check", "http://", "/x"}, "sitetxt: \"http://\" is not an http(s) URL with a host\n"},
 		{[]string{"check", "ftp://x/robots.txt", "/x"}, "sitetxt: \"ftp://x/robots.txt\" is not an http(s) URL with a host\n"},
-		{[]string{"check", "--timeout", "0s", "https://example.org/", "/x"}, "sitetxt: --timeout 0s: want a positive duration\n"},
-		{[]string{"fetch", "--timeout", "-1s", "example.org"}, "sitetxt: --timeout -1s: want a positive duration\n"},
+		{[]string{"check", "--timeout", "-5s", "https://example.org/", "/x"}, "sitetxt: --timeout -5s: want a duration of 0 (the default) or more\n"},
+		{[]string{"fetch", "--timeout", "-1s", "example.org"}, "sitetxt: --timeout -1s: want a duration of 0 (the default) or more\n"},
 		{[]string{"fetch", ""}, "sitetxt: \"\" is not a site (want a URL such as https://example.org/)\n"},
 		{[]string{"check", "--profile", "bogus", "-", "/"}, "sitetxt: unknown profile \"bogus\" (want rfc9309, google, draft, norobots)\n"},
 	}

@@ -36,7 +36,7 @@ func defaultUserAgent() string {
 // AddFlags defines the fetch flags on cmd.
 func (ff *fetchFlags) AddFlags(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.DurationVar(&ff.Timeout, "timeout", fetch.DefaultTimeout, "give up fetching a manifest after this long (redirects and body included)")
+	fl.DurationVar(&ff.Timeout, "timeout", fetch.DefaultTimeout, "give up fetching a manifest after this long, redirects and body included (0: the default)")
 	fl.StringVar(&ff.UserAgent, "user-agent", defaultUserAgent(), "User-Agent header to send when fetching")
 	fl.StringVar(&ff.CacheDir, "cache-dir", "", "keep fetched manifests in this directory (default: the user cache directory/sitetxt)")
 	fl.BoolVar(&ff.NoCache, "no-cache", false, "fetch every manifest, neither reading nor writing the cache")
@@ -120,8 +120,8 @@ func resolveSource(ios *IOStreams, ff *fetchFlags, arg, manifest string) (*sourc
 		}
 		return readSource(ios, arg)
 	}
-	if ff.Timeout <= 0 {
-		return nil, usageError("--timeout %v: want a positive duration", ff.Timeout)
+	if ff.Timeout < 0 {
+		return nil, usageError("--timeout %v: want a duration of 0 (the default) or more", ff.Timeout)
 	}
 	url, err := fetch.SourceURL(arg, manifest)
 	if err != nil {
