@@ -68,7 +68,17 @@ type Client struct {
 	mode     fetch.Mode
 	mu       sync.Mutex
 	policies map[string]*compiled
+	bytes    int // robots.txt bytes behind policies
 }
+
+// A Client keeps at most maxPolicies compiled policies, compiled from at
+// most maxPolicyBytes of robots.txt (a policy takes about 5 heap bytes per
+// byte of its file); past either it forgets expired ones, then arbitrary
+// ones, which costs a fetch from the cache and a compile, not correctness.
+const (
+	maxPolicies    = 10000
+	maxPolicyBytes = 32 << 20
+)
 
 // compiled is a robots.txt response and its compiled policy.
 type compiled struct {
@@ -182,20 +192,26 @@ func (c *Client) policy(ctx context.Context, robotsURL string) (cp *compiled, me
 		return cp, false // the caller gave up; do not remember that
 	}
 	c.mu.Lock()
-	if len(c.policies) >= 10000 {
+	if old, ok := c.policies[robotsURL]; ok {
+		c.bytes -= len(old.res.Body)
+	}
+	if len(c.policies) >= maxPolicies || c.bytes+len(r.Body) > maxPolicyBytes {
 		for k, v := range c.policies {
 			if !now.Before(v.res.Expires) {
+				c.bytes -= len(v.res.Body)
 				delete(c.policies, k)
 			}
 		}
-		if len(c.policies) >= 10000 {
-			for k := range c.policies {
-				delete(c.policies, k)
+		for k, v := range c.policies {
+			if len(c.policies) < maxPolicies && c.bytes+len(r.Body) <= maxPolicyBytes {
 				break
 			}
+			c.bytes -= len(v.res.Body)
+			delete(c.policies, k)
 		}
 	}
 	c.policies[robotsURL] = cp
+	c.bytes += len(r.Body)
 	c.mu.Unlock()
 	return cp, false
 }

@@ -85,9 +85,61 @@ func TestREADMEMainCommand(t *testing.T) {
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	// The main command shows a decision; 0 and 1 are both answers.
-	if code > 1 || len(out) == 0 {
+	// The README says the main command exits 1: /org/plans.html is
+	// disallowed, and names its rule.
+	if code != 1 || !strings.Contains(string(out), "disallowed /org/plans.html: testdata/robots/fict.org.txt:12: Disallow: /org/plans.html") {
 		t.Errorf("%s: exit %d, output:\n%s", line, code, out)
 	}
 	t.Logf("%s:\n%s", line, out)
+}
+
+// TestREADMETour runs every command of the README's Tour that needs no
+// network, through a shell, from the repository root, with the built
+// sitetxt first on PATH: each must answer (exit 0 or 1) and print something.
+func TestREADMETour(t *testing.T) {
+	bin := build(t, ".")
+	root := filepath.Join("..", "..")
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(readme)
+	start := strings.Index(text, "## Tour")
+	if start < 0 {
+		t.Fatal("README has no Tour")
+	}
+	block := text[start:]
+	block = block[strings.Index(block, "```sh\n")+6:]
+	block = block[:strings.Index(block, "```")]
+	block = strings.ReplaceAll(block, "\\\n", " ")
+	var cmds []string
+	for _, l := range strings.Split(block, "\n") {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "# ") && strings.Contains(l, "needs a network") {
+			break
+		}
+		if l != "" && !strings.HasPrefix(l, "#") {
+			cmds = append(cmds, l)
+		}
+	}
+	if len(cmds) < 8 {
+		t.Fatalf("found %d Tour commands, want at least 8", len(cmds))
+	}
+	for _, c := range cmds {
+		t.Run(c, func(t *testing.T) {
+			cmd := exec.Command("sh", "-c", c)
+			cmd.Dir = root
+			cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+			out, err := cmd.Output()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if code > 1 || len(out) == 0 {
+				t.Errorf("exit %d, %d bytes of output", code, len(out))
+			}
+		})
+	}
 }

@@ -98,10 +98,19 @@ type MemoryCache struct {
 	// MaxEntries bounds the number of entries; when it is reached, Put
 	// evicts an arbitrary entry. 0 means 10,000.
 	MaxEntries int
+	// MaxBytes bounds the bytes of values held; Put evicts arbitrary
+	// entries until a new value fits. 0 means DefaultMaxCacheBytes.
+	MaxBytes int
 
-	mu sync.Mutex
-	m  map[string][]byte
+	mu    sync.Mutex
+	m     map[string][]byte
+	bytes int
 }
+
+// DefaultMaxCacheBytes is how many bytes of responses a MemoryCache holds
+// by default: 128 full-size (500 KiB) manifests, or thousands of typical
+// ones (the median robots.txt is 355 bytes).
+const DefaultMaxCacheBytes = 64 << 20
 
 // Get returns the value stored under key.
 func (c *MemoryCache) Get(key string) ([]byte, bool) {
@@ -123,13 +132,26 @@ func (c *MemoryCache) Put(key string, value []byte) {
 	if max <= 0 {
 		max = 10000
 	}
-	if _, ok := c.m[key]; !ok && len(c.m) >= max {
-		for k := range c.m {
-			delete(c.m, k)
+	maxBytes := c.MaxBytes
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxCacheBytes
+	}
+	if len(value) > maxBytes {
+		return
+	}
+	if old, ok := c.m[key]; ok {
+		c.bytes -= len(old)
+		delete(c.m, key)
+	}
+	for k, v := range c.m {
+		if len(c.m) < max && c.bytes+len(value) <= maxBytes {
 			break
 		}
+		c.bytes -= len(v)
+		delete(c.m, k)
 	}
 	c.m[key] = value
+	c.bytes += len(value)
 }
 
 // DirCache is a Cache of files in a directory, one per key, named by the

@@ -378,3 +378,26 @@ func FuzzCacheControl(f *testing.F) {
 		}
 	})
 }
+
+func TestMemoryCacheBounds(t *testing.T) {
+	c := &MemoryCache{MaxEntries: 3, MaxBytes: 10}
+	c.Put("a", []byte("1234"))
+	c.Put("b", []byte("1234"))
+	c.Put("c", []byte("1234")) // 12 bytes: one of a, b must go
+	if c.bytes > 10 || len(c.m) != 2 {
+		t.Errorf("after 3 puts of 4 bytes with MaxBytes 10: %d entries, %d bytes", len(c.m), c.bytes)
+	}
+	if _, ok := c.Get("c"); !ok {
+		t.Errorf("the newest entry was evicted")
+	}
+	c.Put("c", []byte("12")) // replacing counts the new size only
+	c.Put("d", []byte("1"))
+	c.Put("e", []byte("1"))
+	if len(c.m) > 3 || c.bytes > 10 {
+		t.Errorf("%d entries, %d bytes; want at most 3 and 10", len(c.m), c.bytes)
+	}
+	c.Put("huge", make([]byte, 11))
+	if _, ok := c.Get("huge"); ok {
+		t.Errorf("a value larger than MaxBytes was kept")
+	}
+}

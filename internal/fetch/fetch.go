@@ -60,7 +60,7 @@ type Fetcher struct {
 	mem      *MemoryCache
 	mu       sync.Mutex
 	calls    map[string]*call
-	failures map[string]*outcome
+	failures map[string]*outcome // at most maxFailures
 	onJoin   func() // test hook: a caller joined a fetch in flight
 }
 
@@ -272,6 +272,14 @@ func (f *Fetcher) do(ctx context.Context, key string, cached *entry) *outcome {
 						}
 					}
 				}
+				// Past maxFailures unexpired failures, forget arbitrary ones:
+				// a forgotten failure costs one more request, not memory.
+				for k := range f.failures {
+					if len(f.failures) < maxFailures {
+						break
+					}
+					delete(f.failures, k)
+				}
 				f.failures[key] = o
 			}
 			close(c.done)
@@ -449,3 +457,6 @@ func readBody(resp *http.Response, max int) ([]byte, bool, error) {
 	}
 	return data, truncated, nil
 }
+
+// maxFailures bounds how many failed sites a Fetcher remembers.
+const maxFailures = 10000
