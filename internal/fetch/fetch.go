@@ -61,7 +61,7 @@ type Fetcher struct {
 	mu       sync.Mutex
 	calls    map[string]*call
 	failures map[string]*outcome // at most maxFailures
-	onJoin   func() // test hook: a caller joined a fetch in flight
+	onJoin   func()              // test hook: a caller joined a fetch in flight
 }
 
 // Result is what a fetch of one manifest means under one Mode.
