@@ -126,12 +126,9 @@ func datasetsRun(opts *datasetsOptions) error {
 		}
 	}
 	c := datatxt.Parse(src.name, []byte(src.data), popts)
-	if src.cut {
-		// No position: the cut is far past what the parser reads.
-		c.Diagnostics = append(c.Diagnostics, &grammar.Diagnostic{
-			Severity: grammar.Error, Code: "too-large", Filename: src.name,
-			Summary: fmt.Sprintf("input is longer than %d bytes; sitetxt stopped reading it", maxRead),
-		})
+	if cut := src.cutDiagnostics(grammar.PosAt(src.data, len(src.data))); len(cut) > 0 {
+		c.Diagnostics = append(c.Diagnostics, cut...)
+		c.Diagnostics.Sort()
 	}
 	if opts.Output == "text" {
 		if err := printDatasets(opts.IO, c); err != nil {
@@ -195,6 +192,11 @@ func printDatasets(ios *IOStreams, c *datatxt.Catalog) error {
 		}
 	}
 	if err := tab.write(ios.Out); err != nil {
+		return err
+	}
+	if len(c.Entries) == 0 && len(c.Diagnostics) == 0 {
+		// Nothing was read: no form to name.
+		_, err := fmt.Fprintln(ios.Out, "0 datasets")
 		return err
 	}
 	_, err := fmt.Fprintf(ios.Out, "%d datasets (%s form)\n", len(c.Entries), c.Form)

@@ -79,32 +79,34 @@ func unwrapPath(err error) error {
 	return err
 }
 
-// parse parses the source with the grammar.
+// parse parses the source with the grammar and adds what the source
+// itself has to say (cutDiagnostics).
 func (s *source) parse(opts grammar.Options) *grammar.File {
 	f := grammar.ParseString(s.name, s.data, opts)
-	if s.cut {
-		p := grammar.Pos{Offset: len(s.data), Line: 0}
-		if n := len(f.Lines); n > 0 {
-			p = f.Lines[n-1].End()
-		}
-		f.Diagnostics = append(f.Diagnostics, &grammar.Diagnostic{
-			Severity: grammar.Error, Code: "too-large", Filename: s.name,
-			Summary: fmt.Sprintf("input is longer than %d bytes; sitetxt stopped reading it", maxRead),
-			Range:   grammar.Range{Start: p, End: p},
-		})
-		f.Diagnostics.Sort()
-	}
-	if s.fetched != nil && s.fetched.Truncated {
-		p := grammar.Pos{Offset: len(s.data), Line: 0}
-		if n := len(f.Lines); n > 0 {
-			p = f.Lines[n-1].End()
-		}
-		f.Diagnostics = append(f.Diagnostics, &grammar.Diagnostic{
-			Severity: grammar.Warning, Code: "too-large", Filename: s.name,
-			Summary: fmt.Sprintf("the server sent more than %d bytes; sitetxt read only those", len(s.data)),
-			Range:   grammar.Range{Start: p, End: p},
-		})
+	if cut := s.cutDiagnostics(grammar.PosAt(s.data, len(s.data))); len(cut) > 0 {
+		f.Diagnostics = append(f.Diagnostics, cut...)
 		f.Diagnostics.Sort()
 	}
 	return f
+}
+
+// cutDiagnostics says where sitetxt read less than the source held: past
+// maxRead bytes (an error) or past the fetch size limit (a warning), at p,
+// the end of what was read.
+func (s *source) cutDiagnostics(p grammar.Pos) grammar.Diagnostics {
+	var ds grammar.Diagnostics
+	at := grammar.Range{Start: p, End: p}
+	if s.cut {
+		ds = append(ds, &grammar.Diagnostic{
+			Severity: grammar.Error, Code: "too-large", Filename: s.name, Range: at,
+			Summary: fmt.Sprintf("input is longer than %d bytes; sitetxt stopped reading it", maxRead),
+		})
+	}
+	if s.fetched != nil && s.fetched.Truncated {
+		ds = append(ds, &grammar.Diagnostic{
+			Severity: grammar.Warning, Code: "too-large", Filename: s.name, Range: at,
+			Summary: fmt.Sprintf("the server sent more than %d bytes; sitetxt read only those", len(s.data)),
+		})
+	}
+	return ds
 }
