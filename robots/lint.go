@@ -185,14 +185,20 @@ func (l *linter) groups() {
 				}
 			}
 			ln := g.AgentLines[i]
+			// Name the product token when it is not the whole value
+			// ("bot1" and "bot2" are both "bot").
+			who := fmt.Sprintf("User-agent %q", v)
+			if key != "*" && !strings.EqualFold(key, strings.TrimSpace(v)) {
+				who = fmt.Sprintf("User-agent %q (product token %q)", v, key)
+			}
 			if here[key] {
-				l.warn("repeated-group", ln.ValuePos(), ln.End(), "User-agent %q is repeated in its group", v)
+				l.warn("repeated-group", ln.ValuePos(), ln.End(), "%s is repeated in its group", who)
 				continue
 			}
 			here[key] = true
 			if prev, ok := first[key]; ok {
 				l.warn("repeated-group", ln.ValuePos(), ln.End(),
-					"User-agent %q already has a group at line %d; rfc9309 and google merge them, draft and norobots use only the first", v, prev.Pos.Line)
+					"%s already has a group at line %d; rfc9309 and google merge them, draft and norobots use only the first", who, prev.Pos.Line)
 				continue
 			}
 			first[key] = ln
