@@ -181,6 +181,9 @@ func TestCoalesce(t *testing.T) {
 	}
 	close(release)
 	wg.Wait()
+	if n := joined.Load(); n < callers-1 {
+		t.Fatalf("only %d of %d callers joined the fetch in flight within 10 s", n, callers-1)
+	}
 	if n := s.hits.Load(); n != 1 {
 		t.Errorf("server hits for %d concurrent callers = %d, want 1", callers, n)
 	}
