@@ -163,8 +163,9 @@ func checkRun(opts *checkOptions) error {
 	return nil
 }
 
-// writeDecision writes one decision for people: the verdict, the URL and
-// the deciding "file:line: Directive: pattern", or why nothing decided.
+// writeDecision writes one decision for people: the verdict (padded, so
+// the URLs of a stream line up), the URL and the deciding
+// "file:line: Directive: pattern", or why nothing decided.
 func writeDecision(w io.Writer, st style, file, u string, d robots.Decision) error {
 	var why string
 	switch {
@@ -182,6 +183,6 @@ func writeDecision(w io.Writer, st style, file, u string, d robots.Decision) err
 	if u == "" || strings.ContainsAny(u, " \t\"") {
 		shown = strconv.Quote(u) // an empty URL stays visible
 	}
-	_, err := fmt.Fprintf(w, "%s %s: %s\n", st.verdict(d.Allowed, "allowed", "disallowed"), shown, why)
+	_, err := fmt.Fprintf(w, "%s %s: %s\n", st.verdict(d.Allowed, "allowed   ", "disallowed"), shown, why)
 	return err
 }
