@@ -64,10 +64,7 @@ func (f *Fetcher) Fetch(ctx context.Context, site string, opts Options) (*Catalo
 	case fetch.NotFound:
 		return nil, fmt.Errorf("%s: %w", url, ErrNoDataTxt)
 	default:
-		if r.Err != nil {
-			return nil, fmt.Errorf("cannot fetch %s: %w", url, r.Err)
-		}
-		return nil, fmt.Errorf("cannot fetch %s: %s", url, r.Reason)
+		return nil, r.Failure()
 	}
 	if opts.Base == "" {
 		opts.Base = r.FinalURL

@@ -116,12 +116,17 @@ func (ds Diagnostics) Limit(perCode int) Diagnostics {
 		case k == perCode:
 			out = append(out, d)
 			if n := counts[d.Code]; n > perCode {
-				out = append(out, &Diagnostic{Severity: d.Severity, Code: d.Code, Filename: d.Filename, Range: d.Range,
-					Summary: fmt.Sprintf("%d more %q diagnostics like this one are left out", n-perCode, d.Code)})
+				out = append(out, leftOut(d, n-perCode))
 			}
 		}
 	}
 	return out
+}
+
+// leftOut is the diagnostic that stands, after last, for n more of its code.
+func leftOut(last *Diagnostic, n int) *Diagnostic {
+	return &Diagnostic{Severity: last.Severity, Code: last.Code, Filename: last.Filename, Range: last.Range,
+		Summary: fmt.Sprintf("%d more %q diagnostics like this one are left out", n, last.Code)}
 }
 
 // Err returns the list as an error when it holds any Error, else nil.

@@ -2,7 +2,6 @@ package grammar
 
 import (
 	"bytes"
-	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -102,8 +101,7 @@ func (s *scanner) summarize() {
 				last = d
 			}
 		}
-		s.diags = append(s.diags, &Diagnostic{Severity: last.Severity, Code: code, Filename: s.name, Range: last.Range,
-			Summary: fmt.Sprintf("%d more %q diagnostics like this one are left out", n-maxPerCode, code)})
+		s.diags = append(s.diags, leftOut(last, n-maxPerCode))
 	}
 }
 

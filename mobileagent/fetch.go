@@ -2,7 +2,6 @@ package mobileagent
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"sync"
 	"time"
@@ -59,8 +58,5 @@ func (f *Fetcher) Fetch(ctx context.Context, site string) (*Table, error) {
 	case fetch.AllowAll:
 		return Compile(grammar.Parse(url, nil, grammar.Options{})), nil
 	}
-	if r.Err != nil {
-		return nil, fmt.Errorf("cannot fetch %s: %w", url, r.Err)
-	}
-	return nil, fmt.Errorf("cannot fetch %s: %s", url, r.Reason)
+	return nil, r.Failure()
 }

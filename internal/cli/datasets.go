@@ -126,7 +126,7 @@ func datasetsRun(opts *datasetsOptions) error {
 		}
 	}
 	c := datatxt.Parse(src.name, []byte(src.data), popts)
-	if cut := src.cutDiagnostics(grammar.PosAt(src.data, len(src.data))); len(cut) > 0 {
+	if cut := src.cutDiagnostics(); len(cut) > 0 {
 		c.Diagnostics = append(c.Diagnostics, cut...)
 		c.Diagnostics.Sort()
 	}

@@ -98,11 +98,7 @@ func (ff *fetchFlags) fetchSource(url, manifest string) (*source, error) {
 	}
 	r := ff.Fetcher().Fetch(context.Background(), url, m)
 	if r.Status == fetch.Error {
-		err := r.Err
-		if err == nil {
-			err = fmt.Errorf("%s", r.Reason)
-		}
-		return nil, &exitError{code: ExitError, err: fmt.Errorf("cannot fetch %s: %v", url, err)}
+		return nil, &exitError{code: ExitError, err: r.Failure()}
 	}
 	return &source{name: url, data: string(r.Body), fetched: r}, nil
 }

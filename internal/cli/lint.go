@@ -107,13 +107,12 @@ any has, 2 when a source cannot be read or the usage is wrong.`,
 const maxPerCode = 1000
 
 // lintFile returns every diagnostic for f as a manifest of type typ,
-// sorted. A file the grammar finds to be HTML or XML gets no interpreter
+// sorted; yaml says f is a data.txt in its YAML form. A file the grammar finds to be HTML or XML gets no interpreter
 // checks: its lines are not fields, and one error says so. Where
 // Mobile-agent-server checks report a line, the less specific reports of
 // the same line (an unknown field, a line without a colon) are left out.
-func lintFile(f *grammar.File, typ string) grammar.Diagnostics {
+func lintFile(f *grammar.File, typ string, yaml bool) grammar.Diagnostics {
 	var ds grammar.Diagnostics
-	yaml := typ == "datatxt" && datatxt.Detect([]byte(f.Text())) == datatxt.FormYAML
 	markup := false
 	for _, d := range f.Diagnostics {
 		markup = markup || d.Code == "markup"
@@ -181,7 +180,9 @@ func lintRun(opts *lintOptions) error {
 			readErrs = append(readErrs, err)
 			continue
 		}
-		ds := lintFile(src.parse(grammar.Options{}), manifestType(typ, src.name, src.data))
+		mt := manifestType(typ, src.name, src.data)
+		yaml := mt == "datatxt" && datatxt.Detect([]byte(src.data)) == datatxt.FormYAML
+		ds := lintFile(src.parse(grammar.Options{}), mt, yaml)
 		all = append(all, ds.Limit(maxPerCode)...)
 		texts[src.name] = src.data
 	}

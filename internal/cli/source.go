@@ -83,7 +83,7 @@ func unwrapPath(err error) error {
 // itself has to say (cutDiagnostics).
 func (s *source) parse(opts grammar.Options) *grammar.File {
 	f := grammar.ParseString(s.name, s.data, opts)
-	if cut := s.cutDiagnostics(grammar.PosAt(s.data, len(s.data))); len(cut) > 0 {
+	if cut := s.cutDiagnostics(); len(cut) > 0 {
 		f.Diagnostics = append(f.Diagnostics, cut...)
 		f.Diagnostics.Sort()
 	}
@@ -91,10 +91,14 @@ func (s *source) parse(opts grammar.Options) *grammar.File {
 }
 
 // cutDiagnostics says where sitetxt read less than the source held: past
-// maxRead bytes (an error) or past the fetch size limit (a warning), at p,
-// the end of what was read.
-func (s *source) cutDiagnostics(p grammar.Pos) grammar.Diagnostics {
+// maxRead bytes (an error) or past the fetch size limit (a warning), at the
+// end of what was read. It is nil, and costs nothing, for a whole source.
+func (s *source) cutDiagnostics() grammar.Diagnostics {
+	if !s.cut && (s.fetched == nil || !s.fetched.Truncated) {
+		return nil
+	}
 	var ds grammar.Diagnostics
+	p := grammar.PosAt(s.data, len(s.data))
 	at := grammar.Range{Start: p, End: p}
 	if s.cut {
 		ds = append(ds, &grammar.Diagnostic{

@@ -168,7 +168,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m Mode) *Result {
 		err = errors.New("no host")
 	}
 	if err != nil {
-		return &Result{URL: rawURL, Mode: m, Status: Error, Err: fmt.Errorf("cannot fetch %s: %w", rawURL, err),
+		return &Result{URL: rawURL, Mode: m, Status: Error, Err: err,
 			Reason: "not an http or https URL"}
 	}
 	key := u.String()
@@ -460,3 +460,12 @@ func readBody(resp *http.Response, max int) ([]byte, bool, error) {
 
 // maxFailures bounds how many failed sites a Fetcher remembers.
 const maxFailures = 10000
+
+// Failure returns the error for a Result that gives its caller no answer to
+// use: "cannot fetch URL: " and Err, or the Reason when there is no Err.
+func (r *Result) Failure() error {
+	if r.Err != nil {
+		return fmt.Errorf("cannot fetch %s: %w", r.URL, r.Err)
+	}
+	return fmt.Errorf("cannot fetch %s: %s", r.URL, r.Reason)
+}

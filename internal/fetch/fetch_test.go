@@ -414,3 +414,15 @@ func TestBadURL(t *testing.T) {
 		}
 	}
 }
+
+func TestResultFailure(t *testing.T) {
+	f := &Fetcher{}
+	r := f.Fetch(context.Background(), "ftp://example.org/robots.txt", RFC9309)
+	if got, want := r.Failure().Error(), `cannot fetch ftp://example.org/robots.txt: unsupported scheme "ftp" (want http or https)`; got != want {
+		t.Errorf("Failure() = %q, want %q", got, want)
+	}
+	r = &Result{URL: "https://example.org/data.txt", Reason: "data.txt could not be fetched (HTTP 500)"}
+	if got, want := r.Failure().Error(), "cannot fetch https://example.org/data.txt: data.txt could not be fetched (HTTP 500)"; got != want {
+		t.Errorf("Failure() = %q, want %q", got, want)
+	}
+}
