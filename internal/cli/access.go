@@ -19,11 +19,16 @@ type access struct {
 
 // fixed returns the decision the fetch status makes for every URL, and
 // whether it makes one.
-func (a *access) fixed() (robots.Decision, bool) {
-	if a.fetched == nil || a.fetched.Status == fetch.Parse {
+func (a *access) fixed() (robots.Decision, bool) { return fixedDecision(a.fetched) }
+
+// fixedDecision returns the decision a fetched robots.txt's status makes
+// for every URL (allow all, disallow all, defer), and whether it makes one:
+// not for a file to parse, nor for a source that was not fetched (nil).
+func fixedDecision(r *fetch.Result) (robots.Decision, bool) {
+	if r == nil || r.Status == fetch.Parse {
 		return robots.Decision{}, false
 	}
-	return robots.Decision{Allowed: a.fetched.Status == fetch.AllowAll, Reason: a.fetched.Reason}, true
+	return robots.Decision{Allowed: r.Status == fetch.AllowAll, Reason: r.Reason}, true
 }
 
 // Decide decides url for agent.

@@ -105,7 +105,7 @@ func agentsRun(opts *agentsOptions) error {
 	// "sitetxt check" does.
 	f := parseFor(src, prof)
 	policy := compileRobots(f, prof)
-	if d, ok := (&access{fetched: src.fetched}).fixed(); ok {
+	if d, ok := fixedDecision(src.fetched); ok {
 		policy = fixedRobots(d.Allowed) // the HTTP status decides every URL
 	}
 	table := mobileagent.Compile(f)
