@@ -1,12 +1,8 @@
 package cli
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
@@ -36,7 +32,7 @@ const globalAgent = "*"
 func newCheckCmd(ios *IOStreams) *cobra.Command {
 	opts := &checkOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:   "check [--agent UA] [--profile P] [-o text|json] [--urls FILE|-] SOURCE [URL...]",
+		Use:   "check [--agent UA] [--profile P] [-o text|json|csv] [--urls FILE|-] SOURCE [URL...]",
 		Short: "Say whether a crawler may fetch URLs, and which rule decides",
 		Long: `Check each URL against the robots.txt SOURCE (a file, "-" for standard
 input, or an http(s) URL) and say whether the crawler may fetch it, naming
@@ -65,11 +61,19 @@ docs/profiles.md. Under google the whole file is read (Google has no size
 limit; sitetxt stops at 512,001 lines); the other profiles read its first
 500 KiB.
 
--o json prints one object per URL per line:
-  {"url","agent","profile","allowed":bool,"rule":{"line","column","directive","pattern"}|null}
+-o json prints one decision object per URL per line (docs/cli.md):
+  {"url","agent","profile","allowed":bool,"reason",
+   "rule":{"directive","pattern","file","line","column"}|null,
+   "group":{"agents","file","line","column"}|null,
+   "fetch":{"url","status","meaning","error"} (fetched sources only)}
+-o csv prints the same as rows. Answers are flushed line by line when
+--urls reads a pipe or a terminal.
 
 Exit codes: 0 when every URL is allowed, 1 when any is disallowed, 2 on
-usage or input errors.`,
+usage or input errors and when SOURCE could not be fetched (a network or
+TLS error, a timeout, HTTP 5xx or 429): the cause is printed on standard
+error and the decisions the standard derives from the failure are still
+printed.`,
 		Example: `  sitetxt check testdata/robots/fict.org.txt /org/plans.html
   sitetxt check --agent 'WebCrawler/3.0' --profile draft testdata/robots/fict.org.txt http://www.fict.org/
   sitetxt check --profile google --agent Googlebot -o json robots.txt --urls urls.txt
@@ -83,30 +87,13 @@ usage or input errors.`,
 	cmd.Flags().StringVar(&opts.Agent, "agent", globalAgent, `crawler name or User-Agent header ("*": only the "*" group)`)
 	profileFlag(cmd, &opts.Profile)
 	opts.Fetch.AddFlags(cmd)
-	outputFlag(cmd, &opts.Output, "text", "json")
+	outputFlag(cmd, &opts.Output, "text", "json", "csv")
 	cmd.Flags().StringVar(&opts.URLsFile, "urls", "", `read URLs one per line from FILE ("-" for standard input)`)
 	return cmd
 }
 
-// checkRuleJSON and checkJSON are the JSON form of one decision.
-type (
-	checkRuleJSON struct {
-		Line      int    `json:"line"`
-		Column    int    `json:"column"`
-		Directive string `json:"directive"`
-		Pattern   string `json:"pattern"`
-	}
-	checkJSON struct {
-		URL     string         `json:"url"`
-		Agent   string         `json:"agent"`
-		Profile string         `json:"profile"`
-		Allowed bool           `json:"allowed"`
-		Rule    *checkRuleJSON `json:"rule"`
-	}
-)
-
 func checkRun(opts *checkOptions) error {
-	if err := checkOutput(opts.Output, "text", "json"); err != nil {
+	if err := checkOutput(opts.Output, "text", "json", "csv"); err != nil {
 		return err
 	}
 	prof, err := robots.ParseProfile(opts.Profile)
@@ -121,18 +108,30 @@ func checkRun(opts *checkOptions) error {
 	if err != nil {
 		return err
 	}
+	failure := reportFetch(opts.IO, src)
 	// Parsed and compiled once; the agent's rules are selected once, and
 	// every URL after that is one allocation-free decision.
-	acc := &access{prof: prof, policy: robots.Compile(parseFor(src, prof), prof), fetched: src.fetched}
+	f := parseFor(src, prof)
+	readNotes(opts.IO, src, f)
+	acc := &access{prof: prof, policy: robots.Compile(f, prof), fetched: src.fetched, file: f}
 	fixed, isFixed := acc.fixed()
 	agent := acc.policy.Agent(opts.Agent)
+	views := newDecisionViews(src.name, prof, src.fetched)
 
-	out := bufio.NewWriterSize(opts.IO.Out, 64<<10)
+	out := newStream(opts.IO.Out, streamsInput(opts.IO, opts.URLsFile))
 	st := newStyle(opts.IO, opts.IO.Out)
-	var enc *json.Encoder
-	if opts.Output == "json" {
-		enc = json.NewEncoder(out)
-		enc.SetEscapeHTML(false)
+	var (
+		jl *jsonLines
+		cw *csvRows
+	)
+	switch opts.Output {
+	case "json":
+		jl = newJSONLines(out)
+	case "csv":
+		cw = newCSV(out)
+		if err := cw.write(decisionCSVHeader()...); err != nil {
+			return err
+		}
 	}
 	bar := newProgress(opts.IO, opts.URLsFile)
 	disallowed := false
@@ -145,28 +144,38 @@ func checkRun(opts *checkOptions) error {
 		if !d.Allowed {
 			disallowed = true
 		}
-		if enc != nil {
-			return enc.Encode(checkJSON{URL: u, Agent: opts.Agent, Profile: prof.String(), Allowed: d.Allowed, Rule: ruleView(d.Rule)})
+		switch {
+		case jl != nil:
+			return jl.write(views.view(u, opts.Agent, d))
+		case cw != nil:
+			return cw.write(decisionRow(views.view(u, opts.Agent, d))...)
 		}
-		return writeDecision(out, st, src.name, u, d)
+		if err := writeDecision(out.w, st, src.name, u, d); err != nil {
+			return err
+		}
+		return out.end()
 	})
 	bar.finish()
-	if ferr := out.Flush(); err == nil {
+	if ferr := out.done(); err == nil {
 		err = ferr
 	}
 	if err != nil {
 		return err
 	}
-	if disallowed {
-		return findings
-	}
-	return nil
+	return exitWith(failure, disallowed)
 }
 
 // writeDecision writes one decision for people: the verdict (padded, so
 // the URLs of a stream line up), the URL and the deciding
 // "file:line: Directive: pattern", or why nothing decided.
 func writeDecision(w io.Writer, st style, file, u string, d robots.Decision) error {
+	_, err := fmt.Fprintf(w, "%s %s: %s\n", st.verdict(d.Allowed, "allowed   ", "disallowed"), shownURL(u), decisionWhy(file, d))
+	return err
+}
+
+// decisionWhy says for people why a decision is what it is: the deciding
+// "file:line: Directive: pattern", or the reason and the group, escaped.
+func decisionWhy(file string, d robots.Decision) string {
 	var why string
 	switch {
 	case d.Rule != nil:
@@ -179,10 +188,5 @@ func writeDecision(w io.Writer, st style, file, u string, d robots.Decision) err
 	default:
 		why = d.Reason
 	}
-	shown := u
-	if u == "" || strings.ContainsAny(u, " \t\"") {
-		shown = strconv.Quote(u) // an empty URL stays visible
-	}
-	_, err := fmt.Fprintf(w, "%s %s: %s\n", st.verdict(d.Allowed, "allowed   ", "disallowed"), shown, why)
-	return err
+	return visible(why)
 }

@@ -118,7 +118,7 @@ func datasetsRun(opts *datasetsOptions) error {
 	if r := src.fetched; r != nil {
 		if r.Status == fetch.NotFound {
 			// Not an error: the site may offer datasets found by other means.
-			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %s: %s\n", src.name, r.Reason)
+			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %s: %s\n", visible(src.name), visible(r.Reason))
 			return printEmptyCatalog(opts)
 		}
 		if popts.Base == "" {
@@ -136,12 +136,12 @@ func datasetsRun(opts *datasetsOptions) error {
 		}
 	} else if err := datatxt.Export(opts.IO.Out, c, opts.Output, datatxt.ExportOptions{Now: datasetsNow()}); err != nil {
 		for _, d := range c.Diagnostics {
-			fmt.Fprintln(opts.IO.ErrOut, d.Error())
+			fmt.Fprintln(opts.IO.ErrOut, diagText(d))
 		}
 		return &exitError{code: ExitFindings, err: err}
 	}
 	for _, d := range c.Diagnostics {
-		fmt.Fprintln(opts.IO.ErrOut, d.Error())
+		fmt.Fprintln(opts.IO.ErrOut, diagText(d))
 	}
 	if c.Diagnostics.HasErrors() {
 		return findings
