@@ -114,6 +114,7 @@ func agentsRun(opts *agentsOptions) error {
 	// "sitetxt check" does.
 	f := parseFor(src, prof)
 	readNotes(opts.IO, src, f)
+	markupWarning(opts.IO, src)
 	policy := compileRobots(f, prof)
 	if d, ok := fixedDecision(src.fetched); ok {
 		policy = fixedRobots(d.Allowed) // the HTTP status decides every URL

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/sitetxt/sitetxt/internal/fetch"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )
@@ -32,14 +33,21 @@ const globalAgent = "*"
 func newCheckCmd(ios *IOStreams) *cobra.Command {
 	opts := &checkOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:   "check [--agent UA] [--profile P] [-o text|json|csv] [--urls FILE|-] SOURCE [URL...]",
+		Use:   "check [--agent UA] [--profile P] [-o text|json|csv] [--urls FILE|-] [SOURCE] [URL...]",
 		Short: "Say whether a crawler may fetch URLs, and which rule decides",
 		Long: `Check each URL against the robots.txt SOURCE (a file, "-" for standard
 input, or an http(s) URL) and say whether the crawler may fetch it, naming
 the deciding rule as "file:line: Directive: pattern", or why no rule decided.
 
-A SOURCE URL naming a site (https://example.org/) means its /robots.txt; any
-other URL is fetched as it is. The response is read as the profile's access
+A SOURCE URL naming a site (https://example.org/) or a page on it
+(https://example.org/index.html, with a note) means the site's
+/robots.txt; only a URL whose path ends in /robots.txt is fetched as it is.
+A body that is HTML, not a robots.txt, is read as the standard says (it
+gives no rules) with a warning.
+
+Without a SOURCE (the first argument is the absolute URL of a page and so
+is every other, or only --urls is given), each URL is checked against its
+own site's robots.txt, fetched once per site, as robots.Client does. The response is read as the profile's access
 method says (docs/fetching.md): under rfc9309 and google a 4xx allows
 everything and a 5xx or network error disallows everything; under draft and
 norobots 401/403 disallow everything and a temporary failure disallows for
@@ -47,8 +55,9 @@ now. The answer is then given for every URL, with that reason. Fetched files
 are cached (--cache-dir, --no-cache) and read up to 500 KiB.
 
 URL is an absolute URL or a path. --urls reads more URLs, one per line, from
-FILE or standard input ("-"), as a stream. Agents and URLs are used exactly
-as given, empty ones included.
+FILE or standard input ("-"), as a stream; blank lines and lines starting
+with "#" are skipped. Agents and URLs are otherwise used exactly as given;
+an empty URL named on the command line is decided too.
 
 --agent is the crawler's name. Without it the agent is "*", which selects
 only the "*" group(s). Under rfc9309, draft and norobots a whole User-Agent
@@ -77,10 +86,13 @@ printed.`,
 		Example: `  sitetxt check testdata/robots/fict.org.txt /org/plans.html
   sitetxt check --agent 'WebCrawler/3.0' --profile draft testdata/robots/fict.org.txt http://www.fict.org/
   sitetxt check --profile google --agent Googlebot -o json robots.txt --urls urls.txt
-  sitetxt check --agent ExampleBot https://example.org/ /some/path`,
-		Args: minArgs(1),
+  sitetxt check --agent ExampleBot https://example.org/ /some/path
+  sitetxt check --agent ExampleBot https://example.org/a https://example.com/b
+  sitetxt check --agent ExampleBot --urls urls.txt`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Source, opts.URLs = args[0], args[1:]
+			if len(args) > 0 {
+				opts.Source, opts.URLs = args[0], args[1:]
+			}
 			return checkRun(opts)
 		},
 	}
@@ -100,23 +112,34 @@ func checkRun(opts *checkOptions) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
-	if err := needURLs("check", opts.Source, opts.URLs, opts.URLsFile); err != nil {
+	if opts.Source == "" || perSite(opts.Source, opts.URLs) {
+		// No SOURCE: every URL is checked against its own site's robots.txt.
+		if opts.Source != "" {
+			opts.URLs = append([]string{opts.Source}, opts.URLs...)
+			opts.Source = ""
+		}
+		if len(opts.URLs) == 0 && opts.URLsFile == "" {
+			return usageError("check: no URL given (name a SOURCE and URLs, absolute URLs, or use --urls)")
+		}
+	} else if err := needURLs("check", opts.Source, opts.URLs, opts.URLsFile); err != nil {
 		return err
 	}
-	opts.Fetch.Profile = opts.Profile
-	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "robots.txt")
-	if err != nil {
-		return err
+	opts.Fetch.Profile = prof.String()
+	var (
+		one     *checkSource
+		sites   *siteSources
+		failure error
+	)
+	if opts.Source != "" {
+		src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "robots.txt")
+		if err != nil {
+			return err
+		}
+		failure = reportFetch(opts.IO, src)
+		one = newCheckSource(opts.IO, src, prof, opts.Agent)
+	} else {
+		sites = &siteSources{opts: opts, prof: prof, m: map[string]*checkSource{}}
 	}
-	failure := reportFetch(opts.IO, src)
-	// Parsed and compiled once; the agent's rules are selected once, and
-	// every URL after that is one allocation-free decision.
-	f := parseFor(src, prof)
-	readNotes(opts.IO, src, f)
-	acc := &access{prof: prof, policy: robots.Compile(f, prof), fetched: src.fetched, file: f}
-	fixed, isFixed := acc.fixed()
-	agent := acc.policy.Agent(opts.Agent)
-	views := newDecisionViews(src.name, prof, src.fetched)
 
 	out := newStream(opts.IO.Out, streamsInput(opts.IO, opts.URLsFile))
 	st := newStyle(opts.IO, opts.IO.Out)
@@ -137,20 +160,23 @@ func checkRun(opts *checkOptions) error {
 	disallowed := false
 	err = forEachURL(opts.IO, opts.URLs, opts.URLsFile, func(u string) error {
 		bar.add(len(u) + 1)
-		d := fixed
-		if !isFixed {
-			d = agent.Decide(u)
+		cs := one
+		if cs == nil {
+			if cs = sites.get(u); cs == nil {
+				return nil // said on standard error; the run exits 2
+			}
 		}
+		d := cs.decide(u)
 		if !d.Allowed {
 			disallowed = true
 		}
 		switch {
 		case jl != nil:
-			return jl.write(views.view(u, opts.Agent, d))
+			return jl.write(cs.views.view(u, opts.Agent, d))
 		case cw != nil:
-			return cw.write(decisionRow(views.view(u, opts.Agent, d))...)
+			return cw.write(decisionRow(cs.views.view(u, opts.Agent, d))...)
 		}
-		if err := writeDecision(out.w, st, src.name, u, d); err != nil {
+		if err := writeDecision(out.w, st, cs.name, u, d); err != nil {
 			return err
 		}
 		return out.end()
@@ -162,7 +188,98 @@ func checkRun(opts *checkOptions) error {
 	if err != nil {
 		return err
 	}
+	if sites != nil {
+		failure = sites.failure
+	}
 	return exitWith(failure, disallowed)
+}
+
+// perSite reports whether check's arguments name no SOURCE: the first is
+// an http(s) URL of a page (not a site, not a robots.txt) and every other
+// is an absolute URL too, so each is checked against its own site.
+func perSite(first string, rest []string) bool {
+	if !fetch.IsURL(first) {
+		return false
+	}
+	if _, page, err := manifestSourceURL(first, "robots.txt"); err != nil || !page {
+		return false
+	}
+	for _, u := range rest {
+		if !fetch.IsURL(u) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkSource is one robots.txt as check decides with it: the agent's
+// rules selected once (every URL after that is one allocation-free
+// decision), or the decision its fetch status makes for every URL.
+type checkSource struct {
+	name    string
+	agent   *robots.Agent
+	fixed   robots.Decision
+	isFixed bool
+	views   *decisionViews
+}
+
+func newCheckSource(ios *IOStreams, src *source, prof robots.Profile, agent string) *checkSource {
+	f := parseFor(src, prof)
+	readNotes(ios, src, f)
+	markupWarning(ios, src)
+	cs := &checkSource{name: src.name, views: newDecisionViews(src.name, prof, src.fetched)}
+	cs.fixed, cs.isFixed = fixedDecision(src.fetched)
+	cs.agent = robots.Compile(f, prof).Agent(agent)
+	return cs
+}
+
+func (cs *checkSource) decide(u string) robots.Decision {
+	if cs.isFixed {
+		return cs.fixed
+	}
+	return cs.agent.Decide(u)
+}
+
+// siteSources are the robots.txt files of the sites of a stream of
+// absolute URLs, each fetched once (and cached as the fetch flags say).
+type siteSources struct {
+	opts    *checkOptions
+	prof    robots.Profile
+	m       map[string]*checkSource // by robots.txt URL; nil for a site that gave no answer
+	failure error
+}
+
+// maxSites bounds how many compiled sites check keeps at once; past it
+// they are dropped and, if asked for again, read from the fetch cache.
+const maxSites = 4096
+
+func (ss *siteSources) get(u string) *checkSource {
+	ios := ss.opts.IO
+	robotsURL, err := fetch.ManifestURL(u, "robots.txt")
+	if err != nil || !fetch.IsURL(u) {
+		fmt.Fprintf(ios.ErrOut, "sitetxt: %s: not an absolute http(s) URL; without a SOURCE, each URL is checked against its own site's robots.txt\n", shownURL(u))
+		ss.failure = &exitError{code: ExitError}
+		return nil
+	}
+	if cs, ok := ss.m[robotsURL]; ok {
+		return cs
+	}
+	if len(ss.m) >= maxSites {
+		clear(ss.m)
+	}
+	src, err := ss.opts.Fetch.fetchSource(robotsURL, "robots.txt")
+	if err != nil {
+		fmt.Fprintf(ios.ErrOut, "sitetxt: %s\n", visible(err.Error()))
+		ss.failure = &exitError{code: ExitError}
+		ss.m[robotsURL] = nil
+		return nil
+	}
+	if f := reportFetch(ios, src); f != nil {
+		ss.failure = f
+	}
+	cs := newCheckSource(ios, src, ss.prof, ss.opts.Agent)
+	ss.m[robotsURL] = cs
+	return cs
 }
 
 // writeDecision writes one decision for people: the verdict (padded, so

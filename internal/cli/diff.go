@@ -103,6 +103,7 @@ func diffRun(opts *diffOptions) error {
 	}
 	failure := reportFetch(opts.IO, src)
 	readNotes(opts.IO, src, pols[0].file)
+	markupWarning(opts.IO, src)
 	views := make([]*decisionViews, len(pols))
 	for i, p := range pols {
 		views[i] = newDecisionViews(src.name, p.prof, p.fetched)

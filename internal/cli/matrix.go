@@ -97,6 +97,7 @@ func matrixRun(opts *matrixOptions) error {
 	}
 	failure := reportFetch(opts.IO, src)
 	readNotes(opts.IO, src, as[0].file)
+	markupWarning(opts.IO, src)
 	fixed, isFixed := as[0].fixed()
 	sel := make([]*robots.Agent, len(agents))
 	for i, a := range agents {
