@@ -105,6 +105,7 @@ func agentsRun(opts *agentsOptions) error {
 		return usageError("%v", err)
 	}
 	opts.Fetch.Profile = prof.String()
+	agentNote(opts.IO, prof, opts.Agent)
 	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "robots.txt")
 	if err != nil {
 		return err

@@ -193,7 +193,7 @@ Mobile-agent-server: / atp://agents.example.com:434
 		}{"*", p, "http://example.com/index.html", true})
 	}
 	for _, tt := range tests {
-		stdout, stderr, _ := runCLI(t, site, "agents", "-o", "json", "--agent", tt.agent, "--profile", tt.profile, "-", tt.url)
+		stdout, stderr, _ := runCLI(t, site, "agents", "-q", "-o", "json", "--agent", tt.agent, "--profile", tt.profile, "-", tt.url)
 		want := fmt.Sprintf(`{"url":%q,"agent":%q,"profile":%q,"allowed":%v,"server":"atp://agents.example.com:434","file":"<stdin>","line":6,"column":1}`+"\n", tt.url, tt.agent, tt.profile, tt.allowed)
 		if stdout != want || stderr != "" {
 			t.Errorf("agents --agent %q --profile %s %s = %q (stderr %q), want %q", tt.agent, tt.profile, tt.url, stdout, stderr, want)

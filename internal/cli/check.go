@@ -125,6 +125,7 @@ func checkRun(opts *checkOptions) error {
 		return err
 	}
 	opts.Fetch.Profile = prof.String()
+	agentNote(opts.IO, prof, opts.Agent)
 	var (
 		one     *checkSource
 		sites   *siteSources
@@ -138,6 +139,9 @@ func checkRun(opts *checkOptions) error {
 		failure = reportFetch(opts.IO, src)
 		one = newCheckSource(opts.IO, src, prof, opts.Agent)
 	} else {
+		if err := opts.Fetch.prepare(opts.IO); err != nil {
+			return err
+		}
 		sites = &siteSources{opts: opts, prof: prof, m: map[string]*checkSource{}}
 	}
 

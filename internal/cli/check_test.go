@@ -35,7 +35,8 @@ func TestCheckCommand(t *testing.T) {
 				"allowed    /org/x: " + fict + ":13: Allow: /org/\n" +
 				"allowed    /robots.txt: /robots.txt is always allowed\n", ""},
 		{"all allowed", "", []string{"check", "--agent", "WebCrawler/3.0", "--profile", "draft", fict, "http://www.fict.org/"}, ExitOK,
-			"allowed    http://www.fict.org/: no rule matched (group at " + fict + ":7)\n", ""},
+			"allowed    http://www.fict.org/: no rule matched (group at " + fict + ":7)\n",
+			"sitetxt: note: agent \"WebCrawler/3.0\" is matched by its product token \"WebCrawler\" under draft\n"},
 		{"no group", "User-agent: a\nDisallow: /\n", []string{"check", "--agent", "b", "-", "/x"}, ExitOK,
 			"allowed    /x: no group applies\n", ""},
 		{"json", "", []string{"check", "-o", "json", "--agent", "unhipbot", fict, "/x", ""}, ExitFindings,

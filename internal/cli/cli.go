@@ -145,7 +145,40 @@ command follows.`,
 	for _, add := range commands {
 		root.AddCommand(add(ios))
 	}
+	root.SetHelpCommand(&cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		RunE: func(c *cobra.Command, args []string) error {
+			cmd, _, err := root.Find(args)
+			if cmd == nil || err != nil {
+				return usageError("unknown help topic %q (run sitetxt help for the commands)", strings.Join(args, " "))
+			}
+			cmd.InitDefaultHelpFlag()
+			return cmd.Help()
+		},
+		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			var names []string
+			for _, sub := range root.Commands() {
+				if sub.IsAvailableCommand() && strings.HasPrefix(sub.Name(), toComplete) {
+					names = append(names, sub.Name())
+				}
+			}
+			return names, cobra.ShellCompDirectiveNoFileComp
+		},
+	})
 	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			// An unknown shell is a usage error, not a help page and exit 0.
+			c.Args = func(cmd *cobra.Command, args []string) error {
+				if len(args) > 0 {
+					return usageError("completion: unknown shell %q (want bash, fish, powershell or zsh)", args[0])
+				}
+				return nil
+			}
+			c.RunE = func(cmd *cobra.Command, args []string) error { return cmd.Help() }
+		}
+	}
 	root.InitDefaultVersionFlag()
 	return root
 }

@@ -515,3 +515,15 @@ func readNotes(ios *IOStreams, src *source, f *grammar.File) {
 		note(ios, "%s: %s longer than the line limit; each is read up to it", src.name, plural(long, "line"))
 	}
 }
+
+// agentNote says when an agent name is not matched whole: under every
+// profile but google only its product token ("FooBot" of "FooBot/2.1
+// (+https://foo.example/bot)") is compared with the User-agent lines.
+func agentNote(ios *IOStreams, prof robots.Profile, agent string) {
+	if prof == robots.Google || agent == globalAgent {
+		return
+	}
+	if tok := robots.ProductToken(agent); tok != agent {
+		note(ios, "agent %q is matched by its product token %q under %s", agent, tok, prof)
+	}
+}

@@ -107,8 +107,8 @@ func fetchRun(opts *fetchOptions) error {
 	if _, err := opts.Fetch.mode("robots.txt"); err != nil {
 		return err
 	}
-	if opts.Fetch.Timeout < 0 {
-		return usageError("--timeout %v: want a duration of 0 (the default) or more", opts.Fetch.Timeout)
+	if err := opts.Fetch.prepare(opts.IO); err != nil {
+		return err
 	}
 	type job struct{ site, url, manifest string }
 	var jobs []job

@@ -2,7 +2,11 @@ package cli
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"fmt"
+	"net/http"
+	"os"
 	neturl "net/url"
 	"strings"
 	"time"
@@ -22,12 +26,19 @@ type fetchFlags struct {
 	UserAgent string
 	CacheDir  string
 	NoCache   bool
+	// CAFile names a PEM file of certificate authorities trusted instead
+	// of the system's; Insecure skips certificate checks (with a warning).
+	CAFile   string
+	Insecure bool
 	// Profile is the robots.txt profile whose access method interprets a
 	// fetched robots.txt ("" means rfc9309). Commands with a --profile
 	// flag bind it here.
 	Profile string
 
 	fetcher *fetch.Fetcher
+	client  *http.Client
+	ios     *IOStreams // for notes and warnings, set by prepare
+	setup   error      // why the fetcher could not be made as asked
 }
 
 // defaultUserAgent is the User-Agent header sitetxt sends.
@@ -42,6 +53,53 @@ func (ff *fetchFlags) AddFlags(cmd *cobra.Command) {
 	fl.StringVar(&ff.UserAgent, "user-agent", defaultUserAgent(), "User-Agent header to send when fetching")
 	fl.StringVar(&ff.CacheDir, "cache-dir", "", "keep fetched manifests in this directory (default: the user cache directory/sitetxt)")
 	fl.BoolVar(&ff.NoCache, "no-cache", false, "fetch every manifest, neither reading nor writing the cache")
+	fl.StringVar(&ff.CAFile, "ca-file", "", "trust the certificate authorities in this PEM file instead of the system's")
+	fl.BoolVar(&ff.Insecure, "insecure", false, "do not verify TLS certificates (a warning says so; for test servers only)")
+}
+
+// prepare makes the command's fetcher for a run that prints on ios: the
+// TLS settings, the cache; the notes and warnings they call for are
+// printed once. It returns a usage error for settings that cannot work.
+func (ff *fetchFlags) prepare(ios *IOStreams) error {
+	if ff.ios != nil {
+		return ff.setup
+	}
+	ff.ios = ios
+	if ff.Timeout < 0 {
+		ff.setup = usageError("--timeout %v: want a duration of 0 (the default) or more", ff.Timeout)
+		return ff.setup
+	}
+	if ff.CAFile != "" || ff.Insecure {
+		tc := &tls.Config{}
+		if ff.CAFile != "" {
+			pem, err := os.ReadFile(ff.CAFile)
+			if err != nil {
+				ff.setup = usageError("--ca-file: %v", unwrapPath(err))
+				return ff.setup
+			}
+			pool := x509.NewCertPool()
+			if !pool.AppendCertsFromPEM(pem) {
+				ff.setup = usageError("--ca-file %s: no PEM certificate in it", ff.CAFile)
+				return ff.setup
+			}
+			tc.RootCAs = pool
+		}
+		if ff.Insecure {
+			warn(ios, "--insecure: TLS certificates are not verified; anyone on the path can answer for any site")
+			tc.InsecureSkipVerify = true
+		}
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.TLSClientConfig = tc
+		ff.client = &http.Client{Transport: tr}
+	}
+	if ff.CacheDir != "" && !ff.NoCache {
+		if st, err := os.Stat(ff.CacheDir); err == nil && !st.IsDir() {
+			note(ios, "--cache-dir %s is not a directory; fetched manifests are kept in memory for this run only", ff.CacheDir)
+			ff.CacheDir, ff.NoCache = "", true
+		}
+	}
+	ff.Fetcher()
+	return nil
 }
 
 // Fetcher returns the command's fetcher, made on first use: one per run, so
@@ -50,7 +108,7 @@ func (ff *fetchFlags) Fetcher() *fetch.Fetcher {
 	if ff.fetcher != nil {
 		return ff.fetcher
 	}
-	f := &fetch.Fetcher{Timeout: ff.Timeout, UserAgent: ff.UserAgent}
+	f := &fetch.Fetcher{Timeout: ff.Timeout, UserAgent: ff.UserAgent, Client: ff.client}
 	if f.UserAgent == "" {
 		f.UserAgent = defaultUserAgent()
 	}
@@ -118,8 +176,8 @@ func resolveSource(ios *IOStreams, ff *fetchFlags, arg, manifest string) (*sourc
 		}
 		return readSource(ios, arg)
 	}
-	if ff.Timeout < 0 {
-		return nil, usageError("--timeout %v: want a duration of 0 (the default) or more", ff.Timeout)
+	if err := ff.prepare(ios); err != nil {
+		return nil, err
 	}
 	url, page, err := manifestSourceURL(arg, manifest)
 	if err != nil {

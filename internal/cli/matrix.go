@@ -98,6 +98,9 @@ func matrixRun(opts *matrixOptions) error {
 	failure := reportFetch(opts.IO, src)
 	readNotes(opts.IO, src, as[0].file)
 	markupWarning(opts.IO, src)
+	for _, a := range agents {
+		agentNote(opts.IO, as[0].prof, a)
+	}
 	fixed, isFixed := as[0].fixed()
 	sel := make([]*robots.Agent, len(agents))
 	for i, a := range agents {

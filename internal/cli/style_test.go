@@ -83,7 +83,7 @@ func TestCheckGolden(t *testing.T) {
 		name string
 		args []string
 	}{
-		{"fict.org.txt", append([]string{"check", "--agent", "UnhipBot/0.1", "testdata/robots/fict.org.txt"}, fictURLs...)},
+		{"fict.org.txt", append([]string{"check", "-q", "--agent", "UnhipBot/0.1", "testdata/robots/fict.org.txt"}, fictURLs...)},
 		{"fict.org.other.json", append([]string{"check", "-o", "json", "testdata/robots/fict.org.txt"}, fictURLs...)},
 		{"messy.google.txt", []string{"check", "--profile", "google", "--agent", "FooBot", "testdata/robots/messy.txt", "/early", "/typo", "/public", "/a", ""}},
 	} {
