@@ -6,8 +6,8 @@ import (
 	"crypto/x509"
 	"fmt"
 	"net/http"
-	"os"
 	neturl "net/url"
+	"os"
 	"strings"
 	"time"
 
