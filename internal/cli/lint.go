@@ -9,6 +9,7 @@ import (
 	"github.com/sitetxt/sitetxt/datatxt"
 
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )
 
@@ -22,6 +23,12 @@ type lintOptions struct {
 	Context bool
 	Type    string
 	Sources []string
+	// Profile is the robots.txt profile whose reading matters; Portability
+	// adds what matters only to the other profiles; Severity is the least
+	// severity shown.
+	Profile     string
+	Portability bool
+	Severity    string
 }
 
 // linters are the checks lint runs on a parsed file besides the grammar's
@@ -35,8 +42,9 @@ var manifestTypes = []string{"auto", "robots", "datatxt"}
 // manifestType says which manifest a lint source is: the --type given,
 // or for "auto" a data.txt when its name is data.txt or has a .yaml or
 // .yml part, or its first line that is not blank or a comment starts a YAML
-// list or document ("-", "---"); else a robots.txt (which
-// Mobile-agent-server lines extend).
+// list or document ("-", "---"), or a line of its first 64 KiB is a
+// "Path:" field (the record form of data.txt; robots.txt has no such
+// field); else a robots.txt (which Mobile-agent-server lines extend).
 func manifestType(given, name, data string) string {
 	if given != "auto" {
 		return given
@@ -48,6 +56,7 @@ func manifestType(given, name, data string) string {
 	if base == "data.txt" || strings.Contains(base, ".yaml") || strings.Contains(base, ".yml") {
 		return "datatxt"
 	}
+	whole := data
 	for len(data) > 0 {
 		line := data
 		if i := strings.IndexAny(data, "\r\n"); i >= 0 {
@@ -64,6 +73,18 @@ func manifestType(given, name, data string) string {
 		}
 		break
 	}
+	head := whole[:min(len(whole), 64<<10)]
+	for len(head) > 0 {
+		line := head
+		if i := strings.IndexAny(head, "\r\n"); i >= 0 {
+			line, head = head[:i], head[i+1:]
+		} else {
+			head = ""
+		}
+		if len(line) >= 5 && strings.EqualFold(line[:4], "path") && strings.TrimLeft(line[4:], " \t") != "" && strings.TrimLeft(line[4:], " \t")[0] == ':' {
+			return "datatxt"
+		}
+	}
 	return "robots"
 }
 
@@ -74,7 +95,7 @@ var yamlNoise = map[string]bool{"no-colon": true, "invalid-line": true}
 func newLintCmd(ios *IOStreams) *cobra.Command {
 	opts := &lintOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:   "lint [-o text|json|csv] SOURCE...",
+		Use:   "lint [--profile P] [--portability] [--severity warning|error] [-o text|json|csv] SOURCE...",
 		Short: "Report problems in manifests as file:line:col diagnostics",
 		Long: `Check each SOURCE (a file, "-" for standard input, or an http(s) URL) and
 print every problem found as "file:line:col: severity: message", sorted by
@@ -82,6 +103,14 @@ position. --type says what the source is: robots (robots.txt, with its
 Mobile-agent-server lines) or datatxt; auto, the default, takes a file named
 data.txt or written in YAML for a data.txt and anything else for a
 robots.txt.
+
+Text output ends each diagnostic with its code ("[no-colon]") and the run
+with a totals line (-q leaves it out). A robots.txt is judged for the
+--profile in use (rfc9309 by default): what matters only to the other
+profiles (a rule after a blank line under rfc9309, a misspelt field under
+google, ...) is left out and counted, and --portability reports it too.
+--severity error leaves warnings out. A data.txt in record form ("Path:"
+records) is recognised by its content, whatever its name.
 
 -o json prints one object per diagnostic per line:
   {"file","line","column","end_line","end_column","severity","code","message"}
@@ -100,6 +129,9 @@ any has, 2 when a source cannot be read or the usage is wrong.`,
 	}
 	opts.Fetch.AddFlags(cmd)
 	outputFlag(cmd, &opts.Output, "text", "json", "csv")
+	profileFlag(cmd, &opts.Profile)
+	cmd.Flags().BoolVar(&opts.Portability, "portability", false, "also report what matters only under the other profiles (a rule after a blank line, a repeated group, a misspelt field Google accepts)")
+	choiceFlag(cmd, &opts.Severity, "severity", "", "least severity shown: warning or error", "warning", "error")
 	choiceFlag(cmd, &opts.Type, "type", "", "manifest type: auto, robots (robots.txt and Mobile-agent-server) or datatxt", manifestTypes...)
 	cmd.Flags().BoolVar(&opts.Context, "show-source", false, "under each diagnostic, show its line with a caret at the column")
 	return cmd
@@ -162,9 +194,20 @@ func lintRun(opts *lintOptions) error {
 	if err := checkOutput(opts.Type, manifestTypes...); err != nil {
 		return usageError("unknown manifest type %q (want %s)", opts.Type, strings.Join(manifestTypes, ", "))
 	}
+	prof, err := robots.ParseProfile(opts.Profile)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	if err := checkOutput(opts.Severity, "warning", "error"); err != nil {
+		return usageError("unknown severity %q (want warning or error)", opts.Severity)
+	}
+	opts.Fetch.Profile = prof.String()
 	var (
 		all      grammar.Diagnostics
 		readErrs []error
+		sources  int
+		leftOut  int // portability notes
+		below    int // under --severity
 	)
 	texts := map[string]string{}
 	for _, name := range opts.Sources {
@@ -184,7 +227,18 @@ func lintRun(opts *lintOptions) error {
 		}
 		mt := manifestType(typ, src.name, src.data)
 		yaml := mt == "datatxt" && datatxt.Detect([]byte(src.data)) == datatxt.FormYAML
-		ds := lintFile(src.parse(grammar.Options{}), mt, yaml)
+		sources++
+		var ds grammar.Diagnostics
+		for _, d := range lintFile(src.parse(grammar.Options{}), mt, yaml) {
+			switch {
+			case !opts.Portability && portabilityOnly(prof, d):
+				leftOut++
+			case opts.Severity == "error" && d.Severity < grammar.Error:
+				below++
+			default:
+				ds = append(ds, d)
+			}
+		}
 		all = append(all, ds.Limit(maxPerCode)...)
 		texts[src.name] = src.data
 	}
@@ -218,6 +272,16 @@ func lintRun(opts *lintOptions) error {
 			return err
 		}
 	}
+	if opts.Output == "text" && !opts.IO.Quiet {
+		total := fmt.Sprintf("%s, %s in %s", plural(all.Count(grammar.Error), "error"), plural(all.Count(grammar.Warning), "warning"), plural(sources, "source"))
+		if leftOut > 0 {
+			total += fmt.Sprintf("; %s that matter only under other profiles than %s left out (--portability shows them)", plural(leftOut, "portability note"), prof)
+		}
+		if below > 0 {
+			total += fmt.Sprintf("; %s below --severity error left out", plural(below, "warning"))
+		}
+		fmt.Fprintln(out.w, total)
+	}
 	if err := out.done(); err != nil {
 		return err
 	}
@@ -235,4 +299,24 @@ func lintRun(opts *lintOptions) error {
 		return findings
 	}
 	return nil
+}
+
+// portabilityOnly reports whether a diagnostic matters only to profiles
+// other than prof: a rule after a blank line (records end there only under
+// draft and norobots), a second group for an agent (merged under rfc9309
+// and google), a misspelt field (which google accepts), a tie that only
+// longest match has.
+func portabilityOnly(prof robots.Profile, d *grammar.Diagnostic) bool {
+	longest := prof == robots.RFC9309 || prof == robots.Google
+	switch d.Code {
+	case "rule-outside-record":
+		return longest
+	case "repeated-group":
+		return longest && strings.Contains(d.Summary, "draft and norobots use only the first")
+	case "misspelled-field":
+		return prof == robots.Google
+	case "unreachable-rule":
+		return !longest && strings.Contains(d.Summary, "under rfc9309 and google")
+	}
+	return false
 }

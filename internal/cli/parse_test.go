@@ -142,6 +142,9 @@ func TestManifestType(t *testing.T) {
 		{"auto", "fict.org.txt", "Mobile-agent-server: / none\n", "robots"},
 		{"robots", "data.txt", "- path: a\n", "robots"},
 		{"datatxt", "robots.txt", "User-agent: *\n", "datatxt"},
+		{"auto", "x.txt", "Path: /a.csv\nName: a\n", "datatxt"},
+		{"auto", "x.txt", "# records\nUser-agent: *\nDisallow: /private/\n\nPATH : /a.csv\n", "datatxt"},
+		{"auto", "x.txt", "User-agent: *\nDisallow: /path: x\nPathological: y\n", "robots"},
 	}
 	for _, tt := range tests {
 		if got := manifestType(tt.given, tt.name, tt.data); got != tt.want {
@@ -160,12 +163,55 @@ func TestLintKeepsGoingAfterAnUnreadableSource(t *testing.T) {
 
 func TestLintMarkupAndShadowed(t *testing.T) {
 	html := "<!DOCTYPE html>\n<html><body>\nhello\n</body></html>\n"
-	out, _, code := runCLI(t, html, "lint", "-")
+	out, _, code := runCLI(t, html, "lint", "-q", "-")
 	if code != ExitFindings || strings.Count(out, "\n") != 1 || !strings.Contains(out, "markup") && !strings.Contains(out, "HTML") {
 		t.Errorf("lint of an HTML page: exit %d, output:\n%s\nwant exit 1 and only the markup error", code, out)
 	}
-	out, _, _ = runCLI(t, "Mobile-agents-server: / none\n", "lint", "-")
+	out, _, _ = runCLI(t, "Mobile-agents-server: / none\n", "lint", "-q", "-")
 	if strings.Count(out, ":1:") != 1 || !strings.Contains(out, "Mobile-agent-server") {
 		t.Errorf("lint of a misspelt Mobile-agent-server line reports it %d times, want once:\n%s", strings.Count(out, ":1:"), out)
+	}
+}
+
+// TestLintProfile: lint reports what matters under --profile, portability
+// notes on request, down to --severity, with a totals line that -q drops
+// (issue 15, point 8).
+func TestLintProfile(t *testing.T) {
+	const robots = "User-agent: a\nDisallow: /x\n\nDisallow: /y\n\nUser-agent: a\nDisalow: /z\nDisallow: /*$*\n"
+	tests := []struct {
+		args []string
+		out  string
+	}{
+		{[]string{"lint", "-"},
+			"<stdin>:7:1: warning: field \"Disalow\" is not \"Disallow\"; only the google profile accepts it [misspelled-field]\n" +
+				"<stdin>:8:13: warning: '$' inside a pattern matches a literal '$'; only a final '$' ends a match [dollar-inside]\n" +
+				"0 errors, 2 warnings in 1 source; 2 portability notes that matter only under other profiles than rfc9309 left out (--portability shows them)\n"},
+		{[]string{"lint", "--portability", "-"},
+			"<stdin>:4:1: warning: Disallow line follows a blank line; the draft and norobots profiles ignore it, as records end at blank lines [rule-outside-record]\n" +
+				"<stdin>:6:13: warning: User-agent \"a\" already has a group at line 1; rfc9309 and google merge them, draft and norobots use only the first [repeated-group]\n" +
+				"<stdin>:7:1: warning: field \"Disalow\" is not \"Disallow\"; only the google profile accepts it [misspelled-field]\n" +
+				"<stdin>:8:13: warning: '$' inside a pattern matches a literal '$'; only a final '$' ends a match [dollar-inside]\n" +
+				"0 errors, 4 warnings in 1 source\n"},
+		{[]string{"lint", "--profile", "GOOGLE", "-"},
+			"<stdin>:8:13: warning: '$' inside a pattern matches a literal '$'; only a final '$' ends a match [dollar-inside]\n" +
+				"0 errors, 1 warning in 1 source; 3 portability notes that matter only under other profiles than google left out (--portability shows them)\n"},
+		{[]string{"lint", "--profile", "draft", "-"},
+			"<stdin>:4:1: warning: Disallow line follows a blank line; the draft and norobots profiles ignore it, as records end at blank lines [rule-outside-record]\n" +
+				"<stdin>:6:13: warning: User-agent \"a\" already has a group at line 1; rfc9309 and google merge them, draft and norobots use only the first [repeated-group]\n" +
+				"<stdin>:7:1: warning: field \"Disalow\" is not \"Disallow\"; only the google profile accepts it [misspelled-field]\n" +
+				"<stdin>:8:13: warning: '$' inside a pattern matches a literal '$'; only a final '$' ends a match [dollar-inside]\n" +
+				"0 errors, 4 warnings in 1 source\n"},
+		{[]string{"lint", "--severity", "error", "-"},
+			"0 errors, 0 warnings in 1 source; 2 portability notes that matter only under other profiles than rfc9309 left out (--portability shows them); 2 warnings below --severity error left out\n"},
+		{[]string{"lint", "-q", "--severity", "ERROR", "-"}, ""},
+	}
+	for _, tt := range tests {
+		out, errOut, code := runCLI(t, robots, tt.args...)
+		if out != tt.out || code != ExitOK || errOut != "" {
+			t.Errorf("sitetxt %q = exit %d\n%s%s\nwant exit 0\n%s", tt.args, code, out, errOut, tt.out)
+		}
+	}
+	if _, errOut, code := runCLI(t, robots, "lint", "--severity", "info", "-"); code != ExitError || !strings.Contains(errOut, "unknown severity") {
+		t.Errorf("lint --severity info = exit %d, %q; want a usage error", code, errOut)
 	}
 }
