@@ -1,0 +1,52 @@
+// Package shareddata finds the third-party test data sitetxt's tests read:
+// the conformance suites, peer suites, corpora and validators kept beside
+// the repository in ../shared (never copied into it).
+//
+// Tests reach the data through the symbolic link testdata/shared (to
+// ../../shared), which lies inside the module. That matters for Go's test
+// cache: it rechecks the files a test consulted only when they are inside
+// the module, so a path such as ../../shared would leave every package
+// "(cached)" after the data appears, with its corpus tests never run. Through
+// the link, adding or removing ../shared makes those tests run again.
+//
+// A test that needs the data calls Require, which skips the test with a
+// message naming what is missing. The package's own test reports, in the
+// summary line of go test, "[no tests to run]" when ../shared is absent.
+package shareddata
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// Root returns the absolute path of the link to the shared data,
+// <module>/testdata/shared.
+func Root() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "shared")
+}
+
+// Path returns the absolute path of elem under the shared data, as seen
+// through the link ("corpus", "robots" is .../testdata/shared/corpus/robots).
+func Path(elem ...string) string {
+	return filepath.Join(append([]string{Root()}, elem...)...)
+}
+
+// Present reports whether the shared data is there.
+func Present() bool {
+	st, err := os.Stat(Root())
+	return err == nil && st.IsDir()
+}
+
+// Require returns Path(elem...) or skips t, saying what is missing, when
+// it does not exist.
+func Require(t testing.TB, elem ...string) string {
+	t.Helper()
+	p := Path(elem...)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("shared test data %s is absent (place the shared data at ../shared beside the repository): %v", filepath.Join(elem...), err)
+	}
+	return p
+}
