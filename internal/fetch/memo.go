@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"context"
 	"hash/maphash"
+	"runtime"
 	"sync"
 	"time"
 )
@@ -32,6 +33,7 @@ const memoOverhead = 512
 //     that key waits for the same flight, so N callers cost one request
 //     and one compile, never N. Each caller can give up through its own
 //     context without failing the flight.
+//     At most GOMAXPROCS compiles run at once; the rest wait their turn.
 //  3. A response with the same identity as the one the kept value came
 //     from (the same final URL and the same bytes: a 304 revalidation, a
 //     stale copy used while the site is unreachable, another process's
@@ -70,6 +72,7 @@ type Memo[V any] struct {
 	lru     list.List                // most recently used first
 	bytes   int
 	flights map[string]*memoFlight[V]
+	compile chan struct{} // a token per compile running: at most GOMAXPROCS
 }
 
 // A Memoized is a Memo's answer: the Result and the value compiled from it.
@@ -99,6 +102,7 @@ func (m *Memo[V]) init() {
 		m.seed = maphash.MakeSeed()
 		m.items = make(map[string]*list.Element)
 		m.flights = make(map[string]*memoFlight[V])
+		m.compile = make(chan struct{}, runtime.GOMAXPROCS(0))
 	})
 }
 
@@ -166,7 +170,11 @@ func (m *Memo[V]) fly(ctx context.Context, key, rawURL string, compile func(*Res
 		if old != nil && old.res.Status == Parse && old.id == it.id && old.res.FinalURL == r.FinalURL && len(old.res.Body) == len(r.Body) && old.res.Truncated == r.Truncated {
 			it.value = old.value // the same response: revalidated, stale, or from another process
 		} else {
+			// Compiles beyond the cores only queue: running them one per core
+			// finishes the first sooner and holds fewer parse trees at once.
+			m.compile <- struct{}{}
 			it.value = compile(r)
+			<-m.compile
 			if m.OnCompile != nil {
 				m.OnCompile(key)
 			}
