@@ -105,7 +105,7 @@ func TestDirCachePutReplacesSymlink(t *testing.T) {
 type readOnlyCache struct{ key, value string }
 
 func (c readOnlyCache) Get(k string) ([]byte, bool) { return []byte(c.value), k == c.key }
-func (readOnlyCache) Put(string, []byte)             {}
+func (readOnlyCache) Put(string, []byte)            {}
 
 // TestFutureFetchTime: an entry that says it was fetched after now is not
 // fresh until that time comes.
