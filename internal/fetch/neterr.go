@@ -58,7 +58,7 @@ func netError(ctx context.Context, err error, timeout time.Duration) *NetError {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded):
 		return &NetError{Kind: "timeout", Err: fmt.Errorf("no answer within %v", timeout)}
 	case errors.As(err, &dnsErr):
-		return &NetError{Kind: "dns", Err: err}
+		return &NetError{Kind: "dns", Err: dnsErr}
 	case errors.As(err, &verify), errors.As(err, &unknown), errors.As(err, &host), errors.As(err, &invalid),
 		errors.As(err, &recErr), errors.As(err, &alert), strings.HasPrefix(err.Error(), "tls:"), strings.Contains(err.Error(), " tls: "):
 		return &NetError{Kind: "tls", Err: err}
