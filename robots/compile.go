@@ -247,8 +247,8 @@ func (r *Rule) compile(p Profile) {
 	case Google:
 		pat = escapeGoogle(pat)
 	case RFC9309:
-		if needsNormRFC(pat) {
-			pat = string(normRFC(nil, pat))
+		if needsNormRFC(pat) || strings.IndexByte(pat[:len(pat)-1], '$') >= 0 {
+			pat = string(normRFC(nil, pat, false))
 		}
 	case Draft:
 		if strings.IndexByte(pat, '%') >= 0 {

@@ -165,7 +165,7 @@ func refGoogleAllowed(f *grammar.File, agent, url string) bool {
 // percent-normalisation, Allow on ties, /robots.txt always allowed.
 func refRFCAllowed(f *grammar.File, agent, url string) bool {
 	raw, slash := pathOf(url)
-	path := string(normRFC(nil, raw))
+	path := string(normRFC(nil, raw, true))
 	if slash {
 		path = "/" + path
 	}
@@ -235,7 +235,7 @@ func refRFCAllowed(f *grammar.File, agent, url string) bool {
 			if l.Value == "" {
 				continue
 			}
-			pat := string(normRFC(nil, l.Value))
+			pat := string(normRFC(nil, l.Value, false))
 			if !refMatch(pat, path) {
 				continue
 			}

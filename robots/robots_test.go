@@ -320,7 +320,7 @@ func TestAgentNames(t *testing.T) {
 		"User-agent: Mozilla/5.0 (compatible; Butterfly/1.0)\nDisallow: /moz\n\n" +
 		"User-agent: *\nDisallow: /star\n"
 	tests := []struct {
-		agent, url string
+		agent, url  string
 		rfc, google bool
 	}{
 		{"crawler1", "/1", false, true}, // google: the file's values are both "crawler"
@@ -444,7 +444,7 @@ func TestCorpusLayout(t *testing.T) {
 			path := raw
 			switch p {
 			case RFC9309:
-				path = string(normRFC(nil, raw))
+				path = string(normRFC(nil, raw, true))
 			case Draft:
 				path = string(normDraft(nil, raw))
 			}
