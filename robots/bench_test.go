@@ -275,3 +275,143 @@ func BenchmarkCorpusCompile(b *testing.B) {
 		})
 	}
 }
+
+// medianFile returns the corpus file of median size.
+func medianFile(b *testing.B) corpusFile {
+	files, _ := loadCorpus(b)
+	sorted := append([]corpusFile(nil), files...)
+	sort.SliceStable(sorted, func(i, j int) bool { return len(sorted[i].data) < len(sorted[j].data) })
+	return sorted[len(sorted)/2]
+}
+
+// BenchmarkSmallFile parses and compiles the corpus' median file (by size)
+// once per op: the fixed cost a crawler pays per site.
+func BenchmarkSmallFile(b *testing.B) {
+	f := medianFile(b)
+	b.Run("sitetxt", func(b *testing.B) {
+		b.SetBytes(int64(len(f.data)))
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			_ = Compile(grammar.Parse(f.name, f.data, grammar.Options{}), RFC9309)
+		}
+	})
+	b.Run("temoto", func(b *testing.B) {
+		b.SetBytes(int64(len(f.data)))
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			_, _ = robotstxt.FromBytes(f.data)
+		}
+	})
+}
+
+// manyRules returns a robots.txt with n rules for "*", a quarter of them
+// with wildcards, and paths to decide against it, about half of them
+// matched by some rule.
+func manyRules(n int) (src string, paths []string) {
+	var sb strings.Builder
+	sb.WriteString("User-agent: *\n")
+	for i := 0; i < n; i++ {
+		dir := i % 97
+		switch {
+		case i%4 == 3:
+			fmt.Fprintf(&sb, "Disallow: /s%d/*/x%d*.pdf$\n", dir, i)
+		case i%8 == 1:
+			fmt.Fprintf(&sb, "Allow: /s%d/p%d/\n", dir, i)
+		default:
+			fmt.Fprintf(&sb, "Disallow: /s%d/p%d\n", dir, i)
+		}
+	}
+	for k := 0; k < 1024; k++ {
+		i := (k * 7919) % (2 * n)
+		dir := i % 97
+		switch k % 4 {
+		case 0:
+			paths = append(paths, fmt.Sprintf("/s%d/p%d/page.html", dir, i))
+		case 1:
+			paths = append(paths, fmt.Sprintf("/s%d/a/b/x%d-1.pdf", dir, i))
+		case 2:
+			paths = append(paths, fmt.Sprintf("/s%d/q%d?x=1", dir, i))
+		default:
+			paths = append(paths, fmt.Sprintf("/other/%d", i))
+		}
+	}
+	return sb.String(), paths
+}
+
+// BenchmarkManyRules makes one decision per op against a file of N rules
+// for "*" (a quarter with wildcards): the cost of a decision as the rule
+// count grows.
+func BenchmarkManyRules(b *testing.B) {
+	for _, n := range []int{10, 100, 1000, 10000, 100000} {
+		src, paths := manyRules(n)
+		a := Compile(grammar.ParseString("robots.txt", src, grammar.Options{MaxSize: -1}), RFC9309).Agent("Googlebot")
+		td, err := robotstxt.FromString(src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		tg := td.FindGroup("Googlebot")
+		b.Run(fmt.Sprintf("N=%d/sitetxt", n), func(b *testing.B) {
+			b.ReportAllocs()
+			k := 0
+			for i := 0; i < b.N; i++ {
+				if a.Decide(paths[i%len(paths)]).Allowed {
+					k++
+				}
+			}
+			sink = k
+		})
+		b.Run(fmt.Sprintf("N=%d/temoto", n), func(b *testing.B) {
+			b.ReportAllocs()
+			k := 0
+			for i := 0; i < b.N; i++ {
+				if tg.Test(paths[i%len(paths)]) {
+					k++
+				}
+			}
+			sink = k
+		})
+	}
+}
+
+// BenchmarkLargeFile decides 1,000,000 URLs per op against the corpus'
+// docs.oracle.com robots.txt (853 KB, 31,847 rules for "*"): the site's
+// crawled URLs, and one URL in 40 under /h, where 30,561 of its rules
+// start, as `sitetxt check --urls` would.
+func BenchmarkLargeFile(b *testing.B) {
+	const name = "docs.oracle.com.txt"
+	body, err := os.ReadFile(filepath.Join(corpusDir, "robots", name))
+	if err != nil {
+		b.Skipf("corpus not found (%v); skipping", err)
+	}
+	list, err := os.ReadFile(filepath.Join(corpusDir, "urls", name))
+	if err != nil {
+		b.Skipf("corpus not found (%v); skipping", err)
+	}
+	real := strings.Fields(string(list))
+	pol := Compile(grammar.Parse(name, body, parseOptions), RFC9309)
+	var h []string
+	for _, r := range pol.Agent("Googlebot").Rules() {
+		if strings.HasPrefix(r.Pattern, "/h") {
+			h = append(h, "https://docs.oracle.com"+r.Pattern+"x/y.html")
+		}
+	}
+	urls := make([]string, 1_000_000)
+	for i := range urls {
+		if i%40 == 39 && len(h) > 0 {
+			urls[i] = h[(i*7919)%len(h)]
+		} else {
+			urls[i] = real[i%len(real)]
+		}
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		a := pol.Agent("Googlebot")
+		k := 0
+		for _, u := range urls {
+			if a.Decide(u).Allowed {
+				k++
+			}
+		}
+		sink = k
+	}
+}
