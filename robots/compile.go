@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/sitetxt/sitetxt/grammar"
 )
@@ -48,11 +50,9 @@ type Agent struct {
 	rules  []*Rule  // in decision order: the first that matches decides
 	global bool
 
-	// The decision loop's layout (see buildLists).
-	arena string
-	all   []mrule   // every rule, in decision order
-	lists [][]mrule // with idx: by the path's second byte
-	idx   *[256]uint16
+	// The rule index, built on first use (see ruleIndex).
+	ixOnce sync.Once
+	ix     atomic.Pointer[ruleIndex]
 }
 
 // Compile interprets a parsed robots.txt file under profile p. Values the
@@ -243,6 +243,11 @@ func (r *Rule) compile(p Profile) {
 		r.never = true
 		return
 	}
+	r.setPattern(normPattern(p, pat), p == Google || p == RFC9309)
+}
+
+// normPattern returns a pattern in profile p's comparison form.
+func normPattern(p Profile, pat string) string {
 	switch p {
 	case Google:
 		pat = escapeGoogle(pat)
@@ -255,11 +260,13 @@ func (r *Rule) compile(p Profile) {
 			pat = string(normDraft(nil, pat))
 		}
 	}
-	r.setPattern(pat, p == Google || p == RFC9309)
+	return pat
 }
 
 // setPattern sets the matching form of a normalised pattern; wild says
-// whether '*' and a final '$' are special.
+// whether '*' and a final '$' are special. A run of '*' matches as one
+// '*', so it is kept as one: a pattern costs no more than its bytes
+// however many '*' it has.
 func (r *Rule) setPattern(pat string, wild bool) {
 	r.prio = int32(min(len(pat), 1<<30))
 	r.never = pat == ""
@@ -269,16 +276,25 @@ func (r *Rule) setPattern(pat string, wild bool) {
 			pat = pat[:len(pat)-1]
 		}
 		if strings.IndexByte(pat, '*') >= 0 {
-			w := &wildcard{segs: strings.Split(pat, "*")}
-			for _, s := range w.segs[1:] {
-				w.need.addString(s)
+			r.wild = true
+			if strings.Contains(pat, "**") {
+				pat = squeezeStars(pat)
 			}
-			w.needAny = w.need != (byteSet{})
-			r.wild = w
-			return
 		}
 	}
 	r.lit = pat
+}
+
+// squeezeStars replaces each run of '*' in pat with one '*'.
+func squeezeStars(pat string) string {
+	b := make([]byte, 0, len(pat))
+	for i := 0; i < len(pat); i++ {
+		if pat[i] == '*' && i > 0 && pat[i-1] == '*' {
+			continue
+		}
+		b = append(b, pat[i])
+	}
+	return string(b)
 }
 
 // index builds the agent tables.
@@ -303,7 +319,6 @@ func (pol *Policy) index() {
 			if g.Global {
 				a.token = "*"
 			}
-			a.buildLists()
 			pol.records[i] = a
 		}
 		return
@@ -429,7 +444,6 @@ func (pol *Policy) merge(slab *[]Agent, tok string, gs []*Group, global bool) *A
 		}
 		a.rules = sorted
 	}
-	a.buildLists()
 	return a
 }
 

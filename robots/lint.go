@@ -228,13 +228,7 @@ func (l *linter) unreachable(pol *Policy) {
 	for _, a := range agents {
 		seen := map[string]*Rule{}
 		for _, r := range a.rules {
-			key := r.lit
-			if r.wild != nil {
-				key = strings.Join(r.wild.segs, "*")
-			}
-			if r.anchored {
-				key += "$"
-			}
+			key := normPattern(pol.profile, r.Pattern)
 			if r.Allow {
 				key = "A" + key
 			} else {
