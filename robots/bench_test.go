@@ -10,7 +10,9 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/temoto/robotstxt"
@@ -63,20 +65,24 @@ func BenchmarkCorpusParse(b *testing.B) {
 	b.Run("sitetxt", func(b *testing.B) {
 		b.SetBytes(size)
 		b.ReportAllocs()
+		cpu0 := cpuTime()
 		for i := 0; i < b.N; i++ {
 			for _, f := range files {
 				_ = Compile(grammar.Parse(f.name, f.data, parseOptions), RFC9309)
 			}
 		}
+		reportCPU(b, cpu0)
 	})
 	b.Run("temoto", func(b *testing.B) {
 		b.SetBytes(size)
 		b.ReportAllocs()
+		cpu0 := cpuTime()
 		for i := 0; i < b.N; i++ {
 			for _, f := range files {
 				_, _ = robotstxt.FromBytes(f.data)
 			}
 		}
+		reportCPU(b, cpu0)
 	})
 }
 
@@ -142,28 +148,49 @@ func BenchmarkCorpusMatch(b *testing.B) {
 	b.Run("sitetxt", func(b *testing.B) {
 		b.ReportAllocs()
 		n := 0
+		cpu0 := cpuTime()
 		for i := 0; i < b.N; i++ {
 			c := &cases[i%len(cases)]
 			if c.agent.Decide(c.url).Allowed {
 				n++
 			}
 		}
+		reportCPU(b, cpu0)
 		sink = n
 	})
 	b.Run("temoto", func(b *testing.B) {
 		b.ReportAllocs()
 		n := 0
+		cpu0 := cpuTime()
 		for i := 0; i < b.N; i++ {
 			c := &cases[i%len(cases)]
 			if c.temoto == nil || c.temoto.Test(c.path) {
 				n++
 			}
 		}
+		reportCPU(b, cpu0)
 		sink = n
 	})
 }
 
 var sink int
+
+// cpuTime returns the CPU time the process has used, all threads (the
+// garbage collector's included).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports the CPU time per op since start as "cpu-ns/op": on a
+// machine shared with other jobs, wall time per op measures the load as
+// much as the code.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+}
 
 // BenchmarkCorpusMatchProfiles is BenchmarkCorpusMatch/sitetxt under each
 // profile.
@@ -173,12 +200,14 @@ func BenchmarkCorpusMatchProfiles(b *testing.B) {
 		b.Run(p.String(), func(b *testing.B) {
 			b.ReportAllocs()
 			n := 0
+			cpu0 := cpuTime()
 			for i := 0; i < b.N; i++ {
 				c := &cases[i%len(cases)]
 				if c.agent.Decide(c.url).Allowed {
 					n++
 				}
 			}
+			reportCPU(b, cpu0)
 			sink = n
 		})
 	}
@@ -212,38 +241,71 @@ func BenchmarkAdversarial(b *testing.B) {
 				}
 				b.SetBytes(int64(len(c.path)))
 				b.ReportAllocs()
+				cpu0 := cpuTime()
 				for i := 0; i < b.N; i++ {
 					_ = a.Decide(c.path)
 				}
+				reportCPU(b, cpu0)
 			})
 		}
 	}
-	b.Run("policy-memory", func(b *testing.B) {
-		files, _ := loadCorpus(b)
-		largest := append([]corpusFile(nil), files...)
-		sort.Slice(largest, func(i, j int) bool { return len(largest[i].data) > len(largest[j].data) })
-		largest = largest[:10]
-		var size int
-		for _, f := range largest {
-			size += len(f.data)
+}
+
+// BenchmarkMemory reports the heap a compiled policy keeps (the parsed
+// file included, and the rule index of every agent built), per policy and
+// per byte of robots.txt: for the corpus' 10 largest files, and for files
+// of nothing but wildcards ("Disallow: /" and 16,000 '*', and 8,000 "*a",
+// 30 lines each, 481 KB).
+func BenchmarkMemory(b *testing.B) {
+	files, _ := loadCorpus(b)
+	largest := append([]corpusFile(nil), files...)
+	sort.Slice(largest, func(i, j int) bool { return len(largest[i].data) > len(largest[j].data) })
+	largest = largest[:10]
+	star := func(line string) []corpusFile {
+		var sb strings.Builder
+		sb.WriteString("User-agent: *\n")
+		for i := 0; i < 30; i++ {
+			sb.WriteString("Disallow: " + line + "\n")
 		}
-		var heap uint64
-		for i := 0; i < b.N; i++ {
-			runtime.GC()
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
-			keep := make([]*Policy, len(largest))
-			for j, f := range largest {
-				keep[j] = Compile(grammar.Parse(f.name, f.data, parseOptions), RFC9309)
-			}
-			runtime.GC()
-			runtime.ReadMemStats(&after)
-			heap = after.HeapAlloc - before.HeapAlloc
-			runtime.KeepAlive(keep)
+		return []corpusFile{{"stars.txt", []byte(sb.String())}}
+	}
+	for _, c := range []struct {
+		name  string
+		files []corpusFile
+	}{
+		{"largest10", largest},
+		{"stars", star("/" + strings.Repeat("*", 16000))},
+		{"star-a", star("/" + strings.Repeat("*a", 8000))},
+	} {
+		for _, p := range []Profile{RFC9309, Google} {
+			b.Run(c.name+"/"+p.String(), func(b *testing.B) {
+				var size int
+				for _, f := range c.files {
+					size += len(f.data)
+				}
+				var heap uint64
+				for i := 0; i < b.N; i++ {
+					runtime.GC()
+					var before, after runtime.MemStats
+					runtime.ReadMemStats(&before)
+					keep := make([]*Policy, len(c.files))
+					for j, f := range c.files {
+						pol := Compile(grammar.Parse(f.name, f.data, parseOptions), p)
+						for _, a := range pol.allAgents() {
+							a.index()
+						}
+						keep[j] = pol
+					}
+					runtime.GC()
+					runtime.ReadMemStats(&after)
+					heap = after.HeapAlloc - before.HeapAlloc
+					runtime.KeepAlive(keep)
+				}
+				b.ReportMetric(float64(heap)/float64(len(c.files)), "heap-B/policy")
+				b.ReportMetric(float64(heap)/float64(size), "heap-B/file-byte")
+			})
 		}
-		b.ReportMetric(float64(heap)/float64(len(largest)), "heap-B/policy")
-		b.ReportMetric(float64(heap)/float64(size), "heap-B/file-byte")
-	})
+	}
 }
 
 // BenchmarkCorpusCompile splits BenchmarkCorpusParse/sitetxt in two: the
@@ -253,11 +315,13 @@ func BenchmarkCorpusCompile(b *testing.B) {
 	b.Run("grammar", func(b *testing.B) {
 		b.SetBytes(size)
 		b.ReportAllocs()
+		cpu0 := cpuTime()
 		for i := 0; i < b.N; i++ {
 			for _, f := range files {
 				_ = grammar.Parse(f.name, f.data, parseOptions)
 			}
 		}
+		reportCPU(b, cpu0)
 	})
 	parsed := make([]*grammar.File, len(files))
 	for i, f := range files {
@@ -267,11 +331,13 @@ func BenchmarkCorpusCompile(b *testing.B) {
 		b.Run("compile-"+p.String(), func(b *testing.B) {
 			b.SetBytes(size)
 			b.ReportAllocs()
+			cpu0 := cpuTime()
 			for i := 0; i < b.N; i++ {
 				for _, f := range parsed {
 					_ = Compile(f, p)
 				}
 			}
+			reportCPU(b, cpu0)
 		})
 	}
 }
@@ -291,16 +357,20 @@ func BenchmarkSmallFile(b *testing.B) {
 	b.Run("sitetxt", func(b *testing.B) {
 		b.SetBytes(int64(len(f.data)))
 		b.ReportAllocs()
+		cpu0 := cpuTime()
 		for i := 0; i < b.N; i++ {
 			_ = Compile(grammar.Parse(f.name, f.data, grammar.Options{}), RFC9309)
 		}
+		reportCPU(b, cpu0)
 	})
 	b.Run("temoto", func(b *testing.B) {
 		b.SetBytes(int64(len(f.data)))
 		b.ReportAllocs()
+		cpu0 := cpuTime()
 		for i := 0; i < b.N; i++ {
 			_, _ = robotstxt.FromBytes(f.data)
 		}
+		reportCPU(b, cpu0)
 	})
 }
 
@@ -353,21 +423,25 @@ func BenchmarkManyRules(b *testing.B) {
 		b.Run(fmt.Sprintf("N=%d/sitetxt", n), func(b *testing.B) {
 			b.ReportAllocs()
 			k := 0
+			cpu0 := cpuTime()
 			for i := 0; i < b.N; i++ {
 				if a.Decide(paths[i%len(paths)]).Allowed {
 					k++
 				}
 			}
+			reportCPU(b, cpu0)
 			sink = k
 		})
 		b.Run(fmt.Sprintf("N=%d/temoto", n), func(b *testing.B) {
 			b.ReportAllocs()
 			k := 0
+			cpu0 := cpuTime()
 			for i := 0; i < b.N; i++ {
 				if tg.Test(paths[i%len(paths)]) {
 					k++
 				}
 			}
+			reportCPU(b, cpu0)
 			sink = k
 		})
 	}
@@ -404,6 +478,7 @@ func BenchmarkLargeFile(b *testing.B) {
 		}
 	}
 	b.ReportAllocs()
+	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		a := pol.Agent("Googlebot")
 		k := 0
@@ -414,4 +489,5 @@ func BenchmarkLargeFile(b *testing.B) {
 		}
 		sink = k
 	}
+	reportCPU(b, cpu0)
 }

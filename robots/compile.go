@@ -663,3 +663,17 @@ func (a *Agent) VisitTime() *VisitTime {
 	}
 	return nil
 }
+
+// allAgents returns every agent the policy can select: the "*" agent, one
+// per product token (an agent shared by tokens once per token), and under
+// Draft and NoRobots one per record.
+func (pol *Policy) allAgents() []*Agent {
+	agents := make([]*Agent, 0, 1+len(pol.tokens)+len(pol.records))
+	if pol.global != nil {
+		agents = append(agents, pol.global)
+	}
+	for _, e := range pol.tokens {
+		agents = append(agents, e.agent)
+	}
+	return append(agents, pol.records...)
+}

@@ -161,7 +161,8 @@ func (ix *ruleIndex) lookup(rules []*Rule, path string) uint32 {
 			if k >= best {
 				break
 			}
-			if r := rules[k]; globMatch(r.lit, r.anchored, path) {
+			// The rule's literal prefix is path[:d], and a '*' follows it.
+			if r := rules[k]; globTail(r.lit[d+1:], r.anchored, path[d:]) {
 				best = k
 				break
 			}
@@ -353,10 +354,13 @@ func (r *Rule) match(path string) bool {
 // nothing is stored per '*'.
 func globMatch(pat string, anchored bool, path string) bool {
 	i := strings.IndexByte(pat, '*')
-	if !strings.HasPrefix(path, pat[:i]) {
-		return false
-	}
-	rest, mid, last := path[i:], pat[i+1:], ""
+	return strings.HasPrefix(path, pat[:i]) && globTail(pat[i+1:], anchored, path[i:])
+}
+
+// globTail matches what follows a pattern's first '*' against what
+// follows the pattern's literal prefix in the path.
+func globTail(mid string, anchored bool, rest string) bool {
+	last := ""
 	if j := strings.LastIndexByte(mid, '*'); j >= 0 {
 		mid, last = mid[:j], mid[j+1:]
 	} else {
