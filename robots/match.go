@@ -135,7 +135,17 @@ type ruleIndex struct {
 	nodes []node
 	first []byte   // the first byte of each node's edge, for child lookup
 	label string   // edge labels
-	wild  []uint32 // ranks of wildcard rules, node by node, in rank order
+	wild  []wildRule // wildcard rules, node by node, in rank order
+}
+
+// wildRule is a wildcard rule as its node tries it: what its pattern
+// requires after its literal prefix, split once at compile time so that a
+// decision rejects most rules with one comparison: an anchored rule must
+// end with last, an unanchored rule with no middle must contain it.
+type wildRule struct {
+	mid, last string // the pattern after the prefix's '*': middle segments ("a*b"), and the last one
+	rank      uint32
+	anchored  bool
 }
 
 // node is a node of a ruleIndex.
@@ -157,13 +167,13 @@ func (ix *ruleIndex) lookup(rules []*Rule, path string) uint32 {
 		if d == len(path) {
 			best = min(best, nd.anch)
 		}
-		for _, k := range ix.wild[nd.w0:nd.w1] {
-			if k >= best {
+		for i := nd.w0; i < nd.w1; i++ {
+			w := &ix.wild[i]
+			if w.rank >= best {
 				break
 			}
-			// The rule's literal prefix is path[:d], and a '*' follows it.
-			if r := rules[k]; globTail(r.lit[d+1:], r.anchored, path[d:]) {
-				best = k
+			if w.match(path[d:]) {
+				best = w.rank
 				break
 			}
 		}
@@ -227,7 +237,12 @@ func buildIndex(rules []*Rule) *ruleIndex {
 		e := entry{prefix: r.lit, rank: uint32(i)}
 		switch {
 		case r.wild:
-			e.prefix, e.kind = r.lit[:strings.IndexByte(r.lit, '*')], eWild
+			j := strings.IndexByte(r.lit, '*')
+			e.prefix = r.lit[:j]
+			if j < len(r.lit)-1 {
+				e.kind = eWild
+			}
+			// else "/a*" and "/a*$" match whatever follows "/a": a plain rule.
 		case r.anchored:
 			e.kind = eAnch
 		}
@@ -239,10 +254,10 @@ func buildIndex(rules []*Rule) *ruleIndex {
 		}
 		return int(x.rank) - int(y.rank)
 	})
-	b := indexBuilder{es: es}
+	b := indexBuilder{es: es, rules: rules}
 	b.nodes = make([]node, 1, 2*len(es)+1)
 	b.first = make([]byte, 1, 2*len(es)+1)
-	b.wild = make([]uint32, 0, len(es)/4)
+	b.wild = make([]wildRule, 0, len(es)/4)
 	b.build(0, 0, len(es), 0)
 	var label strings.Builder
 	label.Grow(b.size)
@@ -256,11 +271,12 @@ func buildIndex(rules []*Rule) *ruleIndex {
 }
 
 type indexBuilder struct {
+	rules  []*Rule
 	es     []entry
 	nodes  []node
 	first  []byte
 	labels []string
-	wild   []uint32
+	wild   []wildRule
 	size   int
 }
 
@@ -282,7 +298,7 @@ func (b *indexBuilder) build(n, lo, hi, depth int) {
 		case eAnch:
 			nd.anch = min(nd.anch, e.rank)
 		default:
-			b.wild = append(b.wild, e.rank)
+			b.wild = append(b.wild, b.wildRule(e))
 		}
 	}
 	nd.w1 = uint32(len(b.wild))
@@ -324,6 +340,33 @@ func (b *indexBuilder) build(n, lo, hi, depth int) {
 		b.size += l - depth
 		b.build(k, j0, j, l)
 	}
+}
+
+// wildRule returns the wildRule of a wildcard entry.
+func (b *indexBuilder) wildRule(e *entry) wildRule {
+	r := b.rules[e.rank]
+	w := wildRule{rank: e.rank, anchored: r.anchored, last: r.lit[len(e.prefix)+1:]}
+	if !w.anchored {
+		// A pattern matches a prefix of the path: a final '*' adds nothing.
+		w.last = strings.TrimSuffix(w.last, "*")
+	}
+	if j := strings.LastIndexByte(w.last, '*'); j >= 0 {
+		w.mid, w.last = w.last[:j], w.last[j+1:]
+	}
+	return w
+}
+
+// match reports whether rest, the path after the rule's literal prefix,
+// matches the rest of the rule.
+func (w *wildRule) match(rest string) bool {
+	if w.anchored {
+		if !strings.HasSuffix(rest, w.last) {
+			return false
+		}
+	} else if w.mid == "" {
+		return strings.Contains(rest, w.last)
+	}
+	return globSegments(w.mid, w.last, w.anchored, rest)
 }
 
 func bytesString(b []byte) string {
@@ -369,6 +412,12 @@ func globTail(mid string, anchored bool, rest string) bool {
 	if anchored && !strings.HasSuffix(rest, last) {
 		return false // cheap rejection before any search
 	}
+	return globSegments(mid, last, anchored, rest)
+}
+
+// globSegments places the middle segments mid ("a*b*c") at their leftmost
+// occurrences in rest, then the last segment after them.
+func globSegments(mid, last string, anchored bool, rest string) bool {
 	for mid != "" {
 		seg := mid
 		if j := strings.IndexByte(mid, '*'); j >= 0 {
