@@ -415,9 +415,15 @@ func (pol *Policy) index() {
 func (pol *Policy) merge(slab *[]Agent, tok string, gs []*Group, global bool) *Agent {
 	*slab = append(*slab, Agent{policy: pol, token: tok, groups: gs, global: global})
 	a := &(*slab)[len(*slab)-1]
+	own := false // a.rules is the agent's own slice, not a group's
 	if len(gs) == 1 && !hasNever(gs[0].Rules) {
 		a.rules = gs[0].Rules
 	} else {
+		n := 0
+		for _, g := range gs {
+			n += len(g.Rules)
+		}
+		a.rules, own = make([]*Rule, 0, n), true
 		for _, g := range gs {
 			for _, r := range g.Rules {
 				if !r.never {
@@ -426,25 +432,43 @@ func (pol *Policy) merge(slab *[]Agent, tok string, gs []*Group, global bool) *A
 			}
 		}
 	}
-	if len(gs) > 1 || !sortedForDecision(a.rules) {
-		// Sort by one integer key: priority (descending), Allow first,
-		// then file order.
-		keys := make([]uint64, len(a.rules))
-		for i, r := range a.rules {
-			k := uint64(1<<24-1-min(r.prio, 1<<24-1)) << 33
-			if !r.Allow {
-				k |= 1 << 32
+	if sortedForDecision(a.rules) {
+		return a
+	}
+	if !own {
+		a.rules = slices.Clone(a.rules)
+	}
+	if len(a.rules) <= 64 {
+		// Insertion sort, stable: file order stays among equals.
+		for i := 1; i < len(a.rules); i++ {
+			for j := i; j > 0 && before(a.rules[j], a.rules[j-1]); j-- {
+				a.rules[j], a.rules[j-1] = a.rules[j-1], a.rules[j]
 			}
-			keys[i] = k | uint64(i)
 		}
-		slices.Sort(keys)
-		sorted := make([]*Rule, len(a.rules))
-		for i, k := range keys {
-			sorted[i] = a.rules[uint32(k)]
+		return a
+	}
+	// Sort by one integer key: priority (descending), Allow first, then
+	// file order.
+	keys := make([]uint64, len(a.rules))
+	for i, r := range a.rules {
+		k := uint64(1<<24-1-min(r.prio, 1<<24-1)) << 33
+		if !r.Allow {
+			k |= 1 << 32
 		}
-		a.rules = sorted
+		keys[i] = k | uint64(i)
+	}
+	slices.Sort(keys)
+	rules := slices.Clone(a.rules)
+	for i, k := range keys {
+		a.rules[i] = rules[uint32(k)]
 	}
 	return a
+}
+
+// before reports whether x comes before y in decision order, file order
+// aside: a longer pattern first, Allow first on equal length.
+func before(x, y *Rule) bool {
+	return x.prio > y.prio || x.prio == y.prio && x.Allow && !y.Allow
 }
 
 func hasNever(rules []*Rule) bool {
@@ -460,7 +484,7 @@ func hasNever(rules []*Rule) bool {
 func sortedForDecision(rules []*Rule) bool {
 	for i := 1; i < len(rules); i++ {
 		x, y := rules[i-1], rules[i]
-		if x.prio < y.prio || x.prio == y.prio && !x.Allow && y.Allow {
+		if before(y, x) {
 			return false
 		}
 	}

@@ -133,8 +133,8 @@ const noRule = ^uint32(0)
 // not the number of rules.
 type ruleIndex struct {
 	nodes []node
-	first []byte   // the first byte of each node's edge, for child lookup
-	label string   // edge labels
+	first []byte     // the first byte of each node's edge, for child lookup
+	label string     // edge labels
 	wild  []wildRule // wildcard rules, node by node, in rank order
 }
 
