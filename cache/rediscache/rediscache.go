@@ -287,3 +287,15 @@ func (c *Cache) WaitLease(ctx context.Context, key string) error {
 		delay = min(delay*2, 100*time.Millisecond)
 	}
 }
+
+// LogDriverTo sends the go-redis driver's own messages (failed dials in
+// its connection pool, ...) to l at debug level instead of standard error.
+// The driver's logger is global: this affects every go-redis client of
+// the process. A Cache already logs Redis becoming unreachable, once.
+func LogDriverTo(l *slog.Logger) { redis.SetLogger(driverLog{l}) }
+
+type driverLog struct{ l *slog.Logger }
+
+func (d driverLog) Printf(ctx context.Context, format string, v ...any) {
+	d.l.DebugContext(ctx, "redis driver: "+fmt.Sprintf(format, v...))
+}

@@ -176,7 +176,7 @@ func TestSharedFailure(t *testing.T) {
 	st.mu.Unlock()
 	c := &robots.Client{Cache: open(t, srv.URL()), Now: func() time.Time { return time.Now().Add(2 * time.Hour) }}
 	check(t, c, st.URL+"/x", true)
-	check(t, &robots.Client{Cache: open(t, srv.URL())}, st.URL+"/private/x", false)
+	check(t, &robots.Client{Cache: open(t, srv.URL()), Now: c.Now}, st.URL+"/private/x", false)
 	if n := st.requests.Load(); n != 2 {
 		t.Errorf("robots.txt requests = %d, want 2", n)
 	}

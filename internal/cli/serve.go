@@ -125,6 +125,7 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 		}
 	}
 	if opts.Redis != "" {
+		rediscache.LogDriverTo(log)
 		rc, err := rediscache.Open(opts.Redis, rediscache.Options{Logger: log})
 		if err != nil {
 			return usageError("--redis: %v", err)
