@@ -48,8 +48,10 @@ type Cache interface {
 //     lease it fetches, stores the outcome with PutTTL and calls Release.
 //  2. A process that does not get the lease calls WaitLease, then reads
 //     the value the holder stored.
-//  3. A holder that crashes never releases: its lease ends after its ttl,
-//     and the next caller of TryLease gets it.
+//  3. While it fetches, the holder calls Extend every third of the ttl, so
+//     the ttl can be short. A holder that crashes neither extends nor
+//     releases: its lease ends after its ttl, and the next caller of
+//     TryLease gets it.
 //
 // Any error from a Shared cache (the store is down, slow, full) makes
 // sitetxt fall back to fetching directly: a shared cache that is down
@@ -64,6 +66,9 @@ type Shared interface {
 	// it. held reports whether the caller now holds it; token identifies
 	// the holding for Release. err is set when the store cannot be asked.
 	TryLease(ctx context.Context, key string, ttl time.Duration) (token string, held bool, err error)
+	// Extend makes the lease on key last ttl from now if token still holds
+	// it, and reports whether it does.
+	Extend(ctx context.Context, key, token string, ttl time.Duration) (bool, error)
 	// Release ends the lease on key if token still holds it.
 	Release(key, token string)
 	// WaitLease returns when nobody holds the lease on key (released or

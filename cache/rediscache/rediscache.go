@@ -250,6 +250,19 @@ func (c *Cache) TryLease(ctx context.Context, key string, ttl time.Duration) (st
 // release deletes a lease only for the token that holds it.
 var release = redis.NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`)
 
+// extend sets a lease's expiry only for the token that holds it.
+var extend = redis.NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) end return 0`)
+
+// Extend makes the lease on key last ttl more if token holds it.
+func (c *Cache) Extend(ctx context.Context, key, token string, ttl time.Duration) (bool, error) {
+	var n int64
+	err := c.call(ctx, func(ctx context.Context) (err error) {
+		n, err = extend.Run(ctx, c.rdb, []string{c.leaseKey(key)}, token, ttl.Milliseconds()).Int64()
+		return err
+	})
+	return n == 1, err
+}
+
 // Release ends the lease on key if token holds it.
 func (c *Cache) Release(key, token string) {
 	_ = c.call(context.Background(), func(ctx context.Context) error {

@@ -302,3 +302,52 @@ func TestRedisDownMidRun(t *testing.T) {
 		t.Errorf("robots.txt requests after Redis came back = %d, want 1 (shared again)", n)
 	}
 }
+
+// TestSlowFetchKeepsLease: a holder whose fetch takes longer than a
+// lease's lifetime extends it, so a second process still waits instead of
+// fetching too.
+func TestSlowFetchKeepsLease(t *testing.T) {
+	srv := redistest.Start(t)
+	st := newSite(t, 200, rules)
+	st.delay = 4 * time.Second // more than the 3 s a lease lasts unextended
+	var wg sync.WaitGroup
+	for range 2 {
+		rc := open(t, srv.URL())
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			check(t, &robots.Client{Cache: rc}, st.URL+"/private/x", false)
+		}()
+		time.Sleep(100 * time.Millisecond) // the first takes the lease
+	}
+	wg.Wait()
+	if n := st.requests.Load(); n != 1 {
+		t.Errorf("robots.txt requests = %d, want 1: the holder should have extended its lease", n)
+	}
+}
+
+func TestExtend(t *testing.T) {
+	srv := redistest.Start(t)
+	c := open(t, srv.URL())
+	ctx := context.Background()
+	token, held, err := c.TryLease(ctx, "k", time.Second)
+	if err != nil || !held {
+		t.Fatalf("TryLease() = %v, %v", held, err)
+	}
+	for _, tc := range []struct {
+		token string
+		want  bool
+	}{{token, true}, {"other", false}} {
+		if got, err := c.Extend(ctx, "k", tc.token, time.Minute); got != tc.want || err != nil {
+			t.Errorf("Extend(%q) = %v, %v; want %v", tc.token, got, err, tc.want)
+		}
+	}
+	c.Release("k", "other")
+	if _, held, _ := c.TryLease(ctx, "k", time.Second); held {
+		t.Errorf("TryLease() after Release with another token = held; want the lease still taken")
+	}
+	c.Release("k", token)
+	if _, held, _ := c.TryLease(ctx, "k", time.Second); !held {
+		t.Errorf("TryLease() after Release = not held; want the lease free")
+	}
+}

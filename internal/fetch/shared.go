@@ -18,8 +18,13 @@ import (
 // so a process asks the shared cache once per manifest, not once per
 // caller.
 
-// leaseMargin is added to a fetch's timeout to make a lease's lifetime: a
-// holder that crashed blocks the others for at most that long.
+// leaseTTL is how long a lease lasts unless its holder extends it, which
+// it does every third of it while it fetches: a holder that crashed
+// blocks the others for at most that long.
+const leaseTTL = 3 * time.Second
+
+// leaseMargin is added to a fetch's timeout to bound a wait for a holder
+// that is alive.
 const leaseMargin = 5 * time.Second
 
 // maxLeaseRounds bounds how many times a caller waits for another holder
@@ -90,8 +95,9 @@ func (f *Fetcher) sharedTTL(e *entry) time.Duration {
 	return max(end.Sub(f.now()), time.Minute)
 }
 
-// leaseTTL is how long a lease lasts: the fetch's timeout and a margin.
-func (f *Fetcher) leaseTTL() time.Duration {
+// waitLimit bounds one wait for another holder: the fetch's timeout and a
+// margin.
+func (f *Fetcher) waitLimit() time.Duration {
 	t := f.Timeout
 	if t <= 0 {
 		t = DefaultTimeout
@@ -113,7 +119,7 @@ func (f *Fetcher) fetchShared(ctx context.Context, key string, cached *entry) *o
 		if round == maxLeaseRounds {
 			break
 		}
-		token, held, err := sc.TryLease(ctx, key, f.leaseTTL())
+		token, held, err := sc.TryLease(ctx, key, leaseTTL)
 		if err != nil {
 			break // the shared cache is down: fetch directly
 		}
@@ -123,7 +129,9 @@ func (f *Fetcher) fetchShared(ctx context.Context, key string, cached *entry) *o
 				sc.Release(key, token)
 				return o
 			}
+			stop := extendWhile(ctx, sc, key, token)
 			o := f.fetch(ctx, key, cached)
+			stop()
 			if o.e == nil && !o.retryAt.IsZero() {
 				if ttl := o.retryAt.Sub(f.now()); ttl > 0 {
 					sc.PutTTL(failureKey(key), encodeFailure(key, o), ttl)
@@ -132,7 +140,7 @@ func (f *Fetcher) fetchShared(ctx context.Context, key string, cached *entry) *o
 			sc.Release(key, token)
 			return o
 		}
-		wctx, cancel := context.WithTimeout(ctx, f.leaseTTL())
+		wctx, cancel := context.WithTimeout(ctx, f.waitLimit())
 		err = sc.WaitLease(wctx, key)
 		cancel()
 		if err != nil && ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) {
@@ -145,13 +153,20 @@ func (f *Fetcher) fetchShared(ctx context.Context, key string, cached *entry) *o
 	return f.fetch(ctx, key, cached)
 }
 
+// recent is how old a shared entry may be and still count as this round's
+// fetch even though the caller saw it already: the caller may have read
+// the clock just before another process stored it, or that process's
+// clock may be ahead (entries from the future are not fresh).
+const recent = 2 * time.Second
+
 // sharedAnswer returns what another process stored for key since the
-// caller looked (an entry other than cached), or a failure it remembers
-// that still holds; nil when there is neither.
+// caller looked (an entry other than cached, or one fetched less than
+// recent ago), or a failure it remembers that still holds; nil when there
+// is neither.
 func (f *Fetcher) sharedAnswer(sc cache.Shared, key string, cached *entry) *outcome {
 	if data, ok := sc.Get(key); ok {
 		if e, err := decodeEntry(data); err == nil && e.URL == key &&
-			(cached == nil || !e.FetchedAt.Equal(cached.FetchedAt)) {
+			(cached == nil || !e.FetchedAt.Equal(cached.FetchedAt) || e.FetchedAt.After(f.now().Add(-recent))) {
 			return &outcome{kind: gotResponse, code: e.StatusCode, e: e, shared: true, finalURL: e.FinalURL,
 				redirects: e.Redirects, ctype: e.Header.Get("Content-Type")}
 		}
@@ -162,4 +177,25 @@ func (f *Fetcher) sharedAnswer(sc cache.Shared, key string, cached *entry) *outc
 		}
 	}
 	return nil
+}
+
+// extendWhile extends the lease on key every third of leaseTTL until the
+// returned stop is called.
+func extendWhile(ctx context.Context, sc cache.Shared, key, token string) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(leaseTTL / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				if held, err := sc.Extend(ctx, key, token, leaseTTL); err == nil && !held {
+					return // lost (Redis restarted): the fetch goes on, unshared
+				}
+			}
+		}
+	}()
+	return func() { close(done) }
 }
