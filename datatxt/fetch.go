@@ -55,9 +55,7 @@ func (f *Fetcher) Fetch(ctx context.Context, site string, opts Options) (*Catalo
 	if err != nil {
 		return nil, err
 	}
-	f.once.Do(func() {
-		f.fetcher = fetch.Fetcher{Client: f.HTTPClient, UserAgent: f.UserAgent, Timeout: f.Timeout, Cache: f.Cache}
-	})
+	f.init()
 	r := f.fetcher.Fetch(ctx, url, fetch.DataTxt)
 	switch r.Status {
 	case fetch.Parse:
@@ -70,4 +68,10 @@ func (f *Fetcher) Fetch(ctx context.Context, site string, opts Options) (*Catalo
 		opts.Base = r.FinalURL
 	}
 	return Parse(url, r.Body, opts), nil
+}
+
+func (f *Fetcher) init() {
+	f.once.Do(func() {
+		f.fetcher = fetch.Fetcher{Client: f.HTTPClient, UserAgent: f.UserAgent, Timeout: f.Timeout, Cache: f.Cache}
+	})
 }
