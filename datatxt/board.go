@@ -71,7 +71,7 @@ func (f *Fetcher) Discover(ctx context.Context, site string, opts Options, lim B
 	if err != nil {
 		return nil, err
 	}
-	d := &discovery{f: f, ctx: ctx, lim: lim, opts: opts, seen: map[string]bool{}}
+	d := &discovery{f: f, ctx: ctx, lim: lim, opts: opts, seen: map[string]*fetch.Result{}}
 	if strings.HasSuffix(start, "/_pins.yaml") {
 		return d.manifest(start, nil)
 	}
@@ -86,7 +86,7 @@ func (f *Fetcher) Discover(ctx context.Context, site string, opts Options, lim B
 				return c, nil
 			}
 		}
-		return nil, fmt.Errorf("%s: %w", start, ErrNoDataTxt)
+		return nil, fmt.Errorf("%s: %s: %w", start, r.Reason, ErrNoDataTxt)
 	}
 	if r.Status != fetch.Parse {
 		return nil, r.Failure()
@@ -128,16 +128,16 @@ type discovery struct {
 	ctx     context.Context
 	lim     BoardLimits
 	opts    Options
-	seen    map[string]bool
+	seen    map[string]*fetch.Result // every URL fetched, with its result
 	fetches int
 }
 
 var errFetchLimit = errors.New("fetch limit reached")
 
-// get fetches u once.
+// get fetches u, once: a URL asked for again gets the first answer.
 func (d *discovery) get(u string) (*fetch.Result, error) {
-	if d.seen[u] {
-		return nil, fmt.Errorf("%s: already read (a board that lists itself)", u)
+	if r, ok := d.seen[u]; ok {
+		return r, nil
 	}
 	if d.fetches >= d.lim.MaxFetches {
 		return nil, fmt.Errorf("%s: not fetched: %w (%d files)", u, errFetchLimit, d.lim.MaxFetches)
@@ -145,10 +145,11 @@ func (d *discovery) get(u string) (*fetch.Result, error) {
 	if err := d.ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%s: not fetched: board time limit (%v) reached", u, d.lim.Timeout)
 	}
-	d.seen[u] = true
 	d.fetches++
 	d.f.init()
-	return d.f.fetcher.Fetch(d.ctx, u, fetch.DataTxt), nil
+	r := d.f.fetcher.Fetch(d.ctx, u, fetch.DataTxt)
+	d.seen[u] = r
+	return r, nil
 }
 
 // warn adds a warning to c at e's position (or the file's start).

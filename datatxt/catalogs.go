@@ -173,7 +173,7 @@ type file struct {
 func (x *exporter) files(e *Entry, field string) []file {
 	var out []file
 	urls := e.urlByPath()
-	size := e.fileSize()
+	sizes := e.fileSizes()
 	for i, p := range e.Paths {
 		u := urls[i]
 		if u == "" {
@@ -187,10 +187,7 @@ func (x *exporter) files(e *Entry, field string) []file {
 			x.missing(e, field, fmt.Sprintf("path %q has no absolute URL: give the data.txt's URL (--base) or fetch it", p))
 			continue
 		}
-		f := file{path: p, url: u, mediaType: mediaType(u), format: format(u), bytes: -1}
-		if len(e.Paths) == 1 && size >= 0 {
-			f.bytes = size
-		}
+		f := file{path: p, url: u, mediaType: mediaType(u), format: format(u), bytes: sizes[i]}
 		if info, ok := e.Files[u]; ok {
 			if info.MediaType != "" {
 				f.mediaType = info.MediaType
@@ -223,10 +220,16 @@ func pinsDirectory(p string) bool {
 	return u.Path != "" && path.Ext(path.Base(u.Path)) == ""
 }
 
-// fileSize returns pins' file_size (or bytes, size) metadata, or -1.
-func (e *Entry) fileSize() int64 {
-	for _, k := range []string{"file_size", "bytes", "size"} {
-		switch v := e.Metadata[k].(type) {
+// fileSizes returns the size of each path from pins' file_size (or
+// bytes, size) metadata: one number for a single path, a list with one per
+// path for several (as pins writes them); -1 where unknown.
+func (e *Entry) fileSizes() []int64 {
+	out := make([]int64, len(e.Paths))
+	for i := range out {
+		out[i] = -1
+	}
+	size := func(v any) int64 {
+		switch v := v.(type) {
 		case int64:
 			if v >= 0 {
 				return v
@@ -236,8 +239,26 @@ func (e *Entry) fileSize() int64 {
 				return int64(v)
 			}
 		}
+		return -1
 	}
-	return -1
+	for _, k := range []string{"file_size", "bytes", "size"} {
+		switch v := e.Metadata[k].(type) {
+		case nil:
+			continue
+		case []any:
+			if len(v) == len(out) {
+				for i := range v {
+					out[i] = size(v[i])
+				}
+			}
+		default:
+			if len(out) == 1 {
+				out[0] = size(v)
+			}
+		}
+		return out
+	}
+	return out
 }
 
 // description returns the entry's description, or "".
@@ -729,7 +750,7 @@ func DataPackage(c *Catalog, opts ExportOptions) (map[string]any, Problems) {
 			base = slug(strings.TrimSuffix(path.Base(e.Paths[0]), path.Ext(e.Paths[0])))
 		}
 		urls := e.urlByPath()
-		size := e.fileSize()
+		sizes := e.fileSizes()
 		for i, p := range e.Paths {
 			loc := urls[i]
 			if loc == "" && !e.goodPath(i) && e.DeniedBy == "scheme" {
@@ -764,8 +785,8 @@ func DataPackage(c *Catalog, opts ExportOptions) (map[string]any, Problems) {
 			if f := format(p); f != "" {
 				r["format"] = f
 			}
-			if len(e.Paths) == 1 && size >= 0 {
-				r["bytes"] = size
+			if sizes[i] >= 0 {
+				r["bytes"] = sizes[i]
 			}
 			if info, ok := e.Files[urls[i]]; ok && info.Size >= 0 {
 				r["bytes"] = info.Size

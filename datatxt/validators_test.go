@@ -19,11 +19,11 @@ const validatorsDir = "../../shared/validators"
 
 // validatorRun is one export checked by the real validators.
 type validatorRun struct {
-	file   string // the data.txt
-	format string // our format name
-	vformat string // the validator's format name
-	out    string // where the export was written
-	probs  Problems
+	file     string // the data.txt
+	format   string // our format name
+	vformat  string // the validator's format name
+	out      string // where the export was written
+	probs    Problems
 	datasets int
 }
 

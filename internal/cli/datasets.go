@@ -254,11 +254,14 @@ func datasetsSource(opts *datasetsOptions, arg string, popts datatxt.Options) (*
 		ff := opts.Fetch.Fetcher()
 		f := &datatxt.Fetcher{UserAgent: ff.UserAgent, Timeout: ff.Timeout, Cache: ff.Cache}
 		lim := datatxt.BoardLimits{MaxDepth: opts.MaxDepth, MaxFetches: opts.MaxFetches, Timeout: opts.BoardTimeout}
+		if lim.MaxDepth == 0 {
+			lim.MaxDepth = -1 // BoardLimits reads 0 as the default
+		}
 		c, err := f.Discover(context.Background(), arg, popts, lim)
 		if errors.Is(err, datatxt.ErrNoDataTxt) {
 			// Not an error: the site may offer datasets found by other means.
 			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: note: %s\n", visible(err.Error()))
-			return datatxt.Parse(arg, nil, datatxt.Options{Form: datatxt.FormYAML}), nil
+			return &datatxt.Catalog{Name: arg, Form: datatxt.FormYAML}, nil
 		}
 		if err != nil {
 			return nil, &exitError{code: ExitError, err: err}
@@ -272,7 +275,7 @@ func datasetsSource(opts *datasetsOptions, arg string, popts datatxt.Options) (*
 	if r := src.fetched; r != nil {
 		if r.Status == fetch.NotFound {
 			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: note: %s: %s\n", visible(src.name), r.Reason)
-			return datatxt.Parse(src.name, nil, datatxt.Options{Form: datatxt.FormYAML}), nil
+			return &datatxt.Catalog{Name: src.name, Form: datatxt.FormYAML}, nil
 		}
 		if popts.Base == "" {
 			popts.Base = r.FinalURL

@@ -2,30 +2,29 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 )
 
 const datatxtDir = "testdata/datatxt/"
 
 func TestDatasetsOutputs(t *testing.T) {
 	chdirRoot(t)
-	old := datasetsNow
-	datasetsNow = func() time.Time { return time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC) }
-	defer func() { datasetsNow = old }()
 	for _, src := range []string{"list.yaml.txt", "records.txt"} {
-		for _, format := range []string{"text", "json", "yaml", "csv", "schemaorg", "dcat", "datajson", "datapackage"} {
+		for _, format := range []string{"text", "json", "yaml", "csv", "schemaorg", "dcat", "datajson", "datapackage", "croissant"} {
 			t.Run(src+"/"+format, func(t *testing.T) {
 				out, errOut, code := runCLI(t, "", "datasets", "--base", "https://data.example.org/data.txt",
-					"--agent", "mybot", "-o", format, datatxtDir+src)
-				if code != ExitOK {
-					t.Errorf("exit code %d, want 0; stderr:\n%s", code, errOut)
-				}
-				golden(t, "datasets/"+strings.TrimSuffix(src, ".txt")+"."+format, out)
-				if format == "text" {
-					golden(t, "datasets/"+strings.TrimSuffix(src, ".txt")+".stderr", errOut)
+					"--agent", "mybot", "--publisher", "Example Org", "--contact", "Data Team", "--contact-email", "data@example.org",
+					"-o", format, datatxtDir+src)
+				name := "datasets/" + strings.TrimSuffix(src, ".txt") + "." + format
+				golden(t, name, out)
+				// The exit code and what was reported: 1 when a field the
+				// format requires is missing, each named on stderr.
+				golden(t, name+".stderr", fmt.Sprintf("exit %d\n%s", code, errOut))
+				if code != ExitOK && !strings.Contains(errOut, "error:") {
+					t.Errorf("exit code %d with no error reported:\n%s", code, errOut)
 				}
 			})
 		}
@@ -38,15 +37,12 @@ func TestDatasetsJSONShape(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit code %d", code)
 	}
-	var entries []map[string]any
-	if err := json.Unmarshal([]byte(out), &entries); err != nil {
-		t.Fatal(err)
-	}
+	entries := jsonLines(t, out)
 	if len(entries) != 3 {
 		t.Fatalf("%d entries, want 3", len(entries))
 	}
 	for _, e := range entries {
-		for _, k := range []string{"name", "path", "urls", "line", "allowed", "metadata"} {
+		for _, k := range []string{"name", "path", "urls", "line", "column", "allowed", "metadata", "file"} {
 			if _, ok := e[k]; !ok {
 				t.Errorf("entry lacks %q: %v", k, e)
 			}
@@ -81,9 +77,9 @@ func TestDatasetsExitCodes(t *testing.T) {
 		{"bad form", []string{"datasets", "--form", "toml", datatxtDir + "list.yaml.txt"}, "", ExitError, "", `unknown data.txt form "toml"`, ""},
 		{"bad profile", []string{"datasets", "--profile", "bing", datatxtDir + "list.yaml.txt"}, "", ExitError, "", `unknown profile "bing"`, ""},
 		{"relative base", []string{"datasets", "--base", "/data.txt", datatxtDir + "list.yaml.txt"}, "", ExitError, "", "is not an absolute URL", ""},
-		{"both stdin", []string{"datasets", "--robots", "-", "-"}, "", ExitError, "", "cannot both be standard input", ""},
-		{"no source", []string{"datasets"}, "", ExitError, "", "needs 1 argument", ""},
-		{"empty package", []string{"datasets", "-o", "datapackage", "-"}, "# nothing\n", ExitFindings, "", "at least one resource", ""},
+		{"both stdin", []string{"datasets", "--robots", "-", "-"}, "", ExitError, "", "standard input can be read once", ""},
+		{"no source", []string{"datasets"}, "", ExitError, "", "needs at least one SOURCE", ""},
+		{"empty package", []string{"datasets", "-o", "datapackage", "-"}, "# nothing\n", ExitFindings, "", "no resources", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, errOut, code := runCLI(t, tc.stdin, tc.args...)
@@ -128,10 +124,7 @@ func TestDatasetsAccess(t *testing.T) {
 			if code != ExitOK {
 				t.Fatalf("exit code %d\n%s", code, errOut)
 			}
-			var entries []map[string]any
-			if err := json.Unmarshal([]byte(out), &entries); err != nil {
-				t.Fatal(err)
-			}
+			entries := jsonLines(t, out)
 			var got []any
 			for _, e := range entries {
 				got = append(got, e["allowed"])
@@ -141,4 +134,21 @@ func TestDatasetsAccess(t *testing.T) {
 			}
 		})
 	}
+}
+
+// jsonLines decodes -o json output: one object per line.
+func jsonLines(t *testing.T, out string) []map[string]any {
+	t.Helper()
+	var objs []map[string]any
+	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if l == "" {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("line %q is not a JSON object: %v", l, err)
+		}
+		objs = append(objs, m)
+	}
+	return objs
 }
