@@ -171,3 +171,17 @@ func hasDiag(c *Catalog, code, text string) bool {
 	}
 	return false
 }
+
+// TestRYAMLValues reads the plain scalars R's yaml package reads
+// differently from YAML 1.2 as pins does: yes/no/on/off as booleans, .na
+// as NA (null); quoted ones stay strings.
+func TestRYAMLValues(t *testing.T) {
+	c := Parse("t", []byte("- path: a.csv\n  public: yes\n  archived: Off\n  rows: .na\n  cols: .na.integer\n  quoted: 'yes'\n  word: yesterday\n"), Options{})
+	if len(c.Entries) != 1 {
+		t.Fatalf("%d entries: %q", len(c.Entries), diagStrings(c.Diagnostics))
+	}
+	want := map[string]any{"public": true, "archived": false, "rows": nil, "cols": nil, "quoted": "yes", "word": "yesterday"}
+	if got := c.Entries[0].Metadata; !reflect.DeepEqual(got, want) {
+		t.Errorf("metadata = %v, want %v", got, want)
+	}
+}

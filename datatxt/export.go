@@ -162,7 +162,10 @@ func writeYAML(w io.Writer, v any) error {
 }
 
 func quoteYAML11(n *yaml.Node) {
-	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" && n.Style == 0 && yaml11NotString(n.Value) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!merge" {
+		n.Tag = "!!str" // yaml.v3 tags the string "<<" this way
+	}
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" && (n.Style == 0 || n.Style == yaml.TaggedStyle) && yaml11NotString(n.Value) {
 		n.Style = yaml.DoubleQuotedStyle
 	}
 	for _, c := range n.Content {
