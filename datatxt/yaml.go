@@ -656,8 +656,8 @@ var integerText = regexp.MustCompile(`^[-+]?(0[xob])?[0-9a-fA-F_]+$`)
 // reads and writes with) takes for another type than YAML 1.2 does: the
 // YAML 1.1 booleans and R's NA values, read as pins reads them.
 var rValues = map[string]any{
-	"yes": true, "Yes": true, "YES": true, "on": true, "On": true, "ON": true, "y": true, "Y": true,
-	"no": false, "No": false, "NO": false, "off": false, "Off": false, "OFF": false, "n": false, "N": false,
+	"yes": true, "Yes": true, "YES": true, "on": true, "On": true, "ON": true,
+	"no": false, "No": false, "NO": false, "off": false, "Off": false, "OFF": false,
 	".na": nil, ".na.real": nil, ".na.integer": nil, ".na.character": nil,
 }
 
