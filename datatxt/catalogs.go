@@ -336,6 +336,25 @@ func (x *exporter) date(e *Entry, keys []string) (string, bool) {
 	return "", false
 }
 
+// modified returns the entry's modification date: from its metadata, else
+// the latest Last-Modified a probe found for its files; "" when neither
+// says (never the export date).
+func (x *exporter) modified(e *Entry) (string, bool) {
+	if m, isDate := x.date(e, modifiedKeys); m != "" {
+		return m, isDate
+	}
+	var latest time.Time
+	for _, fi := range e.Files {
+		if fi.LastModified.After(latest) {
+			latest = fi.LastModified
+		}
+	}
+	if latest.IsZero() {
+		return "", false
+	}
+	return latest.UTC().Format(time.RFC3339), false
+}
+
 // badDates reports date metadata that is not a date.
 func (x *exporter) badDates(e *Entry) {
 	seen := map[string]bool{}
@@ -467,7 +486,7 @@ func SchemaOrg(c *Catalog, opts ExportOptions) (map[string]any, Problems) {
 		if kw := e.keywords(); len(kw) > 0 {
 			d["keywords"] = kw
 		}
-		if m, _ := x.date(e, modifiedKeys); m != "" {
+		if m, _ := x.modified(e); m != "" {
 			d["dateModified"] = m
 		}
 		if s := strings.TrimSpace(e.Text("source")); s != "" {
@@ -574,7 +593,7 @@ func DCAT(c *Catalog, opts ExportOptions) (map[string]any, Problems) {
 		if kw := e.keywords(); len(kw) > 0 {
 			d["dcat:keyword"] = kw
 		}
-		if m, isDate := x.date(e, modifiedKeys); m != "" {
+		if m, isDate := x.modified(e); m != "" {
 			d["dct:modified"] = typedDate(m, isDate)
 		}
 		datasets = append(datasets, d)
@@ -675,7 +694,7 @@ func DataJSON(c *Catalog, opts ExportOptions) (map[string]any, Problems) {
 		} else if federal {
 			x.missing(e, "keyword", "the data.txt gives no keywords or tags (the federal schema requires keyword)")
 		}
-		if m, _ := x.date(e, modifiedKeys); m != "" {
+		if m, _ := x.modified(e); m != "" {
 			d["modified"] = m
 		} else if federal {
 			x.missing(e, "modified", "the data.txt gives no modified, updated or created date (the federal schema requires modified)")

@@ -81,7 +81,7 @@ func Croissant(c *Catalog, opts ExportOptions) ([]any, Problems) {
 		} else {
 			x.missing(e, "datePublished", "the data.txt gives no created, issued or date")
 		}
-		if m, _ := x.date(e, modifiedKeys); m != "" {
+		if m, _ := x.modified(e); m != "" {
 			d["dateModified"] = m
 		}
 		if kw := e.keywords(); len(kw) > 0 {

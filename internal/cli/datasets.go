@@ -14,6 +14,7 @@ import (
 	"unicode"
 
 	"github.com/sitetxt/sitetxt/datatxt"
+	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/fetch"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
@@ -45,6 +46,10 @@ type datasetsOptions struct {
 	MaxDepth     int
 	MaxFetches   int
 	BoardTimeout time.Duration
+	Probe        bool
+	ProbeConc    int
+	ProbeDelay   time.Duration
+	ProbeTimeout time.Duration
 	Fetch        fetchFlags
 }
 
@@ -117,6 +122,10 @@ listed).`,
 	f.IntVar(&opts.MaxDepth, "max-depth", datatxt.DefaultBoardLimits.MaxDepth, "how many levels of data.txt below a fetched one are read")
 	f.IntVar(&opts.MaxFetches, "max-fetches", datatxt.DefaultBoardLimits.MaxFetches, "how many files following one source's board may fetch")
 	f.DurationVar(&opts.BoardTimeout, "board-timeout", datatxt.DefaultBoardLimits.Timeout, "how long following one source's board may take")
+	f.BoolVar(&opts.Probe, "probe", false, "ask each file's server (HEAD, or a one-byte ranged GET) for its media type, size and Last-Modified, honouring robots.txt for --agent")
+	f.IntVar(&opts.ProbeConc, "probe-concurrency", 4, "how many probe requests are in flight at once")
+	f.DurationVar(&opts.ProbeDelay, "probe-delay", time.Second, "the least time between two probe requests to one host")
+	f.DurationVar(&opts.ProbeTimeout, "probe-timeout", 2*time.Minute, "how long probing may take in all")
 	outputFlag(cmd, &opts.Output, datasetsFormats()...)
 	opts.Fetch.AddFlags(cmd)
 	return cmd
@@ -176,6 +185,9 @@ func datasetsRun(opts *datasetsOptions) error {
 	if opts.MaxDepth < 0 || opts.MaxFetches < 1 || opts.BoardTimeout <= 0 {
 		return usageError("--max-depth must be 0 or more, --max-fetches 1 or more, --board-timeout positive")
 	}
+	if opts.ProbeConc < 1 || opts.ProbeDelay < 0 || opts.ProbeTimeout <= 0 {
+		return usageError("--probe-concurrency must be 1 or more, --probe-delay 0 or more, --probe-timeout positive")
+	}
 	popts := datatxt.Options{Form: form, Base: opts.Base, Agent: opts.Agent,
 		Rules: datatxt.CompileRules(robots.Compile, prof)}
 	if opts.Robots != "" {
@@ -215,6 +227,18 @@ func datasetsRun(opts *datasetsOptions) error {
 	if len(cats) == 1 {
 		c.Name = cats[0].Name
 	}
+	var probeDiags grammar.Diagnostics
+	if opts.Probe {
+		ff := opts.Fetch.Fetcher()
+		pf := &datatxt.Fetcher{UserAgent: ff.UserAgent, Timeout: ff.Timeout}
+		rc := &robots.Client{Profile: prof, UserAgent: ff.UserAgent, Timeout: ff.Timeout}
+		delay := opts.ProbeDelay
+		if delay == 0 {
+			delay = -1 // ProbeOptions reads 0 as the default
+		}
+		probeDiags = pf.Probe(context.Background(), c, datatxt.ProbeOptions{Agent: opts.Agent, Robots: rc,
+			Concurrency: opts.ProbeConc, HostDelay: delay, Timeout: opts.ProbeTimeout})
+	}
 	var probs datatxt.Problems
 	switch opts.Output {
 	case "text":
@@ -227,7 +251,7 @@ func datasetsRun(opts *datasetsOptions) error {
 			BureauCode: opts.BureauCode, ProgramCode: opts.ProgramCode,
 		})
 	}
-	diags := append(c.Diagnostics, probs.Diagnostics()...)
+	diags := append(append(c.Diagnostics, probeDiags...), probs.Diagnostics()...)
 	diags.Sort()
 	for _, d := range diags {
 		fmt.Fprintln(opts.IO.ErrOut, visible(d.Error()))
