@@ -147,7 +147,7 @@ func (d *discovery) get(u string) (*fetch.Result, error) {
 	}
 	d.fetches++
 	d.f.init()
-	r := d.f.fetcher.Fetch(d.ctx, u, fetch.DataTxt)
+	r := d.f.memo.Fetcher.Fetch(d.ctx, u, fetch.DataTxt)
 	d.seen[u] = r
 	return r, nil
 }

@@ -47,6 +47,10 @@ type ProbeOptions struct {
 // per-host delay and a total time limit. A broken link (a 4xx or 5xx
 // answer, a network error) is an error diagnostic on the entry; a URL
 // robots.txt disallows or the time limit left out is a warning.
+//
+// Probe writes to the entries: probe a Catalog from Parse or Discover, or
+// one Fetch parsed with Rules or Robots, not one whose entries Fetch shares
+// between callers.
 func (f *Fetcher) Probe(ctx context.Context, c *Catalog, opts ProbeOptions) grammar.Diagnostics {
 	if opts.Concurrency <= 0 {
 		opts.Concurrency = 4
