@@ -362,7 +362,19 @@ func printDatasetsJSON(w io.Writer, c *datatxt.Catalog) error {
 func printDatasets(ios *IOStreams, c *datatxt.Catalog) error {
 	st := newStyle(ios, ios.Out)
 	var tab table
-	tab.add([]string{"NAME", "LINE", "ACCESS", "URL"}, []func(string) string{st.bold, st.bold, st.bold, st.bold})
+	// Entries from several files (sources, pins boards) say which.
+	many := false
+	for _, e := range c.Entries {
+		if e.Source != c.Entries[0].Source {
+			many = true
+			break
+		}
+	}
+	head := []string{"NAME", "LINE", "ACCESS", "URL"}
+	if many {
+		head = []string{"NAME", "LINE", "ACCESS", "LISTED IN", "URL"}
+	}
+	tab.add(head, []func(string) string{st.bold, st.bold, st.bold, st.bold, st.bold})
 	for _, e := range c.Entries {
 		access, paint := "-", []func(string) string(nil)
 		if e.Access != datatxt.Unknown {
@@ -382,10 +394,21 @@ func printDatasets(ios *IOStreams, c *datatxt.Catalog) error {
 			urls = []string{"(no valid URL) " + strings.Join(e.Paths, " ")}
 		}
 		for i, u := range urls {
+			row := []string{"", "", "", visible(u)}
 			if i == 0 {
-				tab.add([]string{visible(name), strconv.Itoa(e.Pos.Line), access, visible(u)}, paint)
+				row = []string{visible(name), strconv.Itoa(e.Pos.Line), access, visible(u)}
+			}
+			if many {
+				src := ""
+				if i == 0 {
+					src = visible(e.Source)
+				}
+				row = []string{row[0], row[1], row[2], src, row[3]}
+			}
+			if i == 0 {
+				tab.add(row, paint)
 			} else {
-				tab.add([]string{"", "", "", visible(u)}, nil)
+				tab.add(row, nil)
 			}
 		}
 	}

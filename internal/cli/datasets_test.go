@@ -271,3 +271,15 @@ func TestDatasetsProbe(t *testing.T) {
 		t.Errorf("the probed size is not exported:\n%s", out)
 	}
 }
+
+// TestDatasetsTextSources: with entries from several files, the text
+// table says where each was listed.
+func TestDatasetsTextSources(t *testing.T) {
+	chdirRoot(t)
+	out, _, _ := runCLI(t, "", "datasets", "--base", "https://data.example.org/data.txt", datatxtDir+"list.yaml.txt")
+	if strings.Contains(out, "LISTED IN") {
+		t.Errorf("one source: the table has a LISTED IN column:\n%s", out)
+	}
+	out, _, _ = runCLI(t, "", "datasets", datatxtDir+"list.yaml.txt", datatxtDir+"records.txt")
+	golden(t, "datasets/two-sources.text", out)
+}
