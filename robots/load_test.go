@@ -256,3 +256,21 @@ func TestClientEvictionNoHerd(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkClientCheck is one Check of a site whose policy is kept, from
+// GOMAXPROCS goroutines: the cost of a crawler's question once robots.txt
+// is compiled.
+func BenchmarkClientCheck(b *testing.B) {
+	sites := newLoadSites(b, 1, 48<<10)
+	c := &Client{}
+	u := sites[0].srv.URL + "/private/x"
+	c.Check(context.Background(), "ExampleBot", u)
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if v, _ := c.Check(context.Background(), "ExampleBot", u); v.Allowed {
+				b.Fatal("allowed")
+			}
+		}
+	})
+}
