@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/sitetxt/sitetxt/cache"
 )
 
 // Defaults of a Fetcher's limits.
@@ -113,6 +115,7 @@ type outcome struct {
 	code      int
 	e         *entry // the new or revalidated entry, for a response that is not a temporary failure
 	fromCache bool   // e is the cached entry, revalidated
+	shared    bool   // e or the failure came from another process, through a shared cache
 	finalURL  string
 	redirects int
 	ctype     string
@@ -196,7 +199,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m Mode) *Result {
 	}
 	if o.e != nil {
 		r := resultOf(o.e, m)
-		r.FromCache, r.Revalidated = o.fromCache, o.fromCache
+		r.FromCache, r.Revalidated = o.fromCache || o.shared, o.fromCache
 		return r
 	}
 	cause := ""
@@ -271,7 +274,7 @@ func (f *Fetcher) do(ctx context.Context, key string, cached *entry) *outcome {
 		}
 		f.calls[key] = c
 		go func() {
-			o := f.fetch(context.WithoutCancel(ctx), key, cached)
+			o := f.fetchShared(context.WithoutCancel(ctx), key, cached)
 			f.mu.Lock()
 			defer f.mu.Unlock()
 			c.o = o
@@ -426,11 +429,19 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 	return o
 }
 
-// store puts e in the cache unless the response forbids it.
+// store puts e in the cache unless the response forbids it. In a shared
+// cache it is kept as long as any mode may use it, and it replaces a
+// remembered failure.
 func (f *Fetcher) store(e *entry) {
-	if !e.noStore() {
-		f.cache().Put(e.URL, e.encode())
+	if e.noStore() {
+		return
 	}
+	if sc, ok := f.cache().(cache.Shared); ok {
+		sc.PutTTL(e.URL, e.encode(), f.sharedTTL(e))
+		sc.PutTTL(failureKey(e.URL), nil, 0)
+		return
+	}
+	f.cache().Put(e.URL, e.encode())
 }
 
 // readBody reads at most max bytes of the decoded body and reports whether
