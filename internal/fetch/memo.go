@@ -34,8 +34,8 @@ const memoOverhead = 512
 //     Fetcher and its Cache) and compiles it; every concurrent caller of
 //     that key waits for the same flight, so N callers cost one request
 //     and one compile, never N. Each caller can give up through its own
-//     context without failing the flight.
-//     At most GOMAXPROCS compiles run at once; the rest wait their turn.
+//     context without failing the flight. At most GOMAXPROCS compiles run
+//     at once; the rest wait their turn.
 //  3. A response with the same identity as the one the kept value came
 //     from (the same final URL and the same bytes: a 304 revalidation, a
 //     stale copy used while the site is unreachable, another process's
@@ -44,13 +44,16 @@ const memoOverhead = 512
 // A Memo holds at most MaxEntries values compiled from at most MaxBytes of
 // manifests; past either it drops the least recently used values until the
 // new one fits. A kept value is found under a read lock, so callers of
-// fresh values do not queue behind each other. A dropped value costs one flight the next
-// time it is needed (a Cache lookup, and a request only if the Cache
-// dropped the response too) and one compile, never more, however many
-// callers ask for it at once. Sizing the Cache at least as large as the
-// Memo (as the entry points do for their default in-memory cache) means a
-// working set that fits in the Memo is never fetched again before it
-// expires.
+// fresh values do not queue behind each other. A dropped value costs one
+// flight the next time it is needed (a Cache lookup, and a request only if
+// the Cache dropped the response too) and one compile, never more, however
+// many callers ask for it at once. Sizing the Cache at least as large as
+// the Memo (as the entry points do for their default in-memory cache)
+// means a working set that fits in the Memo is never fetched again before
+// it expires.
+//
+// Values are never shared between keys, even for identical bytes: a
+// compiled value names the file it came from in its positions.
 //
 // Set the fields before first use; a Memo is safe for concurrent use.
 type Memo[V any] struct {
