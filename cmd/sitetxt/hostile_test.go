@@ -59,6 +59,10 @@ func TestHostileInputs(t *testing.T) {
 	millionLines := write("million.txt", []byte(strings.Repeat("Disallow: /x\n", 1_000_000)))
 	blank := write("blank.txt", bytes.Repeat([]byte("\n"), 64<<20))
 	rules := write("rules.txt", append([]byte("User-agent: *\n"), bytes.Repeat([]byte("Disallow: /x*y$\n"), 4<<20)...))
+	// Patterns of nothing but '*' (16,000 each, 64 MiB): none may cost a
+	// slice entry per '*'.
+	starLine := "Disallow: /" + strings.Repeat("*", 16000) + "\n"
+	stars := write("stars.txt", []byte("User-agent: *\n"+strings.Repeat(starLine, (64<<20)/len(starLine))))
 	nul := write("nul.txt", bytes.Repeat([]byte("User-agent: *\x00\nDisallow: /\x00a\n"), 1000))
 	utf8 := write("utf8.txt", bytes.Repeat([]byte("User-agent: \xff\xfe*\nDisallow: /\xc3\x28\n"), 1000))
 
@@ -77,6 +81,8 @@ func TestHostileInputs(t *testing.T) {
 		{"1,000,000 lines", []string{"parse", "-o", "json", millionLines}, 0},
 		{"64 Mi blank lines under google (no size limit)", []string{"check", "--profile", "google", blank, "/x"}, 0},
 		{"4 Mi rules under google (no size limit)", []string{"diff", rules, "/a"}, 320 << 20},
+		{"64 MiB of '*' patterns under google", []string{"check", "--profile", "google", stars, "/x"}, 0},
+		{"64 MiB of '*' patterns under every profile", []string{"diff", stars, "/x", "/a"}, 0},
 		{"random bytes under every profile", []string{"diff", randomFile, "/", "/a%2Fb", "/robots.txt?x"}, 0},
 		{"NUL bytes", []string{"parse", nul}, 0},
 		{"invalid UTF-8", []string{"parse", "-o", "yaml", utf8}, 0},
