@@ -497,20 +497,12 @@ func pathOf(url string) (path string, slash bool) {
 	if len(url) >= 2 && url[0] == '/' && url[1] == '/' {
 		start = 2
 	}
-	early := indexAny3(url, start)
-	proto := strings.Index(url[start:], "://")
-	if proto >= 0 {
-		proto += start
+	// "://" ends a scheme only before any '/', '?' or ';': only when the
+	// first of them is the first '/' of "://".
+	ps := indexAny3(url, start)
+	if ps > start && url[ps] == '/' && url[ps-1] == ':' && ps+1 < len(url) && url[ps+1] == '/' {
+		ps = indexAny3(url, ps+2)
 	}
-	if early >= 0 && (proto < 0 || early < proto) {
-		proto = -1
-	}
-	if proto < 0 {
-		proto = start
-	} else {
-		proto += 3
-	}
-	ps := indexAny3(url, proto)
 	if ps < 0 {
 		return "/", false
 	}
@@ -720,6 +712,7 @@ var minScan = uint32(8)
 // costs its length in transitions plus the rules whose key it holds,
 // however many rules the node has.
 type keyScan struct {
+	starts [4]uint64 // the first bytes of the keys: elsewhere the root state stays
 	states []acState
 	by     []byte   // the byte on the edge into each state
 	out    []uint32 // indexes in ruleIndex.wild, state by state, in rank order
@@ -739,6 +732,9 @@ func (ks *keyScan) first(wild []wildRule, rest string, best uint32) uint32 {
 	s := uint32(0)
 	for i := 0; i < len(rest); i++ {
 		c := rest[i]
+		if s == 0 && ks.starts[c>>6]&(1<<(c&63)) == 0 {
+			continue
+		}
 		for {
 			if t := ks.next(s, c); t != 0 {
 				s = t
@@ -845,6 +841,9 @@ func buildScan(wild []wildRule, w0, w1 uint32) *keyScan {
 		}
 	}
 	build(0, 0, len(keys), 0)
+	for _, c := range ks.by[1 : 1+ks.states[0].nkids] {
+		ks.starts[c>>6] |= 1 << (c & 63)
+	}
 	// Failure and output links, breadth first.
 	queue := []uint32{0}
 	for len(queue) > 0 {
