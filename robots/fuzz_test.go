@@ -286,7 +286,6 @@ func refPathOf(url string) (path string, slash bool) {
 	return url[ps:end], false
 }
 
-
 func FuzzPathOf(f *testing.F) {
 	for _, u := range []string{"", "/", "//", "http://a/b", "http://a", "//a/b?c#d", "a#b://c/d", "x:/y", "http:/a", "a://b?c", "?x", ";x", "http://a#b/c", "://", "a:/", ":/"} {
 		f.Add(u)
