@@ -29,8 +29,12 @@ const pathBufSize = 2048
 
 // Decide returns whether the crawler may fetch url, an absolute URL or a
 // path, and why. It allocates nothing unless the path is longer than 2 KiB
-// and needs percent-normalising.
+// and needs percent-normalising (the agent's first decision builds its
+// rule index).
 //
+// A decision walks the path down the agent's rule index (see ruleIndex):
+// its cost depends on the path and on the wildcard rules whose literal
+// prefix the path starts with, not on how many rules the agent has.
 // Matching a rule costs O(len(path) + len(pattern)) for patterns without
 // '*'. A pattern with '*' is matched segment by segment: each literal
 // segment is searched (strings.Index) from where the previous one ended,
