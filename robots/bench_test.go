@@ -493,3 +493,20 @@ func BenchmarkLargeFile(b *testing.B) {
 	}
 	reportCPU(b, cpu0)
 }
+
+// BenchmarkPathFloor is the floor a decision is measured against: finding
+// the path in each corpus URL and one strings.HasPrefix against it.
+func BenchmarkPathFloor(b *testing.B) {
+	cases := loadMatchCases(b, RFC9309)
+	b.ReportAllocs()
+	n := 0
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		c := &cases[i%len(cases)]
+		if p, _ := pathOf(c.url); strings.HasPrefix(p, "/wp-admin/") {
+			n++
+		}
+	}
+	reportCPU(b, cpu0)
+	sink = n
+}
