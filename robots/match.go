@@ -91,7 +91,7 @@ func (a *Agent) decidePath(path string) Decision {
 		return Decision{Allowed: true, Reason: ReasonRobotsTxt}
 	}
 	if len(a.rules) > 0 {
-		if k := a.index().lookup(a.rules, path); k != noRule {
+		if k := a.index().lookup(path); k != noRule {
 			r := a.rules[k]
 			return Decision{Allowed: r.Allow, Rule: r, Group: r.Group, Global: a.global, Reason: ReasonRule}
 		}
@@ -140,6 +140,7 @@ type ruleIndex struct {
 	first []byte     // the first byte of each node's edge, for child lookup
 	label string     // edge labels
 	wild  []wildRule // wildcard rules, node by node, in rank order
+	spans []wildSpan // the nodes' runs of wild; spans[0] is unused
 	scans []*keyScan // the automata of nodes with many wildcard rules
 }
 
@@ -155,16 +156,22 @@ type wildRule struct {
 
 // node is a node of a ruleIndex.
 type node struct {
-	off, n       uint32 // its edge: label[off : off+n]
-	child, nkids uint32 // its children: nodes[child : child+nkids], by first byte
-	plain, anch  uint32 // best rank of the plain and of the '$'-anchored rules ending here
-	w0, w1       uint32 // wildcard rules whose literal prefix ends here: wild[w0:w1]
-	scan         uint32 // with many of them: 1 + their keyScan's index in scans, else 0
+	off, n      uint32 // its edge: label[off : off+n]
+	child       uint32 // its children: nodes[child : child+nkids], by first byte
+	plain, anch uint32 // best rank of the plain and of the '$'-anchored rules ending here
+	wilds       uint32 // its wildcard rules: spans[wilds], or 0 for none
+	nkids       uint16
+}
+
+// wildSpan is the wildcard rules of a node whose literal prefix ends there.
+type wildSpan struct {
+	w0, w1 uint32 // wild[w0:w1]
+	scan   uint32 // with many of them: 1 + their keyScan's index in scans, else 0
 }
 
 // lookup returns the rank of the first rule in decision order that
 // matches path, or noRule.
-func (ix *ruleIndex) lookup(rules []*Rule, path string) uint32 {
+func (ix *ruleIndex) lookup(path string) uint32 {
 	best := noRule
 	nd := &ix.nodes[0]
 	d := 0
@@ -173,19 +180,8 @@ func (ix *ruleIndex) lookup(rules []*Rule, path string) uint32 {
 		if d == len(path) {
 			best = min(best, nd.anch)
 		}
-		if nd.scan != 0 {
-			best = ix.scans[nd.scan-1].first(ix.wild, path[d:], best)
-		} else {
-			for i := nd.w0; i < nd.w1; i++ {
-				w := &ix.wild[i]
-				if w.rank >= best {
-					break
-				}
-				if w.match(path[d:]) {
-					best = w.rank
-					break
-				}
-			}
+		if nd.wilds != 0 {
+			best = ix.firstWild(&ix.spans[nd.wilds], path[d:], best)
 		}
 		if d == len(path) || nd.nkids == 0 {
 			return best
@@ -202,9 +198,27 @@ func (ix *ruleIndex) lookup(rules []*Rule, path string) uint32 {
 	}
 }
 
+// firstWild returns the lowest rank below best of the wildcard rules of
+// sp that match rest, the path after their literal prefix, or best.
+func (ix *ruleIndex) firstWild(sp *wildSpan, rest string, best uint32) uint32 {
+	if sp.scan != 0 {
+		return ix.scans[sp.scan-1].first(ix.wild, rest, best)
+	}
+	for i := sp.w0; i < sp.w1; i++ {
+		w := &ix.wild[i]
+		if w.rank >= best {
+			break
+		}
+		if w.match(rest) {
+			return w.rank
+		}
+	}
+	return best
+}
+
 // child returns the index of nd's child whose edge starts with c, or -1.
 func (ix *ruleIndex) child(nd *node, c byte) int {
-	lo, hi := int(nd.child), int(nd.child+nd.nkids)
+	lo, hi := int(nd.child), int(nd.child)+int(nd.nkids)
 	if hi-lo <= 8 {
 		for i, b := range ix.first[lo:hi] {
 			if b == c {
@@ -221,7 +235,7 @@ func (ix *ruleIndex) child(nd *node, c byte) int {
 			hi = m
 		}
 	}
-	if lo < int(nd.child+nd.nkids) && ix.first[lo] == c {
+	if lo < int(nd.child)+int(nd.nkids) && ix.first[lo] == c {
 		return lo
 	}
 	return -1
@@ -300,7 +314,7 @@ func buildIndex(rules []*Rule) *ruleIndex {
 		nd.off, nd.n = uint32(label.Len()), uint32(len(lab))
 		label.WriteString(lab)
 	}
-	return &ruleIndex{nodes: b.nodes, first: b.first, label: label.String(), wild: b.wild, scans: b.scans}
+	return &ruleIndex{nodes: b.nodes, first: b.first, label: label.String(), wild: b.wild, spans: b.spans, scans: b.scans}
 }
 
 type indexBuilder struct {
@@ -311,6 +325,7 @@ type indexBuilder struct {
 	labels []string
 	wild   []wildRule
 	scans  []*keyScan
+	spans  []wildSpan
 	size   int
 }
 
@@ -320,7 +335,8 @@ func (b *indexBuilder) build(n, lo, hi, depth int) {
 	if n >= len(b.labels) {
 		b.labels = append(b.labels, make([]string, n+1-len(b.labels))...)
 	}
-	nd := node{plain: noRule, anch: noRule, w0: uint32(len(b.wild))}
+	nd := node{plain: noRule, anch: noRule}
+	w0 := uint32(len(b.wild))
 	// Entries ending here sort first (a prefix sorts before its
 	// extensions), and by rank among themselves.
 	i := lo
@@ -335,10 +351,16 @@ func (b *indexBuilder) build(n, lo, hi, depth int) {
 			b.wild = append(b.wild, b.wildRule(e))
 		}
 	}
-	nd.w1 = uint32(len(b.wild))
-	if nd.w1-nd.w0 >= minScan {
-		b.scans = append(b.scans, buildScan(b.wild, nd.w0, nd.w1))
-		nd.scan = uint32(len(b.scans))
+	if sp := (wildSpan{w0: w0, w1: uint32(len(b.wild))}); sp.w1 > sp.w0 {
+		if sp.w1-sp.w0 >= minScan {
+			b.scans = append(b.scans, buildScan(b.wild, sp.w0, sp.w1))
+			sp.scan = uint32(len(b.scans))
+		}
+		if len(b.spans) == 0 {
+			b.spans = append(b.spans, wildSpan{})
+		}
+		nd.wilds = uint32(len(b.spans))
+		b.spans = append(b.spans, sp)
 	}
 	// The children: one per distinct next byte, their slots reserved
 	// together so that they are contiguous.
@@ -350,7 +372,7 @@ func (b *indexBuilder) build(n, lo, hi, depth int) {
 		}
 		kids++
 	}
-	nd.child, nd.nkids = uint32(len(b.nodes)), uint32(kids)
+	nd.child, nd.nkids = uint32(len(b.nodes)), uint16(kids)
 	for k := 0; k < kids; k++ {
 		b.nodes = append(b.nodes, node{})
 		b.first = append(b.first, 0)
