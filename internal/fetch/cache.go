@@ -172,7 +172,8 @@ const entryOverhead = 2 << 10
 type DirCache struct {
 	Dir string
 	// MaxEntryBytes bounds the size of a file Get reads; 0 means
-	// DefaultMaxEntryBytes.
+	// DefaultMaxEntryBytes. A Fetcher whose MaxSize is larger needs it
+	// larger too, or its largest entries are never read back.
 	MaxEntryBytes int64
 }
 

@@ -97,8 +97,11 @@ type Result struct {
 	// Stale is set when the site is unreachable and an expired cached copy
 	// is used instead (RFC 9309 2.4); Err says why it was unreachable.
 	Stale bool
-	// RetryAfter is, after a failure, the earliest time to ask again: the
-	// server's Retry-After, else now plus the Fetcher's Retry.
+	// RetryAfter is, after a failure or any answer that is not a file (a
+	// status other than 2xx, 404 and 410), the earliest time to ask again:
+	// the server's Retry-After, else now plus the Fetcher's Retry. Such
+	// answers are remembered in memory until then, never stored in the
+	// Cache.
 	RetryAfter time.Time
 	// Err is set when no usable answer came from the server: a network
 	// error, a timeout, too many redirects, a 5xx or 429 status, or any
@@ -179,7 +182,9 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m Mode) *Result {
 	now := f.now()
 	var cached *entry
 	if data, ok := f.cache().Get(key); ok {
-		if e, err := decodeEntry(data); err == nil && e.URL == key {
+		// An entry of a status that is not stored (written by an older
+		// version) is ignored: such answers are only remembered.
+		if e, err := decodeEntry(data); err == nil && e.URL == key && storable(e.StatusCode) {
 			cached = e
 		}
 	}
