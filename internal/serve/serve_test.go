@@ -374,3 +374,19 @@ func TestShutdown(t *testing.T) {
 		t.Errorf("Serve() = %v, want nil after a graceful shutdown", err)
 	}
 }
+
+// TestRequestTimeout: URLs still waiting for robots.txt when the request's
+// time is up are answered, disallowed, with the reason.
+func TestRequestTimeout(t *testing.T) {
+	block := make(chan struct{})
+	defer close(block)
+	site, _ := newSite(t, block, nil)
+	h := New(Config{AllowPrivate: true, RequestTimeout: 200 * time.Millisecond, Logger: quiet()}).Handler()
+	code, resp, body := post(t, h, checkBody("ExampleBot", site.URL+"/public"), "")
+	if code != 200 || len(resp.Results) != 1 {
+		t.Fatalf("POST /v1/check = %d %s, want 200 and 1 result", code, body)
+	}
+	if d := resp.Results[0]; d.Allowed || d.Fetch == nil || d.Fetch.Error == "" {
+		t.Errorf("result after the request's deadline = %s, want disallowed with a fetch error", body)
+	}
+}
