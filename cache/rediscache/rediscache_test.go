@@ -288,7 +288,9 @@ func TestRedisDownMidRun(t *testing.T) {
 	if na, nb := a.requests.Load(), b.requests.Load(); na != 1 || nb != 1 {
 		t.Errorf("robots.txt requests = %d, %d; want 1, 1", na, nb)
 	}
-	srv.Restart()
+	if err := srv.Restart(); err != nil {
+		t.Fatal(err)
+	}
 	time.Sleep(150 * time.Millisecond) // past the backoff
 	if err := rc.Ping(context.Background()); err != nil {
 		t.Fatalf("Ping() after restart: %v", err)
