@@ -248,6 +248,7 @@ func TestHealthz(t *testing.T) {
 	defer up.Close()
 	down, _ := rediscache.Open(fmt.Sprintf("redis://127.0.0.1:%d/0", redistest.FreePort(t)), rediscache.Options{Logger: quiet()})
 	defer down.Close()
+	site, n := newSite(t, nil, nil)
 	for _, tc := range []struct {
 		name string
 		rc   *rediscache.Cache
@@ -258,13 +259,30 @@ func TestHealthz(t *testing.T) {
 		{"down", down, `{"status":"ok","redis":"down"}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg := Config{Logger: quiet(), Redis: tc.rc}
+			cfg := Config{Logger: quiet(), Redis: tc.rc, AllowPrivate: true}
 			if tc.rc != nil {
 				cfg.Cache = tc.rc
 			}
-			code, body := get(t, New(cfg).Handler(), "/healthz")
+			h := New(cfg).Handler()
+			code, body := get(t, h, "/healthz")
 			if code != 200 || strings.TrimSpace(body) != tc.want {
 				t.Errorf("GET /healthz = %d %s, want 200 %s", code, body, tc.want)
+			}
+			// Decisions come whatever Redis's state.
+			before := n.Load()
+			_, resp, body := post(t, h, checkBody("ExampleBot", site.URL+"/private/x", site.URL+"/public"), "")
+			if len(resp.Results) != 2 || resp.Results[0].Allowed || !resp.Results[1].Allowed {
+				t.Errorf("POST /v1/check with redis %s = %s, want disallowed, allowed", tc.name, body)
+			}
+			if got := n.Load() - before; got != 1 {
+				t.Errorf("robots.txt requests with redis %s = %d, want 1", tc.name, got)
+			}
+			if tc.rc == up {
+				// Another server on the same Redis reads what this one stored.
+				post(t, New(cfg).Handler(), checkBody("ExampleBot", site.URL+"/private/x"), "")
+				if got := n.Load() - before; got != 1 {
+					t.Errorf("robots.txt requests from two servers sharing Redis = %d, want 1", got)
+				}
 			}
 		})
 	}
