@@ -278,8 +278,15 @@ func TestHealthz(t *testing.T) {
 				t.Errorf("robots.txt requests with redis %s = %d, want 1", tc.name, got)
 			}
 			if tc.rc == up {
-				// Another server on the same Redis reads what this one stored.
-				post(t, New(cfg).Handler(), checkBody("ExampleBot", site.URL+"/private/x"), "")
+				// Another server (its own connection and local copy) on the
+				// same Redis reads what this one stored.
+				other, err := rediscache.Open(srv.URL(), rediscache.Options{Logger: quiet()})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer other.Close()
+				post(t, New(Config{Logger: quiet(), Redis: other, Cache: other, AllowPrivate: true}).Handler(),
+					checkBody("ExampleBot", site.URL+"/private/x"), "")
 				if got := n.Load() - before; got != 1 {
 					t.Errorf("robots.txt requests from two servers sharing Redis = %d, want 1", got)
 				}
