@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/sitetxt/sitetxt/datatxt"
 	"github.com/sitetxt/sitetxt/grammar"
@@ -428,32 +427,3 @@ func printDatasets(ios *IOStreams, c *datatxt.Catalog) error {
 	return err
 }
 
-// visible escapes control characters (C0, DEL, C1) and bidi controls so
-// that text a site wrote cannot drive the reader's terminal. It stands in
-// for the shared helper until that lands in internal/cli.
-func visible(s string) string {
-	clean := true
-	for _, r := range s {
-		if isHostileRune(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if isHostileRune(r) {
-			q := strconv.QuoteRune(r) // '\x1b', '\u202e': never the raw rune
-			b.WriteString(q[1 : len(q)-1])
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-func isHostileRune(r rune) bool {
-	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || unicode.Is(unicode.Bidi_Control, r)
-}
