@@ -426,4 +426,3 @@ func printDatasets(ios *IOStreams, c *datatxt.Catalog) error {
 	_, err := fmt.Fprintf(ios.Out, "%d datasets (%s form)\n", len(c.Entries), c.Form)
 	return err
 }
-
