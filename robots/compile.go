@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/sitetxt/sitetxt/grammar"
 )
@@ -48,11 +50,9 @@ type Agent struct {
 	rules  []*Rule  // in decision order: the first that matches decides
 	global bool
 
-	// The decision loop's layout (see buildLists).
-	arena string
-	all   []mrule   // every rule, in decision order
-	lists [][]mrule // with idx: by the path's second byte
-	idx   *[256]uint16
+	// The rule index, built on first use (see ruleIndex).
+	ixOnce sync.Once
+	ix     atomic.Pointer[ruleIndex]
 }
 
 // Compile interprets a parsed robots.txt file under profile p. Values the
@@ -243,23 +243,30 @@ func (r *Rule) compile(p Profile) {
 		r.never = true
 		return
 	}
+	r.setPattern(normPattern(p, pat), p == Google || p == RFC9309)
+}
+
+// normPattern returns a pattern in profile p's comparison form.
+func normPattern(p Profile, pat string) string {
 	switch p {
 	case Google:
 		pat = escapeGoogle(pat)
 	case RFC9309:
-		if needsNormRFC(pat) {
-			pat = string(normRFC(nil, pat))
+		if needsNormRFC(pat) || strings.IndexByte(pat[:len(pat)-1], '$') >= 0 {
+			pat = string(normRFC(nil, pat, false))
 		}
 	case Draft:
 		if strings.IndexByte(pat, '%') >= 0 {
 			pat = string(normDraft(nil, pat))
 		}
 	}
-	r.setPattern(pat, p == Google || p == RFC9309)
+	return pat
 }
 
 // setPattern sets the matching form of a normalised pattern; wild says
-// whether '*' and a final '$' are special.
+// whether '*' and a final '$' are special. A run of '*' matches as one
+// '*', so it is kept as one: a pattern costs no more than its bytes
+// however many '*' it has.
 func (r *Rule) setPattern(pat string, wild bool) {
 	r.prio = int32(min(len(pat), 1<<30))
 	r.never = pat == ""
@@ -269,16 +276,25 @@ func (r *Rule) setPattern(pat string, wild bool) {
 			pat = pat[:len(pat)-1]
 		}
 		if strings.IndexByte(pat, '*') >= 0 {
-			w := &wildcard{segs: strings.Split(pat, "*")}
-			for _, s := range w.segs[1:] {
-				w.need.addString(s)
+			r.wild = true
+			if strings.Contains(pat, "**") {
+				pat = squeezeStars(pat)
 			}
-			w.needAny = w.need != (byteSet{})
-			r.wild = w
-			return
 		}
 	}
 	r.lit = pat
+}
+
+// squeezeStars replaces each run of '*' in pat with one '*'.
+func squeezeStars(pat string) string {
+	b := make([]byte, 0, len(pat))
+	for i := 0; i < len(pat); i++ {
+		if pat[i] == '*' && i > 0 && pat[i-1] == '*' {
+			continue
+		}
+		b = append(b, pat[i])
+	}
+	return string(b)
 }
 
 // index builds the agent tables.
@@ -303,7 +319,6 @@ func (pol *Policy) index() {
 			if g.Global {
 				a.token = "*"
 			}
-			a.buildLists()
 			pol.records[i] = a
 		}
 		return
@@ -315,41 +330,48 @@ func (pol *Policy) index() {
 		tok    string
 		groups []*Group
 	}
-	var toks []tokGroups
 	at := map[string]int32{}
 	var global []*Group
-	nGlobal := 0
-	for _, g := range pol.groups {
-		if g.Global {
-			nGlobal++
-		}
-	}
-	if nGlobal > 0 {
-		global = make([]*Group, 0, nGlobal)
-	}
+	var names []string
+	nGlobal, nValues, lastGlobal := 0, 0, 0
 	for i, g := range pol.groups {
 		if g.Global {
-			global = append(global, g)
+			nGlobal, lastGlobal = nGlobal+1, i
 		}
+		nValues += len(g.Agents)
+	}
+	switch {
+	case nGlobal == 1:
+		global = pol.groups[lastGlobal : lastGlobal+1 : lastGlobal+1]
+	case nGlobal > 1:
+		global = make([]*Group, 0, nGlobal)
+		for _, g := range pol.groups {
+			if g.Global {
+				global = append(global, g)
+			}
+		}
+	}
+	toks := make([]tokGroups, 0, nValues)
+	for i, g := range pol.groups {
 		for _, v := range g.Agents {
 			if isGlobalValue(pol.profile, v) {
 				continue
 			}
-			tok := strings.ToLower(fileToken(v))
-			if tok == "" && pol.profile != Google {
-				continue
+			names = valueNames(pol.profile, v, names[:0])
+			for _, tok := range names {
+				tok = asciiLower(tok)
+				j, ok := at[tok]
+				if !ok {
+					at[tok] = int32(len(toks))
+					toks = append(toks, tokGroups{tok, pol.groups[i : i+1 : i+1]})
+					continue
+				}
+				t := &toks[j]
+				if t.groups[len(t.groups)-1] == g {
+					continue // named twice in one group
+				}
+				t.groups = append(t.groups, g) // copies on the first append: capacity is 1
 			}
-			j, ok := at[tok]
-			if !ok {
-				at[tok] = int32(len(toks))
-				toks = append(toks, tokGroups{tok, pol.groups[i : i+1 : i+1]})
-				continue
-			}
-			t := &toks[j]
-			if t.groups[len(t.groups)-1] == g {
-				continue // named twice in one group
-			}
-			t.groups = append(t.groups, g) // copies on the first append: capacity is 1
 		}
 	}
 	slab := make([]Agent, 0, len(toks)+1)
@@ -400,9 +422,15 @@ func (pol *Policy) index() {
 func (pol *Policy) merge(slab *[]Agent, tok string, gs []*Group, global bool) *Agent {
 	*slab = append(*slab, Agent{policy: pol, token: tok, groups: gs, global: global})
 	a := &(*slab)[len(*slab)-1]
+	own := false // a.rules is the agent's own slice, not a group's
 	if len(gs) == 1 && !hasNever(gs[0].Rules) {
 		a.rules = gs[0].Rules
 	} else {
+		n := 0
+		for _, g := range gs {
+			n += len(g.Rules)
+		}
+		a.rules, own = make([]*Rule, 0, n), true
 		for _, g := range gs {
 			for _, r := range g.Rules {
 				if !r.never {
@@ -411,26 +439,43 @@ func (pol *Policy) merge(slab *[]Agent, tok string, gs []*Group, global bool) *A
 			}
 		}
 	}
-	if len(gs) > 1 || !sortedForDecision(a.rules) {
-		// Sort by one integer key: priority (descending), Allow first,
-		// then file order.
-		keys := make([]uint64, len(a.rules))
-		for i, r := range a.rules {
-			k := uint64(1<<24-1-min(r.prio, 1<<24-1)) << 33
-			if !r.Allow {
-				k |= 1 << 32
-			}
-			keys[i] = k | uint64(i)
-		}
-		slices.Sort(keys)
-		sorted := make([]*Rule, len(a.rules))
-		for i, k := range keys {
-			sorted[i] = a.rules[uint32(k)]
-		}
-		a.rules = sorted
+	if sortedForDecision(a.rules) {
+		return a
 	}
-	a.buildLists()
+	if !own {
+		a.rules = slices.Clone(a.rules)
+	}
+	if len(a.rules) <= 64 {
+		// Insertion sort, stable: file order stays among equals.
+		for i := 1; i < len(a.rules); i++ {
+			for j := i; j > 0 && before(a.rules[j], a.rules[j-1]); j-- {
+				a.rules[j], a.rules[j-1] = a.rules[j-1], a.rules[j]
+			}
+		}
+		return a
+	}
+	// Sort by one integer key: priority (descending), Allow first, then
+	// file order.
+	keys := make([]uint64, len(a.rules))
+	for i, r := range a.rules {
+		k := uint64(1<<24-1-min(r.prio, 1<<24-1)) << 33
+		if !r.Allow {
+			k |= 1 << 32
+		}
+		keys[i] = k | uint64(i)
+	}
+	slices.Sort(keys)
+	rules := slices.Clone(a.rules)
+	for i, k := range keys {
+		a.rules[i] = rules[uint32(k)]
+	}
 	return a
+}
+
+// before reports whether x comes before y in decision order, file order
+// aside: a longer pattern first, Allow first on equal length.
+func before(x, y *Rule) bool {
+	return x.prio > y.prio || x.prio == y.prio && x.Allow && !y.Allow
 }
 
 func hasNever(rules []*Rule) bool {
@@ -446,15 +491,62 @@ func hasNever(rules []*Rule) bool {
 func sortedForDecision(rules []*Rule) bool {
 	for i := 1; i < len(rules); i++ {
 		x, y := rules[i-1], rules[i]
-		if x.prio < y.prio || x.prio == y.prio && !x.Allow && y.Allow {
+		if before(y, x) {
 			return false
 		}
 	}
 	return true
 }
 
-// fileToken returns the product token of a User-agent value in a file: the
-// run of letters, '-' and '_' at its start.
+// valueNames appends to dst the crawler names a User-agent value in a
+// file gives under profile p. Google: one, the run of letters, '-' and '_'
+// at its start (Google's ExtractUserAgent; "" matches only an empty
+// caller name). Otherwise: a list of bare names separated by white space
+// ("crawler1 crawler2") names each of them; any other value names the
+// crawler CrawlerName finds at its start (a whole User-Agent header
+// written as a value, "Mozilla/5.0 (compatible; Butterfly/1.0)", names
+// "Mozilla" only), or none.
+func valueNames(p Profile, v string, dst []string) []string {
+	if p == Google {
+		return append(dst, fileToken(v))
+	}
+	name, cut := CrawlerName(v)
+	if name == "" {
+		return dst
+	}
+	if !cut || strings.IndexAny(v, " \t") < 0 {
+		return append(dst, name)
+	}
+	n := len(dst)
+	for _, w := range strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == '\t' }) {
+		wn, wcut := CrawlerName(w)
+		if wcut || wn == "" {
+			return append(dst[:n], name) // not a list of names
+		}
+		dst = append(dst, wn)
+	}
+	return dst
+}
+
+// asciiLower returns s with ASCII letters lower-cased (and only those: the
+// agent index folds ASCII case only, as equalFoldASCII compares).
+func asciiLower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if c := b[j]; c >= 'A' && c <= 'Z' {
+					b[j] = c + 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+// fileToken returns the product token of a User-agent value in a file as
+// Google's parser reads it: the run of letters, '-' and '_' at its start.
 func fileToken(v string) string {
 	for i := 0; i < len(v); i++ {
 		if !isTokenByte(v[i]) {
@@ -593,18 +685,58 @@ func equalFoldASCII(a, b string) bool {
 	return true
 }
 
-// ProductToken returns the product token at the start of a User-Agent
-// header: after any leading white space, the run of ASCII letters, '-' and
-// '_' (RFC 9309 section 2.2.1's product token). It returns "FooBot" for
-// "FooBot/2.1 (+https://foo.example/bot)" and "" when the header does not
-// start with a token (as "*" or "/x").
+// ProductToken returns the crawler name at the start of a User-Agent
+// header, as CrawlerName finds it: "FooBot" for
+// "FooBot/2.1 (+https://foo.example/bot)", "MJ12bot" for "MJ12bot/v1.4.8",
+// and "" when the header does not start with a name (as "*" or "/x").
 func ProductToken(userAgent string) string {
-	s := strings.TrimLeft(userAgent, " \t")
-	return fileToken(s)
+	name, _ := CrawlerName(userAgent)
+	return name
 }
 
-// ValidAgentName reports whether name is acceptable as a crawler's name in
-// RFC 9309 and to Google: not empty, and only ASCII letters, '-' and '_'.
+// CrawlerName returns the crawler name that a User-Agent header, or a
+// User-agent value in a file, gives, and whether anything but white space
+// was cut off to get it. The name is the header's first product name: after
+// any leading white space, everything up to the first white space, control
+// byte, '/' (which starts a version), or one of the HTTP delimiters
+// `"(),;<=>?@[\]{}` and ':'. Digits and non-ASCII letters are part of the
+// name, so "crawler1" and "crawler2" are two crawlers and "360Spider" and
+// "Jävla-Foobot" are names whole. A '*' at the start gives "" (it is not a
+// name).
+//
+// The rfc9309, draft and norobots profiles compare crawler names this way
+// (rfc9309 whole and case-insensitively, on both sides). cut reports that
+// the caller gave more than a name, e.g. "Googlebot/2.1" or a whole header
+// "Mozilla/5.0 (compatible; Googlebot/2.1)", whose name is "Mozilla": a
+// tool may want to say so. RFC 9309's own product-token grammar is
+// narrower (letters, '-' and '_': see ValidAgentName).
+func CrawlerName(userAgent string) (name string, cut bool) {
+	s := strings.TrimLeft(userAgent, " \t")
+	i := 0
+	for i < len(s) && !isNameEnd(s[i]) {
+		i++
+	}
+	name = s[:i]
+	if strings.HasPrefix(name, "*") {
+		name = ""
+	}
+	return name, strings.TrimRight(s[i:], " \t") != ""
+}
+
+// isNameEnd reports whether c ends a crawler name: white space, a control
+// byte, '/' or an HTTP delimiter.
+func isNameEnd(c byte) bool {
+	if c <= ' ' || c == 0x7f {
+		return true
+	}
+	return strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0
+}
+
+// ValidAgentName reports whether name is a product token in RFC 9309's
+// grammar (section 2.2.1) and a name Google's parser can match: not empty,
+// and only ASCII letters, '-' and '_'. Names outside that grammar
+// ("MJ12bot", "360Spider") still select their own groups under rfc9309;
+// Google's parser cuts the file's values before the first other character.
 func ValidAgentName(name string) bool {
 	return name != "" && fileToken(name) == name
 }
@@ -648,4 +780,18 @@ func (a *Agent) VisitTime() *VisitTime {
 		}
 	}
 	return nil
+}
+
+// allAgents returns every agent the policy can select: the "*" agent, one
+// per product token (an agent shared by tokens once per token), and under
+// Draft and NoRobots one per record.
+func (pol *Policy) allAgents() []*Agent {
+	agents := make([]*Agent, 0, 1+len(pol.tokens)+len(pol.records))
+	if pol.global != nil {
+		agents = append(agents, pol.global)
+	}
+	for _, e := range pol.tokens {
+		agents = append(agents, e.agent)
+	}
+	return append(agents, pol.records...)
 }
