@@ -7,11 +7,13 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/sitetxt/sitetxt/internal/shareddata"
 )
 
 // corpusDir holds the 60 real data.txt files (../shared/corpus/datatxt,
 // seen from the repository root). Tests skip when it is absent.
-const corpusDir = "../../shared/corpus/datatxt"
+var corpusDir = shareddata.Path("corpus/datatxt")
 
 func corpusFiles(t testing.TB) []string {
 	files, err := filepath.Glob(filepath.Join(corpusDir, "*.txt"))

@@ -11,11 +11,13 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/sitetxt/sitetxt/internal/shareddata"
 )
 
 // validatorsDir holds the catalog validators (../shared/validators seen
 // from the repository root); README.md there says how to install them.
-const validatorsDir = "../../shared/validators"
+var validatorsDir = shareddata.Path("validators")
 
 // validatorRun is one export checked by the real validators.
 type validatorRun struct {

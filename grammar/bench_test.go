@@ -5,13 +5,15 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/sitetxt/sitetxt/internal/shareddata"
 )
 
 // corpus reads the shared corpus of real robots.txt files, or skips.
 func corpus(b *testing.B) (files [][]byte, total int64, largest []byte) {
-	names, _ := filepath.Glob("../../shared/corpus/robots/*.txt")
+	names, _ := filepath.Glob(shareddata.Path("corpus/robots/*.txt"))
 	if len(names) == 0 {
-		b.Skip("../../shared/corpus/robots is absent")
+		b.Skip("../shared/corpus/robots is absent")
 	}
 	for _, n := range names {
 		d, err := os.ReadFile(n)

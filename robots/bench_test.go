@@ -15,11 +15,12 @@ import (
 	"time"
 
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/shareddata"
 	"github.com/temoto/robotstxt"
 )
 
 // corpusDir is the shared corpus, relative to this package.
-var corpusDir = filepath.Join("..", "..", "shared", "corpus")
+var corpusDir = shareddata.Path("corpus")
 
 type corpusFile struct {
 	name string

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/shareddata"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -24,24 +25,26 @@ var corpusAgents = []string{
 	"Baiduspider", "YandexBot", "GPTBot", "Mozilla/5.0 (compatible; Googlebot/2.1)", "*", "",
 }
 
-// TestCorpusGoogleVerdicts pins the google profile's verdicts on the
+// TestLoadCorpusGoogleVerdicts pins the google profile's verdicts on the
 // shared corpus: for each robots.txt with a list of URLs crawled on the
 // same site, every (agent, URL) verdict, hashed per file, against
 // testdata/corpus-google.golden. A change of Google-profile behaviour that
 // moves any real file's verdict fails here; -update rewrites the file.
-func TestCorpusGoogleVerdicts(t *testing.T) {
-	lists, _ := filepath.Glob("../../shared/corpus/urls/*.txt")
+//
+// It runs with SITETXT_SLOW=1 (CI's step for slow tests, by its name).
+func TestLoadCorpusGoogleVerdicts(t *testing.T) {
+	lists, _ := filepath.Glob(shareddata.Path("corpus/urls/*.txt"))
 	if len(lists) == 0 {
-		t.Skip("../../shared/corpus/urls is absent: the corpus verdict check needs the shared data")
+		t.Skip("../shared/corpus/urls is absent: the corpus verdict check needs the shared data")
 	}
-	if testing.Short() {
-		t.Skip("the corpus verdict check is skipped in -short mode")
+	if testing.Short() || !shareddata.Slow() {
+		t.Skip("slow corpus test: set SITETXT_SLOW=1 to run it")
 	}
 	var out strings.Builder
 	decisions, disallowed := 0, 0
 	for _, list := range lists {
 		name := filepath.Base(list)
-		src, err := os.ReadFile(filepath.Join("../../shared/corpus/robots", name))
+		src, err := os.ReadFile(filepath.Join(shareddata.Path("corpus/robots"), name))
 		if err != nil {
 			continue // a URL list without its robots.txt
 		}
@@ -68,7 +71,7 @@ func TestCorpusGoogleVerdicts(t *testing.T) {
 	t.Logf("%d decisions on URL lists, %d disallowed", decisions, disallowed)
 	// Every file of the corpus, asked about the paths its own rule lines
 	// name (with and without a trailing "x") and "/".
-	files, _ := filepath.Glob("../../shared/corpus/robots/*.txt")
+	files, _ := filepath.Glob(shareddata.Path("corpus/robots/*.txt"))
 	selfDecisions := 0
 	chunk := sha256.New() // 100 files a line keeps the golden file small
 	for i, fn := range files {

@@ -7,10 +7,11 @@ import (
 	"testing"
 
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/shareddata"
 )
 
 // conformanceDir is the shared conformance data, relative to this package.
-var conformanceDir = filepath.Join("..", "..", "shared", "conformance")
+var conformanceDir = shareddata.Path("conformance")
 
 // googleVector is one entry of google-robotstxt.json.
 type googleVector struct {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/shareddata"
 )
 
 // peerCase is one check of ../shared/peer-suites/cases.json: an
@@ -45,9 +46,9 @@ var accidental = map[string]string{
 // and docs/profiles.md says why for each kind ("Other parsers' test
 // suites").
 func TestPeerSuites(t *testing.T) {
-	data, err := os.ReadFile("../../shared/peer-suites/cases.json")
+	data, err := os.ReadFile(shareddata.Path("peer-suites/cases.json"))
 	if err != nil {
-		t.Skipf("../../shared/peer-suites/cases.json is absent (%v): the peer-suite checks need the shared data", err)
+		t.Skipf("../shared/peer-suites/cases.json is absent (%v): the peer-suite checks need the shared data", err)
 	}
 	var cases []peerCase
 	if err := json.Unmarshal(data, &cases); err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/shareddata"
 )
 
 func compileString(src string, p Profile) *Policy {
@@ -430,11 +431,13 @@ Clean-param: &&
 	}
 }
 
-// TestCorpusIndex checks, on every URL of the corpus, that the rule index
-// decides as a plain scan of the agent's rules in order does.
-func TestCorpusIndex(t *testing.T) {
-	if testing.Short() {
-		t.Skip("short")
+// TestLoadCorpusIndex checks, on every URL of the corpus, that the rule
+// index decides as a plain scan of the agent's rules in order does. It
+// runs with SITETXT_SLOW=1 (CI's step for slow tests); TestIndex checks the
+// same on constructed cases in every run.
+func TestLoadCorpusIndex(t *testing.T) {
+	if testing.Short() || !shareddata.Slow() {
+		t.Skip("slow corpus test: set SITETXT_SLOW=1 to run it")
 	}
 	for _, p := range Profiles {
 		cases := loadMatchCases(t, p)

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sitetxt/sitetxt/internal/shareddata"
 )
 
 // runCheckCLI runs sitetxt with args and stdin in memory.
@@ -69,7 +71,7 @@ func TestCheckCommand(t *testing.T) {
 // TestCheckGoogleVectors runs every Google vector through the command line:
 // check --profile google --agent UA -o json SOURCE URL.
 func TestCheckGoogleVectors(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "conformance", "google-robotstxt.json"))
+	data, err := os.ReadFile(shareddata.Path("conformance", "google-robotstxt.json"))
 	if os.IsNotExist(err) {
 		t.Skipf("conformance data not found (%v); skipping", err)
 	}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sitetxt/sitetxt/internal/shareddata"
 )
 
 // TestNotes: limits and defaults are never silent; each says so once on
@@ -63,11 +65,12 @@ func TestNotes(t *testing.T) {
 	}
 }
 
-// TestEndlessStdin: an endless standard input stops at the limit with a
-// warning, as SOURCE and as a stream of URLs (issue 13, point 6).
-func TestEndlessStdin(t *testing.T) {
-	if testing.Short() {
-		t.Skip("reads 64 MiB; skipped with -short")
+// TestHostileEndlessStdin: an endless standard input stops at the limit
+// with a warning, as SOURCE and as a stream of URLs (issue 13, point 6).
+// It reads 64 MiB, so it runs with SITETXT_SLOW=1 (CI's slow step).
+func TestHostileEndlessStdin(t *testing.T) {
+	if !shareddata.Slow() {
+		t.Skip("reads 64 MiB: set SITETXT_SLOW=1 to run it")
 	}
 	endless := &repeatReader{s: "Disallow: /x\n"}
 	var out, errOut strings.Builder

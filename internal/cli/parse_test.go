@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sitetxt/sitetxt/internal/shareddata"
 )
 
 func testdataFiles(t *testing.T) []string {
@@ -100,14 +102,18 @@ func TestExitCodes(t *testing.T) {
 
 // TestParseCorpus runs "sitetxt parse -o json" on every real robots.txt in
 // the shared corpus: each must exit 0 with valid JSON.
-func TestParseCorpus(t *testing.T) {
-	files, _ := filepath.Glob("../../../shared/corpus/robots/*.txt")
+// TestLoadParseCorpus runs parse -o json on the shared corpus: a sample by
+// default, every file with SITETXT_SLOW=1 (the CI step for slow tests runs
+// it by its name).
+func TestLoadParseCorpus(t *testing.T) {
+	files, _ := filepath.Glob(shareddata.Path("corpus/robots/*.txt"))
 	if len(files) == 0 {
 		t.Skip("../shared/corpus/robots is absent")
 	}
 	if testing.Short() {
 		files = files[:300]
 	}
+	files = shareddata.Sample(t, files)
 	ios := &IOStreams{In: strings.NewReader(""), Out: io.Discard, ErrOut: io.Discard,
 		Getenv: func(string) string { return "" }, IsTerminal: func(io.Writer) bool { return false }}
 	for _, file := range files {

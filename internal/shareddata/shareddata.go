@@ -50,3 +50,28 @@ func Require(t testing.TB, elem ...string) string {
 	}
 	return p
 }
+
+// Slow reports whether the slow tests run: SITETXT_SLOW=1, as the CI step
+// for load, hostile, fleet and whole-corpus tests sets it.
+func Slow() bool { return os.Getenv("SITETXT_SLOW") == "1" }
+
+// SampleEvery is the stride of Sample when the slow tests do not run.
+const SampleEvery = 16
+
+// Sample returns the items a corpus test checks: all of them with
+// SITETXT_SLOW=1, else every SampleEvery-th (the same ones each run),
+// which keeps go test -race ./... quick while every invariant is still
+// checked on real files; the test log says which.
+func Sample[T any](t testing.TB, items []T) []T {
+	t.Helper()
+	if Slow() || len(items) <= SampleEvery {
+		t.Logf("checking all %d items", len(items))
+		return items
+	}
+	out := make([]T, 0, len(items)/SampleEvery+1)
+	for i := 0; i < len(items); i += SampleEvery {
+		out = append(out, items[i])
+	}
+	t.Logf("checking %d of %d items (every %dth; SITETXT_SLOW=1 checks all)", len(out), len(items), SampleEvery)
+	return out
+}
