@@ -90,3 +90,16 @@ func ExampleParseProfile() {
 	fmt.Println(p, err)
 	// Output: google <nil>
 }
+
+func ExampleGroup_String() {
+	pol := robots.Compile(grammar.ParseString("robots.txt", exampleRobots, grammar.Options{}), robots.RFC9309)
+	for _, g := range pol.Groups() {
+		fmt.Println(g)
+	}
+	d := pol.Decide("FooBot", "/private/x")
+	fmt.Println(d.Group, "decides:", d.Rule)
+	// Output:
+	// User-agent: FooBot (line 1)
+	// User-agent: * (line 5)
+	// User-agent: FooBot (line 1) decides: Disallow: /
+}

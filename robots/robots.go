@@ -193,3 +193,9 @@ func (d Decision) String() string {
 	}
 	return verdict + ": " + d.Reason
 }
+
+// String returns the group as its User-agent lines read, with where it
+// starts: "User-agent: a, b (line 4)".
+func (g *Group) String() string {
+	return fmt.Sprintf("User-agent: %s (line %d)", strings.Join(g.Agents, ", "), g.Pos().Line)
+}

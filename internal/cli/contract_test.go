@@ -120,6 +120,9 @@ func TestHostileTerminal(t *testing.T) {
 		{"lint site", "", []string{"lint", "--no-cache", site}},
 		{"lint datatxt site", "", []string{"lint", "--no-cache", "--type", "datatxt", site}},
 		{"parse", "", []string{"parse", robotsFile}},
+		{"explain", "", []string{"explain", "--agent", agent, robotsFile}},
+		{"explain star", "", []string{"explain", robotsFile}},
+		{"summary", "", []string{"summary", robotsFile}},
 		{"parse stdin", hostileDataTxt, []string{"parse", "-"}},
 		{"parse site", "", []string{"parse", "--no-cache", site}},
 		{"datasets", "", []string{"datasets", "--base", "https://h/data.txt", dataFile}},
@@ -236,6 +239,16 @@ func contractRuns(dir string) map[string][]string {
 	}
 }
 
+// documentRuns are the commands that print one document per source, with
+// no rows: their JSON follows the contract too.
+func documentRuns() map[string][]string {
+	fict := filepath.Join("..", "..", "testdata", "robots", "fict.org.txt")
+	return map[string][]string{
+		"explain": {"explain", "-o", "FORMAT", "--agent", "excite", fict},
+		"summary": {"summary", "-o", "FORMAT", fict, fict},
+	}
+}
+
 var snake = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
 
 // checkKeys walks a decoded JSON value: every key is snake_case, and no
@@ -263,7 +276,11 @@ func checkKeys(t *testing.T, where string, v any) {
 // TestContractJSON: -o json is JSON Lines of compact objects with
 // snake_case keys and flat positions, in every command; -o JSON is the same.
 func TestContractJSON(t *testing.T) {
-	for name, args := range contractRuns(t.TempDir()) {
+	runs := contractRuns(t.TempDir())
+	for name, args := range documentRuns() {
+		runs[name] = args
+	}
+	for name, args := range runs {
 		t.Run(name, func(t *testing.T) {
 			run := func(format string) (string, int) {
 				a := append([]string(nil), args...)

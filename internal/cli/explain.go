@@ -1,0 +1,385 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/robots"
+	"github.com/spf13/cobra"
+)
+
+func init() { commands = append(commands, newExplainCmd, newSummaryCmd) }
+
+// explainOptions are the options of "sitetxt explain".
+type explainOptions struct {
+	IO      *IOStreams
+	Agent   string
+	Profile string
+	Output  string
+	Source  string
+	Fetch   fetchFlags
+}
+
+func newExplainCmd(ios *IOStreams) *cobra.Command {
+	opts := &explainOptions{IO: ios}
+	cmd := &cobra.Command{
+		Use:   "explain [--agent UA] [--profile P] [-o text|json] SOURCE",
+		Short: "Show what a robots.txt means for one crawler: groups, rules in order, delays, sitemaps",
+		Long: `Show what the robots.txt SOURCE (a file, "-" for standard input, or an
+http(s) URL) means for one crawler under one profile: the group(s) that
+apply and why (a User-agent line names the crawler, or none does and the
+"*" group applies, or no group applies), their effective rules in the
+order the profile tries them (the first that matches decides), the
+group's Crawl-delay, Request-rate and Visit-time, and the file-wide
+Sitemap and Host lines.
+
+-o json prints one object:
+  {"file","agent","profile","why","groups":[{"agents","file","line","column"}],
+   "rules":[{"directive","pattern","file","line","column","implied"}],
+   "crawl_delay_seconds","request_rate":{"requests","period_seconds"},
+   "visit_time":{"from","to"},"sitemaps":[{"url","file","line","column"}],
+   "host":{"host","file","line","column"},"fetch":{...}}
+
+Exit codes: 0, or 2 on usage or input errors and when SOURCE could not be
+fetched.`,
+		Example: `  sitetxt explain --agent unhipbot testdata/robots/fict.org.txt
+  sitetxt explain --profile google --agent Googlebot -o json https://example.org/`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Source = args[0]
+			return explainRun(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Agent, "agent", globalAgent, `crawler name or User-Agent header ("*": only the "*" group)`)
+	profileFlag(cmd, &opts.Profile)
+	outputFlag(cmd, &opts.Output, "text", "json")
+	opts.Fetch.AddFlags(cmd)
+	return cmd
+}
+
+// The JSON form of an explanation.
+type (
+	explainJSON struct {
+		File        string            `json:"file"`
+		Agent       string            `json:"agent"`
+		Profile     string            `json:"profile"`
+		Why         string            `json:"why"`
+		Groups      []*groupJSON      `json:"groups"`
+		Rules       []explainRuleJSON `json:"rules"`
+		CrawlDelay  *float64          `json:"crawl_delay_seconds"`
+		RequestRate *requestRateJSON  `json:"request_rate"`
+		VisitTime   *visitTimeJSON    `json:"visit_time"`
+		Sitemaps    []sitemapJSON     `json:"sitemaps"`
+		Host        *hostJSON         `json:"host"`
+		Fetch       *fetchJSON        `json:"fetch,omitempty"`
+	}
+	explainRuleJSON struct {
+		ruleJSON
+		Implied bool `json:"implied"`
+	}
+	requestRateJSON struct {
+		Requests      int     `json:"requests"`
+		PeriodSeconds float64 `json:"period_seconds"`
+	}
+	visitTimeJSON struct {
+		From string `json:"from"` // "06:00" UTC
+		To   string `json:"to"`
+	}
+	sitemapJSON struct {
+		URL    string `json:"url"`
+		File   string `json:"file"`
+		Line   int    `json:"line"`
+		Column int    `json:"column"`
+	}
+	hostJSON struct {
+		Host   string `json:"host"`
+		File   string `json:"file"`
+		Line   int    `json:"line"`
+		Column int    `json:"column"`
+	}
+)
+
+// groupWhy says why these groups apply to agent.
+func groupWhy(prof robots.Profile, agent string, a *robots.Agent) string {
+	switch {
+	case len(a.Groups()) == 0:
+		return fmt.Sprintf("no group names %q and there is no \"*\" group: everything is allowed", agent)
+	case a.Global() && agent == globalAgent:
+		return `the "*" group applies`
+	case a.Global():
+		return fmt.Sprintf("no User-agent line names %q, so the \"*\" group applies", agent)
+	case prof != robots.Google && robots.ProductToken(agent) != agent:
+		return fmt.Sprintf("a User-agent line names %q, the product token of %q", robots.ProductToken(agent), agent)
+	}
+	return fmt.Sprintf("a User-agent line names %q", agent)
+}
+
+func hhmm(min int) string { return fmt.Sprintf("%02d:%02d", min/60, min%60) }
+
+func explainRun(opts *explainOptions) error {
+	if err := checkOutput(opts.Output, "text", "json"); err != nil {
+		return err
+	}
+	prof, err := robots.ParseProfile(opts.Profile)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	opts.Fetch.Profile = prof.String()
+	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "robots.txt")
+	if err != nil {
+		return err
+	}
+	failure := reportFetch(opts.IO, src)
+	f := parseFor(src, prof)
+	readNotes(opts.IO, src, f)
+	markupWarning(opts.IO, src)
+	pol := robots.Compile(f, prof)
+	a := pol.Agent(opts.Agent)
+	views := newDecisionViews(src.name, prof, src.fetched)
+
+	v := explainJSON{File: src.name, Agent: opts.Agent, Profile: prof.String(), Why: groupWhy(prof, opts.Agent, a),
+		Groups: []*groupJSON{}, Rules: []explainRuleJSON{}, Sitemaps: []sitemapJSON{}, Fetch: views.fetch}
+	if d, ok := fixedDecision(src.fetched); ok {
+		v.Why = "the fetch decides every URL: " + d.Reason
+	} else {
+		for _, g := range a.Groups() {
+			v.Groups = append(v.Groups, views.group(g))
+		}
+		for _, r := range a.Rules() {
+			v.Rules = append(v.Rules, explainRuleJSON{*views.rule(r), r.Implied})
+		}
+		if cd := a.CrawlDelay(); cd != nil {
+			s := cd.Delay.Seconds()
+			v.CrawlDelay = &s
+		}
+		if rr := a.RequestRate(); rr != nil {
+			v.RequestRate = &requestRateJSON{rr.Requests, rr.Period.Seconds()}
+		}
+		if vt := a.VisitTime(); vt != nil {
+			v.VisitTime = &visitTimeJSON{hhmm(vt.From), hhmm(vt.To)}
+		}
+		for _, s := range pol.Sitemaps() {
+			p := s.Line.ValuePos()
+			v.Sitemaps = append(v.Sitemaps, sitemapJSON{s.URL, src.name, p.Line, p.Column})
+		}
+		if h := pol.Host(); h != nil {
+			p := h.Line.ValuePos()
+			v.Host = &hostJSON{h.Host, src.name, p.Line, p.Column}
+		}
+	}
+	out := newStream(opts.IO.Out, false)
+	if opts.Output == "json" {
+		err = newJSONLines(out).write(v)
+	} else {
+		err = printExplain(out.w, prof, a, &v)
+	}
+	if ferr := out.done(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return err
+	}
+	return exitWith(failure, false)
+}
+
+// printExplain writes an explanation for people.
+func printExplain(w io.Writer, prof robots.Profile, a *robots.Agent, v *explainJSON) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s for %q under %s\n", v.File, v.Agent, v.Profile)
+	fmt.Fprintf(&b, "why: %s\n", v.Why)
+	if len(a.Groups()) > 0 && v.Fetch == nil || v.Fetch != nil && v.Fetch.Meaning == "parse" {
+		b.WriteString("groups that apply:\n")
+		for _, g := range a.Groups() {
+			fmt.Fprintf(&b, "  %s\n", g)
+		}
+		order := "longest match first; on a tie Allow wins"
+		switch prof {
+		case robots.Draft, robots.NoRobots:
+			order = "in file order; the first match decides"
+		}
+		fmt.Fprintf(&b, "rules in the order tried (%s):\n", order)
+		if len(v.Rules) == 0 {
+			b.WriteString("  none: every URL is allowed\n")
+		}
+		for i, r := range v.Rules {
+			fmt.Fprintf(&b, "  %2d. line %d: %s: %s", i+1, r.Line, r.Directive, r.Pattern)
+			if r.Implied {
+				b.WriteString(" (implied)")
+			}
+			b.WriteByte('\n')
+		}
+		if v.CrawlDelay != nil {
+			fmt.Fprintf(&b, "crawl-delay: %gs (line %d)\n", *v.CrawlDelay, a.CrawlDelay().Line.Pos.Line)
+		}
+		if v.RequestRate != nil {
+			fmt.Fprintf(&b, "request-rate: %d per %gs (line %d)\n", v.RequestRate.Requests, v.RequestRate.PeriodSeconds, a.RequestRate().Line.Pos.Line)
+		}
+		if v.VisitTime != nil {
+			fmt.Fprintf(&b, "visit-time: %s-%s UTC (line %d)\n", v.VisitTime.From, v.VisitTime.To, a.VisitTime().Line.Pos.Line)
+		}
+		for _, s := range v.Sitemaps {
+			fmt.Fprintf(&b, "sitemap: %s (line %d)\n", s.URL, s.Line)
+		}
+		if v.Host != nil {
+			fmt.Fprintf(&b, "host: %s (line %d)\n", v.Host.Host, v.Host.Line)
+		}
+	}
+	_, err := io.WriteString(w, visibleLines(strings.TrimSuffix(b.String(), "\n"))+"\n")
+	return err
+}
+
+// summaryOptions are the options of "sitetxt summary".
+type summaryOptions struct {
+	IO      *IOStreams
+	Profile string
+	Output  string
+	Sources []string
+	Fetch   fetchFlags
+}
+
+func newSummaryCmd(ios *IOStreams) *cobra.Command {
+	opts := &summaryOptions{IO: ios}
+	cmd := &cobra.Command{
+		Use:   "summary [--profile P] [-o text|json] SOURCE...",
+		Short: "Summarise a robots.txt on one screen: groups, agents, rules, size, diagnostics",
+		Long: `Print a one-screen summary of each robots.txt SOURCE (a file, "-" for
+standard input, or an http(s) URL) as --profile reads it: its size against
+the profile's limit, lines, groups, the agents named, rule counts, file-wide
+Sitemap and Host lines, and diagnostics by severity (lint lists them).
+
+-o json prints one object per source per line.
+
+Exit codes: 0, 1 when a source has lint errors, 2 on usage or input errors.`,
+		Example: `  sitetxt summary testdata/robots/fict.org.txt testdata/robots/messy.txt`,
+		Args:    minArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Sources = args
+			return summaryRun(opts)
+		},
+	}
+	profileFlag(cmd, &opts.Profile)
+	outputFlag(cmd, &opts.Output, "text", "json")
+	opts.Fetch.AddFlags(cmd)
+	return cmd
+}
+
+// summaryJSON is the JSON form of a summary.
+type summaryJSON struct {
+	File       string   `json:"file"`
+	Profile    string   `json:"profile"`
+	Bytes      int      `json:"bytes"`
+	LimitBytes int      `json:"limit_bytes"` // what the profile reads; 0: no limit
+	Ignored    int      `json:"ignored_bytes"`
+	Lines      int      `json:"lines"`
+	Groups     int      `json:"groups"`
+	Agents     []string `json:"agents"`
+	Allow      int      `json:"allow_rules"`
+	Disallow   int      `json:"disallow_rules"`
+	Wildcard   int      `json:"wildcard_rules"`
+	Sitemaps   int      `json:"sitemaps"`
+	Host       string   `json:"host"`
+	Errors     int      `json:"errors"`
+	Warnings   int      `json:"warnings"`
+}
+
+func summaryRun(opts *summaryOptions) error {
+	if err := checkOutput(opts.Output, "text", "json"); err != nil {
+		return err
+	}
+	prof, err := robots.ParseProfile(opts.Profile)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	opts.Fetch.Profile = prof.String()
+	out := newStream(opts.IO.Out, false)
+	jl := newJSONLines(out)
+	var failure error
+	found := false
+	for _, name := range opts.Sources {
+		src, err := resolveSource(opts.IO, &opts.Fetch, name, "robots.txt")
+		if err == nil {
+			err = src.needBody()
+		}
+		if err != nil {
+			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %s\n", visible(err.Error()))
+			failure = &exitError{code: ExitError}
+			continue
+		}
+		f := parseFor(src, prof)
+		pol := robots.Compile(f, prof)
+		v := summaryJSON{File: src.name, Profile: prof.String(), Bytes: len(src.data), LimitBytes: grammar.DefaultMaxSize,
+			Ignored: len(f.Ignored), Lines: len(f.Lines), Groups: len(pol.Groups()), Agents: []string{}, Sitemaps: len(pol.Sitemaps())}
+		if prof == robots.Google {
+			v.LimitBytes = 0
+		}
+		seen := map[string]bool{}
+		for _, g := range pol.Groups() {
+			for _, a := range g.Agents {
+				if !seen[a] {
+					seen[a] = true
+					v.Agents = append(v.Agents, a)
+				}
+			}
+			for _, r := range g.Rules {
+				if r.Allow {
+					v.Allow++
+				} else {
+					v.Disallow++
+				}
+				if strings.ContainsAny(r.Pattern, "*$") {
+					v.Wildcard++
+				}
+			}
+		}
+		sort.Strings(v.Agents)
+		if h := pol.Host(); h != nil {
+			v.Host = h.Host
+		}
+		ds := lintFile(f, "robots", false)
+		v.Errors, v.Warnings = ds.Count(grammar.Error), ds.Count(grammar.Warning)
+		found = found || v.Errors > 0
+		if opts.Output == "json" {
+			err = jl.write(v)
+		} else {
+			err = printSummary(out.w, &v)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if err := out.done(); err != nil {
+		return err
+	}
+	return exitWith(failure, found)
+}
+
+func printSummary(w io.Writer, v *summaryJSON) error {
+	var b strings.Builder
+	limit := "no size limit under google"
+	if v.LimitBytes > 0 {
+		limit = fmt.Sprintf("%d%% of the %d-byte limit", v.Bytes*100/v.LimitBytes, v.LimitBytes)
+	}
+	fmt.Fprintf(&b, "%s (%s)\n", v.File, v.Profile)
+	fmt.Fprintf(&b, "  size:        %d bytes, %s; %d lines\n", v.Bytes, limit, v.Lines)
+	if v.Ignored > 0 {
+		fmt.Fprintf(&b, "  ignored:     %d bytes past the limit\n", v.Ignored)
+	}
+	fmt.Fprintf(&b, "  groups:      %d\n", v.Groups)
+	agents := strings.Join(v.Agents, ", ")
+	if len(agents) > 60 {
+		agents = agents[:57] + "..."
+	}
+	fmt.Fprintf(&b, "  agents:      %d named: %s\n", len(v.Agents), agents)
+	fmt.Fprintf(&b, "  rules:       %d Disallow, %d Allow, %d with wildcards\n", v.Disallow, v.Allow, v.Wildcard)
+	host := v.Host
+	if host == "" {
+		host = "none"
+	}
+	fmt.Fprintf(&b, "  sitemaps:    %d; host: %s\n", v.Sitemaps, host)
+	fmt.Fprintf(&b, "  diagnostics: %s, %s (sitetxt lint lists them)\n", plural(v.Errors, "error"), plural(v.Warnings, "warning"))
+	_, err := io.WriteString(w, visibleLines(strings.TrimSuffix(b.String(), "\n"))+"\n")
+	return err
+}
