@@ -2,7 +2,10 @@ package robots
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -54,9 +57,16 @@ func NewDirCache(dir string) Cache { return fetch.DirCache{Dir: dir} }
 type Client struct {
 	// Profile interprets robots.txt and its HTTP responses.
 	Profile Profile
-	// UserAgent is the User-Agent header sent when fetching robots.txt. It
-	// should contain the crawler's product token (RFC 9309 2.2.1).
+	// UserAgent is the User-Agent header sent when fetching robots.txt: the
+	// crawler's own, containing its product token (RFC 9309 2.2.1). When
+	// empty, the agent of the first Check is sent; Check refuses to fetch
+	// for an agent that is no product token ("*") rather than send another
+	// program's name.
 	UserAgent string
+	// BaseURL is the site a path-only URL ("/a?b", as Policy.Decide and the
+	// sitetxt command accept) is resolved against in Check; without it such
+	// a URL is an error that says so.
+	BaseURL string
 	// HTTPClient makes the requests; nil means one with
 	// http.DefaultTransport. Its redirect policy is replaced.
 	HTTPClient *http.Client
@@ -83,6 +93,8 @@ type Client struct {
 	// set that fits is never fetched again before it expires.
 	MaxPolicyBytes int
 
+	uaOnce    sync.Once
+	ua        string // UserAgent, or the first agent checked
 	once      sync.Once
 	memo      *fetch.Memo[*Policy]
 	onCompile func(robotsURL string) // test hook: a robots.txt was compiled
@@ -128,7 +140,7 @@ func (c *Client) init() {
 		if cache == nil {
 			cache = fetch.NewMemoryCacheFor(maxBytes, fetch.DefaultMemoEntries)
 		}
-		f := &fetch.Fetcher{Client: c.HTTPClient, UserAgent: c.UserAgent, Timeout: c.Timeout,
+		f := &fetch.Fetcher{Client: c.HTTPClient, UserAgent: c.ua, Timeout: c.Timeout,
 			MaxSize: c.MaxSize, Cache: cache, MaxStale: c.MaxStale, Now: c.Now}
 		m, err := fetch.ParseMode(c.Profile.String())
 		if err != nil {
@@ -143,12 +155,36 @@ func (c *Client) init() {
 }
 
 // Check says whether agent (a product token such as "ExampleBot") may fetch
-// rawURL, an absolute http or https URL, fetching the site's robots.txt if
-// the cache has no fresh copy. The error is set only when rawURL is not an
-// http or https URL; a robots.txt that cannot be fetched is an Answer with
-// its meaning under the profile, and Err set.
+// rawURL, an absolute http or https URL or a path resolved against BaseURL,
+// fetching the site's robots.txt if the cache has no fresh copy. The error
+// is set only when rawURL names no http or https site, or when no
+// User-Agent can be sent (see UserAgent); a robots.txt that cannot be
+// fetched is an Answer with its meaning under the profile, and Err set.
 func (c *Client) Check(ctx context.Context, agent, rawURL string) (*Answer, error) {
+	c.uaOnce.Do(func() {
+		c.ua = c.UserAgent
+		if c.ua == "" {
+			c.ua = agent
+		}
+	})
+	if ProductToken(c.ua) == "" {
+		return nil, fmt.Errorf("robots: Client.UserAgent is empty and the agent %q has no product token to send in its place: set UserAgent to the crawler's User-Agent", c.ua)
+	}
 	c.init()
+	if strings.HasPrefix(rawURL, "/") && !strings.HasPrefix(rawURL, "//") {
+		if c.BaseURL == "" {
+			return nil, fmt.Errorf("robots: %q is a path: set Client.BaseURL to the site it is on, or pass an absolute URL", rawURL)
+		}
+		base, err := url.Parse(c.BaseURL)
+		if err != nil {
+			return nil, fmt.Errorf("robots: Client.BaseURL: %w", err)
+		}
+		ref, err := url.Parse(rawURL)
+		if err != nil {
+			return nil, err
+		}
+		rawURL = base.ResolveReference(ref).String()
+	}
 	robotsURL, err := fetch.ManifestURL(rawURL, "robots.txt")
 	if err != nil {
 		return nil, err
