@@ -60,8 +60,19 @@ type Line struct {
 	TooLong bool
 
 	fieldCol, valueCol, commentCol int32 // 0-based byte columns in Raw, -1 if absent
+	textLen                        int32 // bytes of Raw split into parts (see Text)
 
 	Kind Kind // its BNF terminal
+}
+
+// Text returns the part of Raw that was split into field, value and
+// comment: all of it, or its first Options.MaxLineLength bytes when the
+// line is TooLong.
+func (l *Line) Text() string {
+	if l.TooLong && int(l.textLen) < len(l.Raw) {
+		return l.Raw[:l.textLen]
+	}
+	return l.Raw
 }
 
 // FieldPos returns where the field name starts, or the line's start.

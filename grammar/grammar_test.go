@@ -49,6 +49,16 @@ func TestLines(t *testing.T) {
 		{"html two words", "<p>hello there</p>", lineWant{kind: Extension, field: "<p>hello", value: "there</p>", noColon: true}},
 		{"html", "<p>hello there again</p>", lineWant{kind: Invalid}},
 		{"colon in comment only", "disallow /x # a: b", lineWant{kind: DisallowLine, field: "disallow", value: "/x", comment: "# a: b", noColon: true}},
+		// White space is space and tab (RFC 9309's WS, the drafts' space):
+		// vertical tab, form feed and NUL belong to the field or value.
+		{"vt before colon", "Disallow\v: /x", lineWant{kind: DisallowLine, field: "Disallow\v", value: "/x", typo: true}},
+		{"ff after colon", "Disallow:\f/x", lineWant{kind: DisallowLine, field: "Disallow", value: "\f/x"}},
+		{"vt after value", "Disallow: /x\v # c", lineWant{kind: DisallowLine, field: "Disallow", value: "/x\v", comment: "# c"}},
+		{"ff before field", "\fUser-agent: a", lineWant{kind: Extension, field: "\fUser-agent", value: "a"}},
+		{"vt only", "\v", lineWant{kind: Invalid}},
+		{"no colon vt is no separator", "disallow\v/x", lineWant{kind: Invalid}},
+		{"no colon vt in value", "disallow /x\vy", lineWant{kind: DisallowLine, field: "disallow", value: "/x\vy", noColon: true}},
+		{"NUL after value", "Disallow: /x \x00y", lineWant{kind: DisallowLine, field: "Disallow", value: "/x \x00y"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -83,6 +83,19 @@ const (
 
 // kind returns what profile p takes l for.
 func kind(p Profile, l *grammar.Line) lineKind {
+	if p == Google {
+		switch k, _ := googleLine(l); k {
+		case grammar.AgentLine:
+			return kAgent
+		case grammar.AllowLine:
+			return kAllow
+		case grammar.DisallowLine:
+			return kDisallow
+		case grammar.Blank:
+			return kBlank
+		}
+		return kOther
+	}
 	switch l.Kind {
 	case grammar.Blank:
 		return kBlank
@@ -90,7 +103,7 @@ func kind(p Profile, l *grammar.Line) lineKind {
 	default:
 		return kOther
 	}
-	if p != Google && (l.Typo || l.NoColon) {
+	if l.Typo || l.NoColon {
 		return kOther
 	}
 	switch l.Kind {
@@ -129,16 +142,59 @@ func (c *compiler) newRule() *Rule {
 	return &c.slab[len(c.slab)-1]
 }
 
-// value returns the line's value as profile p reads it: Google stops at a
-// NUL byte.
+// value returns the line's value as profile p reads it (see googleLine).
 func value(p Profile, l *grammar.Line) string {
-	v := l.Value
 	if p == Google {
-		if i := strings.IndexByte(v, 0); i >= 0 {
-			v = v[:i]
+		_, v := googleLine(l)
+		return v
+	}
+	return l.Value
+}
+
+// googleLine returns the kind and value of a line as Google's parser reads
+// it (robots.cc: GetKeyAndValueFrom, then ParsedRobotsKey). It differs
+// from the grammar only on lines holding a NUL, vertical tab or form feed:
+// Google's parser works on C strings, so a NUL ends the line (whatever
+// follows, a '#' or the rest of a value, is not there), and it trims with
+// absl::StripAsciiWhitespace, to which vertical tab and form feed are
+// white space, while only space and tab separate a field from its value
+// on a line with no colon. The kinds are AgentLine, AllowLine,
+// DisallowLine, Extension (a Sitemap or unknown key) and Invalid (no key
+// and value: the parser emits nothing).
+func googleLine(l *grammar.Line) (grammar.Kind, string) {
+	t := l.Text()
+	if strings.IndexByte(t, 0) < 0 && strings.IndexByte(t, '\v') < 0 && strings.IndexByte(t, '\f') < 0 {
+		return l.Kind, l.Value
+	}
+	if i := strings.IndexByte(t, 0); i >= 0 {
+		t = t[:i]
+	}
+	if i := strings.IndexByte(t, '#'); i >= 0 {
+		t = t[:i]
+	}
+	t = trimGoogle(t)
+	sep := strings.IndexByte(t, ':')
+	if sep < 0 {
+		// Two words separated by spaces or tabs, and no more.
+		if sep = strings.IndexAny(t, " \t"); sep < 0 || strings.ContainsAny(strings.TrimLeft(t[sep:], " \t"), " \t") {
+			return grammar.Invalid, ""
 		}
 	}
-	return v
+	key := trimGoogle(t[:sep])
+	if key == "" {
+		return grammar.Invalid, ""
+	}
+	k, _ := grammar.Classify(key)
+	if k == grammar.MobileAgentRec {
+		k = grammar.Extension
+	}
+	return k, trimGoogle(t[sep+1:])
+}
+
+// trimGoogle trims what absl::StripAsciiWhitespace trims: space, tab,
+// vertical tab, form feed (and CR and LF, which a line cannot hold).
+func trimGoogle(s string) string {
+	return strings.Trim(s, " \t\v\f\r\n")
 }
 
 // groupLines splits the file's lines into groups as the profile does.
@@ -169,7 +225,7 @@ func (c *compiler) groupLines() {
 	var cur *Group
 	sawRule := false
 	for _, l := range c.file.Lines {
-		switch kind(p, l) {
+		switch k := kind(p, l); k {
 		case kBlank:
 			if p.recordsEndAtBlank() {
 				cur = nil
@@ -193,7 +249,7 @@ func (c *compiler) groupLines() {
 				continue // before any User-agent line (or outside a record): ignored
 			}
 			sawRule = true
-			c.addRule(cur, l)
+			c.addRule(cur, l, k == kAllow)
 			spans[len(spans)-1].r1 = len(c.rules)
 		default:
 			c.extension(cur, l)
@@ -212,17 +268,21 @@ func (c *compiler) groupLines() {
 // isGlobalValue reports whether a User-agent value names every crawler.
 func isGlobalValue(p Profile, v string) bool {
 	switch p {
-	case Google, RFC9309:
-		// Google: "*" alone or followed by white space ("* foo").
+	case Google:
+		// "*" alone or followed by white space as C's isspace has it
+		// ("* foo", "*\vfoo").
+		return len(v) >= 1 && v[0] == '*' && (len(v) == 1 || v[1] == ' ' || v[1] == '\t' || v[1] == '\v' || v[1] == '\f')
+	case RFC9309:
+		// "*" alone or followed by white space ("* foo"), as Google.
 		return len(v) >= 1 && v[0] == '*' && (len(v) == 1 || v[1] == ' ' || v[1] == '\t')
 	}
 	return v == "*"
 }
 
-func (c *compiler) addRule(g *Group, l *grammar.Line) {
+func (c *compiler) addRule(g *Group, l *grammar.Line, allow bool) {
 	p := c.pol.profile
 	r := c.newRule()
-	*r = Rule{Allow: l.Kind == grammar.AllowLine, Line: l, Group: g, Pattern: value(p, l)}
+	*r = Rule{Allow: allow, Line: l, Group: g, Pattern: value(p, l)}
 	r.compile(p)
 	c.rules = append(c.rules, r)
 	if p == Google && r.Allow {
