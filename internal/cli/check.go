@@ -126,6 +126,9 @@ func checkRun(opts *checkOptions) error {
 	acc := &access{prof: prof, policy: robots.Compile(parseFor(src, prof), prof), fetched: src.fetched}
 	fixed, isFixed := acc.fixed()
 	agent := acc.policy.Agent(opts.Agent)
+	if name, cut := robots.CrawlerName(opts.Agent); cut && prof != robots.Google {
+		fmt.Fprintf(opts.IO.ErrOut, "sitetxt: note: --agent %q is read as the crawler name %q\n", opts.Agent, name)
+	}
 
 	out := bufio.NewWriterSize(opts.IO.Out, 64<<10)
 	st := newStyle(opts.IO, opts.IO.Out)
