@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/sitetxt/sitetxt/cache"
 )
 
 // Defaults of a Fetcher's limits.
@@ -95,8 +97,11 @@ type Result struct {
 	// Stale is set when the site is unreachable and an expired cached copy
 	// is used instead (RFC 9309 2.4); Err says why it was unreachable.
 	Stale bool
-	// RetryAfter is, after a failure, the earliest time to ask again: the
-	// server's Retry-After, else now plus the Fetcher's Retry.
+	// RetryAfter is, after a failure or any answer that is not a file (a
+	// status other than 2xx, 404 and 410), the earliest time to ask again:
+	// the server's Retry-After, else now plus the Fetcher's Retry. Such
+	// answers are remembered in memory until then, never stored in the
+	// Cache.
 	RetryAfter time.Time
 	// Err is set when no usable answer came from the server: a network
 	// error, a timeout, too many redirects, a 5xx or 429 status, or any
@@ -110,6 +115,7 @@ type outcome struct {
 	code      int
 	e         *entry // the new or revalidated entry, for a response that is not a temporary failure
 	fromCache bool   // e is the cached entry, revalidated
+	shared    bool   // e or the failure came from another process, through a shared cache
 	finalURL  string
 	redirects int
 	ctype     string
@@ -122,10 +128,11 @@ type call struct {
 	o    *outcome
 }
 
-var (
-	errTooManyRedirects = errors.New("too many redirects")
-	errBadRedirect      = errors.New("redirect to a URL that is not http or https")
-)
+// redirectError is a redirect the Fetcher does not follow: one past
+// MaxRedirects, or to a URL that is not http or https.
+type redirectError string
+
+func (e redirectError) Error() string { return string(e) }
 
 func (f *Fetcher) now() time.Time {
 	if f.Now != nil {
@@ -177,11 +184,13 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m Mode) *Result {
 	now := f.now()
 	var cached *entry
 	if data, ok := f.cache().Get(key); ok {
-		if e, err := decodeEntry(data); err == nil && e.URL == key {
+		// An entry of a status that is not stored (written by an older
+		// version) is ignored: such answers are only remembered.
+		if e, err := decodeEntry(data); err == nil && e.URL == key && storable(e.StatusCode) {
 			cached = e
 		}
 	}
-	if cached != nil && now.Before(cached.expires(m)) {
+	if cached != nil && cached.fresh(m, now) {
 		r := resultOf(cached, m)
 		r.FromCache = true
 		return r
@@ -192,13 +201,23 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m Mode) *Result {
 	}
 	if o.e != nil {
 		r := resultOf(o.e, m)
-		r.FromCache, r.Revalidated = o.fromCache, o.fromCache
+		r.FromCache, r.Revalidated = o.fromCache || o.shared, o.fromCache
 		return r
 	}
-	st, reason := meaning(m, o.kind, o.code)
+	cause := ""
+	if o.err != nil {
+		cause = o.err.Error()
+	}
+	st, reason := meaning(m, o.kind, o.code, cause)
 	r := &Result{URL: key, Mode: m, Status: st, Reason: reason, FinalURL: o.finalURL, Redirects: o.redirects,
 		HTTPStatus: o.code, ContentType: o.ctype, FetchedAt: now, Expires: o.retryAt, RetryAfter: o.retryAt, Err: o.err}
-	if m.isRFC() && st == DisallowAll && cached != nil && f.maxStale() > 0 {
+	if o.kind == gotResponse && !temporary(o.code) && st != Error {
+		// An answer, not a failure: a 4xx under RFC 9309, 401 or 403 under
+		// the drafts. It is remembered like a failure (docs/fetching.md),
+		// but nothing went wrong.
+		r.Err = nil
+	}
+	if m.isRFC() && st == DisallowAll && cached != nil && f.maxStale() > 0 && !now.Before(cached.FetchedAt) {
 		if limit := cached.expires(m).Add(f.maxStale()); now.Before(limit) {
 			s := resultOf(cached, m)
 			s.FromCache, s.Stale, s.Err, s.RetryAfter = true, true, o.err, o.retryAt
@@ -216,7 +235,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m Mode) *Result {
 
 // resultOf interprets a cached or fresh entry under m.
 func resultOf(e *entry, m Mode) *Result {
-	st, reason := meaning(m, gotResponse, e.StatusCode)
+	st, reason := meaning(m, gotResponse, e.StatusCode, "")
 	r := &Result{URL: e.URL, Mode: m, Status: st, Reason: reason, FinalURL: e.FinalURL, Redirects: e.Redirects,
 		HTTPStatus: e.StatusCode, ContentType: e.Header.Get("Content-Type"), FetchedAt: e.FetchedAt,
 		Expires: e.expires(m), Truncated: e.Truncated}
@@ -257,7 +276,7 @@ func (f *Fetcher) do(ctx context.Context, key string, cached *entry) *outcome {
 		}
 		f.calls[key] = c
 		go func() {
-			o := f.fetch(context.WithoutCancel(ctx), key, cached)
+			o := f.fetchShared(context.WithoutCancel(ctx), key, cached)
 			f.mu.Lock()
 			defer f.mu.Unlock()
 			c.o = o
@@ -349,11 +368,12 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 		maxHops = DefaultMaxRedirects
 	}
 	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		// req is redirect number len(via); o.redirects were followed.
 		if len(via) > maxHops {
-			return errTooManyRedirects
+			return redirectError(fmt.Sprintf("more than %d redirects (redirect %d goes to %s)", maxHops, len(via), req.URL.Redacted()))
 		}
 		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
-			return errBadRedirect
+			return redirectError(fmt.Sprintf("redirect %d goes to %s, not an http or https URL", len(via), req.URL.Redacted()))
 		}
 		o.redirects = len(via)
 		return nil
@@ -364,21 +384,12 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 			o.finalURL = resp.Request.URL.String()
 			o.code = resp.StatusCode
 		}
-		if errors.Is(err, errTooManyRedirects) || errors.Is(err, errBadRedirect) {
-			var ue *url.Error
-			target := ""
-			if errors.As(err, &ue) {
-				target = ue.URL
-			}
-			return fail(badRedirect, fmt.Errorf("%w (after %d, next %s)", errors.Unwrap(err), o.redirects, target), nil)
+		var re redirectError
+		if errors.As(err, &re) {
+			return fail(badRedirect, re, nil)
 		}
 		o.code = 0
-		if ctx.Err() == context.DeadlineExceeded {
-			err = fmt.Errorf("no answer within %v", timeout)
-		} else if ue, ok := err.(*url.Error); ok {
-			err = ue.Err // the URL is in the Result already
-		}
-		return fail(networkError, err, nil)
+		return fail(networkError, netError(ctx, err, timeout), nil)
 	}
 	defer resp.Body.Close()
 	now := f.now()
@@ -397,7 +408,9 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 		f.store(&e)
 		return o
 	}
-	if temporary(resp.StatusCode) {
+	if !storable(resp.StatusCode) {
+		// A failure, or an answer that is not a file: remembered in memory
+		// for Retry-After or Retry, never stored (docs/fetching.md).
 		return fail(gotResponse, errors.New(statusText(resp.StatusCode)), resp.Header)
 	}
 	e := &entry{URL: key, FinalURL: o.finalURL, Redirects: o.redirects, StatusCode: resp.StatusCode,
@@ -410,7 +423,7 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		e.Body, e.Truncated, err = readBody(resp, f.maxSize())
 		if err != nil {
-			return fail(networkError, fmt.Errorf("reading %s: %w", o.finalURL, err), nil)
+			return fail(networkError, netError(ctx, fmt.Errorf("reading the body: %w", err), timeout), nil)
 		}
 	}
 	o.e = e
@@ -418,11 +431,19 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 	return o
 }
 
-// store puts e in the cache unless the response forbids it.
+// store puts e in the cache unless the response forbids it. In a shared
+// cache it is kept as long as any mode may use it, and it replaces a
+// remembered failure.
 func (f *Fetcher) store(e *entry) {
-	if !e.noStore() {
-		f.cache().Put(e.URL, e.encode())
+	if e.noStore() {
+		return
 	}
+	if sc, ok := f.cache().(cache.Shared); ok {
+		sc.PutTTL(e.URL, e.encode(), f.sharedTTL(e))
+		sc.PutTTL(failureKey(e.URL), nil, 0)
+		return
+	}
+	f.cache().Put(e.URL, e.encode())
 }
 
 // readBody reads at most max bytes of the decoded body and reports whether
