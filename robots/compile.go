@@ -554,8 +554,9 @@ func sortedForDecision(rules []*Rule) bool {
 // valueNames appends to dst the crawler names a User-agent value in a
 // file gives under profile p. Google: one, the run of letters, '-' and '_'
 // at its start (Google's ExtractUserAgent; "" matches only an empty
-// caller name). Otherwise: a list of bare names separated by white space
-// ("crawler1 crawler2") names each of them; any other value names the
+// caller name). Otherwise: a list of names separated by white space, each
+// perhaps with a version ("crawler1 crawler2", "FooBot/1 BarBot/2"), names
+// each of them; any other value names the
 // crawler CrawlerName finds at its start (a whole User-Agent header
 // written as a value, "Mozilla/5.0 (compatible; Butterfly/1.0)", names
 // "Mozilla" only), or none.
@@ -759,9 +760,10 @@ func ProductToken(userAgent string) string {
 //
 // The rfc9309, draft and norobots profiles compare crawler names this way
 // (rfc9309 whole and case-insensitively, on both sides). cut reports that
-// the caller gave more than a name, e.g. "Googlebot/2.1" or a whole header
+// the caller gave more than a name and its version, e.g. a whole header
 // "Mozilla/5.0 (compatible; Googlebot/2.1)", whose name is "Mozilla": a
-// tool may want to say so. RFC 9309's own product-token grammar is
+// tool may want to say so; a version alone ("Googlebot/2.1") is not a cut.
+// RFC 9309's own product-token grammar is
 // narrower (letters, '-' and '_': see ValidAgentName).
 func CrawlerName(userAgent string) (name string, cut bool) {
 	s := strings.TrimLeft(userAgent, " \t")
@@ -773,7 +775,17 @@ func CrawlerName(userAgent string) (name string, cut bool) {
 	if strings.HasPrefix(name, "*") {
 		name = ""
 	}
-	return name, strings.TrimRight(s[i:], " \t") != ""
+	rest := s[i:]
+	if name != "" && strings.HasPrefix(rest, "/") {
+		// A version ("FooBot/2.1") is not part of the name, and dropping
+		// it loses nothing.
+		j := 1
+		for j < len(rest) && rest[j] != ' ' && rest[j] != '\t' {
+			j++
+		}
+		rest = rest[j:]
+	}
+	return name, strings.TrimRight(rest, " \t") != ""
 }
 
 // isNameEnd reports whether c ends a crawler name: white space, a control

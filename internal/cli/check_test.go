@@ -117,7 +117,8 @@ func TestCheckNotesCutAgent(t *testing.T) {
 		note string
 	}{
 		{[]string{"--agent", "Mozilla/5.0 (compatible; Googlebot/2.1)"}, `sitetxt: note: --agent "Mozilla/5.0 (compatible; Googlebot/2.1)" is read as the crawler name "Mozilla"` + "\n"},
-		{[]string{"--agent", "MJ12bot/v1.4"}, `sitetxt: note: --agent "MJ12bot/v1.4" is read as the crawler name "MJ12bot"` + "\n"},
+		{[]string{"--agent", "MJ12bot/v1.4; +http://mj12bot.com/"}, `sitetxt: note: --agent "MJ12bot/v1.4; +http://mj12bot.com/" is read as the crawler name "MJ12bot"` + "\n"},
+		{[]string{"--agent", "MJ12bot/v1.4"}, ""},
 		{[]string{"--agent", "MJ12bot"}, ""},
 		{[]string{}, ""},
 		{[]string{"--agent", "Mozilla/5.0", "--profile", "google"}, ""},
