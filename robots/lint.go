@@ -43,6 +43,8 @@ func canonicalField(k grammar.Kind) string {
 //   - pattern-start: a pattern that does not start with "/" or "*", which
 //     never matches a path
 //   - dollar-inside: a '$' before the end of a pattern, which is literal
+//   - control-byte: a control byte in a pattern (a vertical tab, a NUL),
+//     which the profiles read differently
 //   - agent-token: a User-agent value that is not "*" or an RFC 9309
 //     product token (digits, a version, spaces): rfc9309 compares the
 //     name CrawlerName finds, google cuts it before the first character
@@ -165,6 +167,15 @@ func (l *linter) pattern(ln *grammar.Line) {
 	v := ln.Value
 	if v == "" {
 		return
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c != 0 && c < ' ' || c == 0x7f { // the grammar reports NUL
+			p := ln.ValuePos()
+			p.Offset += i
+			p.Column += i
+			l.warn("control-byte", p, p, "control byte %q in a pattern: rfc9309 matches it as written, google trims vertical tab and form feed", string(c))
+			break
+		}
 	}
 	if v[0] != '/' && v[0] != '*' {
 		l.warn("pattern-start", ln.ValuePos(), ln.End(), "pattern %q does not start with \"/\" or \"*\" and never matches a path", v)
