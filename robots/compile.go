@@ -393,7 +393,8 @@ func (pol *Policy) index() {
 	var toks []tokGroups
 	at := map[string]int32{}
 	var global []*Group
-	var names []string
+	var nameBuf [4]string
+	names := nameBuf[:0]
 	nGlobal := 0
 	for _, g := range pol.groups {
 		if g.Global {
@@ -411,7 +412,8 @@ func (pol *Policy) index() {
 			if isGlobalValue(pol.profile, v) {
 				continue
 			}
-			for _, tok := range valueNames(pol.profile, v, names[:0]) {
+			names = valueNames(pol.profile, v, names[:0])
+			for _, tok := range names {
 				tok = asciiLower(tok)
 				j, ok := at[tok]
 				if !ok {
@@ -587,13 +589,17 @@ func valueNames(p Profile, v string, dst []string) []string {
 func asciiLower(s string) string {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c >= 'A' && c <= 'Z' {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if c := b[j]; c >= 'A' && c <= 'Z' {
-					b[j] = c + 'a' - 'A'
+			var b strings.Builder // one allocation
+			b.Grow(len(s))
+			b.WriteString(s[:i])
+			for j := i; j < len(s); j++ {
+				c := s[j]
+				if c >= 'A' && c <= 'Z' {
+					c += 'a' - 'A'
 				}
+				b.WriteByte(c)
 			}
-			return string(b)
+			return b.String()
 		}
 	}
 	return s
