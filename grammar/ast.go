@@ -59,20 +59,9 @@ type Line struct {
 	// Field, Value and Comment come from its first Options.MaxLineLength bytes.
 	TooLong bool
 
+	Kind Kind // its BNF terminal (beside the flags: a Line is 120 bytes)
+
 	fieldCol, valueCol, commentCol int32 // 0-based byte columns in Raw, -1 if absent
-	textLen                        int32 // bytes of Raw split into parts (see Text)
-
-	Kind Kind // its BNF terminal
-}
-
-// Text returns the part of Raw that was split into field, value and
-// comment: all of it, or its first Options.MaxLineLength bytes when the
-// line is TooLong.
-func (l *Line) Text() string {
-	if l.TooLong && int(l.textLen) < len(l.Raw) {
-		return l.Raw[:l.textLen]
-	}
-	return l.Raw
 }
 
 // FieldPos returns where the field name starts, or the line's start.
@@ -156,6 +145,19 @@ type File struct {
 	Ignored string
 	// Diagnostics is every finding of the parse, sorted.
 	Diagnostics Diagnostics
+	// LineLimit is the line-length limit the parse applied
+	// (Options.MaxLineLength, resolved; negative for none).
+	LineLimit int
+}
+
+// LineText returns the part of a line's Raw that was split into field,
+// value and comment: all of it, or its first LineLimit bytes when the line
+// is TooLong.
+func (f *File) LineText(l *Line) string {
+	if l.TooLong && f.LineLimit >= 0 && f.LineLimit < len(l.Raw) {
+		return l.Raw[:f.LineLimit]
+	}
+	return l.Raw
 }
 
 // Text returns the input the file was parsed from, byte for byte.

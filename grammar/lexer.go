@@ -174,10 +174,8 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' }
 func (s *scanner) split(l *Line, maxLine int) {
 	text := l.Raw
 	l.fieldCol, l.valueCol, l.commentCol = -1, -1, -1
-	l.textLen = int32(len(text))
 	if maxLine >= 0 && len(text) > maxLine {
 		text = text[:maxLine]
-		l.textLen = int32(maxLine)
 		l.TooLong = true
 		s.diag(Warning, "line-too-long", Range{l.at(int32(maxLine)), l.End()},
 			"line is longer than "+strconv.Itoa(maxLine)+" bytes; the rest of it is ignored")

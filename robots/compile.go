@@ -82,9 +82,9 @@ const (
 )
 
 // kind returns what profile p takes l for.
-func kind(p Profile, l *grammar.Line) lineKind {
+func kind(p Profile, f *grammar.File, l *grammar.Line) lineKind {
 	if p == Google {
-		switch k, _ := googleLine(l); k {
+		switch k, _ := googleLine(f, l); k {
 		case grammar.AgentLine:
 			return kAgent
 		case grammar.AllowLine:
@@ -143,9 +143,9 @@ func (c *compiler) newRule() *Rule {
 }
 
 // value returns the line's value as profile p reads it (see googleLine).
-func value(p Profile, l *grammar.Line) string {
+func value(p Profile, f *grammar.File, l *grammar.Line) string {
 	if p == Google {
-		_, v := googleLine(l)
+		_, v := googleLine(f, l)
 		return v
 	}
 	return l.Value
@@ -161,8 +161,8 @@ func value(p Profile, l *grammar.Line) string {
 // on a line with no colon. The kinds are AgentLine, AllowLine,
 // DisallowLine, Extension (a Sitemap or unknown key) and Invalid (no key
 // and value: the parser emits nothing).
-func googleLine(l *grammar.Line) (grammar.Kind, string) {
-	t := l.Text()
+func googleLine(f *grammar.File, l *grammar.Line) (grammar.Kind, string) {
+	t := f.LineText(l)
 	if strings.IndexByte(t, 0) < 0 && strings.IndexByte(t, '\v') < 0 && strings.IndexByte(t, '\f') < 0 {
 		return l.Kind, l.Value
 	}
@@ -202,7 +202,7 @@ func (c *compiler) groupLines() {
 	p := c.pol.profile
 	nAgents, nRules := 0, 0
 	for _, l := range c.file.Lines {
-		switch kind(p, l) {
+		switch kind(p, c.file, l) {
 		case kAgent:
 			nAgents++
 		case kAllow, kDisallow:
@@ -225,7 +225,7 @@ func (c *compiler) groupLines() {
 	var cur *Group
 	sawRule := false
 	for _, l := range c.file.Lines {
-		switch k := kind(p, l); k {
+		switch k := kind(p, c.file, l); k {
 		case kBlank:
 			if p.recordsEndAtBlank() {
 				cur = nil
@@ -237,7 +237,7 @@ func (c *compiler) groupLines() {
 				spans = append(spans, span{len(c.rules), len(c.rules), len(c.agents), len(c.agents)})
 				sawRule = false
 			}
-			v := value(p, l)
+			v := value(p, c.file, l)
 			c.agents = append(c.agents, v)
 			c.agentLines = append(c.agentLines, l)
 			spans[len(spans)-1].a1 = len(c.agents)
@@ -282,7 +282,7 @@ func isGlobalValue(p Profile, v string) bool {
 func (c *compiler) addRule(g *Group, l *grammar.Line, allow bool) {
 	p := c.pol.profile
 	r := c.newRule()
-	*r = Rule{Allow: allow, Line: l, Group: g, Pattern: value(p, l)}
+	*r = Rule{Allow: allow, Line: l, Group: g, Pattern: value(p, c.file, l)}
 	r.compile(p)
 	c.rules = append(c.rules, r)
 	if p == Google && r.Allow {
@@ -390,24 +390,30 @@ func (pol *Policy) index() {
 		tok    string
 		groups []*Group
 	}
-	var toks []tokGroups
 	at := map[string]int32{}
 	var global []*Group
 	var nameBuf [4]string
 	names := nameBuf[:0]
-	nGlobal := 0
-	for _, g := range pol.groups {
-		if g.Global {
-			nGlobal++
-		}
-	}
-	if nGlobal > 0 {
-		global = make([]*Group, 0, nGlobal)
-	}
+	nGlobal, nValues, lastGlobal := 0, 0, 0
 	for i, g := range pol.groups {
 		if g.Global {
-			global = append(global, g)
+			nGlobal, lastGlobal = nGlobal+1, i
 		}
+		nValues += len(g.Agents)
+	}
+	switch {
+	case nGlobal == 1:
+		global = pol.groups[lastGlobal : lastGlobal+1 : lastGlobal+1]
+	case nGlobal > 1:
+		global = make([]*Group, 0, nGlobal)
+		for _, g := range pol.groups {
+			if g.Global {
+				global = append(global, g)
+			}
+		}
+	}
+	toks := make([]tokGroups, 0, nValues)
+	for i, g := range pol.groups {
 		for _, v := range g.Agents {
 			if isGlobalValue(pol.profile, v) {
 				continue
