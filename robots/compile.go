@@ -658,9 +658,12 @@ func (pol *Policy) Diagnostics() grammar.Diagnostics { return pol.diags }
 // many URLs for one crawler calls Agent once.
 //
 // agent is the crawler's name. Under RFC9309, Draft and NoRobots it may be
-// a whole User-Agent header: its product token (see ProductToken) is used.
-// Under Google it is compared whole, as Google's parser does: pass the
-// token. The name "*" selects the "*" group(s) only.
+// a whole User-Agent header: the name CrawlerName finds at its start is
+// used ("MJ12bot/1.4" is "MJ12bot"), and under RFC9309 it is compared whole
+// and ASCII case-insensitively with the names of the file's User-agent
+// values. Under Google it is compared whole with the values cut as
+// Google's parser cuts them, as Google's parser does: pass the token. The
+// name "*" selects the "*" group(s) only.
 func (pol *Policy) Agent(agent string) *Agent {
 	switch pol.profile {
 	case Draft, NoRobots:
