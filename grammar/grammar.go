@@ -27,7 +27,7 @@ import (
 // lines with no User-agent line above them are common), and records need no
 // blank line between them (RFC 9309 section 2.1).
 type robotstxt struct {
-	Preamble bool     `parser:"(Blank | Commentline | Extension | Disallowline | Allowline | Invalid | Mobileagentrec)*"`
+	Preamble bool     `parser:"(Blank | Commentline | Extension | Disallowline | Allowline | Usageline | Invalid | Mobileagentrec)*"`
 	Records  []record `parser:"@@*"`
 }
 
@@ -36,9 +36,11 @@ type robotstxt struct {
 //	record       = *commentline agentline *(commentline | agentline)
 //	               1*ruleline *(commentline | ruleline)
 //	agentline    = "User-agent:" *space agent  [comment] CRLF
-//	ruleline     = (disallowline | allowline | extension)
+//	ruleline     = (disallowline | allowline | usageline | extension)
 //	disallowline = "Disallow" ":" *space path [comment] CRLF
 //	allowline    = "Allow" ":" *space rpath [comment] CRLF
+//	usageline    = "Content-Usage" ":" *space path-pattern 1*space usage-pref
+//	               [comment] CRLF
 //	extension    = token ":" *space value [comment] CRLF
 //	mobileagentrec = "Mobile-agent-server:" *space path *space (simplified_url | "none")
 //
@@ -47,12 +49,16 @@ type robotstxt struct {
 // RFC 9309 section 2.1 groups them); blank and invalid lines may stand among
 // the rule lines; a record may have no rule line. Comment lines before a
 // User-agent line stay with whatever precedes it. A Mobile-agent-server line
-// is an extension line with a production of its own.
+// is an extension line with a production of its own. So is a Content-Usage
+// line (draft-ietf-aipref-attach: "rule =/ content-usage"), which is a rule
+// of its group as Allow and Disallow are: a User-agent line after it starts
+// the next record. Its Line.Kind stays Extension; only the token the
+// grammar sees differs (see Line.IsGroupRule).
 type record struct {
 	Pos   lexer.Position
 	Agent bool `parser:"Agentline"`
 	Head  bool `parser:"(Agentline | Blank | Commentline | Extension | Invalid | Mobileagentrec)*"`
-	Rules bool `parser:"(Disallowline | Allowline | Blank | Commentline | Extension | Invalid | Mobileagentrec)*"`
+	Rules bool `parser:"(Disallowline | Allowline | Usageline | Blank | Commentline | Extension | Invalid | Mobileagentrec)*"`
 }
 
 // symbols names the terminals: each is a line of one Kind.
@@ -66,6 +72,28 @@ var symbols = map[string]lexer.TokenType{
 	"Mobileagentrec": lexer.TokenType(MobileAgentRec) + 1,
 	"Extension":      lexer.TokenType(Extension) + 1,
 	"Invalid":        lexer.TokenType(Invalid) + 1,
+	"Usageline":      usageToken,
+}
+
+// usageToken is the token type of a Content-Usage line: an Extension line
+// to every interpreter, a rule line to the grammar.
+const usageToken = lexer.TokenType(Invalid) + 2
+
+// tokenType returns the terminal a line is to participle.
+func tokenType(l *Line) lexer.TokenType {
+	if l.Kind == Extension && l.IsGroupRule() {
+		return usageToken
+	}
+	return lexer.TokenType(l.Kind) + 1
+}
+
+// classOf returns the class of a line (see class): a Content-Usage line is
+// in the rule class.
+func classOf(l *Line) uint8 {
+	if l.Kind == Extension && l.IsGroupRule() {
+		return class[AllowLine]
+	}
+	return class[l.Kind]
 }
 
 // class groups the kinds the productions never tell apart: every
@@ -91,11 +119,12 @@ func (l *lineLexer) Next() (lexer.Token, error) {
 	}
 	ln := l.lines[l.next]
 	l.next++
-	for l.next < len(l.lines) && class[l.lines[l.next].Kind] == class[ln.Kind] {
+	c := classOf(ln)
+	for l.next < len(l.lines) && classOf(l.lines[l.next]) == c {
 		l.next++
 	}
 	return lexer.Token{
-		Type:  lexer.TokenType(ln.Kind) + 1,
+		Type:  tokenType(ln),
 		Value: ln.Raw,
 		Pos:   lexer.Position{Offset: ln.Pos.Offset, Line: ln.Pos.Line, Column: 1},
 	}, nil

@@ -96,7 +96,7 @@ func (f *File) build() {
 		for _, l := range r.Lines {
 			if l.Kind == AgentLine {
 				r.Agents = append(r.Agents, l)
-			} else if l.Kind.IsRule() {
+			} else if l.IsGroupRule() {
 				break
 			}
 		}
