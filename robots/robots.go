@@ -152,6 +152,10 @@ type Group struct {
 	VisitTime   *VisitTime
 	// CleanParams holds the group's Clean-param lines.
 	CleanParams []*CleanParam
+	// Usage holds the group's Content-Usage rules and Signals its
+	// Content-Signal lines, in file order (see usage.go).
+	Usage   []*UsageRule
+	Signals []*Signal
 
 	index int // in Policy.groups
 }
