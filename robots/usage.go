@@ -182,6 +182,17 @@ type License struct {
 // order.
 func (pol *Policy) Licenses() []License { return pol.licenses }
 
+// HasUsage reports whether any group has a Content-Usage or
+// Content-Signal line: whether Agent.Usage can say anything for this file.
+func (pol *Policy) HasUsage() bool {
+	for _, g := range pol.groups {
+		if len(g.Usage) > 0 || len(g.Signals) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // isUsageField reports whether the line is a Content-Usage line.
 func isUsageField(l *grammar.Line) bool {
 	return l.Kind == grammar.Extension && !l.NoColon && l.FieldIs("content-usage")
@@ -196,7 +207,7 @@ func (c *compiler) usageLine(g *Group, l *grammar.Line) bool {
 	p := c.pol.profile
 	switch {
 	case l.FieldIs("content-usage"):
-		path, pref, err := splitUsage(l.Value)
+		r, err := ParseContentUsage(l.Value)
 		if err == errUsagePath {
 			return true
 		}
@@ -207,13 +218,12 @@ func (c *compiler) usageLine(g *Group, l *grammar.Line) bool {
 		if g == nil {
 			return true
 		}
-		r := &UsageRule{Path: path, Pref: pref, Line: l, Group: g}
-		r.Usage, r.Err = ParseUsage(pref)
-		r.match = Rule{Pattern: path, Line: l, Group: g, Allow: true}
+		r.Line, r.Group = l, g
+		r.match = Rule{Pattern: r.Path, Line: l, Group: g, Allow: true}
 		r.match.compile(p)
 		g.Usage = append(g.Usage, r)
 	case l.FieldIs("content-signal"):
-		s, err := parseSignal(l.Value)
+		s, err := ParseContentSignal(l.Value)
 		if err != nil {
 			c.diag(l, grammar.Error, "content-signal", fmt.Sprintf("Content-Signal value %q %v", l.Value, err))
 			return true
@@ -268,11 +278,26 @@ func splitUsage(v string) (path, pref string, err error) {
 // signalLabels are the Content Signals Policy's signals.
 var signalLabels = map[string]bool{"search": true, "ai-input": true, "ai-train": true}
 
-// parseSignal reads a Content-Signal value: an optional path, then
+// ParseContentUsage reads the value of a Content-Usage line: the path,
+// then after white space the usage preference (see ParseUsage; a
+// preference that does not parse sets UsageRule.Err and leaves every
+// category unknown). The error is for a value with no path or no
+// preference, or a path not starting with "/".
+func ParseContentUsage(v string) (*UsageRule, error) {
+	path, pref, err := splitUsage(v)
+	if err != nil {
+		return nil, err
+	}
+	r := &UsageRule{Path: path, Pref: pref}
+	r.Usage, r.Err = ParseUsage(pref)
+	return r, nil
+}
+
+// ParseContentSignal reads a Content-Signal value: an optional path, then
 // comma-separated name=value pairs. Names are compared ignoring case;
 // values are yes or no (ignoring case), anything else leaves the signal
 // unknown. Unknown names are ignored.
-func parseSignal(v string) (*Signal, error) {
+func ParseContentSignal(v string) (*Signal, error) {
 	s := &Signal{}
 	if strings.HasPrefix(v, "/") {
 		i := strings.IndexAny(v, " \t")

@@ -101,11 +101,16 @@ type Line struct {
 // disallow or unknown, from the Content-Usage and Content-Signal lines
 // combined most restrictively, and the lines it came from.
 type UsageView struct {
-	TrainAI      string `json:"train_ai"`
-	AIUse        string `json:"ai_use"`
-	Search       string `json:"search"`
-	ContentUsage []Line `json:"content_usage"`
-	Signal       []Line `json:"content_signal"`
+	TrainAI string `json:"train_ai"`
+	AIUse   string `json:"ai_use"`
+	Search  string `json:"search"`
+	// FromContentUsage and FromSignal are the two statements before they
+	// are combined, in the vocabulary's format ("train-ai=n, search=y";
+	// "" when a statement says nothing).
+	FromContentUsage string `json:"from_content_usage"`
+	FromSignal       string `json:"from_content_signal"`
+	ContentUsage     []Line `json:"content_usage"`
+	Signal           []Line `json:"content_signal"`
 }
 
 // CategoryReport is the one-line verdict of a category: how many of its
@@ -209,17 +214,24 @@ func verdict(file string, d robots.Decision, u robots.UsageDecision) Verdict {
 		p := g.Pos()
 		v.Group = &GroupRef{Agents: g.Agents, File: file, Line: p.Line, Column: p.Column}
 	}
-	if u.Applies {
-		c := u.Combined()
-		uv := &UsageView{TrainAI: c.TrainAI.String(), AIUse: c.AIUse.String(), Search: c.Search.String(),
-			ContentUsage: []Line{}, Signal: []Line{}}
-		for _, r := range u.Rules {
-			uv.ContentUsage = append(uv.ContentUsage, lineRef(file, r.Line, r.Line.Value))
-		}
-		for _, s := range u.Signals {
-			uv.Signal = append(uv.Signal, lineRef(file, s.Line, s.Line.Value))
-		}
-		v.Usage = uv
-	}
+	v.Usage = UsageOf(file, u)
 	return v
+}
+
+// UsageOf returns the JSON form of a usage decision, or nil when no
+// preference applies (the URL may not be fetched).
+func UsageOf(file string, u robots.UsageDecision) *UsageView {
+	if !u.Applies {
+		return nil
+	}
+	c := u.Combined()
+	uv := &UsageView{TrainAI: c.TrainAI.String(), AIUse: c.AIUse.String(), Search: c.Search.String(),
+		FromContentUsage: u.Usage.String(), FromSignal: u.Signal.String(), ContentUsage: []Line{}, Signal: []Line{}}
+	for _, r := range u.Rules {
+		uv.ContentUsage = append(uv.ContentUsage, lineRef(file, r.Line, r.Line.Value))
+	}
+	for _, s := range u.Signals {
+		uv.Signal = append(uv.Signal, lineRef(file, s.Line, s.Line.Value))
+	}
+	return uv
 }

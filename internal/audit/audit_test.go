@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -159,6 +160,8 @@ func TestWARC(t *testing.T) {
 				s := in.Name + " "
 				if in.Err != nil {
 					s += "error: " + in.Err.Error()
+				} else if in.Status != 200 {
+					s += "status " + strconv.Itoa(in.Status)
 				} else {
 					s += string(in.Data)
 				}
@@ -170,7 +173,7 @@ func TestWARC(t *testing.T) {
 			}
 			want := []string{
 				"https://a.example/robots.txt User-agent: GPTBot\nDisallow: /\n",
-				"https://b.example/robots.txt error: HTTP status 404",
+				"https://b.example/robots.txt status 404",
 				"https://c.example/robots.txt User-agent: *\nDisallow: /x\n",
 			}
 			if strings.Join(got, "|") != strings.Join(want, "|") {
@@ -205,11 +208,12 @@ func TestSummarize(t *testing.T) {
 		in <- Input{Name: "b", Data: []byte("User-agent: *\nDisallow: /\n")}
 		in <- Input{Name: "c", Data: []byte("User-agent: *\nDisallow: /tmp\n")}
 		in <- Input{Name: "d", Err: os.ErrNotExist}
+		in <- Input{Name: "e", Status: 404}
 		close(in)
 	}()
 	s := Summarize(in, testRegistry, 2)
-	if s.Files != 3 || s.Errors != 1 {
-		t.Fatalf("Files, Errors = %d, %d; want 3, 1", s.Files, s.Errors)
+	if s.Files != 3 || s.Errors != 1 || s.NotOK != 1 {
+		t.Fatalf("Files, Errors, NotOK = %d, %d, %d; want 3, 1, 1", s.Files, s.Errors, s.NotOK)
 	}
 	// GPTBot under rfc9309: fully in a and b, partly in c.
 	if got := s.Crawlers[1][0]; got != [3]int{0, 1, 2} {

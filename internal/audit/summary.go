@@ -45,6 +45,10 @@ type Input struct {
 	Name string
 	// Data is its content.
 	Data []byte
+	// Status is the HTTP status of a captured response (ReadWARC), or 0.
+	// A file with a status other than 2xx is counted in Summary.NotOK and
+	// not audited.
+	Status int
 	// Err is why it could not be read; Data is then ignored.
 	Err error
 }
@@ -59,6 +63,10 @@ type Summary struct {
 	// Files is how many files were audited; Errors how many could not be
 	// read (not counted in Files).
 	Files, Errors int
+	// NotOK is how many captures had an HTTP status other than 2xx: no
+	// file to audit (under RFC 9309 a 4xx allows everything, a 5xx
+	// disallows everything).
+	NotOK int
 	// Disagree is how many files the profiles disagree on: some crawler
 	// is blocked at a different level under some profile.
 	Disagree int
@@ -83,6 +91,7 @@ func newSummary(reg *Registry) *Summary {
 func (s *Summary) add(o *Summary) {
 	s.Files += o.Files
 	s.Errors += o.Errors
+	s.NotOK += o.NotOK
 	s.Disagree += o.Disagree
 	s.ContentUsage += o.ContentUsage
 	s.ContentSignal += o.ContentSignal
@@ -134,6 +143,10 @@ func Summarize(in <-chan Input, reg *Registry, workers int) *Summary {
 			for f := range in {
 				if f.Err != nil {
 					local.Errors++
+					continue
+				}
+				if f.Status != 0 && (f.Status < 200 || f.Status > 299) {
+					local.NotOK++
 					continue
 				}
 				local.count(f, levels, catOf)

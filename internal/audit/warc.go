@@ -21,9 +21,9 @@ const maxWARCBlock = 16 << 20
 const maxRobotsBody = 1 << 20
 
 // ReadWARC reads a WARC file (ISO 28500, WARC 1.0 or 1.1; whole-file or
-// per-record gzip) and calls fn with every "response" record's HTTP body
-// whose status is 2xx, named by its WARC-Target-URI. A response that is not
-// 2xx is passed with Err set (the file could not be had). Other record
+// per-record gzip) and calls fn with every "response" record, named by its
+// WARC-Target-URI, with its HTTP status and, for a 2xx status, its body. A
+// block that is not an HTTP response is passed with Err set. Other record
 // types (warcinfo, request, metadata, ...) are skipped. Records are read
 // one at a time, so memory stays bounded by the largest record.
 func ReadWARC(r io.Reader, fn func(Input) error) error {
@@ -76,7 +76,7 @@ func ReadWARC(r io.Reader, fn func(Input) error) error {
 			return fmt.Errorf("record %d: block: %w", n, err)
 		}
 		in := Input{Name: uri}
-		in.Data, in.Err = httpBody(block)
+		in.Data, in.Status, in.Err = httpBody(block)
 		if err := fn(in); err != nil {
 			return err
 		}
@@ -85,25 +85,27 @@ func ReadWARC(r io.Reader, fn func(Input) error) error {
 
 // httpBody returns the body of an HTTP response message, as a crawler
 // would read it: de-chunked, gzip/deflate decoded, at most maxRobotsBody
-// bytes. A non-2xx status is an error.
-func httpBody(block []byte) ([]byte, error) {
+// bytes, with the status. The body of a response that is not 2xx is not
+// read.
+func httpBody(block []byte) ([]byte, int, error) {
 	resp, err := http.ReadResponse(bufio.NewReader(bytes.NewReader(block)), nil)
 	if err != nil {
-		return nil, fmt.Errorf("not an HTTP response: %w", err)
+		return nil, 0, fmt.Errorf("not an HTTP response: %w", err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, fmt.Errorf("HTTP status %d", resp.StatusCode)
+		return nil, resp.StatusCode, nil
 	}
 	var body io.Reader = resp.Body
 	if strings.EqualFold(resp.Header.Get("Content-Encoding"), "gzip") {
 		zr, err := gzip.NewReader(resp.Body)
 		if err != nil {
-			return nil, err
+			return nil, resp.StatusCode, err
 		}
 		body = zr
 	}
-	return io.ReadAll(io.LimitReader(body, maxRobotsBody))
+	b, err := io.ReadAll(io.LimitReader(body, maxRobotsBody))
+	return b, resp.StatusCode, err
 }
 
 // WriteWARC writes records in WARC 1.1 form, uncompressed: a warcinfo

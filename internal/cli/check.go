@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sitetxt/sitetxt/internal/audit"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )
@@ -102,6 +103,10 @@ type (
 		Profile string         `json:"profile"`
 		Allowed bool           `json:"allowed"`
 		Rule    *checkRuleJSON `json:"rule"`
+		// Usage is the usage preference (docs/ai-preferences.md), present
+		// when the file has Content-Usage or Content-Signal lines and the
+		// URL is allowed.
+		Usage *audit.UsageView `json:"usage,omitempty"`
 	}
 )
 
@@ -126,6 +131,7 @@ func checkRun(opts *checkOptions) error {
 	acc := &access{prof: prof, policy: robots.Compile(parseFor(src, prof), prof), fetched: src.fetched}
 	fixed, isFixed := acc.fixed()
 	agent := acc.policy.Agent(opts.Agent)
+	hasUsage := !isFixed && acc.policy.HasUsage()
 
 	out := bufio.NewWriterSize(opts.IO.Out, 64<<10)
 	st := newStyle(opts.IO, opts.IO.Out)
@@ -145,10 +151,18 @@ func checkRun(opts *checkOptions) error {
 		if !d.Allowed {
 			disallowed = true
 		}
-		if enc != nil {
-			return enc.Encode(checkJSON{URL: u, Agent: opts.Agent, Profile: prof.String(), Allowed: d.Allowed, Rule: ruleView(d.Rule)})
+		var usage *audit.UsageView
+		if hasUsage {
+			usage = audit.UsageOf(src.name, agent.Usage(u))
 		}
-		return writeDecision(out, st, src.name, u, d)
+		if enc != nil {
+			return enc.Encode(checkJSON{URL: u, Agent: opts.Agent, Profile: prof.String(), Allowed: d.Allowed, Rule: ruleView(d.Rule), Usage: usage})
+		}
+		if err := writeDecision(out, st, src.name, u, d); err != nil || usage == nil {
+			return err
+		}
+		_, err := fmt.Fprintf(out, "  usage: train-ai %s, ai-use %s, search %s%s\n", usage.TrainAI, usage.AIUse, usage.Search, usageLines(usage))
+		return err
 	})
 	bar.finish()
 	if ferr := out.Flush(); err == nil {

@@ -100,6 +100,8 @@ type (
 		Typo    bool    `json:"typo,omitempty" yaml:"typo,omitempty"`
 		NoColon bool    `json:"no_colon,omitempty" yaml:"no_colon,omitempty"`
 		TooLong bool    `json:"too_long,omitempty" yaml:"too_long,omitempty"`
+		// Usage is the typed reading of a usage-preference line.
+		Usage *usageLineJSON `json:"usage,omitempty" yaml:"usage,omitempty"`
 	}
 	recordJSON struct {
 		Pos    posJSON `json:"pos" yaml:"pos"`
@@ -139,7 +141,7 @@ func astView(f *grammar.File) fileJSON {
 		Lines: make([]lineJSON, len(f.Lines)), Preamble: lineNumbers(f.Preamble),
 		Records: make([]recordJSON, len(f.Records)), Diagnostics: make([]diagJSON, len(f.Diagnostics))}
 	for i, l := range f.Lines {
-		v.Lines[i] = lineJSON{posView(l.Pos), l.Kind.String(), l.Raw, eolName[l.EOL], l.Field, l.Value, l.Comment, l.Typo, l.NoColon, l.TooLong}
+		v.Lines[i] = lineJSON{posView(l.Pos), l.Kind.String(), l.Raw, eolName[l.EOL], l.Field, l.Value, l.Comment, l.Typo, l.NoColon, l.TooLong, usageLineView(l)}
 	}
 	for i, r := range f.Records {
 		v.Records[i] = recordJSON{posView(r.Pos), lineNumbers(r.Lines), lineNumbers(r.Agents)}

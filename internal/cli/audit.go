@@ -1,0 +1,648 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sitetxt/sitetxt/internal/audit"
+	"github.com/sitetxt/sitetxt/robots"
+	"github.com/spf13/cobra"
+)
+
+func init() { commands = append(commands, newAuditCmd) }
+
+// auditOptions are the options of "sitetxt audit".
+type auditOptions struct {
+	IO      *IOStreams
+	Output  string
+	Profile string
+	Paths   []string
+	Summary bool
+	Stats   bool
+	Sources []string
+	Fetch   fetchFlags
+}
+
+func newAuditCmd(ios *IOStreams) *cobra.Command {
+	opts := &auditOptions{IO: ios}
+	cmd := &cobra.Command{
+		Use:   "audit [-o text|json|csv|html] [--path P]... SOURCE... | audit --summary [-o text|json|csv] SOURCE...",
+		Short: "Say which known crawlers, AI crawlers among them, may fetch and use a site",
+		Long: `Audit robots.txt files for every crawler of sitetxt's registry of known
+crawlers (search engines, AI training, AI search, AI assistants, SEO,
+archives; docs/ai-preferences.md): may it fetch the site root and each
+--path, which line decides, which usage preferences apply (Content-Usage,
+Content-Signal), and where the four profiles disagree. Each category gets a
+one-line verdict ("AI training crawlers: 14 of 19 blocked from /").
+
+SOURCE is a file, "-" for standard input, or an http(s) URL (a site URL means
+its /robots.txt).
+
+-o json prints one object per source:
+  {"source","profile","paths","crawlers":[{"token","operator","category",
+   "allowed","reason","rule","group","usage","paths","disagree"}],
+   "categories","licenses","disagree"}
+-o csv prints one row per source, crawler and path. -o html prints one
+self-contained page (no network needed to view it).
+
+--summary audits many files and prints only counts: per crawler and per
+category, how many files block it fully (not even "/"), partly (some
+Disallow rule applies) or not at all, under each profile, and how many files
+the profiles disagree on. Each SOURCE is then a file, a directory (every
+file under it), a WARC file (*.warc, *.warc.gz: every 2xx response record,
+as in Common Crawl's robots.txt captures) or "-": a list of such names on
+standard input, one per line. Files are read as a stream on every core, in
+bounded memory. --stats adds the time taken on standard error.
+
+Exit codes: 0 when the profiles agree, 1 when they disagree about some
+crawler (not with --summary), 2 on usage or input errors.`,
+		Example: `  sitetxt audit testdata/robots/aipref.txt
+  sitetxt audit --path /news/ -o html https://example.org/ > report.html
+  sitetxt audit --summary ../shared/corpus/robots/
+  find . -name robots.txt | sitetxt audit --summary -o csv -`,
+		Args: minArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Sources = args
+			return auditRun(opts)
+		},
+	}
+	outputFlag(cmd, &opts.Output, "text", "json", "csv", "html")
+	profileFlag(cmd, &opts.Profile)
+	opts.Fetch.AddFlags(cmd)
+	cmd.Flags().StringArrayVar(&opts.Paths, "path", nil, `a path to check besides "/" (repeatable)`)
+	cmd.Flags().BoolVar(&opts.Summary, "summary", false, "count over many files instead of reporting each")
+	cmd.Flags().BoolVar(&opts.Stats, "stats", false, "with --summary: print files, bytes, time and files per second on standard error")
+	return cmd
+}
+
+func auditRun(opts *auditOptions) error {
+	opts.Output = strings.ToLower(opts.Output)
+	if opts.Summary {
+		if err := checkOutput(opts.Output, "text", "json", "csv"); err != nil {
+			return err
+		}
+		return auditSummaryRun(opts)
+	}
+	if err := checkOutput(opts.Output, "text", "json", "csv", "html"); err != nil {
+		return err
+	}
+	prof, err := robots.ParseProfile(opts.Profile)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	for _, p := range opts.Paths {
+		if !strings.HasPrefix(p, "/") {
+			return usageError("--path %q: want a path starting with \"/\"", p)
+		}
+	}
+	opts.Fetch.Profile = prof.String()
+	out := bufio.NewWriterSize(opts.IO.Out, 64<<10)
+	defer out.Flush()
+	w := newAuditWriter(opts.Output, out, newStyle(opts.IO, opts.IO.Out))
+	var firstErr error
+	disagree := false
+	for _, name := range opts.Sources {
+		src, err := resolveSource(opts.IO, &opts.Fetch, name, "robots.txt")
+		if err != nil {
+			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %v\n", err)
+			if firstErr == nil {
+				firstErr = &exitError{code: ExitError}
+			}
+			continue
+		}
+		rep := audit.File(parseFor(src, prof), audit.Options{Paths: opts.Paths, Profile: prof})
+		if d, ok := fixedDecision(src.fetched); ok {
+			fixReport(rep, d)
+		}
+		if rep.Disagree > 0 {
+			disagree = true
+		}
+		if err := w.report(rep); err != nil {
+			return err
+		}
+		if err := out.Flush(); err != nil {
+			return err
+		}
+	}
+	if err := w.finish(); err != nil {
+		return err
+	}
+	if firstErr != nil {
+		return firstErr
+	}
+	if disagree {
+		return findings
+	}
+	return nil
+}
+
+// fixReport sets every answer of a report to the decision a fetch status
+// made for the whole site (a 404 allows all, a 5xx disallows all): no line
+// decided, and no usage preference was read.
+func fixReport(rep *audit.Report, d robots.Decision) {
+	v := audit.Verdict{Allowed: d.Allowed, Reason: d.Reason}
+	for _, c := range rep.Crawlers {
+		c.Verdict, c.Disagree = v, false
+		for _, p := range c.Paths {
+			p.Verdict, p.Disagree = v, false
+			for i := range p.Profiles {
+				p.Profiles[i].Allowed, p.Profiles[i].Usage = d.Allowed, ""
+			}
+		}
+	}
+	rep.Disagree = 0
+	for _, cat := range rep.Categories {
+		cat.Blocked = 0
+		if !d.Allowed {
+			cat.Blocked = cat.Crawlers
+		}
+		cat.Verdict = fmt.Sprintf("%s: %d of %d blocked from /", audit.CategoryTitle(cat.Category), cat.Blocked, cat.Crawlers)
+	}
+}
+
+// auditWriter writes reports in one output format.
+type auditWriter struct {
+	format string
+	w      io.Writer
+	st     style
+	enc    *json.Encoder
+	csv    *csv.Writer
+	html   []*audit.Report
+	n      int
+}
+
+func newAuditWriter(format string, w io.Writer, st style) *auditWriter {
+	aw := &auditWriter{format: format, w: w, st: st}
+	switch format {
+	case "json":
+		aw.enc = json.NewEncoder(w)
+		aw.enc.SetEscapeHTML(false)
+	case "csv":
+		aw.csv = csv.NewWriter(w)
+	}
+	return aw
+}
+
+func (aw *auditWriter) report(rep *audit.Report) error {
+	defer func() { aw.n++ }()
+	switch aw.format {
+	case "json":
+		return aw.enc.Encode(rep)
+	case "csv":
+		return aw.csvReport(rep)
+	case "html":
+		aw.html = append(aw.html, rep) // one page for all sources
+		return nil
+	}
+	return aw.textReport(rep)
+}
+
+func (aw *auditWriter) finish() error {
+	if aw.format == "html" {
+		return writeAuditHTML(aw.w, aw.html)
+	}
+	return nil
+}
+
+// csvHeader is the header row of audit -o csv.
+var csvHeader = []string{"source", "token", "operator", "category", "path", "profile", "verdict", "reason",
+	"directive", "pattern", "line", "column", "train_ai", "ai_use", "search", "disagree"}
+
+func (aw *auditWriter) csvReport(rep *audit.Report) error {
+	if aw.n == 0 {
+		if err := aw.csv.Write(csvHeader); err != nil {
+			return err
+		}
+	}
+	for _, c := range rep.Crawlers {
+		for _, p := range c.Paths {
+			row := []string{rep.Source, c.Token, c.Operator, c.Category, p.Path, rep.Profile, verdictWordOf(p.Allowed), p.Reason,
+				"", "", "", "", "", "", "", strconv.FormatBool(p.Disagree)}
+			if r := p.Rule; r != nil {
+				row[8], row[9], row[10], row[11] = r.Directive, r.Pattern, strconv.Itoa(r.Line), strconv.Itoa(r.Column)
+			}
+			if u := p.Usage; u != nil {
+				row[12], row[13], row[14] = u.TrainAI, u.AIUse, u.Search
+			}
+			for i, cell := range row {
+				row[i] = csvSafe(cell)
+			}
+			if err := aw.csv.Write(row); err != nil {
+				return err
+			}
+		}
+	}
+	aw.csv.Flush()
+	return aw.csv.Error()
+}
+
+// csvSafe keeps a spreadsheet from taking a cell a site wrote for a
+// formula: a leading =, +, -, @, tab or CR gets an apostrophe before it.
+func csvSafe(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+
+func verdictWordOf(allowed bool) string {
+	if allowed {
+		return "allowed"
+	}
+	return "disallowed"
+}
+
+// textReport writes one report for people: per category its verdict line
+// and a row per crawler.
+func (aw *auditWriter) textReport(rep *audit.Report) error {
+	var b strings.Builder
+	if aw.n > 0 {
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "%s (profile %s)\n", visible(rep.Source), rep.Profile)
+	for _, l := range rep.Licenses {
+		fmt.Fprintf(&b, "License (RSL): %s (line %d)\n", visible(l.Value), l.Line)
+	}
+	if _, err := io.WriteString(aw.w, b.String()); err != nil {
+		return err
+	}
+	for _, cat := range rep.Categories {
+		if _, err := fmt.Fprintf(aw.w, "\n%s\n", aw.st.bold(cat.Verdict)); err != nil {
+			return err
+		}
+		t := &table{}
+		for _, c := range rep.Crawlers {
+			if c.Category != cat.Category {
+				continue
+			}
+			cells := []string{"  " + visible(c.Token), visible(c.Operator)}
+			paint := []func(string) string{nil, nil}
+			for _, p := range c.Paths {
+				cells = append(cells, p.Path+" "+verdictWordOf(p.Allowed))
+				if p.Allowed {
+					paint = append(paint, aw.st.green)
+				} else {
+					paint = append(paint, aw.st.red)
+				}
+			}
+			cells = append(cells, why(rep.Source, c.Verdict))
+			t.add(cells, paint)
+			if u := c.Usage; u != nil && (u.TrainAI != "unknown" || u.AIUse != "unknown" || u.Search != "unknown") {
+				t.note(fmt.Sprintf("      usage: train-ai %s, ai-use %s, search %s%s", u.TrainAI, u.AIUse, u.Search, usageLines(u)))
+			}
+			if !c.ValidToken {
+				t.note("      note: this token breaks RFC 9309's product-token grammar")
+			}
+			if c.Disagree {
+				t.note("      profiles disagree: " + disagreement(c))
+			}
+		}
+		if err := t.write(aw.w); err != nil {
+			return err
+		}
+	}
+	if rep.Disagree > 0 {
+		_, err := fmt.Fprintf(aw.w, "\nprofiles disagree about %d crawler(s)\n", rep.Disagree)
+		return err
+	}
+	return nil
+}
+
+// why names the deciding line of a verdict, or the reason.
+func why(file string, v audit.Verdict) string {
+	if v.Rule != nil {
+		return fmt.Sprintf("%s:%d: %s: %s", visible(file), v.Rule.Line, v.Rule.Directive, visible(v.Rule.Pattern))
+	}
+	return v.Reason
+}
+
+func usageLines(u *audit.UsageView) string {
+	var ls []string
+	for _, l := range u.ContentUsage {
+		ls = append(ls, fmt.Sprintf("line %d", l.Line))
+	}
+	for _, l := range u.Signal {
+		ls = append(ls, fmt.Sprintf("line %d", l.Line))
+	}
+	if len(ls) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(ls, ", ") + ")"
+}
+
+// disagreement says which profiles answer which path differently.
+func disagreement(c *audit.CrawlerReport) string {
+	var parts []string
+	for _, p := range c.Paths {
+		if !p.Disagree {
+			continue
+		}
+		var vs []string
+		for _, pv := range p.Profiles {
+			s := pv.Profile + " " + verdictWordOf(pv.Allowed)
+			if pv.Usage != "" {
+				s += " (" + pv.Usage + ")"
+			}
+			vs = append(vs, s)
+		}
+		parts = append(parts, p.Path+": "+strings.Join(vs, ", "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// visible escapes control characters (C0, DEL, C1, bidi controls) so a
+// terminal shows them instead of obeying them.
+func visible(s string) string {
+	clean := true
+	for _, r := range s {
+		if isControl(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isControl(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool {
+	return r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == 0xfffd ||
+		r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c
+}
+
+// auditSummaryRun is audit --summary.
+func auditSummaryRun(opts *auditOptions) error {
+	start := time.Now()
+	in := make(chan audit.Input, 2*runtime.GOMAXPROCS(0))
+	srcErr := make(chan error, 1)
+	go func() {
+		defer close(in)
+		srcErr <- feedSources(opts.IO, opts.Sources, in)
+	}()
+	sum := audit.Summarize(in, nil, 0)
+	if err := <-srcErr; err != nil {
+		return err
+	}
+	elapsed := time.Since(start)
+	out := bufio.NewWriterSize(opts.IO.Out, 64<<10)
+	var err error
+	switch opts.Output {
+	case "json":
+		err = summaryJSON(out, sum)
+	case "csv":
+		err = summaryCSV(out, sum)
+	default:
+		err = summaryText(out, sum)
+	}
+	if ferr := out.Flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return err
+	}
+	if opts.Stats {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		fmt.Fprintf(opts.IO.ErrOut, "sitetxt: note: audited %d files (%d bytes, %d unreadable) in %.2fs: %.0f files/s on %d cores; heap in use at the end %d MiB, total allocated %d MiB\n",
+			sum.Files, sum.Bytes, sum.Errors, elapsed.Seconds(), float64(sum.Files+sum.Errors)/elapsed.Seconds(), runtime.GOMAXPROCS(0),
+			ms.HeapInuse>>20, ms.TotalAlloc>>20)
+	}
+	if sum.Errors > 0 {
+		fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %d source(s) could not be read\n", sum.Errors)
+		return &exitError{code: ExitError}
+	}
+	return nil
+}
+
+// feedSources sends every file named by the sources to in: files,
+// directories (walked), WARC files (their response records) and "-" (a
+// list of names on standard input). A file that cannot be read is sent
+// with Err set and reported on standard error; only a failure to go on
+// (an unreadable list, a broken WARC file) is returned.
+func feedSources(ios *IOStreams, sources []string, in chan<- audit.Input) error {
+	var one func(name string) error
+	fail := func(name string, err error) {
+		fmt.Fprintf(ios.ErrOut, "sitetxt: %s: %v\n", visible(name), unwrapPath(err))
+		in <- audit.Input{Name: name, Err: err}
+	}
+	readFile := func(name string) {
+		b, err := readLimited(name)
+		if err != nil {
+			fail(name, err)
+			return
+		}
+		in <- audit.Input{Name: name, Data: b}
+	}
+	one = func(name string) error {
+		if name == "-" {
+			sc := bufio.NewScanner(ios.In)
+			sc.Buffer(make([]byte, 64<<10), 1<<20)
+			for sc.Scan() {
+				if l := strings.TrimSpace(sc.Text()); l != "" && l != "-" {
+					if err := one(l); err != nil {
+						return err
+					}
+				}
+			}
+			return sc.Err()
+		}
+		st, err := os.Stat(name)
+		if err != nil {
+			fail(name, err)
+			return nil
+		}
+		switch {
+		case st.IsDir():
+			return filepath.WalkDir(name, func(p string, d fs.DirEntry, err error) error {
+				if err != nil {
+					fail(p, err)
+					return nil
+				}
+				if d.Type().IsRegular() {
+					if isWARC(p) {
+						return readWARCFile(p, in, fail)
+					}
+					readFile(p)
+				}
+				return nil
+			})
+		case isWARC(name):
+			return readWARCFile(name, in, fail)
+		}
+		readFile(name)
+		return nil
+	}
+	for _, s := range sources {
+		if err := one(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func isWARC(name string) bool {
+	return strings.HasSuffix(name, ".warc") || strings.HasSuffix(name, ".warc.gz")
+}
+
+func readWARCFile(name string, in chan<- audit.Input, fail func(string, error)) error {
+	f, err := os.Open(name)
+	if err != nil {
+		fail(name, err)
+		return nil
+	}
+	defer f.Close()
+	err = audit.ReadWARC(f, func(r audit.Input) error {
+		if r.Err != nil {
+			fail(r.Name, r.Err)
+			return nil
+		}
+		in <- r
+		return nil
+	})
+	if err != nil {
+		return &exitError{code: ExitError, err: fmt.Errorf("%s: %w", name, err)}
+	}
+	return nil
+}
+
+// readLimited reads a file, at most maxRead bytes.
+func readLimited(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, maxRead))
+}
+
+func summaryText(w io.Writer, s *audit.Summary) error {
+	fmt.Fprintf(w, "%d files audited, %d unreadable, %d captures without a file (HTTP status not 2xx); the profiles disagree on %d\n", s.Files, s.Errors, s.NotOK, s.Disagree)
+	fmt.Fprintf(w, "usage-preference lines: %d files with Content-Usage, %d with Content-Signal, %d with License\n", s.ContentUsage, s.ContentSignal, s.License)
+	fmt.Fprintf(w, "\nfiles blocking each crawler fully / partly / not at all:\n")
+	head := []string{"crawler", "category"}
+	for _, p := range robots.Profiles {
+		head = append(head, p.String())
+	}
+	t := &table{}
+	t.add(head, nil)
+	cell := func(c [3]int) string {
+		return fmt.Sprintf("%d / %d / %d", c[audit.Fully], c[audit.Partly], c[audit.None])
+	}
+	for _, cat := range audit.Categories {
+		for i, c := range s.Registry.Crawlers {
+			if c.Category != cat {
+				continue
+			}
+			row := []string{visible(c.Token), c.Category}
+			for p := range robots.Profiles {
+				row = append(row, cell(s.Crawlers[i][p]))
+			}
+			t.add(row, nil)
+		}
+	}
+	if err := t.write(w); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nfiles blocking all crawlers of a category fully / some of them / none at all:\n")
+	t = &table{}
+	t.add(append([]string{"category"}, head[2:]...), nil)
+	for j, cat := range audit.Categories {
+		row := []string{audit.CategoryTitle(cat)}
+		for p := range robots.Profiles {
+			row = append(row, cell(s.Categories[j][p]))
+		}
+		t.add(row, nil)
+	}
+	return t.write(w)
+}
+
+// summaryCounts is the JSON form of Counts: per profile.
+type summaryCounts struct {
+	Profile string `json:"profile"`
+	Fully   int    `json:"fully"`
+	Partly  int    `json:"partly"`
+	None    int    `json:"none"`
+}
+
+func countsView(c audit.Counts) []summaryCounts {
+	out := make([]summaryCounts, len(robots.Profiles))
+	for p, prof := range robots.Profiles {
+		out[p] = summaryCounts{prof.String(), c[p][audit.Fully], c[p][audit.Partly], c[p][audit.None]}
+	}
+	return out
+}
+
+// summaryJSON writes JSON Lines: one object per crawler, one per
+// category, then the totals.
+func summaryJSON(w io.Writer, s *audit.Summary) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for i, c := range s.Registry.Crawlers {
+		if err := enc.Encode(struct {
+			Crawler  string          `json:"crawler"`
+			Category string          `json:"category"`
+			Files    []summaryCounts `json:"files"`
+		}{c.Token, c.Category, countsView(s.Crawlers[i])}); err != nil {
+			return err
+		}
+	}
+	for j, cat := range audit.Categories {
+		if err := enc.Encode(struct {
+			Category string          `json:"category"`
+			Files    []summaryCounts `json:"files"`
+		}{cat, countsView(s.Categories[j])}); err != nil {
+			return err
+		}
+	}
+	return enc.Encode(struct {
+		Files         int `json:"files"`
+		Unreadable    int `json:"unreadable"`
+		NotOK         int `json:"not_ok"`
+		Disagree      int `json:"disagree"`
+		ContentUsage  int `json:"content_usage"`
+		ContentSignal int `json:"content_signal"`
+		License       int `json:"license"`
+	}{s.Files, s.Errors, s.NotOK, s.Disagree, s.ContentUsage, s.ContentSignal, s.License})
+}
+
+func summaryCSV(w io.Writer, s *audit.Summary) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"kind", "name", "category", "profile", "fully", "partly", "none"})
+	row := func(kind, name, cat string, c audit.Counts) {
+		for p, prof := range robots.Profiles {
+			cw.Write([]string{kind, csvSafe(name), cat, prof.String(), strconv.Itoa(c[p][audit.Fully]), strconv.Itoa(c[p][audit.Partly]), strconv.Itoa(c[p][audit.None])})
+		}
+	}
+	for i, c := range s.Registry.Crawlers {
+		row("crawler", c.Token, c.Category, s.Crawlers[i])
+	}
+	for j, cat := range audit.Categories {
+		row("category", cat, cat, s.Categories[j])
+	}
+	cw.Write([]string{"total", "files", "", "", strconv.Itoa(s.Files), "", ""})
+	cw.Write([]string{"total", "unreadable", "", "", strconv.Itoa(s.Errors), "", ""})
+	cw.Write([]string{"total", "not_ok", "", "", strconv.Itoa(s.NotOK), "", ""})
+	cw.Write([]string{"total", "disagree", "", "", strconv.Itoa(s.Disagree), "", ""})
+	cw.Flush()
+	return cw.Error()
+}
