@@ -14,7 +14,7 @@ var knownFields = map[string]bool{
 	"sitemap": true, "crawl-delay": true, "request-rate": true, "visit-time": true,
 	"host": true, "clean-param": true, "noindex": true, "noarchive": true, "nofollow": true,
 	"mobile-agent-server": true,
-	"content-usage": true, "content-signal": true, "license": true,
+	"content-usage":       true, "content-signal": true, "license": true,
 }
 
 // canonicalField returns the BNF spelling of a line's field.

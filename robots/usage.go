@@ -606,4 +606,3 @@ func (l *linter) signalValue(ln *grammar.Line) {
 		}
 	}
 }
-
