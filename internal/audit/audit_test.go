@@ -265,3 +265,57 @@ func TestCorpusSummary(t *testing.T) {
 		}
 	}
 }
+
+func FuzzReadWARC(f *testing.F) {
+	var b bytes.Buffer
+	WriteWARC(&b, []Capture{{URL: "https://a.example/robots.txt", Body: "User-agent: *\nDisallow: /\n"}})
+	f.Add(b.Bytes())
+	f.Add([]byte("WARC/1.1\r\nWARC-Type: response\r\nContent-Length: 5\r\n\r\nHTTP/"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		n := 0
+		ReadWARC(bytes.NewReader(data), func(in Input) error {
+			n++
+			if len(in.Data) > maxRobotsBody {
+				t.Fatalf("body of %d bytes, more than maxRobotsBody", len(in.Data))
+			}
+			return nil
+		})
+	})
+}
+
+// BenchmarkSummarize audits the first 1,000 files of the shared corpus
+// per iteration, on every core.
+func BenchmarkSummarize(b *testing.B) {
+	dir := filepath.Join("..", "..", "..", "shared", "corpus", "robots")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		b.Skipf("corpus not available (%v)", err)
+	}
+	var files [][]byte
+	size := 0
+	for _, e := range ents[:min(1000, len(ents))] {
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		files = append(files, data)
+		size += len(data)
+	}
+	reg := DefaultRegistry()
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		in := make(chan Input, 8)
+		go func() {
+			for j, d := range files {
+				in <- Input{Name: strconv.Itoa(j), Data: d}
+			}
+			close(in)
+		}()
+		if s := Summarize(in, reg, 0); s.Files != len(files) {
+			b.Fatalf("Files = %d, want %d", s.Files, len(files))
+		}
+	}
+	b.ReportMetric(float64(len(files)*b.N)/b.Elapsed().Seconds(), "files/s")
+}

@@ -43,14 +43,19 @@ func LevelOf(a *robots.Agent) Level {
 type Input struct {
 	// Name names the file (a path, a URL).
 	Name string
-	// Data is its content.
+	// Data is its content. When Data is nil and Read is set, the worker
+	// that audits the file calls Read for it, so files are read on every
+	// core rather than by the one goroutine that lists them.
 	Data []byte
+	Read func() ([]byte, error)
 	// Status is the HTTP status of a captured response (ReadWARC), or 0.
 	// A file with a status other than 2xx is counted in Summary.NotOK and
 	// not audited.
 	Status int
 	// Err is why it could not be read; Data is then ignored.
 	Err error
+	// OnError, if set, is told when Read fails.
+	OnError func(name string, err error)
 }
 
 // Counts counts files by level, under each profile (indexed as
@@ -141,6 +146,12 @@ func Summarize(in <-chan Input, reg *Registry, workers int) *Summary {
 			local := newSummary(reg)
 			levels := make([][4]Level, len(reg.Crawlers))
 			for f := range in {
+				if f.Data == nil && f.Read != nil && f.Err == nil {
+					f.Data, f.Err = f.Read()
+					if f.Err != nil && f.OnError != nil {
+						f.OnError(f.Name, f.Err)
+					}
+				}
 				if f.Err != nil {
 					local.Errors++
 					continue

@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/sitetxt/sitetxt/internal/audit"
@@ -441,17 +442,19 @@ func auditSummaryRun(opts *auditOptions) error {
 // (an unreadable list, a broken WARC file) is returned.
 func feedSources(ios *IOStreams, sources []string, in chan<- audit.Input) error {
 	var one func(name string) error
+	var report func(name string, err error)
 	fail := func(name string, err error) {
-		fmt.Fprintf(ios.ErrOut, "sitetxt: %s: %v\n", visible(name), unwrapPath(err))
+		report(name, err)
 		in <- audit.Input{Name: name, Err: err}
 	}
+	var mu sync.Mutex
+	report = func(name string, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(ios.ErrOut, "sitetxt: %s: %v\n", visible(name), unwrapPath(err))
+	}
 	readFile := func(name string) {
-		b, err := readLimited(name)
-		if err != nil {
-			fail(name, err)
-			return
-		}
-		in <- audit.Input{Name: name, Data: b}
+		in <- audit.Input{Name: name, Read: func() ([]byte, error) { return readLimited(name) }, OnError: report}
 	}
 	one = func(name string) error {
 		if name == "-" {
