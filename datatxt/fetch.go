@@ -30,7 +30,14 @@ var ErrNoDataTxt = errors.New("no data.txt: datasets may be found by other means
 //
 // The zero Fetcher is ready to use (30 s timeout, 500 KiB limit, an
 // in-memory cache) and is safe for concurrent use; concurrent fetches of
-// one URL make one request. Set its fields before first use.
+// one URL make one request. A Catalog parsed without Options.Rules and
+// Options.Robots is parsed once per response and options, by one of the
+// callers that ask for it at once, and kept until the response expires (at
+// most 10,000 Catalogs, from at most 128 MiB of data.txt; past that the
+// least recently used are dropped); callers get their own Catalog value
+// whose Entries and File are shared and must not be modified. With Rules or
+// Robots (functions and values sitetxt cannot compare) every call parses.
+// Set its fields before first use.
 type Fetcher struct {
 	// UserAgent is the User-Agent header sent.
 	UserAgent string
@@ -43,7 +50,8 @@ type Fetcher struct {
 	Cache Cache
 
 	once    sync.Once
-	fetcher fetch.Fetcher
+	memo    *fetch.Memo[*Catalog]
+	onParse func(key string) // test hook: a data.txt was parsed
 }
 
 // Fetch fetches the data.txt of a site ("https://example.org/") or at a
@@ -56,18 +64,43 @@ func (f *Fetcher) Fetch(ctx context.Context, site string, opts Options) (*Catalo
 		return nil, err
 	}
 	f.once.Do(func() {
-		f.fetcher = fetch.Fetcher{Client: f.HTTPClient, UserAgent: f.UserAgent, Timeout: f.Timeout, Cache: f.Cache}
+		cache := f.Cache
+		if cache == nil {
+			cache = fetch.NewMemoryCacheFor(fetch.DefaultMemoBytes, fetch.DefaultMemoEntries)
+		}
+		f.memo = &fetch.Memo[*Catalog]{Mode: fetch.DataTxt, OnCompile: f.onParse,
+			Fetcher: &fetch.Fetcher{Client: f.HTTPClient, UserAgent: f.UserAgent, Timeout: f.Timeout, Cache: cache}}
 	})
-	r := f.fetcher.Fetch(ctx, url, fetch.DataTxt)
+	parse := func(r *fetch.Result) *Catalog {
+		o := opts
+		if o.Base == "" {
+			o.Base = r.FinalURL
+		}
+		return Parse(url, r.Body, o)
+	}
+	if opts.Rules != nil || opts.Robots != nil {
+		r := f.memo.Fetcher.Fetch(ctx, url, fetch.DataTxt)
+		if err := failure(url, r); err != nil {
+			return nil, err
+		}
+		return parse(r), nil
+	}
+	key := fmt.Sprintf("%s\x00%d\x00%q\x00%q\x00%d\x00%d", url, opts.Form, opts.Base, opts.Agent, opts.MaxSize, opts.MaxNodes)
+	got := f.memo.Get(ctx, key, url, parse)
+	if err := failure(url, got.Result); err != nil {
+		return nil, err
+	}
+	c := *got.Value
+	return &c, nil
+}
+
+// failure returns the error of a data.txt Result that is not a parse.
+func failure(url string, r *fetch.Result) error {
 	switch r.Status {
 	case fetch.Parse:
+		return nil
 	case fetch.NotFound:
-		return nil, fmt.Errorf("%s: %w", url, ErrNoDataTxt)
-	default:
-		return nil, r.Failure()
+		return fmt.Errorf("%s: %w", url, ErrNoDataTxt)
 	}
-	if opts.Base == "" {
-		opts.Base = r.FinalURL
-	}
-	return Parse(url, r.Body, opts), nil
+	return r.Failure()
 }

@@ -24,7 +24,11 @@ type Cache = fetch.Cache
 // 9309 allows (at most 24 hours).
 //
 // The zero Fetcher is ready to use (30 s timeout, 500 KiB limit, an
-// in-memory cache) and is safe for concurrent use. Set its fields before
+// in-memory cache) and is safe for concurrent use: concurrent fetches of
+// one site wait for one request and one compile, and a Table is kept until
+// its robots.txt expires (at most 10,000 Tables, compiled from at most 128
+// MiB of robots.txt; past that the least recently used are dropped).
+// Tables are immutable and shared between callers. Set its fields before
 // first use.
 type Fetcher struct {
 	// UserAgent is the User-Agent header sent.
@@ -37,8 +41,9 @@ type Fetcher struct {
 	// Cache keeps responses; nil means an in-memory cache.
 	Cache Cache
 
-	once    sync.Once
-	fetcher fetch.Fetcher
+	once      sync.Once
+	memo      *fetch.Memo[*Table]
+	onCompile func(url string) // test hook: a robots.txt was compiled
 }
 
 // Fetch fetches the robots.txt of a site ("https://example.org/") or at a
@@ -49,12 +54,19 @@ func (f *Fetcher) Fetch(ctx context.Context, site string) (*Table, error) {
 		return nil, err
 	}
 	f.once.Do(func() {
-		f.fetcher = fetch.Fetcher{Client: f.HTTPClient, UserAgent: f.UserAgent, Timeout: f.Timeout, Cache: f.Cache}
+		cache := f.Cache
+		if cache == nil {
+			cache = fetch.NewMemoryCacheFor(fetch.DefaultMemoBytes, fetch.DefaultMemoEntries)
+		}
+		f.memo = &fetch.Memo[*Table]{Mode: fetch.RFC9309, OnCompile: f.onCompile,
+			Fetcher: &fetch.Fetcher{Client: f.HTTPClient, UserAgent: f.UserAgent, Timeout: f.Timeout, Cache: cache},
+			Compile: func(r *fetch.Result) *Table { return Compile(grammar.Parse(r.URL, r.Body, grammar.Options{})) }}
 	})
-	r := f.fetcher.Fetch(ctx, url, fetch.RFC9309)
+	got := f.memo.Get(ctx, url, url, nil)
+	r := got.Result
 	switch r.Status {
 	case fetch.Parse:
-		return Compile(grammar.Parse(url, r.Body, grammar.Options{})), nil
+		return got.Value, nil
 	case fetch.AllowAll:
 		return Compile(grammar.Parse(url, nil, grammar.Options{})), nil
 	}

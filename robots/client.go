@@ -24,7 +24,9 @@ type Cache = fetch.Cache
 func NewMemoryCache(maxEntries int) Cache { return &fetch.MemoryCache{MaxEntries: maxEntries} }
 
 // NewDirCache returns a Cache of files in dir (created when needed), one per
-// robots.txt URL, written atomically; several processes may share it.
+// robots.txt URL, written atomically; several processes may share it. It
+// reads only regular files, never through a symbolic link, of at most
+// fetch.DefaultMaxEntryBytes.
 func NewDirCache(dir string) Cache { return fetch.DirCache{Dir: dir} }
 
 // A Client answers whether a crawler may fetch a URL, end to end: it fetches
@@ -37,9 +39,15 @@ func NewDirCache(dir string) Cache { return fetch.DirCache{Dir: dir} }
 // rules found apply to the original site.
 //
 // The zero Client is ready to use (profile rfc9309, 30 s timeout, 500 KiB
-// limit, an in-memory cache). A Client is safe for concurrent use;
-// concurrent checks on one site make one fetch. Set its fields before first
-// use.
+// limit, an in-memory cache). A Client is safe for concurrent use:
+// concurrent checks on one site wait for one fetch and one compile, and a
+// compiled policy is kept until its robots.txt expires, within
+// MaxPolicyBytes. Set its fields before first use.
+//
+// The fetch-and-compile path is internal/fetch.Memo over a fetch.Fetcher
+// and the Cache: a shared Cache (one a fleet of crawlers uses) needs only
+// Get and Put; a response another process put there is compiled once here
+// and reused while its bytes stay the same.
 type Client struct {
 	// Profile interprets robots.txt and its HTTP responses.
 	Profile Profile
@@ -62,28 +70,19 @@ type Client struct {
 	MaxStale time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// MaxPolicyBytes bounds the robots.txt bytes behind the compiled
+	// policies the Client keeps (at most 10,000 policies); 0 means 128 MiB.
+	// Past it the least recently used policies are dropped: each costs one
+	// compile (and a request only if the Cache dropped its response too)
+	// the next time it is needed. A policy takes a few heap bytes per byte
+	// of its file (docs/security.md gives the measured figure). When Cache
+	// is nil the Client's in-memory cache holds as many bytes, so a working
+	// set that fits is never fetched again before it expires.
+	MaxPolicyBytes int
 
-	once     sync.Once
-	fetcher  *fetch.Fetcher
-	mode     fetch.Mode
-	mu       sync.Mutex
-	policies map[string]*compiled
-	bytes    int // robots.txt bytes behind policies
-}
-
-// A Client keeps at most maxPolicies compiled policies, compiled from at
-// most maxPolicyBytes of robots.txt (a policy takes about 5 heap bytes per
-// byte of its file); past either it forgets expired ones, then arbitrary
-// ones, which costs a fetch from the cache and a compile, not correctness.
-const (
-	maxPolicies    = 10000
-	maxPolicyBytes = 32 << 20
-)
-
-// compiled is a robots.txt response and its compiled policy.
-type compiled struct {
-	res    *fetch.Result
-	policy *Policy // when res.Status is fetch.Parse
+	once      sync.Once
+	memo      *fetch.Memo[*Policy]
+	onCompile func(robotsURL string) // test hook: a robots.txt was compiled
 }
 
 // Answer is a Client's answer for one URL, with its explanation.
@@ -118,22 +117,26 @@ type Answer struct {
 
 func (c *Client) init() {
 	c.once.Do(func() {
-		c.fetcher = &fetch.Fetcher{Client: c.HTTPClient, UserAgent: c.UserAgent, Timeout: c.Timeout,
-			MaxSize: c.MaxSize, Cache: c.Cache, MaxStale: c.MaxStale, Now: c.Now}
+		maxBytes := c.MaxPolicyBytes
+		if maxBytes <= 0 {
+			maxBytes = fetch.DefaultMemoBytes
+		}
+		cache := c.Cache
+		if cache == nil {
+			cache = fetch.NewMemoryCacheFor(maxBytes, fetch.DefaultMemoEntries)
+		}
+		f := &fetch.Fetcher{Client: c.HTTPClient, UserAgent: c.UserAgent, Timeout: c.Timeout,
+			MaxSize: c.MaxSize, Cache: cache, MaxStale: c.MaxStale, Now: c.Now}
 		m, err := fetch.ParseMode(c.Profile.String())
 		if err != nil {
 			m = fetch.RFC9309
 		}
-		c.mode = m
-		c.policies = make(map[string]*compiled)
+		profile := c.Profile
+		c.memo = &fetch.Memo[*Policy]{Fetcher: f, Mode: m, MaxBytes: maxBytes, OnCompile: c.onCompile,
+			Compile: func(r *fetch.Result) *Policy {
+				return Compile(grammar.Parse(r.URL, r.Body, grammar.Options{MaxSize: -1}), profile)
+			}}
 	})
-}
-
-func (c *Client) now() time.Time {
-	if c.Now != nil {
-		return c.Now()
-	}
-	return time.Now()
 }
 
 // Check says whether agent (a product token such as "ExampleBot") may fetch
@@ -147,14 +150,14 @@ func (c *Client) Check(ctx context.Context, agent, rawURL string) (*Answer, erro
 	if err != nil {
 		return nil, err
 	}
-	cp, memo := c.policy(ctx, robotsURL)
-	r := cp.res
+	got := c.memo.Get(ctx, robotsURL, robotsURL, nil)
+	r := got.Result
 	v := &Answer{URL: rawURL, RobotsURL: robotsURL, Status: r.Status.String(), Reason: r.Reason,
-		HTTPStatus: r.HTTPStatus, FinalURL: r.FinalURL, FromCache: r.FromCache || memo, Stale: r.Stale,
+		HTTPStatus: r.HTTPStatus, FinalURL: r.FinalURL, FromCache: r.FromCache || got.Kept, Stale: r.Stale,
 		Expires: r.Expires, RetryAfter: r.RetryAfter, Err: r.Err}
 	switch r.Status {
 	case fetch.Parse:
-		d := cp.policy.Decide(agent, rawURL)
+		d := got.Value.Decide(agent, rawURL)
 		v.Decision, v.Allowed = &d, d.Allowed
 	case fetch.AllowAll:
 		v.Allowed = true
@@ -167,51 +170,4 @@ func (c *Client) Check(ctx context.Context, agent, rawURL string) (*Answer, erro
 func (c *Client) Allowed(ctx context.Context, agent, rawURL string) bool {
 	v, err := c.Check(ctx, agent, rawURL)
 	return err == nil && v.Allowed
-}
-
-// policy returns the compiled robots.txt at robotsURL, fetching it when the
-// last answer has expired; memo reports an answer kept from before.
-func (c *Client) policy(ctx context.Context, robotsURL string) (cp *compiled, memo bool) {
-	now := c.now()
-	c.mu.Lock()
-	old := c.policies[robotsURL]
-	c.mu.Unlock()
-	if old != nil && now.Before(old.res.Expires) {
-		return old, true
-	}
-	r := c.fetcher.Fetch(ctx, robotsURL, c.mode)
-	cp = &compiled{res: r}
-	if r.Status == fetch.Parse {
-		if old != nil && old.policy != nil && old.res.FetchedAt.Equal(r.FetchedAt) && old.res.FinalURL == r.FinalURL && len(old.res.Body) == len(r.Body) {
-			cp.policy = old.policy // the same response, revalidated or stale
-		} else {
-			cp.policy = Compile(grammar.Parse(robotsURL, r.Body, grammar.Options{MaxSize: -1}), c.Profile)
-		}
-	}
-	if r.Err != nil && ctx.Err() != nil {
-		return cp, false // the caller gave up; do not remember that
-	}
-	c.mu.Lock()
-	if old, ok := c.policies[robotsURL]; ok {
-		c.bytes -= len(old.res.Body)
-	}
-	if len(c.policies) >= maxPolicies || c.bytes+len(r.Body) > maxPolicyBytes {
-		for k, v := range c.policies {
-			if !now.Before(v.res.Expires) {
-				c.bytes -= len(v.res.Body)
-				delete(c.policies, k)
-			}
-		}
-		for k, v := range c.policies {
-			if len(c.policies) < maxPolicies && c.bytes+len(r.Body) <= maxPolicyBytes {
-				break
-			}
-			c.bytes -= len(v.res.Body)
-			delete(c.policies, k)
-		}
-	}
-	c.policies[robotsURL] = cp
-	c.bytes += len(r.Body)
-	c.mu.Unlock()
-	return cp, false
 }

@@ -251,8 +251,8 @@ func (r *Rule) compile(p Profile) {
 	case Google:
 		pat = escapeGoogle(pat)
 	case RFC9309:
-		if needsNormRFC(pat) {
-			pat = string(normRFC(nil, pat))
+		if needsNormRFC(pat) || strings.IndexByte(pat[:len(pat)-1], '$') >= 0 {
+			pat = string(normRFC(nil, pat, false))
 		}
 	case Draft:
 		if strings.IndexByte(pat, '%') >= 0 {
@@ -322,6 +322,7 @@ func (pol *Policy) index() {
 	var toks []tokGroups
 	at := map[string]int32{}
 	var global []*Group
+	var names []string
 	nGlobal := 0
 	for _, g := range pol.groups {
 		if g.Global {
@@ -339,21 +340,20 @@ func (pol *Policy) index() {
 			if isGlobalValue(pol.profile, v) {
 				continue
 			}
-			tok := strings.ToLower(fileToken(v))
-			if tok == "" && pol.profile != Google {
-				continue
+			for _, tok := range valueNames(pol.profile, v, names[:0]) {
+				tok = asciiLower(tok)
+				j, ok := at[tok]
+				if !ok {
+					at[tok] = int32(len(toks))
+					toks = append(toks, tokGroups{tok, pol.groups[i : i+1 : i+1]})
+					continue
+				}
+				t := &toks[j]
+				if t.groups[len(t.groups)-1] == g {
+					continue // named twice in one group
+				}
+				t.groups = append(t.groups, g) // copies on the first append: capacity is 1
 			}
-			j, ok := at[tok]
-			if !ok {
-				at[tok] = int32(len(toks))
-				toks = append(toks, tokGroups{tok, pol.groups[i : i+1 : i+1]})
-				continue
-			}
-			t := &toks[j]
-			if t.groups[len(t.groups)-1] == g {
-				continue // named twice in one group
-			}
-			t.groups = append(t.groups, g) // copies on the first append: capacity is 1
 		}
 	}
 	slab := make([]Agent, 0, len(toks)+1)
@@ -457,8 +457,55 @@ func sortedForDecision(rules []*Rule) bool {
 	return true
 }
 
-// fileToken returns the product token of a User-agent value in a file: the
-// run of letters, '-' and '_' at its start.
+// valueNames appends to dst the crawler names a User-agent value in a
+// file gives under profile p. Google: one, the run of letters, '-' and '_'
+// at its start (Google's ExtractUserAgent; "" matches only an empty
+// caller name). Otherwise: a list of bare names separated by white space
+// ("crawler1 crawler2") names each of them; any other value names the
+// crawler CrawlerName finds at its start (a whole User-Agent header
+// written as a value, "Mozilla/5.0 (compatible; Butterfly/1.0)", names
+// "Mozilla" only), or none.
+func valueNames(p Profile, v string, dst []string) []string {
+	if p == Google {
+		return append(dst, fileToken(v))
+	}
+	name, cut := CrawlerName(v)
+	if name == "" {
+		return dst
+	}
+	if !cut || strings.IndexAny(v, " \t") < 0 {
+		return append(dst, name)
+	}
+	n := len(dst)
+	for _, w := range strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == '\t' }) {
+		wn, wcut := CrawlerName(w)
+		if wcut || wn == "" {
+			return append(dst[:n], name) // not a list of names
+		}
+		dst = append(dst, wn)
+	}
+	return dst
+}
+
+// asciiLower returns s with ASCII letters lower-cased (and only those: the
+// agent index folds ASCII case only, as equalFoldASCII compares).
+func asciiLower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if c := b[j]; c >= 'A' && c <= 'Z' {
+					b[j] = c + 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+// fileToken returns the product token of a User-agent value in a file as
+// Google's parser reads it: the run of letters, '-' and '_' at its start.
 func fileToken(v string) string {
 	for i := 0; i < len(v); i++ {
 		if !isTokenByte(v[i]) {
@@ -597,18 +644,58 @@ func equalFoldASCII(a, b string) bool {
 	return true
 }
 
-// ProductToken returns the product token at the start of a User-Agent
-// header: after any leading white space, the run of ASCII letters, '-' and
-// '_' (RFC 9309 section 2.2.1's product token). It returns "FooBot" for
-// "FooBot/2.1 (+https://foo.example/bot)" and "" when the header does not
-// start with a token (as "*" or "/x").
+// ProductToken returns the crawler name at the start of a User-Agent
+// header, as CrawlerName finds it: "FooBot" for
+// "FooBot/2.1 (+https://foo.example/bot)", "MJ12bot" for "MJ12bot/v1.4.8",
+// and "" when the header does not start with a name (as "*" or "/x").
 func ProductToken(userAgent string) string {
-	s := strings.TrimLeft(userAgent, " \t")
-	return fileToken(s)
+	name, _ := CrawlerName(userAgent)
+	return name
 }
 
-// ValidAgentName reports whether name is acceptable as a crawler's name in
-// RFC 9309 and to Google: not empty, and only ASCII letters, '-' and '_'.
+// CrawlerName returns the crawler name that a User-Agent header, or a
+// User-agent value in a file, gives, and whether anything but white space
+// was cut off to get it. The name is the header's first product name: after
+// any leading white space, everything up to the first white space, control
+// byte, '/' (which starts a version), or one of the HTTP delimiters
+// `"(),;<=>?@[\]{}` and ':'. Digits and non-ASCII letters are part of the
+// name, so "crawler1" and "crawler2" are two crawlers and "360Spider" and
+// "Jävla-Foobot" are names whole. A '*' at the start gives "" (it is not a
+// name).
+//
+// The rfc9309, draft and norobots profiles compare crawler names this way
+// (rfc9309 whole and case-insensitively, on both sides). cut reports that
+// the caller gave more than a name, e.g. "Googlebot/2.1" or a whole header
+// "Mozilla/5.0 (compatible; Googlebot/2.1)", whose name is "Mozilla": a
+// tool may want to say so. RFC 9309's own product-token grammar is
+// narrower (letters, '-' and '_': see ValidAgentName).
+func CrawlerName(userAgent string) (name string, cut bool) {
+	s := strings.TrimLeft(userAgent, " \t")
+	i := 0
+	for i < len(s) && !isNameEnd(s[i]) {
+		i++
+	}
+	name = s[:i]
+	if strings.HasPrefix(name, "*") {
+		name = ""
+	}
+	return name, strings.TrimRight(s[i:], " \t") != ""
+}
+
+// isNameEnd reports whether c ends a crawler name: white space, a control
+// byte, '/' or an HTTP delimiter.
+func isNameEnd(c byte) bool {
+	if c <= ' ' || c == 0x7f {
+		return true
+	}
+	return strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0
+}
+
+// ValidAgentName reports whether name is a product token in RFC 9309's
+// grammar (section 2.2.1) and a name Google's parser can match: not empty,
+// and only ASCII letters, '-' and '_'. Names outside that grammar
+// ("MJ12bot", "360Spider") still select their own groups under rfc9309;
+// Google's parser cuts the file's values before the first other character.
 func ValidAgentName(name string) bool {
 	return name != "" && fileToken(name) == name
 }

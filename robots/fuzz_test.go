@@ -158,16 +158,6 @@ func refGoogleAllowed(f *grammar.File, agent, url string) bool {
 	return true
 }
 
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
-}
-
 // refRFCAllowed is a slow re-statement of RFC 9309 as this package reads
 // it: groups of User-agent lines and the rules after them (misspelled and
 // colon-less lines are unknown), the groups naming the crawler's product
@@ -175,7 +165,7 @@ func asciiLower(s string) string {
 // percent-normalisation, Allow on ties, /robots.txt always allowed.
 func refRFCAllowed(f *grammar.File, agent, url string) bool {
 	raw, slash := pathOf(url)
-	path := string(normRFC(nil, raw))
+	path := string(normRFC(nil, raw, true))
 	if slash {
 		path = "/" + path
 	}
@@ -219,7 +209,22 @@ func refRFCAllowed(f *grammar.File, agent, url string) bool {
 	}
 	star := func(v string) bool { return len(v) > 0 && v[0] == '*' && (len(v) == 1 || v[1] == ' ' || v[1] == '\t') }
 	chosen := pick(func(v string) bool {
-		return tok != "" && !star(v) && asciiLower(fileToken(v)) == asciiLower(tok)
+		if tok == "" || star(v) {
+			return false
+		}
+		words := strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == '\t' })
+		for _, w := range words {
+			if name, cut := CrawlerName(w); cut || name == "" {
+				words = words[:1] // not a list of bare names: the first name only
+				break
+			}
+		}
+		for _, w := range words {
+			if name, _ := CrawlerName(w); name != "" && asciiLower(name) == asciiLower(tok) {
+				return true
+			}
+		}
+		return false
 	})
 	if len(chosen) == 0 {
 		chosen = pick(star)
@@ -230,7 +235,7 @@ func refRFCAllowed(f *grammar.File, agent, url string) bool {
 			if l.Value == "" {
 				continue
 			}
-			pat := string(normRFC(nil, l.Value))
+			pat := string(normRFC(nil, l.Value, false))
 			if !refMatch(pat, path) {
 				continue
 			}

@@ -44,6 +44,10 @@ func canonicalField(k grammar.Kind) string {
 //   - pattern-start: a pattern that does not start with "/" or "*", which
 //     never matches a path
 //   - dollar-inside: a '$' before the end of a pattern, which is literal
+//   - agent-token: a User-agent value that is not "*" or an RFC 9309
+//     product token (digits, a version, spaces): rfc9309 compares the
+//     name CrawlerName finds, google cuts it before the first character
+//     outside [A-Za-z_-]
 //   - repeated-group: a User-agent named by an earlier group too (rfc9309
 //     and google merge them, draft and norobots use only the first)
 //   - unreachable-rule: a rule that can never decide anything: an empty
@@ -107,6 +111,9 @@ func (l *linter) fields() {
 				l.warn("misspelled-field", ln.FieldPos(), fieldEnd(ln),
 					"field %q is not %q; only the google profile accepts it", ln.Field, canonicalField(ln.Kind))
 			}
+			if ln.Kind == grammar.AgentLine {
+				l.agentValue(ln)
+			}
 			if ln.Kind.IsRule() {
 				l.pattern(ln)
 				if inPreamble[ln] {
@@ -138,6 +145,25 @@ func (l *linter) fields() {
 			}
 		}
 	}
+}
+
+// agentValue checks that a User-agent value is "*" or a product token in
+// RFC 9309's grammar, and says how the profiles read one that is not.
+func (l *linter) agentValue(ln *grammar.Line) {
+	v := ln.Value
+	if isGlobalValue(RFC9309, v) || ValidAgentName(v) {
+		return
+	}
+	rfc, google := strings.Join(valueNames(RFC9309, v, nil), `", "`), fileToken(v)
+	how := fmt.Sprintf("rfc9309 reads the name %q, google %q", rfc, google)
+	switch {
+	case rfc == "" && google == "":
+		how = "no profile reads a crawler name in it"
+	case rfc == google:
+		how = fmt.Sprintf("rfc9309 and google read the name %q", rfc)
+	}
+	l.warn("agent-token", ln.ValuePos(), ln.End(),
+		"User-agent %q is not an RFC 9309 product token (ASCII letters, '-' and '_'); %s", v, how)
 }
 
 // pattern checks a rule's value.
@@ -183,31 +209,31 @@ func (l *linter) groups() {
 	for _, g := range pol.groups {
 		here := map[string]bool{}
 		for i, v := range g.Agents {
-			key := "*"
+			keys := []string{"*"}
 			if !isGlobalValue(RFC9309, v) {
-				key = strings.ToLower(fileToken(v))
-				if key == "" {
-					continue
-				}
+				keys = valueNames(RFC9309, v, nil)
 			}
 			ln := g.AgentLines[i]
-			// Name the product token when it is not the whole value
-			// ("bot1" and "bot2" are both "bot").
-			who := fmt.Sprintf("User-agent %q", v)
-			if key != "*" && !strings.EqualFold(key, strings.TrimSpace(v)) {
-				who = fmt.Sprintf("User-agent %q (product token %q)", v, key)
+			for _, key := range keys {
+				key = asciiLower(key)
+				// Name the crawler name when it is not the whole value
+				// ("FooBot/2.1" is "foobot").
+				who := fmt.Sprintf("User-agent %q", v)
+				if key != "*" && !strings.EqualFold(key, strings.TrimSpace(v)) {
+					who = fmt.Sprintf("User-agent %q (crawler name %q)", v, key)
+				}
+				if here[key] {
+					l.warn("repeated-group", ln.ValuePos(), ln.End(), "%s is repeated in its group", who)
+					continue
+				}
+				here[key] = true
+				if prev, ok := first[key]; ok {
+					l.warn("repeated-group", ln.ValuePos(), ln.End(),
+						"%s already has a group at line %d; rfc9309 and google merge them, draft and norobots use only the first", who, prev.Pos.Line)
+					continue
+				}
+				first[key] = ln
 			}
-			if here[key] {
-				l.warn("repeated-group", ln.ValuePos(), ln.End(), "%s is repeated in its group", who)
-				continue
-			}
-			here[key] = true
-			if prev, ok := first[key]; ok {
-				l.warn("repeated-group", ln.ValuePos(), ln.End(),
-					"%s already has a group at line %d; rfc9309 and google merge them, draft and norobots use only the first", who, prev.Pos.Line)
-				continue
-			}
-			first[key] = ln
 		}
 	}
 }

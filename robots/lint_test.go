@@ -28,6 +28,8 @@ func TestLint(t *testing.T) {
 			[]string{"2:1 unreachable-rule", "4:1 unreachable-rule", "6:1 unreachable-rule"}},
 		{"crawl delay", "User-agent: a\nCrawl-delay: 0\nDisallow:\n\nUser-agent: b\nCrawl-delay: 3600\nDisallow:\n\nUser-agent: c\nCrawl-delay: x\nDisallow:\n",
 			[]string{"2:14 crawl-delay-value", "6:14 crawl-delay-value", "10:14 crawl-delay"}},
+		{"agent token", "User-agent: MJ12bot\nUser-agent: FooBot/2.1\nUser-agent: Googlebot\nUser-agent: * x\nUser-agent: one two\nUser-agent: (x)\nDisallow: /\n",
+			[]string{"1:13 agent-token", "2:13 agent-token", "5:13 agent-token", "6:13 agent-token"}},
 		{"data.txt fields", "Path: /data.csv\nName: data\n", nil},
 	}
 	for _, tt := range tests {

@@ -46,7 +46,7 @@ func (a *Agent) Decide(url string) Decision {
 	if !slash {
 		switch p {
 		case RFC9309:
-			if !needsNormRFC(raw) {
+			if !needsNormRFCPath(raw) {
 				return a.decidePath(raw)
 			}
 		case Draft:
@@ -70,7 +70,7 @@ func (a *Agent) decideRewritten(raw string, slash bool) Decision {
 	}
 	switch a.policy.profile {
 	case RFC9309:
-		b = normRFC(b, raw)
+		b = normRFC(b, raw, true)
 	case Draft:
 		b = normDraft(b, raw)
 	default:
@@ -472,8 +472,8 @@ func isUnreserved(c byte) bool {
 		c == '-' || c == '.' || c == '_' || c == '~'
 }
 
-// needsNormRFC reports whether normRFC would change s: whether it holds a
-// '%' or a byte outside ASCII. It tests eight bytes at a time.
+// needsNormRFC reports whether normRFC would change the pattern s: whether
+// it holds a '%' or a byte outside ASCII. It tests eight bytes at a time.
 func needsNormRFC(s string) bool {
 	const lo, hi, pct = 0x0101010101010101, 0x8080808080808080, 0x2525252525252525
 	i := 0
@@ -492,10 +492,40 @@ func needsNormRFC(s string) bool {
 	return false
 }
 
+// needsNormRFCPath reports whether normRFC would change the path s:
+// whether it holds a '%', '*', '$' or a byte outside ASCII. It tests eight
+// bytes at a time.
+func needsNormRFCPath(s string) bool {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	const pct, star, dollar = 0x2525252525252525, 0x2A2A2A2A2A2A2A2A, 0x2424242424242424
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
+		x, y, z := w^pct, w^star, w^dollar // a zero byte where s has '%', '*', '$'
+		if w&hi != 0 || ((x-lo)&^x|(y-lo)&^y|(z-lo)&^z)&hi != 0 {
+			return true
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c == '%' || c == '*' || c == '$' || c >= 0x80 {
+			return true
+		}
+	}
+	return false
+}
+
 // normRFC appends s in RFC 9309's comparison form to dst: escapes of
 // unreserved characters decoded, other escapes upper-cased, octets outside
-// ASCII percent-encoded.
-func normRFC(dst []byte, s string) []byte {
+// ASCII percent-encoded (section 2.2.2). In the query (after the first
+// '?'), escapes of ':', '/', '?' and '@' are decoded too: they mean the
+// same raw or encoded there, and section 2.2.2's table has the pattern
+// "/foo/bar?baz=https://foo.bar" match "/foo/bar?baz=https%3A%2F%2Ffoo.bar".
+// When path is set, s is a URL's path, where '*' and '$' are ordinary
+// characters: they are encoded as "%2A" and "%24", which is how a pattern
+// writes them literally (section 2.2.3, Table 2); in a pattern a '$'
+// before its end is literal and is encoded too.
+func normRFC(dst []byte, s string, path bool) []byte {
+	query := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -507,7 +537,7 @@ func normRFC(dst []byte, s string) []byte {
 				continue
 			}
 			v := hi<<4 | lo
-			if isUnreserved(v) {
+			if isUnreserved(v) || query && (v == ':' || v == '/' || v == '?' || v == '@') {
 				dst = append(dst, v)
 			} else {
 				dst = append(dst, '%', upperHex[hi], upperHex[lo])
@@ -515,7 +545,15 @@ func normRFC(dst []byte, s string) []byte {
 			i += 2
 		case c >= 0x80:
 			dst = append(dst, '%', upperHex[c>>4], upperHex[c&15])
+		case path && c == '*':
+			dst = append(dst, "%2A"...)
+		case c == '$' && (path || i < len(s)-1):
+			// A pattern's '$' before its end is literal too.
+			dst = append(dst, "%24"...)
 		default:
+			if c == '?' {
+				query = true
+			}
 			dst = append(dst, c)
 		}
 	}

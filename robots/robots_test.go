@@ -279,17 +279,79 @@ func TestDecision(t *testing.T) {
 }
 
 func TestProductToken(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"FooBot/2.1 (+https://foo.example/bot)", "FooBot"},
-		{"  Foo_Bar-Baz", "Foo_Bar-Baz"},
-		{"Googlebot", "Googlebot"},
-		{"*", ""},
-		{"", ""},
-		{"Mozilla/5.0 (compatible; Googlebot/2.1)", "Mozilla"},
+	tests := []struct {
+		in, want string
+		cut      bool
+	}{
+		{"FooBot/2.1 (+https://foo.example/bot)", "FooBot", true},
+		{"  Foo_Bar-Baz", "Foo_Bar-Baz", false},
+		{"Googlebot ", "Googlebot", false},
+		{"*", "", false},
+		{"", "", false},
+		{"Mozilla/5.0 (compatible; Googlebot/2.1)", "Mozilla", true},
+		{"MJ12bot/v1.4.8", "MJ12bot", true},
+		{"360Spider", "360Spider", false},
+		{"008", "008", false},
+		{"Jävla-Foobot", "Jävla-Foobot", false},
+		{"crawler1 crawler2", "crawler1", true},
+		{"bot;x", "bot", true},
+		{"bot\vx", "bot", true},
+		{"/x", "", true},
 	}
 	for _, tt := range tests {
 		if got := ProductToken(tt.in); got != tt.want {
 			t.Errorf("ProductToken(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if got, cut := CrawlerName(tt.in); got != tt.want || cut != tt.cut {
+			t.Errorf("CrawlerName(%q) = %q, %v, want %q, %v", tt.in, got, cut, tt.want, tt.cut)
+		}
+	}
+}
+
+// TestAgentNames shows which group each profile applies to crawlers whose
+// names hold digits, non-ASCII letters or a version (issue 12): rfc9309
+// compares names whole, google cuts the file's values as Google's parser
+// does and compares the caller's name whole.
+func TestAgentNames(t *testing.T) {
+	const src = "User-agent: crawler1\nDisallow: /1\n\nUser-agent: crawler2\nDisallow: /2\n\n" +
+		"User-agent: MJ12bot\nDisallow: /mj\n\nUser-agent: 360Spider\nDisallow: /360\n\n" +
+		"User-agent: Jävla-Foobot\nDisallow: /j\n\nUser-agent: FooBot/2.1\nDisallow: /foo\n\n" +
+		"User-agent: one two\nDisallow: /12\n\n" +
+		"User-agent: Mozilla/5.0 (compatible; Butterfly/1.0)\nDisallow: /moz\n\n" +
+		"User-agent: *\nDisallow: /star\n"
+	tests := []struct {
+		agent, url  string
+		rfc, google bool
+	}{
+		{"crawler1", "/1", false, true}, // google: the file's values are both "crawler"
+		{"crawler1", "/2", true, true},
+		{"crawler", "/1", true, false},
+		{"crawler", "/2", true, false},
+		{"crawler3", "/1", true, true},
+		{"crawler3", "/star", false, false},
+		{"MJ12bot", "/mj", false, true}, // google: the caller's "MJ12bot" is not the file's "MJ"
+		{"MJ99bot", "/mj", true, true},
+		{"MJ", "/mj", true, false},
+		{"360Spider", "/360", false, true},
+		{"360Spider", "/star", true, false},
+		{"Jävla-Foobot", "/j", false, true},
+		{"jävla-fanbot", "/j", true, true},
+		{"J", "/j", true, false},
+		{"foobot", "/foo", false, false},
+		{"FooBot/2.1", "/foo", false, true}, // google compares the caller's name whole
+		{"one", "/12", false, false},
+		{"two", "/12", false, true}, // google reads "one" only
+		{"Butterfly", "/moz", true, true},
+		{"Mozilla", "/moz", false, false},
+	}
+	file := grammar.ParseString("robots.txt", src, grammar.Options{})
+	rfc, google := Compile(file, RFC9309), Compile(file, Google)
+	for _, tt := range tests {
+		if got := rfc.Allowed(tt.agent, tt.url); got != tt.rfc {
+			t.Errorf("rfc9309: Allowed(%q, %q) = %v, want %v", tt.agent, tt.url, got, tt.rfc)
+		}
+		if got := google.Allowed(tt.agent, tt.url); got != tt.google {
+			t.Errorf("google: Allowed(%q, %q) = %v, want %v", tt.agent, tt.url, got, tt.google)
 		}
 	}
 }
@@ -382,7 +444,7 @@ func TestCorpusLayout(t *testing.T) {
 			path := raw
 			switch p {
 			case RFC9309:
-				path = string(normRFC(nil, raw))
+				path = string(normRFC(nil, raw, true))
 			case Draft:
 				path = string(normDraft(nil, raw))
 			}

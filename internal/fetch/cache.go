@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"hash/crc32"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -154,14 +155,39 @@ func (c *MemoryCache) Put(key string, value []byte) {
 	c.bytes += len(value)
 }
 
+// NewMemoryCacheFor returns the MemoryCache an entry point creates for a
+// Memo of maxBytes and maxEntries: large enough for the responses of every
+// value the Memo keeps (their bodies and encoded headers), so that what the
+// Memo keeps is never fetched again because the cache dropped it.
+func NewMemoryCacheFor(maxBytes, maxEntries int) *MemoryCache {
+	return &MemoryCache{MaxEntries: maxEntries, MaxBytes: maxBytes + maxEntries*entryOverhead}
+}
+
+// entryOverhead is a generous bound on an encoded entry's bytes beyond its
+// body (the magic line and the JSON header).
+const entryOverhead = 2 << 10
+
 // DirCache is a Cache of files in a directory, one per key, named by the
 // SHA-256 of the key. Writes are atomic (a temporary file renamed into
 // place), so a reader sees a whole old entry or a whole new one; errors are
 // dropped (a failed read is a miss, a failed write is skipped). Several
 // processes may share a directory.
+//
+// A cache directory is only as trustworthy as the users who can write to
+// it, so Get reads nothing but regular files: never through a symbolic
+// link (O_NOFOLLOW), never a FIFO, a device or a socket (opened
+// non-blocking, then checked), and never more than MaxEntryBytes.
+// Anything else is a miss.
 type DirCache struct {
 	Dir string
+	// MaxEntryBytes bounds the size of a file Get reads; 0 means
+	// DefaultMaxEntryBytes.
+	MaxEntryBytes int64
 }
+
+// DefaultMaxEntryBytes is the largest cache file a DirCache reads by
+// default: a manifest of 16 times DefaultMaxSize and its header.
+const DefaultMaxEntryBytes = 16*DefaultMaxSize + entryOverhead
 
 // DefaultCacheDir returns os.UserCacheDir()/sitetxt, where the sitetxt
 // command keeps its cache.
@@ -178,10 +204,29 @@ func (c DirCache) path(key string) string {
 	return filepath.Join(c.Dir, hex.EncodeToString(sum[:16])+".cache")
 }
 
-// Get reads the file for key.
+// Get reads the file for key, if it is a regular file of at most
+// MaxEntryBytes.
 func (c DirCache) Get(key string) ([]byte, bool) {
-	data, err := os.ReadFile(c.path(key))
-	return data, err == nil
+	max := c.MaxEntryBytes
+	if max <= 0 {
+		max = DefaultMaxEntryBytes
+	}
+	f, err := openNoFollow(c.path(key))
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > max {
+		return nil, false
+	}
+	// The file may grow after Stat: read at most one byte more than max.
+	data := make([]byte, 0, fi.Size()+1)
+	buf := bytes.NewBuffer(data)
+	if _, err := buf.ReadFrom(io.LimitReader(f, max+1)); err != nil || int64(buf.Len()) > max {
+		return nil, false
+	}
+	return buf.Bytes(), true
 }
 
 // Put writes the file for key atomically, creating the directory if needed.
@@ -190,7 +235,7 @@ func (c DirCache) Put(key string, value []byte) {
 }
 
 func (c DirCache) put(key string, value []byte) error {
-	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
+	if err := os.MkdirAll(c.Dir, 0o700); err != nil {
 		return err
 	}
 	tmp, err := os.CreateTemp(c.Dir, ".tmp-*")

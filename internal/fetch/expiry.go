@@ -148,3 +148,26 @@ func retryAfter(h http.Header, now time.Time, def time.Duration) time.Duration {
 	}
 	return min(d, MaxRetry)
 }
+
+// fresh reports whether e may be used without asking the server at now
+// under m: it was fetched no later than now (an entry from the future, a
+// clock set back or a forged file, is not fresh until its time comes) and
+// has not expired.
+func (e *entry) fresh(m Mode, now time.Time) bool {
+	return !now.Before(e.FetchedAt) && now.Before(e.expires(m))
+}
+
+// FreshAt reports whether r may be used at now without fetching again: it
+// arrived no later than now and has not expired.
+func (r *Result) FreshAt(now time.Time) bool {
+	return !now.Before(r.FetchedAt) && now.Before(r.Expires)
+}
+
+// storable reports whether a response with status code is a file, or the
+// absence of one, that the cache stores for its lifetime: 2xx, 404 and 410
+// (heuristically cacheable, RFC 9111 4.2.2, and the only "no file"
+// answers all the standards agree on). Every other status is remembered
+// only in memory, as failures are (docs/fetching.md).
+func storable(code int) bool {
+	return (code >= 200 && code < 300) || code == http.StatusNotFound || code == http.StatusGone
+}

@@ -122,10 +122,11 @@ type call struct {
 	o    *outcome
 }
 
-var (
-	errTooManyRedirects = errors.New("too many redirects")
-	errBadRedirect      = errors.New("redirect to a URL that is not http or https")
-)
+// redirectError is a redirect the Fetcher does not follow: one past
+// MaxRedirects, or to a URL that is not http or https.
+type redirectError string
+
+func (e redirectError) Error() string { return string(e) }
 
 func (f *Fetcher) now() time.Time {
 	if f.Now != nil {
@@ -179,7 +180,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m Mode) *Result {
 			cached = e
 		}
 	}
-	if cached != nil && now.Before(cached.expires(m)) {
+	if cached != nil && cached.fresh(m, now) {
 		r := resultOf(cached, m)
 		r.FromCache = true
 		return r
@@ -193,10 +194,20 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m Mode) *Result {
 		r.FromCache, r.Revalidated = o.fromCache, o.fromCache
 		return r
 	}
-	st, reason := meaning(m, o.kind, o.code)
+	cause := ""
+	if o.err != nil {
+		cause = o.err.Error()
+	}
+	st, reason := meaning(m, o.kind, o.code, cause)
 	r := &Result{URL: key, Mode: m, Status: st, Reason: reason, FinalURL: o.finalURL, Redirects: o.redirects,
 		HTTPStatus: o.code, ContentType: o.ctype, FetchedAt: now, Expires: o.retryAt, RetryAfter: o.retryAt, Err: o.err}
-	if m.isRFC() && st == DisallowAll && cached != nil && f.maxStale() > 0 {
+	if o.kind == gotResponse && !temporary(o.code) && st != Error {
+		// An answer, not a failure: a 4xx under RFC 9309, 401 or 403 under
+		// the drafts. It is remembered like a failure (docs/fetching.md),
+		// but nothing went wrong.
+		r.Err = nil
+	}
+	if m.isRFC() && st == DisallowAll && cached != nil && f.maxStale() > 0 && !now.Before(cached.FetchedAt) {
 		if limit := cached.expires(m).Add(f.maxStale()); now.Before(limit) {
 			s := resultOf(cached, m)
 			s.FromCache, s.Stale, s.Err, s.RetryAfter = true, true, o.err, o.retryAt
@@ -214,7 +225,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m Mode) *Result {
 
 // resultOf interprets a cached or fresh entry under m.
 func resultOf(e *entry, m Mode) *Result {
-	st, reason := meaning(m, gotResponse, e.StatusCode)
+	st, reason := meaning(m, gotResponse, e.StatusCode, "")
 	r := &Result{URL: e.URL, Mode: m, Status: st, Reason: reason, FinalURL: e.FinalURL, Redirects: e.Redirects,
 		HTTPStatus: e.StatusCode, ContentType: e.Header.Get("Content-Type"), FetchedAt: e.FetchedAt,
 		Expires: e.expires(m), Truncated: e.Truncated}
@@ -347,11 +358,12 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 		maxHops = DefaultMaxRedirects
 	}
 	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		// req is redirect number len(via); o.redirects were followed.
 		if len(via) > maxHops {
-			return errTooManyRedirects
+			return redirectError(fmt.Sprintf("more than %d redirects (redirect %d goes to %s)", maxHops, len(via), req.URL.Redacted()))
 		}
 		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
-			return errBadRedirect
+			return redirectError(fmt.Sprintf("redirect %d goes to %s, not an http or https URL", len(via), req.URL.Redacted()))
 		}
 		o.redirects = len(via)
 		return nil
@@ -362,21 +374,12 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 			o.finalURL = resp.Request.URL.String()
 			o.code = resp.StatusCode
 		}
-		if errors.Is(err, errTooManyRedirects) || errors.Is(err, errBadRedirect) {
-			var ue *url.Error
-			target := ""
-			if errors.As(err, &ue) {
-				target = ue.URL
-			}
-			return fail(badRedirect, fmt.Errorf("%w (after %d, next %s)", errors.Unwrap(err), o.redirects, target), nil)
+		var re redirectError
+		if errors.As(err, &re) {
+			return fail(badRedirect, re, nil)
 		}
 		o.code = 0
-		if ctx.Err() == context.DeadlineExceeded {
-			err = fmt.Errorf("no answer within %v", timeout)
-		} else if ue, ok := err.(*url.Error); ok {
-			err = ue.Err // the URL is in the Result already
-		}
-		return fail(networkError, err, nil)
+		return fail(networkError, netError(ctx, err, timeout), nil)
 	}
 	defer resp.Body.Close()
 	now := f.now()
@@ -395,7 +398,9 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 		f.store(&e)
 		return o
 	}
-	if temporary(resp.StatusCode) {
+	if !storable(resp.StatusCode) {
+		// A failure, or an answer that is not a file: remembered in memory
+		// for Retry-After or Retry, never stored (docs/fetching.md).
 		return fail(gotResponse, errors.New(statusText(resp.StatusCode)), resp.Header)
 	}
 	e := &entry{URL: key, FinalURL: o.finalURL, Redirects: o.redirects, StatusCode: resp.StatusCode,
@@ -408,7 +413,7 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		e.Body, e.Truncated, err = readBody(resp, f.maxSize())
 		if err != nil {
-			return fail(networkError, fmt.Errorf("reading %s: %w", o.finalURL, err), nil)
+			return fail(networkError, netError(ctx, fmt.Errorf("reading the body: %w", err), timeout), nil)
 		}
 	}
 	o.e = e

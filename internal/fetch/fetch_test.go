@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -187,13 +188,14 @@ func TestRedirects(t *testing.T) {
 		want      Status
 		redirects int
 		final     string
+		reason    string // what the Reason must say
 	}{
-		{"/robots.txt?n=3", Parse, 3, other.URL + "/robots.txt?n=0"},
-		{"/robots.txt?n=5", Parse, 5, other.URL + "/robots.txt?n=0"},
-		{"/robots.txt?n=6", AllowAll, 5, other.URL + "/robots.txt?n=1"},
-		{"/robots.txt?n=9", AllowAll, 5, other.URL + "/robots.txt?n=4"},
-		{"/loop", AllowAll, 5, first.URL + "/loop"},
-		{"/ftp", AllowAll, 0, first.URL + "/ftp"},
+		{"/robots.txt?n=3", Parse, 3, other.URL + "/robots.txt?n=0", "success"},
+		{"/robots.txt?n=5", Parse, 5, other.URL + "/robots.txt?n=0", "success"},
+		{"/robots.txt?n=6", AllowAll, 5, other.URL + "/robots.txt?n=1", "unavailable (more than 5 redirects (redirect 6 goes to " + other.URL + "/robots.txt?n=0))"},
+		{"/robots.txt?n=9", AllowAll, 5, other.URL + "/robots.txt?n=4", "unavailable (more than 5 redirects (redirect 6 goes to " + other.URL + "/robots.txt?n=3))"},
+		{"/loop", AllowAll, 5, first.URL + "/loop", "more than 5 redirects (redirect 6 goes to " + first.URL + "/loop)"},
+		{"/ftp", AllowAll, 0, first.URL + "/ftp", "unavailable (redirect 1 goes to ftp://example.org/robots.txt, not an http or https URL)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
@@ -202,6 +204,9 @@ func TestRedirects(t *testing.T) {
 			if r.Status != tt.want || r.Redirects != tt.redirects || r.FinalURL != tt.final {
 				t.Errorf("Fetch(%s) = %s after %d redirects at %s, want %s after %d at %s (%s; %v)",
 					tt.path, r.Status, r.Redirects, r.FinalURL, tt.want, tt.redirects, tt.final, r.Reason, r.Err)
+			}
+			if !strings.Contains(r.Reason, tt.reason) {
+				t.Errorf("Fetch(%s).Reason = %q, want it to say %q", tt.path, r.Reason, tt.reason)
 			}
 			if r.URL != first.URL+tt.path {
 				t.Errorf("Fetch(%s).URL = %s, want the URL asked for", tt.path, r.URL)

@@ -96,31 +96,38 @@ func temporary(code int) bool {
 	return code >= 500 || code == http.StatusTooManyRequests
 }
 
-// Meaning returns what an outcome means under mode m, and why, citing the
-// standard. It is the table in docs/fetching.md.
-func meaning(m Mode, k outcomeKind, code int) (Status, string) {
+// meaning returns what an outcome means under mode m, and why, citing the
+// standard. cause says what went wrong for a network error or a bad
+// redirect ("tls: ...", "timeout: no answer within 30s", "redirect 1 goes
+// to ftp://..., not an http or https URL"). It is the table in
+// docs/fetching.md.
+func meaning(m Mode, k outcomeKind, code int, cause string) (Status, string) {
 	if m.isRFC() {
 		switch {
 		case k == networkError:
-			return DisallowAll, "unreachable (network error): everything is disallowed (RFC 9309 2.3.1.4)"
+			return DisallowAll, "unreachable (" + cause + "): everything is disallowed (RFC 9309 2.3.1.4)"
 		case k == badRedirect:
-			return AllowAll, "unavailable (redirects not resolved within five hops): everything is allowed (RFC 9309 2.3.1.2, 2.3.1.3)"
+			return AllowAll, "unavailable (" + cause + "): everything is allowed (RFC 9309 2.3.1.2, 2.3.1.3)"
 		case code >= 200 && code < 300:
 			return Parse, "success: the rules apply (RFC 9309 2.3.1.1)"
+		case code == http.StatusTooManyRequests:
+			// RFC 9309 files 429 with every 4xx under 2.3.1.3; we follow
+			// Google in reading it as a server error (docs/fetching.md).
+			return DisallowAll, "unreachable (" + statusText(code) + ", read as a server error as Google does, not as a 4xx under RFC 9309 2.3.1.3): everything is disallowed (RFC 9309 2.3.1.4)"
 		case temporary(code):
 			return DisallowAll, "unreachable (" + statusText(code) + "): everything is disallowed (RFC 9309 2.3.1.4)"
 		case code >= 400:
 			return AllowAll, "unavailable (" + statusText(code) + "): everything is allowed (RFC 9309 2.3.1.3)"
+		case code == http.StatusNotModified:
+			return AllowAll, "unavailable (" + statusText(code) + " with no cached copy to validate): everything is allowed (RFC 9309 2.3.1.3)"
 		default: // 1xx, an unfollowed 3xx
 			return AllowAll, "unavailable (" + statusText(code) + " without a usable redirect): everything is allowed (RFC 9309 2.3.1.3)"
 		}
 	}
 	if m == DataTxt {
 		switch {
-		case k == networkError:
-			return Error, "data.txt could not be fetched (network error)"
-		case k == badRedirect:
-			return Error, "data.txt could not be fetched (redirects not resolved within five hops)"
+		case k == networkError || k == badRedirect:
+			return Error, "data.txt could not be fetched (" + cause + ")"
 		case code >= 200 && code < 300:
 			return Parse, "success: the datasets are listed (data.txt draft 3.1)"
 		case code == http.StatusNotFound || code == http.StatusGone:
@@ -132,9 +139,9 @@ func meaning(m Mode, k outcomeKind, code int) (Status, string) {
 	// Draft and NoRobots.
 	switch {
 	case k == networkError:
-		return Defer, "temporary failure (network error): defer visits (1996 draft 3.1)"
+		return Defer, "temporary failure (" + cause + "): defer visits (1996 draft 3.1)"
 	case k == badRedirect:
-		return AllowAll, "no robots.txt found by following redirects: access is unrestricted (1996 draft 3.1)"
+		return AllowAll, "no robots.txt found by following redirects (" + cause + "): access is unrestricted (1996 draft 3.1)"
 	case code >= 200 && code < 300:
 		return Parse, "success: the rules apply (1996 draft 3.1)"
 	case code == http.StatusUnauthorized || code == http.StatusForbidden:

@@ -1,0 +1,229 @@
+package fetch
+
+import (
+	"container/list"
+	"context"
+	"hash/maphash"
+	"runtime"
+	"sync"
+	"time"
+)
+
+// DefaultMemoBytes is how many manifest bytes a Memo keeps compiled by
+// default: 128 MiB, the files of 262 sites serving the most RFC 9309 2.5
+// asks a crawler to read (500 KiB), or of the 10,000 sites of
+// DefaultMemoEntries at 13 KiB each (the median robots.txt is 355 bytes).
+const DefaultMemoBytes = 128 << 20
+
+// DefaultMemoEntries is how many values a Memo keeps by default.
+const DefaultMemoEntries = 10000
+
+// memoOverhead is what a Memo counts for each value beyond its manifest's
+// bytes, so that many empty responses are bounded too.
+const memoOverhead = 512
+
+// A Memo keeps values compiled from fetched manifests (a robots.Policy, a
+// mobile-agent Table, a data.txt Catalog) in memory until the response they
+// were compiled from expires. It is the fetch-and-compile path every public
+// entry point of sitetxt shares:
+//
+//  1. A value that is still fresh is returned at once.
+//  2. Otherwise one flight per key fetches the manifest (through the
+//     Fetcher and its Cache) and compiles it; every concurrent caller of
+//     that key waits for the same flight, so N callers cost one request
+//     and one compile, never N. Each caller can give up through its own
+//     context without failing the flight.
+//     At most GOMAXPROCS compiles run at once; the rest wait their turn.
+//  3. A response with the same identity as the one the kept value came
+//     from (the same final URL and the same bytes: a 304 revalidation, a
+//     stale copy used while the site is unreachable, another process's
+//     copy of the same file in a shared Cache) keeps its compiled value.
+//
+// A Memo holds at most MaxEntries values compiled from at most MaxBytes of
+// manifests; past either it drops the least recently used values, one at a
+// time, until the new one fits. A dropped value costs one flight the next
+// time it is needed (a Cache lookup, and a request only if the Cache
+// dropped the response too) and one compile, never more, however many
+// callers ask for it at once. Sizing the Cache at least as large as the
+// Memo (as the entry points do for their default in-memory cache) means a
+// working set that fits in the Memo is never fetched again before it
+// expires.
+//
+// Set the fields before first use; a Memo is safe for concurrent use.
+type Memo[V any] struct {
+	// Fetcher fetches the manifests; Mode interprets them.
+	Fetcher *Fetcher
+	Mode    Mode
+	// Compile makes the value of a parse Result (Status Parse). Results of
+	// any other status are kept with the zero V.
+	Compile func(*Result) V
+	// MaxBytes bounds the manifest bytes behind the values kept; 0 means
+	// DefaultMemoBytes. MaxEntries bounds their number; 0 means
+	// DefaultMemoEntries.
+	MaxBytes, MaxEntries int
+	// OnCompile, if set, is called after each call of Compile (tests count
+	// compiles with it).
+	OnCompile func(key string)
+
+	once    sync.Once
+	seed    maphash.Seed
+	mu      sync.Mutex
+	items   map[string]*list.Element // of *memoItem[V]
+	lru     list.List                // most recently used first
+	bytes   int
+	flights map[string]*memoFlight[V]
+	compile chan struct{} // a token per compile running: at most GOMAXPROCS
+}
+
+// A Memoized is a Memo's answer: the Result and the value compiled from it.
+type Memoized[V any] struct {
+	Result *Result
+	Value  V
+	// Kept is set when the answer was kept from before, without asking the
+	// Fetcher.
+	Kept bool
+}
+
+type memoItem[V any] struct {
+	key   string
+	res   *Result
+	value V
+	id    uint64 // identity of res.Body, when res.Status is Parse
+	size  int
+}
+
+type memoFlight[V any] struct {
+	done chan struct{}
+	m    Memoized[V]
+}
+
+func (m *Memo[V]) init() {
+	m.once.Do(func() {
+		m.seed = maphash.MakeSeed()
+		m.items = make(map[string]*list.Element)
+		m.flights = make(map[string]*memoFlight[V])
+		m.compile = make(chan struct{}, runtime.GOMAXPROCS(0))
+	})
+}
+
+func (m *Memo[V]) maxBytes() int {
+	if m.MaxBytes > 0 {
+		return m.MaxBytes
+	}
+	return DefaultMemoBytes
+}
+
+func (m *Memo[V]) maxEntries() int {
+	if m.MaxEntries > 0 {
+		return m.MaxEntries
+	}
+	return DefaultMemoEntries
+}
+
+// Get returns the value for key, the manifest at rawURL compiled, fetching
+// and compiling it when no fresh value is kept. Keys let one manifest be
+// compiled in several ways (data.txt with different options): compile, if
+// not nil, is used instead of m.Compile, and must depend on nothing but the
+// Result and what key says. Most callers pass rawURL as key and nil.
+func (m *Memo[V]) Get(ctx context.Context, key, rawURL string, compile func(*Result) V) Memoized[V] {
+	m.init()
+	now := m.Fetcher.now()
+	m.mu.Lock()
+	if el := m.items[key]; el != nil {
+		it := el.Value.(*memoItem[V])
+		if it.res.FreshAt(now) {
+			m.lru.MoveToFront(el)
+			m.mu.Unlock()
+			return Memoized[V]{Result: it.res, Value: it.value, Kept: true}
+		}
+	}
+	fl := m.flights[key]
+	if fl == nil {
+		fl = &memoFlight[V]{done: make(chan struct{})}
+		m.flights[key] = fl
+		if compile == nil {
+			compile = m.Compile
+		}
+		go m.fly(context.WithoutCancel(ctx), key, rawURL, compile, fl)
+	}
+	m.mu.Unlock()
+	select {
+	case <-fl.done:
+		return fl.m
+	case <-ctx.Done():
+		return Memoized[V]{Result: abandoned(rawURL, m.Mode, ctx.Err(), now)}
+	}
+}
+
+// fly fetches and compiles key for every caller waiting on fl.
+func (m *Memo[V]) fly(ctx context.Context, key, rawURL string, compile func(*Result) V, fl *memoFlight[V]) {
+	r := m.Fetcher.Fetch(ctx, rawURL, m.Mode)
+	it := &memoItem[V]{key: key, res: r, size: len(r.Body) + memoOverhead}
+	if r.Status == Parse {
+		it.id = m.identity(r)
+		m.mu.Lock()
+		var old *memoItem[V]
+		if el := m.items[key]; el != nil {
+			old = el.Value.(*memoItem[V])
+		}
+		m.mu.Unlock()
+		if old != nil && old.res.Status == Parse && old.id == it.id && old.res.FinalURL == r.FinalURL && len(old.res.Body) == len(r.Body) && old.res.Truncated == r.Truncated {
+			it.value = old.value // the same response: revalidated, stale, or from another process
+		} else {
+			// Compiles beyond the cores only queue: running them one per core
+			// finishes the first sooner and holds fewer parse trees at once.
+			m.compile <- struct{}{}
+			it.value = compile(r)
+			<-m.compile
+			if m.OnCompile != nil {
+				m.OnCompile(key)
+			}
+		}
+	}
+	m.mu.Lock()
+	m.keep(it)
+	fl.m = Memoized[V]{Result: r, Value: it.value}
+	delete(m.flights, key)
+	m.mu.Unlock()
+	close(fl.done)
+}
+
+// identity is a hash of r's body, so that a response compiled before is
+// recognised when it comes back.
+func (m *Memo[V]) identity(r *Result) uint64 {
+	var h maphash.Hash
+	h.SetSeed(m.seed)
+	h.WriteString(r.FinalURL)
+	h.WriteByte(0)
+	h.Write(r.Body)
+	return h.Sum64()
+}
+
+// keep stores it, dropping least recently used items until it fits. An
+// item larger than the whole bound is not kept. m.mu is held.
+func (m *Memo[V]) keep(it *memoItem[V]) {
+	if el := m.items[it.key]; el != nil {
+		m.bytes -= el.Value.(*memoItem[V]).size
+		m.lru.Remove(el)
+		delete(m.items, it.key)
+	}
+	if it.size > m.maxBytes() {
+		return
+	}
+	for m.lru.Len() > 0 && (m.lru.Len() >= m.maxEntries() || m.bytes+it.size > m.maxBytes()) {
+		el := m.lru.Back()
+		old := el.Value.(*memoItem[V])
+		m.bytes -= old.size
+		m.lru.Remove(el)
+		delete(m.items, old.key)
+	}
+	m.items[it.key] = m.lru.PushFront(it)
+	m.bytes += it.size
+}
+
+// abandoned is the Result for a caller that gave up before the fetch it
+// waited for ended: the meaning of a network error, remembered by nobody.
+func abandoned(rawURL string, m Mode, err error, now time.Time) *Result {
+	st, reason := meaning(m, networkError, 0, err.Error())
+	return &Result{URL: rawURL, Mode: m, Status: st, Reason: reason, FinalURL: rawURL, FetchedAt: now, Expires: now, Err: err}
+}
