@@ -419,7 +419,7 @@ func (a *Agent) comparisonPath(dst []byte, u string) string {
 	}
 	switch a.policy.profile {
 	case RFC9309:
-		dst = normRFC(dst, raw)
+		dst = normRFC(dst, raw, true) // as Agent.Decide normalises
 	case Draft:
 		dst = normDraft(dst, raw)
 	default:

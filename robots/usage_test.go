@@ -204,3 +204,39 @@ func FuzzUsage(f *testing.F) {
 		Lint(gf)
 	})
 }
+
+// FuzzUsageMatchesLikeRules checks that a Content-Usage rule matches
+// exactly the URLs an Allow rule with the same path matches, under every
+// profile: the same pattern compilation and the same URL normalisation.
+func FuzzUsageMatchesLikeRules(f *testing.F) {
+	f.Add("/a%7e*b$", "http://x/a~zb")
+	f.Add("/*.pdf$", "/x/y.PDF?q")
+	f.Add("/%E2%82%AC", "/€")
+	f.Fuzz(func(t *testing.T, pattern, url string) {
+		if !strings.HasPrefix(pattern, "/") || strings.ContainsRune(pattern, '#') {
+			return
+		}
+		for i := 0; i < len(pattern); i++ {
+			if pattern[i] <= ' ' || pattern[i] == 0x7f {
+				return // white space and controls end or trim a value
+			}
+		}
+		file := "User-agent: *\nDisallow: /\nAllow: " + pattern + "\nContent-Usage: " + pattern + " train-ai=n\n"
+		gf := grammar.ParseString("f", file, grammar.Options{})
+		for _, p := range []Profile{RFC9309, Google, Draft} {
+			a := Compile(gf, p).Agent("*")
+			d := a.Decide(url)
+			allowRule := d.Rule != nil && d.Rule.Allow
+			u := a.Usage(url)
+			if p == Draft {
+				continue // first match in file order: Disallow: / decides
+			}
+			if d.Reason == ReasonRobotsTxt {
+				continue
+			}
+			if got := len(u.Rules) > 0; got != allowRule {
+				t.Fatalf("%s: pattern %q, URL %q: Allow rule matched %v, Content-Usage rule matched %v", p, pattern, url, allowRule, got)
+			}
+		}
+	})
+}
