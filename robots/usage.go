@@ -466,25 +466,18 @@ func (l *linter) usage(pol *Policy) {
 			l.signalValue(ln)
 		}
 	}
-	// A Content-Usage rule whose own path the group disallows.
+	// A Content-Usage rule whose own path the group's crawlers may not
+	// fetch (asked through the public API: the first crawler the group
+	// names, with any other groups naming it merged in).
 	for _, g := range pol.Groups() {
 		if len(g.Usage) == 0 {
 			continue
 		}
-		a := &Agent{policy: pol, groups: []*Group{g}, rules: g.Rules}
-		for _, r := range g.Rules {
-			if r.never {
-				a.rules = nil
-				for _, r := range g.Rules {
-					if !r.never {
-						a.rules = append(a.rules, r)
-					}
-				}
-				break
-			}
+		name := g.Agents[0]
+		if g.Global {
+			name = "*"
 		}
-		a.rules = sortedRules(a.rules)
-		a.buildLists()
+		a := pol.Agent(name)
 		for _, u := range g.Usage {
 			if strings.ContainsAny(u.Path, "*$") {
 				continue // a pattern: some paths it matches may be allowed
@@ -496,25 +489,6 @@ func (l *linter) usage(pol *Policy) {
 			}
 		}
 	}
-}
-
-// sortedRules returns rules in RFC 9309's decision order.
-func sortedRules(rules []*Rule) []*Rule {
-	if sortedForDecision(rules) {
-		return rules
-	}
-	out := append([]*Rule(nil), rules...)
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0; j-- {
-			x, y := out[j-1], out[j]
-			if x.prio < y.prio || x.prio == y.prio && !x.Allow && y.Allow {
-				out[j-1], out[j] = y, x
-				continue
-			}
-			break
-		}
-	}
-	return out
 }
 
 func (l *linter) usageValue(ln *grammar.Line) {
