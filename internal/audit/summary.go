@@ -178,6 +178,11 @@ func (s *Summary) count(f Input, levels [][4]Level, catOf []int) {
 	gf := grammar.Parse(f.Name, f.Data, grammar.Options{})
 	var pols [4]*robots.Policy
 	for p, prof := range robots.Profiles {
+		if prof == robots.Google && len(f.Data) > grammar.DefaultMaxSize {
+			// Google reads the whole file; the others their first 500 KiB.
+			pols[p] = robots.Compile(grammar.Parse(f.Name, f.Data, grammar.Options{MaxSize: -1}), prof)
+			continue
+		}
 		pols[p] = robots.Compile(gf, prof)
 	}
 	if len(pols[0].Licenses()) > 0 {

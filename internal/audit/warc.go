@@ -16,9 +16,9 @@ import (
 // larger records (never robots.txt captures) are skipped.
 const maxWARCBlock = 16 << 20
 
-// maxRobotsBody is how much of a captured robots.txt body is kept: more
-// than any profile parses (500 KiB, Google's whole-file reading aside).
-const maxRobotsBody = 1 << 20
+// maxRobotsBody is how much of a captured robots.txt body is kept: all of
+// any record ReadWARC reads (Google's profile reads a whole file).
+const maxRobotsBody = maxWARCBlock
 
 // ReadWARC reads a WARC file (ISO 28500, WARC 1.0 or 1.1; whole-file or
 // per-record gzip) and calls fn with every "response" record, named by its

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/audit"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
@@ -121,7 +122,12 @@ func auditRun(opts *auditOptions) error {
 			}
 			continue
 		}
-		rep := audit.File(parseFor(src, prof), audit.Options{Paths: opts.Paths, Profile: prof})
+		f := parseFor(src, robots.RFC9309)
+		aopts := audit.Options{Paths: opts.Paths, Profile: prof}
+		if len(src.data) > grammar.DefaultMaxSize {
+			aopts.GoogleFile = parseFor(src, robots.Google)
+		}
+		rep := audit.File(f, aopts)
 		if d, ok := fixedDecision(src.fetched); ok {
 			fixReport(rep, d)
 		}
