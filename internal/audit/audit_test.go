@@ -319,3 +319,22 @@ func BenchmarkSummarize(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(files)*b.N)/b.Elapsed().Seconds(), "files/s")
 }
+
+// TestGoogleReadsWholeFile: a rule past 500 KiB counts under google only.
+func TestGoogleReadsWholeFile(t *testing.T) {
+	src := strings.Repeat("# padding\n", grammar.DefaultMaxSize/10+1) + "User-agent: GPTBot\nDisallow: /\n"
+	reg := &Registry{Crawlers: []Crawler{{Token: "GPTBot", Operator: "OpenAI", Category: AITraining}}}
+	rep := File(grammar.ParseString("big", src, grammar.Options{}), Options{Registry: reg,
+		GoogleFile: grammar.ParseString("big", src, grammar.Options{MaxSize: -1})})
+	got := rep.Crawlers[0].Paths[0].Profiles
+	if !got[0].Allowed || got[1].Allowed || !rep.Crawlers[0].Disagree {
+		t.Errorf("File: profiles %+v, want rfc9309 allowed, google disallowed, a disagreement", got)
+	}
+	in := make(chan Input, 1)
+	in <- Input{Name: "big", Data: []byte(src)}
+	close(in)
+	s := Summarize(in, reg, 1)
+	if s.Crawlers[0][0][None] != 1 || s.Crawlers[0][1][Fully] != 1 || s.Disagree != 1 {
+		t.Errorf("Summarize: rfc9309 %v, google %v, disagree %d; want none, fully, 1", s.Crawlers[0][0], s.Crawlers[0][1], s.Disagree)
+	}
+}
