@@ -63,14 +63,7 @@ func (f *Fetcher) Fetch(ctx context.Context, site string, opts Options) (*Catalo
 	if err != nil {
 		return nil, err
 	}
-	f.once.Do(func() {
-		cache := f.Cache
-		if cache == nil {
-			cache = fetch.NewMemoryCacheFor(fetch.DefaultMemoBytes, fetch.DefaultMemoEntries)
-		}
-		f.memo = &fetch.Memo[*Catalog]{Mode: fetch.DataTxt, OnCompile: f.onParse,
-			Fetcher: &fetch.Fetcher{Client: f.HTTPClient, UserAgent: f.UserAgent, Timeout: f.Timeout, Cache: cache}}
-	})
+	f.init()
 	parse := func(r *fetch.Result) *Catalog {
 		o := opts
 		if o.Base == "" {
@@ -103,4 +96,15 @@ func failure(url string, r *fetch.Result) error {
 		return fmt.Errorf("%s: %w", url, ErrNoDataTxt)
 	}
 	return r.Failure()
+}
+
+func (f *Fetcher) init() {
+	f.once.Do(func() {
+		cache := f.Cache
+		if cache == nil {
+			cache = fetch.NewMemoryCacheFor(fetch.DefaultMemoBytes, fetch.DefaultMemoEntries)
+		}
+		f.memo = &fetch.Memo[*Catalog]{Mode: fetch.DataTxt, OnCompile: f.onParse,
+			Fetcher: &fetch.Fetcher{Client: f.HTTPClient, UserAgent: f.UserAgent, Timeout: f.Timeout, Cache: cache}}
+	})
 }

@@ -34,8 +34,8 @@ func FuzzParse(f *testing.F) {
 				Rules: compileFake, Robots: &prefixAccess{}})
 			checkPositions(t, c, src)
 			for _, e := range c.Entries {
-				if e.Allowed == nil {
-					t.Errorf("entry %q: Allowed is nil with a policy given", e.Name)
+				if e.Access == Unknown {
+					t.Errorf("entry %q: Access is Unknown with a policy given", e.Name)
 				}
 			}
 		}

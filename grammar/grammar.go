@@ -15,6 +15,20 @@ import (
 // The BNF is strict; real files are not. Where the grammar is more lenient
 // than the production it names, its doc comment says how.
 
+// The terminals are runs of lines. Only two kinds of line place records:
+// User-agent lines, and rule lines: Allow, Disallow and Content-Usage
+// (draft-ietf-aipref-attach section 3 extends RFC 9309's rule production:
+// "rule =/ content-usage"; see Line.IsGroupRule). Every other line (blank,
+// comment, extension, Mobile-agent-server, invalid) is trivia: every
+// production of the drafts that accepts it where it stands accepts it
+// anywhere among the lines around it, so it never moves a record boundary.
+// The scanner therefore hands participle one token per run of lines that
+// starts with a User-agent line (Agentlines) or a rule line (Rulelines)
+// and goes on through lines of the same class and the trivia
+// after them; only trivia at the very start of the file forms a token of
+// its own (Otherlines). Consecutive tokens always differ in class, so no
+// production needs an alternative.
+
 // robotstxt is the whole file.
 //
 //	robotstxt    = *blankcomment
@@ -27,7 +41,7 @@ import (
 // lines with no User-agent line above them are common), and records need no
 // blank line between them (RFC 9309 section 2.1).
 type robotstxt struct {
-	Preamble bool     `parser:"(Blank | Commentline | Extension | Disallowline | Allowline | Usageline | Invalid | Mobileagentrec)*"`
+	Preamble bool     `parser:"Otherlines? Rulelines?"`
 	Records  []record `parser:"@@*"`
 }
 
@@ -50,64 +64,50 @@ type robotstxt struct {
 // the rule lines; a record may have no rule line. Comment lines before a
 // User-agent line stay with whatever precedes it. A Mobile-agent-server line
 // is an extension line with a production of its own. So is a Content-Usage
-// line (draft-ietf-aipref-attach: "rule =/ content-usage"), which is a rule
-// of its group as Allow and Disallow are: a User-agent line after it starts
-// the next record. Its Line.Kind stays Extension; only the token the
-// grammar sees differs (see Line.IsGroupRule).
+// line, which is a rule of its group as Allow and Disallow are: a
+// User-agent line after it starts the next record. Its Line.Kind stays
+// Extension; only its class here differs (classOf).
 type record struct {
-	Pos   lexer.Position
-	Agent bool `parser:"Agentline"`
-	Head  bool `parser:"(Agentline | Blank | Commentline | Extension | Invalid | Mobileagentrec)*"`
-	Rules bool `parser:"(Disallowline | Allowline | Usageline | Blank | Commentline | Extension | Invalid | Mobileagentrec)*"`
+	Pos    lexer.Position
+	Agents bool `parser:"Agentlines"`
+	Rules  bool `parser:"Rulelines?"`
 }
 
-// symbols names the terminals: each is a line of one Kind.
+// symbols names the terminals: each is a run of lines of one class with
+// the trivia after it.
 var symbols = map[string]lexer.TokenType{
-	"EOF":            lexer.EOF,
-	"Blank":          lexer.TokenType(Blank) + 1,
-	"Commentline":    lexer.TokenType(CommentLine) + 1,
-	"Agentline":      lexer.TokenType(AgentLine) + 1,
-	"Allowline":      lexer.TokenType(AllowLine) + 1,
-	"Disallowline":   lexer.TokenType(DisallowLine) + 1,
-	"Mobileagentrec": lexer.TokenType(MobileAgentRec) + 1,
-	"Extension":      lexer.TokenType(Extension) + 1,
-	"Invalid":        lexer.TokenType(Invalid) + 1,
-	"Usageline":      usageToken,
+	"EOF":        lexer.EOF,
+	"Otherlines": tOther,
+	"Agentlines": tAgent,
+	"Rulelines":  tRule,
 }
 
-// usageToken is the token type of a Content-Usage line: an Extension line
-// to every interpreter, a rule line to the grammar.
-const usageToken = lexer.TokenType(Invalid) + 2
+// The token types: the class of a run's first line.
+const (
+	tOther lexer.TokenType = iota + 1
+	tAgent
+	tRule
+)
 
-// tokenType returns the terminal a line is to participle.
-func tokenType(l *Line) lexer.TokenType {
-	if l.Kind == Extension && l.IsGroupRule() {
-		return usageToken
-	}
-	return lexer.TokenType(l.Kind) + 1
+// class is the token type a line of each kind starts, or tOther for
+// trivia.
+var class = [...]lexer.TokenType{
+	Blank: tOther, CommentLine: tOther, Extension: tOther, MobileAgentRec: tOther, Invalid: tOther,
+	AgentLine:    tAgent,
+	AllowLine:    tRule,
+	DisallowLine: tRule,
 }
 
-// classOf returns the class of a line (see class): a Content-Usage line is
-// in the rule class.
-func classOf(l *Line) uint8 {
+// classOf returns the token type a line starts: class by its kind, except
+// that a Content-Usage line is a rule line.
+func classOf(l *Line) lexer.TokenType {
 	if l.Kind == Extension && l.IsGroupRule() {
-		return class[AllowLine]
+		return tRule
 	}
 	return class[l.Kind]
 }
 
-// class groups the kinds the productions never tell apart: every
-// production that accepts one kind of a class accepts all of them. A run of
-// lines of one class parses exactly as the same lines one token each, so
-// the scanner hands participle one token per run, typed by its first line.
-var class = [...]uint8{
-	Blank: 0, CommentLine: 0, Extension: 0, MobileAgentRec: 0, Invalid: 0,
-	AgentLine:    1,
-	AllowLine:    2,
-	DisallowLine: 2,
-}
-
-// lineLexer is the participle lexer: one token per scanned line.
+// lineLexer is the participle lexer: one token per run of lines.
 type lineLexer struct {
 	lines []*Line
 	next  int
@@ -118,13 +118,16 @@ func (l *lineLexer) Next() (lexer.Token, error) {
 		return lexer.EOFToken(lexer.Position{}), nil
 	}
 	ln := l.lines[l.next]
-	l.next++
 	c := classOf(ln)
-	for l.next < len(l.lines) && classOf(l.lines[l.next]) == c {
+	l.next++
+	for l.next < len(l.lines) {
+		if k := classOf(l.lines[l.next]); k != c && k != tOther {
+			break
+		}
 		l.next++
 	}
 	return lexer.Token{
-		Type:  tokenType(ln),
+		Type:  c,
 		Value: ln.Raw,
 		Pos:   lexer.Position{Offset: ln.Pos.Offset, Line: ln.Pos.Line, Column: 1},
 	}, nil

@@ -84,6 +84,14 @@ func (f *File) build() {
 	}
 	recs := make([]Record, len(tree.Records))
 	f.Records = make([]*Record, len(tree.Records))
+	// Every record's User-agent lines come from one slab.
+	nAgents := 0
+	for _, l := range f.Lines {
+		if l.Kind == AgentLine {
+			nAgents++
+		}
+	}
+	agents := make([]*Line, 0, nAgents)
 	for i := range tree.Records {
 		r := &recs[i]
 		start := tree.Records[i].Pos.Line - 1
@@ -93,13 +101,15 @@ func (f *File) build() {
 		}
 		r.Lines = f.Lines[start:end:end]
 		r.Pos = r.Lines[0].Pos
+		a0 := len(agents)
 		for _, l := range r.Lines {
 			if l.Kind == AgentLine {
-				r.Agents = append(r.Agents, l)
+				agents = append(agents, l)
 			} else if l.IsGroupRule() {
 				break
 			}
 		}
+		r.Agents = agents[a0:len(agents):len(agents)]
 		f.Records[i] = r
 	}
 }

@@ -10,7 +10,9 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/temoto/robotstxt"
@@ -63,20 +65,24 @@ func BenchmarkCorpusParse(b *testing.B) {
 	b.Run("sitetxt", func(b *testing.B) {
 		b.SetBytes(size)
 		b.ReportAllocs()
+		cpu0 := cpuTime()
 		for i := 0; i < b.N; i++ {
 			for _, f := range files {
 				_ = Compile(grammar.Parse(f.name, f.data, parseOptions), RFC9309)
 			}
 		}
+		reportCPU(b, cpu0)
 	})
 	b.Run("temoto", func(b *testing.B) {
 		b.SetBytes(size)
 		b.ReportAllocs()
+		cpu0 := cpuTime()
 		for i := 0; i < b.N; i++ {
 			for _, f := range files {
 				_, _ = robotstxt.FromBytes(f.data)
 			}
 		}
+		reportCPU(b, cpu0)
 	})
 }
 
@@ -142,28 +148,49 @@ func BenchmarkCorpusMatch(b *testing.B) {
 	b.Run("sitetxt", func(b *testing.B) {
 		b.ReportAllocs()
 		n := 0
+		cpu0 := cpuTime()
 		for i := 0; i < b.N; i++ {
 			c := &cases[i%len(cases)]
 			if c.agent.Decide(c.url).Allowed {
 				n++
 			}
 		}
+		reportCPU(b, cpu0)
 		sink = n
 	})
 	b.Run("temoto", func(b *testing.B) {
 		b.ReportAllocs()
 		n := 0
+		cpu0 := cpuTime()
 		for i := 0; i < b.N; i++ {
 			c := &cases[i%len(cases)]
 			if c.temoto == nil || c.temoto.Test(c.path) {
 				n++
 			}
 		}
+		reportCPU(b, cpu0)
 		sink = n
 	})
 }
 
 var sink int
+
+// cpuTime returns the CPU time the process has used, all threads (the
+// garbage collector's included).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports the CPU time per op since start as "cpu-ns/op": on a
+// machine shared with other jobs, wall time per op measures the load as
+// much as the code.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+}
 
 // BenchmarkCorpusMatchProfiles is BenchmarkCorpusMatch/sitetxt under each
 // profile.
@@ -173,12 +200,14 @@ func BenchmarkCorpusMatchProfiles(b *testing.B) {
 		b.Run(p.String(), func(b *testing.B) {
 			b.ReportAllocs()
 			n := 0
+			cpu0 := cpuTime()
 			for i := 0; i < b.N; i++ {
 				c := &cases[i%len(cases)]
 				if c.agent.Decide(c.url).Allowed {
 					n++
 				}
 			}
+			reportCPU(b, cpu0)
 			sink = n
 		})
 	}
@@ -212,38 +241,71 @@ func BenchmarkAdversarial(b *testing.B) {
 				}
 				b.SetBytes(int64(len(c.path)))
 				b.ReportAllocs()
+				cpu0 := cpuTime()
 				for i := 0; i < b.N; i++ {
 					_ = a.Decide(c.path)
 				}
+				reportCPU(b, cpu0)
 			})
 		}
 	}
-	b.Run("policy-memory", func(b *testing.B) {
-		files, _ := loadCorpus(b)
-		largest := append([]corpusFile(nil), files...)
-		sort.Slice(largest, func(i, j int) bool { return len(largest[i].data) > len(largest[j].data) })
-		largest = largest[:10]
-		var size int
-		for _, f := range largest {
-			size += len(f.data)
+}
+
+// BenchmarkMemory reports the heap a compiled policy keeps (the parsed
+// file included, and the rule index of every agent built), per policy and
+// per byte of robots.txt: for the corpus' 10 largest files, and for files
+// of nothing but wildcards ("Disallow: /" and 16,000 '*', and 8,000 "*a",
+// 30 lines each, 481 KB).
+func BenchmarkMemory(b *testing.B) {
+	files, _ := loadCorpus(b)
+	largest := append([]corpusFile(nil), files...)
+	sort.Slice(largest, func(i, j int) bool { return len(largest[i].data) > len(largest[j].data) })
+	largest = largest[:10]
+	star := func(line string) []corpusFile {
+		var sb strings.Builder
+		sb.WriteString("User-agent: *\n")
+		for i := 0; i < 30; i++ {
+			sb.WriteString("Disallow: " + line + "\n")
 		}
-		var heap uint64
-		for i := 0; i < b.N; i++ {
-			runtime.GC()
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
-			keep := make([]*Policy, len(largest))
-			for j, f := range largest {
-				keep[j] = Compile(grammar.Parse(f.name, f.data, parseOptions), RFC9309)
-			}
-			runtime.GC()
-			runtime.ReadMemStats(&after)
-			heap = after.HeapAlloc - before.HeapAlloc
-			runtime.KeepAlive(keep)
+		return []corpusFile{{"stars.txt", []byte(sb.String())}}
+	}
+	for _, c := range []struct {
+		name  string
+		files []corpusFile
+	}{
+		{"largest10", largest},
+		{"stars", star("/" + strings.Repeat("*", 16000))},
+		{"star-a", star("/" + strings.Repeat("*a", 8000))},
+	} {
+		for _, p := range []Profile{RFC9309, Google} {
+			b.Run(c.name+"/"+p.String(), func(b *testing.B) {
+				var size int
+				for _, f := range c.files {
+					size += len(f.data)
+				}
+				var heap uint64
+				for i := 0; i < b.N; i++ {
+					runtime.GC()
+					var before, after runtime.MemStats
+					runtime.ReadMemStats(&before)
+					keep := make([]*Policy, len(c.files))
+					for j, f := range c.files {
+						pol := Compile(grammar.Parse(f.name, f.data, parseOptions), p)
+						for _, a := range pol.allAgents() {
+							a.index()
+						}
+						keep[j] = pol
+					}
+					runtime.GC()
+					runtime.ReadMemStats(&after)
+					heap = after.HeapAlloc - before.HeapAlloc
+					runtime.KeepAlive(keep)
+				}
+				b.ReportMetric(float64(heap)/float64(len(c.files)), "heap-B/policy")
+				b.ReportMetric(float64(heap)/float64(size), "heap-B/file-byte")
+			})
 		}
-		b.ReportMetric(float64(heap)/float64(len(largest)), "heap-B/policy")
-		b.ReportMetric(float64(heap)/float64(size), "heap-B/file-byte")
-	})
+	}
 }
 
 // BenchmarkCorpusCompile splits BenchmarkCorpusParse/sitetxt in two: the
@@ -253,11 +315,13 @@ func BenchmarkCorpusCompile(b *testing.B) {
 	b.Run("grammar", func(b *testing.B) {
 		b.SetBytes(size)
 		b.ReportAllocs()
+		cpu0 := cpuTime()
 		for i := 0; i < b.N; i++ {
 			for _, f := range files {
 				_ = grammar.Parse(f.name, f.data, parseOptions)
 			}
 		}
+		reportCPU(b, cpu0)
 	})
 	parsed := make([]*grammar.File, len(files))
 	for i, f := range files {
@@ -267,11 +331,163 @@ func BenchmarkCorpusCompile(b *testing.B) {
 		b.Run("compile-"+p.String(), func(b *testing.B) {
 			b.SetBytes(size)
 			b.ReportAllocs()
+			cpu0 := cpuTime()
 			for i := 0; i < b.N; i++ {
 				for _, f := range parsed {
 					_ = Compile(f, p)
 				}
 			}
+			reportCPU(b, cpu0)
 		})
 	}
+}
+
+// medianFile returns the corpus file of median size.
+func medianFile(b *testing.B) corpusFile {
+	files, _ := loadCorpus(b)
+	sorted := append([]corpusFile(nil), files...)
+	sort.SliceStable(sorted, func(i, j int) bool { return len(sorted[i].data) < len(sorted[j].data) })
+	return sorted[len(sorted)/2]
+}
+
+// BenchmarkSmallFile parses and compiles the corpus' median file (by size)
+// once per op: the fixed cost a crawler pays per site.
+func BenchmarkSmallFile(b *testing.B) {
+	f := medianFile(b)
+	b.Run("sitetxt", func(b *testing.B) {
+		b.SetBytes(int64(len(f.data)))
+		b.ReportAllocs()
+		cpu0 := cpuTime()
+		for i := 0; i < b.N; i++ {
+			_ = Compile(grammar.Parse(f.name, f.data, grammar.Options{}), RFC9309)
+		}
+		reportCPU(b, cpu0)
+	})
+	b.Run("temoto", func(b *testing.B) {
+		b.SetBytes(int64(len(f.data)))
+		b.ReportAllocs()
+		cpu0 := cpuTime()
+		for i := 0; i < b.N; i++ {
+			_, _ = robotstxt.FromBytes(f.data)
+		}
+		reportCPU(b, cpu0)
+	})
+}
+
+// manyRules returns a robots.txt with n rules for "*", a quarter of them
+// with wildcards, and paths to decide against it, about half of them
+// matched by some rule.
+func manyRules(n int) (src string, paths []string) {
+	var sb strings.Builder
+	sb.WriteString("User-agent: *\n")
+	for i := 0; i < n; i++ {
+		dir := i % 97
+		switch {
+		case i%4 == 3:
+			fmt.Fprintf(&sb, "Disallow: /s%d/*/x%d*.pdf$\n", dir, i)
+		case i%8 == 1:
+			fmt.Fprintf(&sb, "Allow: /s%d/p%d/\n", dir, i)
+		default:
+			fmt.Fprintf(&sb, "Disallow: /s%d/p%d\n", dir, i)
+		}
+	}
+	for k := 0; k < 1024; k++ {
+		i := (k * 7919) % (2 * n)
+		dir := i % 97
+		switch k % 4 {
+		case 0:
+			paths = append(paths, fmt.Sprintf("/s%d/p%d/page.html", dir, i))
+		case 1:
+			paths = append(paths, fmt.Sprintf("/s%d/a/b/x%d-1.pdf", dir, i))
+		case 2:
+			paths = append(paths, fmt.Sprintf("/s%d/q%d?x=1", dir, i))
+		default:
+			paths = append(paths, fmt.Sprintf("/other/%d", i))
+		}
+	}
+	return sb.String(), paths
+}
+
+// BenchmarkManyRules makes one decision per op against a file of N rules
+// for "*" (a quarter with wildcards): the cost of a decision as the rule
+// count grows.
+func BenchmarkManyRules(b *testing.B) {
+	for _, n := range []int{10, 100, 1000, 10000, 100000} {
+		src, paths := manyRules(n)
+		a := Compile(grammar.ParseString("robots.txt", src, grammar.Options{MaxSize: -1}), RFC9309).Agent("Googlebot")
+		td, err := robotstxt.FromString(src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		tg := td.FindGroup("Googlebot")
+		b.Run(fmt.Sprintf("N=%d/sitetxt", n), func(b *testing.B) {
+			b.ReportAllocs()
+			k := 0
+			cpu0 := cpuTime()
+			for i := 0; i < b.N; i++ {
+				if a.Decide(paths[i%len(paths)]).Allowed {
+					k++
+				}
+			}
+			reportCPU(b, cpu0)
+			sink = k
+		})
+		b.Run(fmt.Sprintf("N=%d/temoto", n), func(b *testing.B) {
+			b.ReportAllocs()
+			k := 0
+			cpu0 := cpuTime()
+			for i := 0; i < b.N; i++ {
+				if tg.Test(paths[i%len(paths)]) {
+					k++
+				}
+			}
+			reportCPU(b, cpu0)
+			sink = k
+		})
+	}
+}
+
+// BenchmarkLargeFile decides 1,000,000 URLs per op against the corpus'
+// docs.oracle.com robots.txt (853 KB, 31,847 rules for "*"): the site's
+// crawled URLs, and one URL in 40 under /h, where 30,561 of its rules
+// start, as `sitetxt check --urls` would.
+func BenchmarkLargeFile(b *testing.B) {
+	const name = "docs.oracle.com.txt"
+	body, err := os.ReadFile(filepath.Join(corpusDir, "robots", name))
+	if err != nil {
+		b.Skipf("corpus not found (%v); skipping", err)
+	}
+	list, err := os.ReadFile(filepath.Join(corpusDir, "urls", name))
+	if err != nil {
+		b.Skipf("corpus not found (%v); skipping", err)
+	}
+	real := strings.Fields(string(list))
+	pol := Compile(grammar.Parse(name, body, parseOptions), RFC9309)
+	var h []string
+	for _, r := range pol.Agent("Googlebot").Rules() {
+		if strings.HasPrefix(r.Pattern, "/h") {
+			h = append(h, "https://docs.oracle.com"+r.Pattern+"x/y.html")
+		}
+	}
+	urls := make([]string, 1_000_000)
+	for i := range urls {
+		if i%40 == 39 && len(h) > 0 {
+			urls[i] = h[(i*7919)%len(h)]
+		} else {
+			urls[i] = real[i%len(real)]
+		}
+	}
+	b.ReportAllocs()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		a := pol.Agent("Googlebot")
+		k := 0
+		for _, u := range urls {
+			if a.Decide(u).Allowed {
+				k++
+			}
+		}
+		sink = k
+	}
+	reportCPU(b, cpu0)
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/sitetxt/sitetxt/grammar"
 )
@@ -49,11 +51,9 @@ type Agent struct {
 	rules  []*Rule  // in decision order: the first that matches decides
 	global bool
 
-	// The decision loop's layout (see buildLists).
-	arena string
-	all   []mrule   // every rule, in decision order
-	lists [][]mrule // with idx: by the path's second byte
-	idx   *[256]uint16
+	// The rule index, built on first use (see ruleIndex).
+	ixOnce sync.Once
+	ix     atomic.Pointer[ruleIndex]
 }
 
 // Compile interprets a parsed robots.txt file under profile p. Values the
@@ -247,6 +247,11 @@ func (r *Rule) compile(p Profile) {
 		r.never = true
 		return
 	}
+	r.setPattern(normPattern(p, pat), p == Google || p == RFC9309)
+}
+
+// normPattern returns a pattern in profile p's comparison form.
+func normPattern(p Profile, pat string) string {
 	switch p {
 	case Google:
 		pat = escapeGoogle(pat)
@@ -259,11 +264,13 @@ func (r *Rule) compile(p Profile) {
 			pat = string(normDraft(nil, pat))
 		}
 	}
-	r.setPattern(pat, p == Google || p == RFC9309)
+	return pat
 }
 
 // setPattern sets the matching form of a normalised pattern; wild says
-// whether '*' and a final '$' are special.
+// whether '*' and a final '$' are special. A run of '*' matches as one
+// '*', so it is kept as one: a pattern costs no more than its bytes
+// however many '*' it has.
 func (r *Rule) setPattern(pat string, wild bool) {
 	r.prio = int32(min(len(pat), 1<<30))
 	r.never = pat == ""
@@ -273,16 +280,25 @@ func (r *Rule) setPattern(pat string, wild bool) {
 			pat = pat[:len(pat)-1]
 		}
 		if strings.IndexByte(pat, '*') >= 0 {
-			w := &wildcard{segs: strings.Split(pat, "*")}
-			for _, s := range w.segs[1:] {
-				w.need.addString(s)
+			r.wild = true
+			if strings.Contains(pat, "**") {
+				pat = squeezeStars(pat)
 			}
-			w.needAny = w.need != (byteSet{})
-			r.wild = w
-			return
 		}
 	}
 	r.lit = pat
+}
+
+// squeezeStars replaces each run of '*' in pat with one '*'.
+func squeezeStars(pat string) string {
+	b := make([]byte, 0, len(pat))
+	for i := 0; i < len(pat); i++ {
+		if pat[i] == '*' && i > 0 && pat[i-1] == '*' {
+			continue
+		}
+		b = append(b, pat[i])
+	}
+	return string(b)
 }
 
 // index builds the agent tables.
@@ -307,7 +323,6 @@ func (pol *Policy) index() {
 			if g.Global {
 				a.token = "*"
 			}
-			a.buildLists()
 			pol.records[i] = a
 		}
 		return
@@ -404,9 +419,15 @@ func (pol *Policy) index() {
 func (pol *Policy) merge(slab *[]Agent, tok string, gs []*Group, global bool) *Agent {
 	*slab = append(*slab, Agent{policy: pol, token: tok, groups: gs, global: global})
 	a := &(*slab)[len(*slab)-1]
+	own := false // a.rules is the agent's own slice, not a group's
 	if len(gs) == 1 && !hasNever(gs[0].Rules) {
 		a.rules = gs[0].Rules
 	} else {
+		n := 0
+		for _, g := range gs {
+			n += len(g.Rules)
+		}
+		a.rules, own = make([]*Rule, 0, n), true
 		for _, g := range gs {
 			for _, r := range g.Rules {
 				if !r.never {
@@ -415,26 +436,43 @@ func (pol *Policy) merge(slab *[]Agent, tok string, gs []*Group, global bool) *A
 			}
 		}
 	}
-	if len(gs) > 1 || !sortedForDecision(a.rules) {
-		// Sort by one integer key: priority (descending), Allow first,
-		// then file order.
-		keys := make([]uint64, len(a.rules))
-		for i, r := range a.rules {
-			k := uint64(1<<24-1-min(r.prio, 1<<24-1)) << 33
-			if !r.Allow {
-				k |= 1 << 32
-			}
-			keys[i] = k | uint64(i)
-		}
-		slices.Sort(keys)
-		sorted := make([]*Rule, len(a.rules))
-		for i, k := range keys {
-			sorted[i] = a.rules[uint32(k)]
-		}
-		a.rules = sorted
+	if sortedForDecision(a.rules) {
+		return a
 	}
-	a.buildLists()
+	if !own {
+		a.rules = slices.Clone(a.rules)
+	}
+	if len(a.rules) <= 64 {
+		// Insertion sort, stable: file order stays among equals.
+		for i := 1; i < len(a.rules); i++ {
+			for j := i; j > 0 && before(a.rules[j], a.rules[j-1]); j-- {
+				a.rules[j], a.rules[j-1] = a.rules[j-1], a.rules[j]
+			}
+		}
+		return a
+	}
+	// Sort by one integer key: priority (descending), Allow first, then
+	// file order.
+	keys := make([]uint64, len(a.rules))
+	for i, r := range a.rules {
+		k := uint64(1<<24-1-min(r.prio, 1<<24-1)) << 33
+		if !r.Allow {
+			k |= 1 << 32
+		}
+		keys[i] = k | uint64(i)
+	}
+	slices.Sort(keys)
+	rules := slices.Clone(a.rules)
+	for i, k := range keys {
+		a.rules[i] = rules[uint32(k)]
+	}
 	return a
+}
+
+// before reports whether x comes before y in decision order, file order
+// aside: a longer pattern first, Allow first on equal length.
+func before(x, y *Rule) bool {
+	return x.prio > y.prio || x.prio == y.prio && x.Allow && !y.Allow
 }
 
 func hasNever(rules []*Rule) bool {
@@ -450,7 +488,7 @@ func hasNever(rules []*Rule) bool {
 func sortedForDecision(rules []*Rule) bool {
 	for i := 1; i < len(rules); i++ {
 		x, y := rules[i-1], rules[i]
-		if x.prio < y.prio || x.prio == y.prio && !x.Allow && y.Allow {
+		if before(y, x) {
 			return false
 		}
 	}
@@ -739,4 +777,18 @@ func (a *Agent) VisitTime() *VisitTime {
 		}
 	}
 	return nil
+}
+
+// allAgents returns every agent the policy can select: the "*" agent, one
+// per product token (an agent shared by tokens once per token), and under
+// Draft and NoRobots one per record.
+func (pol *Policy) allAgents() []*Agent {
+	agents := make([]*Agent, 0, 1+len(pol.tokens)+len(pol.records))
+	if pol.global != nil {
+		agents = append(agents, pol.global)
+	}
+	for _, e := range pol.tokens {
+		agents = append(agents, e.agent)
+	}
+	return append(agents, pol.records...)
 }

@@ -250,23 +250,10 @@ func (l *linter) unreachable(pol *Policy) {
 			}
 		}
 	}
-	agents := []*Agent{}
-	if pol.global != nil {
-		agents = append(agents, pol.global)
-	}
-	for _, e := range pol.tokens {
-		agents = append(agents, e.agent)
-	}
-	for _, a := range agents {
+	for _, a := range pol.allAgents() {
 		seen := map[string]*Rule{}
 		for _, r := range a.rules {
-			key := r.lit
-			if r.wild != nil {
-				key = strings.Join(r.wild.segs, "*")
-			}
-			if r.anchored {
-				key += "$"
-			}
+			key := normPattern(pol.profile, r.Pattern)
 			if r.Allow {
 				key = "A" + key
 			} else {

@@ -2,6 +2,7 @@ package robots
 
 import (
 	"encoding/binary"
+	"slices"
 	"strings"
 	"unsafe"
 )
@@ -85,23 +86,11 @@ func (a *Agent) decidePath(path string) Decision {
 	if (p == RFC9309 || p == Draft) && path == "/robots.txt" {
 		return Decision{Allowed: true, Reason: ReasonRobotsTxt}
 	}
-	var r *Rule
-	if a.idx == nil {
-		r = a.first(a.all, path)
-	} else {
-		// The rules for the path's second byte and those for any byte,
-		// each in decision order: merge them on the fly.
-		gen := a.lists[0]
-		var spec []mrule
-		if len(path) >= 2 {
-			if k := a.idx[path[1]]; k != 0 {
-				spec = a.lists[k]
-			}
+	if len(a.rules) > 0 {
+		if k := a.index().lookup(a.rules, path); k != noRule {
+			r := a.rules[k]
+			return Decision{Allowed: r.Allow, Rule: r, Group: r.Group, Global: a.global, Reason: ReasonRule}
 		}
-		r = a.firstMerged(gen, spec, path)
-	}
-	if r != nil {
-		return Decision{Allowed: r.Allow, Rule: r, Group: r.Group, Global: a.global, Reason: ReasonRule}
 	}
 	if len(a.groups) == 0 {
 		return Decision{Allowed: true, Reason: ReasonNoGroup}
@@ -109,240 +98,275 @@ func (a *Agent) decidePath(path string) Decision {
 	return Decision{Allowed: true, Group: a.groups[0], Global: a.global, Reason: ReasonNoRule}
 }
 
-// wildcard is the compiled form of a pattern with '*'.
-type wildcard struct {
-	segs    []string // the normalised pattern split at '*'
-	need    byteSet  // the bytes of segs[1:]: a path lacking one cannot match
-	needAny bool     // need is not empty
+// index returns the agent's rule index, building it on first use: most
+// callers decide for one crawler of the many a file names.
+func (a *Agent) index() *ruleIndex {
+	if ix := a.ix.Load(); ix != nil {
+		return ix
+	}
+	a.ixOnce.Do(func() { a.ix.Store(buildIndex(a.rules)) })
+	return a.ix.Load()
 }
 
-// byteSet is a set of bytes.
-type byteSet [4]uint64
+// noRule is the rank of no rule.
+const noRule = ^uint32(0)
 
-// addString adds the bytes of str. A long str marks a byte table first
-// (one independent store per byte, where setting bits directly makes each
-// byte wait for the last) and packs it into bits eight at a time.
-func (s *byteSet) addString(str string) {
-	if len(str) < 64 {
-		for i := 0; i < len(str); i++ {
-			c := str[i]
-			s[c>>6] |= 1 << (c & 63)
+// ruleIndex finds the first rule, in decision order, that matches a path.
+// It is a trie over the rules' literal prefixes (the whole pattern of a
+// rule without '*', the part before the first '*' otherwise), with runs of
+// single-child nodes merged into one edge. A rule sits at the node its
+// literal prefix ends at, by its rank: its place in decision order
+// (longest pattern first, Allow first on ties, then file order; file order
+// for the drafts). A decision walks the path down the trie once; every
+// node on the way holds rules whose prefix the path starts with:
+//
+//   - a plain rule matches: the node keeps the best (lowest) rank of its
+//     plain rules;
+//   - a '$'-anchored rule matches when the path ends at the node: the
+//     node keeps the best rank of those too;
+//   - a wildcard rule matches when the rest of its pattern does: the
+//     node keeps them in rank order, and they are tried only while their
+//     rank beats the best match so far.
+//
+// The decision is the lowest rank found. Its cost is the path's length
+// (one child lookup per edge) plus the wildcard rules tried on the way,
+// not the number of rules.
+type ruleIndex struct {
+	nodes []node
+	first []byte     // the first byte of each node's edge, for child lookup
+	label string     // edge labels
+	wild  []wildRule // wildcard rules, node by node, in rank order
+}
+
+// wildRule is a wildcard rule as its node tries it: what its pattern
+// requires after its literal prefix, split once at compile time so that a
+// decision rejects most rules with one comparison: an anchored rule must
+// end with last, an unanchored rule with no middle must contain it.
+type wildRule struct {
+	mid, last string // the pattern after the prefix's '*': middle segments ("a*b"), and the last one
+	rank      uint32
+	anchored  bool
+}
+
+// node is a node of a ruleIndex.
+type node struct {
+	off, n       uint32 // its edge: label[off : off+n]
+	child, nkids uint32 // its children: nodes[child : child+nkids], by first byte
+	plain, anch  uint32 // best rank of the plain and of the '$'-anchored rules ending here
+	w0, w1       uint32 // wildcard rules whose literal prefix ends here: wild[w0:w1]
+}
+
+// lookup returns the rank of the first rule in decision order that
+// matches path, or noRule.
+func (ix *ruleIndex) lookup(rules []*Rule, path string) uint32 {
+	best := noRule
+	nd := &ix.nodes[0]
+	d := 0
+	for {
+		best = min(best, nd.plain)
+		if d == len(path) {
+			best = min(best, nd.anch)
 		}
-		return
-	}
-	var seen [256]byte
-	for i := 0; i < len(str); i++ {
-		seen[str[i]] = 1
-	}
-	for w := 0; w < 4; w++ {
-		var word uint64
-		for k := 0; k < 8; k++ {
-			v := binary.LittleEndian.Uint64(seen[w*64+k*8:])
-			// Multiplying gathers the low bits of the eight bytes into the
-			// top byte: byte j's bit lands at bit 56+j, without carries.
-			word |= (v * 0x0102040810204080 >> 56) << (k * 8)
+		for i := nd.w0; i < nd.w1; i++ {
+			w := &ix.wild[i]
+			if w.rank >= best {
+				break
+			}
+			if w.match(path[d:]) {
+				best = w.rank
+				break
+			}
 		}
-		s[w] |= word
+		if d == len(path) || nd.nkids == 0 {
+			return best
+		}
+		c := ix.child(nd, path[d])
+		if c < 0 {
+			return best
+		}
+		nd = &ix.nodes[c]
+		if len(path)-d < int(nd.n) || path[d:d+int(nd.n)] != ix.label[nd.off:nd.off+nd.n] {
+			return best
+		}
+		d += int(nd.n)
 	}
 }
 
-// pathBytes is the set of bytes of the path being decided, computed the
-// first time a wildcard rule needs it: a wildcard rule whose segments hold
-// a byte the path lacks cannot match, and most cannot.
-type pathBytes struct {
-	set  byteSet
-	done bool
-	head uint64 // the path's first 8 bytes, little-endian, zero-padded
+// child returns the index of nd's child whose edge starts with c, or -1.
+func (ix *ruleIndex) child(nd *node, c byte) int {
+	lo, hi := int(nd.child), int(nd.child+nd.nkids)
+	if hi-lo <= 8 {
+		for i, b := range ix.first[lo:hi] {
+			if b == c {
+				return lo + i
+			}
+		}
+		return -1
+	}
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if ix.first[m] < c {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < int(nd.child+nd.nkids) && ix.first[lo] == c {
+		return lo
+	}
+	return -1
 }
 
-// load8 returns the first 8 bytes of s as a little-endian word,
-// zero-padded.
-func load8(s string) uint64 {
-	if len(s) >= 8 {
-		return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
+// entry is a rule as buildIndex places it.
+type entry struct {
+	prefix string
+	rank   uint32
+	kind   uint8 // ePlain, eAnch, eWild
+}
+
+const (
+	ePlain = iota
+	eAnch
+	eWild
+)
+
+// buildIndex builds the index of rules, which are in decision order.
+func buildIndex(rules []*Rule) *ruleIndex {
+	es := make([]entry, len(rules))
+	for i, r := range rules {
+		e := entry{prefix: r.lit, rank: uint32(i)}
+		switch {
+		case r.wild:
+			j := strings.IndexByte(r.lit, '*')
+			e.prefix = r.lit[:j]
+			if j < len(r.lit)-1 {
+				e.kind = eWild
+			}
+			// else "/a*" and "/a*$" match whatever follows "/a": a plain rule.
+		case r.anchored:
+			e.kind = eAnch
+		}
+		es[i] = e
 	}
-	var w uint64
-	for i := len(s) - 1; i >= 0; i-- {
-		w = w<<8 | uint64(s[i])
+	slices.SortFunc(es, func(x, y entry) int {
+		if c := strings.Compare(x.prefix, y.prefix); c != 0 {
+			return c
+		}
+		return int(x.rank) - int(y.rank)
+	})
+	b := indexBuilder{es: es, rules: rules}
+	b.nodes = make([]node, 1, 2*len(es)+1)
+	b.first = make([]byte, 1, 2*len(es)+1)
+	b.wild = make([]wildRule, 0, len(es)/4)
+	b.build(0, 0, len(es), 0)
+	var label strings.Builder
+	label.Grow(b.size)
+	for i := range b.nodes {
+		nd := &b.nodes[i]
+		lab := b.labels[i]
+		nd.off, nd.n = uint32(label.Len()), uint32(len(lab))
+		label.WriteString(lab)
+	}
+	return &ruleIndex{nodes: b.nodes, first: b.first, label: label.String(), wild: b.wild}
+}
+
+type indexBuilder struct {
+	rules  []*Rule
+	es     []entry
+	nodes  []node
+	first  []byte
+	labels []string
+	wild   []wildRule
+	size   int
+}
+
+// build fills in node n for the entries es[lo:hi], which share their
+// first depth bytes (the node's whole prefix), and builds its children.
+func (b *indexBuilder) build(n, lo, hi, depth int) {
+	if n >= len(b.labels) {
+		b.labels = append(b.labels, make([]string, n+1-len(b.labels))...)
+	}
+	nd := node{plain: noRule, anch: noRule, w0: uint32(len(b.wild))}
+	// Entries ending here sort first (a prefix sorts before its
+	// extensions), and by rank among themselves.
+	i := lo
+	for ; i < hi && len(b.es[i].prefix) == depth; i++ {
+		e := &b.es[i]
+		switch e.kind {
+		case ePlain:
+			nd.plain = min(nd.plain, e.rank)
+		case eAnch:
+			nd.anch = min(nd.anch, e.rank)
+		default:
+			b.wild = append(b.wild, b.wildRule(e))
+		}
+	}
+	nd.w1 = uint32(len(b.wild))
+	// The children: one per distinct next byte, their slots reserved
+	// together so that they are contiguous.
+	kids := 0
+	for j := i; j < hi; {
+		c := b.es[j].prefix[depth]
+		for j < hi && b.es[j].prefix[depth] == c {
+			j++
+		}
+		kids++
+	}
+	nd.child, nd.nkids = uint32(len(b.nodes)), uint32(kids)
+	for k := 0; k < kids; k++ {
+		b.nodes = append(b.nodes, node{})
+		b.first = append(b.first, 0)
+	}
+	b.nodes[n] = nd
+	k := int(nd.child)
+	for j := i; j < hi; k++ {
+		c := b.es[j].prefix[depth]
+		j0 := j
+		for j < hi && b.es[j].prefix[depth] == c {
+			j++
+		}
+		// The child's edge runs to the longest prefix its entries share:
+		// sorted, that of the first and the last.
+		x, y := b.es[j0].prefix, b.es[j-1].prefix
+		l := depth + 1
+		for l < len(x) && l < len(y) && x[l] == y[l] {
+			l++
+		}
+		b.first[k] = c
+		if k >= len(b.labels) {
+			b.labels = append(b.labels, make([]string, k+1-len(b.labels))...)
+		}
+		b.labels[k] = x[depth:l]
+		b.size += l - depth
+		b.build(k, j0, j, l)
+	}
+}
+
+// wildRule returns the wildRule of a wildcard entry.
+func (b *indexBuilder) wildRule(e *entry) wildRule {
+	r := b.rules[e.rank]
+	w := wildRule{rank: e.rank, anchored: r.anchored, last: r.lit[len(e.prefix)+1:]}
+	if !w.anchored {
+		// A pattern matches a prefix of the path: a final '*' adds nothing.
+		w.last = strings.TrimSuffix(w.last, "*")
+	}
+	if j := strings.LastIndexByte(w.last, '*'); j >= 0 {
+		w.mid, w.last = w.last[:j], w.last[j+1:]
 	}
 	return w
 }
 
-// lacks reports whether path lacks some byte of need.
-func (pb *pathBytes) lacks(need *byteSet, path string) bool {
-	if !pb.done {
-		pb.set.addString(path)
-		pb.done = true
-	}
-	return need[0]&^pb.set[0] != 0 || need[1]&^pb.set[1] != 0 || need[2]&^pb.set[2] != 0 || need[3]&^pb.set[3] != 0
-}
-
-// first returns the first rule of list that matches path, or nil.
-func (a *Agent) first(list []mrule, path string) *Rule {
-	pb := pathBytes{head: load8(path)}
-	for i := range list {
-		if a.matches(&list[i], path, &pb) {
-			return a.rules[list[i].idx]
-		}
-	}
-	return nil
-}
-
-// firstMerged returns the first rule, in decision order, of two lists in
-// decision order that matches path, or nil.
-func (a *Agent) firstMerged(x, y []mrule, path string) *Rule {
-	pb := pathBytes{head: load8(path)}
-	i, j := 0, 0
-	for i < len(x) || j < len(y) {
-		var m *mrule
-		if j >= len(y) || i < len(x) && x[i].idx < y[j].idx {
-			m = &x[i]
-			i++
-		} else {
-			m = &y[j]
-			j++
-		}
-		if a.matches(m, path, &pb) {
-			return a.rules[m.idx]
-		}
-	}
-	return nil
-}
-
-// matches reports whether the rule m matches path.
-func (a *Agent) matches(m *mrule, path string, pb *pathBytes) bool {
-	n := m.n
-	if uint32(len(path)) < n {
-		return false
-	}
-	// The first 8 bytes in one comparison, the rest (rarely reached)
-	// against the arena.
-	mask := ^uint64(0)
-	if n < 8 {
-		mask = 1<<(8*n) - 1
-	}
-	if (pb.head^m.head)&mask != 0 {
-		return false
-	}
-	if n > 8 && a.arena[m.off+8:m.off+n] != path[8:n] {
-		return false
-	}
-	switch {
-	case m.flags&mWild != 0:
-		r := a.rules[m.idx]
-		if r.wild.needAny && pb.lacks(&r.wild.need, path) {
+// match reports whether rest, the path after the rule's literal prefix,
+// matches the rest of the rule.
+func (w *wildRule) match(rest string) bool {
+	if w.anchored {
+		if !strings.HasSuffix(rest, w.last) {
 			return false
 		}
-		return r.match(path)
-	case m.flags&mAnchored != 0:
-		return uint32(len(path)) == n
+	} else if w.mid == "" {
+		return strings.Contains(rest, w.last)
 	}
-	return true
-}
-
-// mrule is a rule as the decision loop scans it: 24 bytes, the first 8
-// bytes of its literal prefix inline and the rest in the agent's arena, so
-// that scanning an agent's rules reads contiguous memory and most
-// rejections cost one comparison. A wildcard rule's full match goes to its
-// Rule.
-type mrule struct {
-	head   uint64 // the prefix's first 8 bytes, as load8 reads a path
-	off, n uint32 // literal prefix (the whole pattern without '*') in arena
-	idx    uint32 // index in Agent.rules
-	flags  uint8
-}
-
-const (
-	mWild     = 1 << iota // pattern has '*': finish with Rule.match
-	mAnchored             // pattern ends with '$': the path must end here
-)
-
-// minDispatch is how many rules an agent needs before a dispatch table
-// by the path's second byte pays for its half kilobyte.
-const minDispatch = 8
-
-// buildLists lays out the agent's rules for deciding: an arena of their
-// literal prefixes and, for agents with many rules, a dispatch on the byte
-// after the path's leading '/': lists[idx[c]] holds, in decision order,
-// the rules whose prefix is "/c..." and those that may match whatever
-// follows the '/' ("/", "/*...", patterns without a leading '/');
-// lists[0] holds only the latter (or every rule, without dispatch).
-func (a *Agent) buildLists() {
-	if len(a.rules) == 0 {
-		return
-	}
-	prefix := func(r *Rule) string {
-		if r.wild != nil {
-			return r.wild.segs[0]
-		}
-		return r.lit
-	}
-	size := 0
-	for _, r := range a.rules {
-		size += len(prefix(r))
-	}
-	arena := make([]byte, 0, size)
-	// With dispatch, the entries are placed by key (counting sort, stable):
-	// the rules for any second byte first, then those of each byte.
-	dispatch := len(a.rules) >= minDispatch
-	var count, start [257]int
-	if dispatch {
-		for _, r := range a.rules {
-			count[dispatchKey(prefix(r))+1]++
-		}
-		a.idx = new([256]uint16)
-		a.lists = make([][]mrule, 1, 8)
-		off := count[0]
-		for c := 0; c < 256; c++ {
-			if count[c+1] > 0 {
-				a.idx[c] = uint16(len(a.lists))
-				a.lists = append(a.lists, nil)
-				start[c+1] = off
-				off += count[c+1]
-			}
-		}
-	}
-	ms := make([]mrule, len(a.rules))
-	next := start
-	for i, r := range a.rules {
-		pre := prefix(r)
-		m := mrule{idx: uint32(i), off: uint32(len(arena)), n: uint32(len(pre)), head: load8(pre)}
-		if r.wild != nil {
-			m.flags |= mWild
-		}
-		if r.anchored {
-			m.flags |= mAnchored
-		}
-		arena = append(arena, pre...)
-		j := i
-		if dispatch {
-			k := dispatchKey(pre) + 1
-			j = next[k]
-			next[k]++
-		}
-		ms[j] = m
-	}
-	a.arena = bytesString(arena)
-	if !dispatch {
-		a.all = ms
-		return
-	}
-	a.lists[0] = ms[:count[0]:count[0]]
-	for c := 0; c < 256; c++ {
-		if j := a.idx[c]; j != 0 {
-			lo, hi := start[c+1], start[c+1]+count[c+1]
-			a.lists[j] = ms[lo:hi:hi]
-		}
-	}
-}
-
-// dispatchKey returns the byte after a prefix's leading '/', or -1 when
-// the rule may match any second byte of a path.
-func dispatchKey(pre string) int {
-	if len(pre) >= 2 && pre[0] == '/' {
-		return int(pre[1])
-	}
-	return -1
+	return globSegments(w.mid, w.last, w.anchored, rest)
 }
 
 func bytesString(b []byte) string {
@@ -354,49 +378,66 @@ func bytesString(b []byte) string {
 
 // match reports whether the rule's pattern matches path.
 func (r *Rule) match(path string) bool {
-	if r.never {
+	switch {
+	case r.never:
 		return false
+	case r.wild:
+		return globMatch(r.lit, r.anchored, path)
+	case r.anchored:
+		return path == r.lit
 	}
-	if r.wild == nil {
-		if r.anchored {
-			return path == r.lit
-		}
-		return strings.HasPrefix(path, r.lit)
-	}
-	return globMatch(r.wild.segs, r.anchored, path)
+	return strings.HasPrefix(path, r.lit)
 }
 
-// globMatch matches a pattern split at its '*' against a prefix of path
-// (all of path when anchored). Each middle segment is placed at its
+// globMatch matches a pattern with '*' (and no '$') against a prefix of
+// path (all of path when anchored). Each middle segment is placed at its
 // leftmost occurrence after the previous one: with '*' the only wildcard,
 // a leftmost placement leaves the most room for what follows, so no
-// backtracking is needed.
-func globMatch(segs []string, anchored bool, path string) bool {
-	first := segs[0]
-	if !strings.HasPrefix(path, first) {
-		return false
+// backtracking is needed. The segments are read from the pattern as it is:
+// nothing is stored per '*'.
+func globMatch(pat string, anchored bool, path string) bool {
+	i := strings.IndexByte(pat, '*')
+	return strings.HasPrefix(path, pat[:i]) && globTail(pat[i+1:], anchored, path[i:])
+}
+
+// globTail matches what follows a pattern's first '*' against what
+// follows the pattern's literal prefix in the path.
+func globTail(mid string, anchored bool, rest string) bool {
+	last := ""
+	if j := strings.LastIndexByte(mid, '*'); j >= 0 {
+		mid, last = mid[:j], mid[j+1:]
+	} else {
+		mid, last = "", mid
 	}
-	rest := path[len(first):]
-	last := len(segs) - 1
-	if anchored && !strings.HasSuffix(rest, segs[last]) {
+	if anchored && !strings.HasSuffix(rest, last) {
 		return false // cheap rejection before any search
 	}
-	for i := 1; i < last; i++ {
-		s := segs[i]
-		if s == "" {
+	return globSegments(mid, last, anchored, rest)
+}
+
+// globSegments places the middle segments mid ("a*b*c") at their leftmost
+// occurrences in rest, then the last segment after them.
+func globSegments(mid, last string, anchored bool, rest string) bool {
+	for mid != "" {
+		seg := mid
+		if j := strings.IndexByte(mid, '*'); j >= 0 {
+			seg, mid = mid[:j], mid[j+1:]
+		} else {
+			mid = ""
+		}
+		if seg == "" {
 			continue
 		}
-		j := strings.Index(rest, s)
+		j := strings.Index(rest, seg)
 		if j < 0 {
 			return false
 		}
-		rest = rest[j+len(s):]
+		rest = rest[j+len(seg):]
 	}
-	s := segs[last]
 	if anchored {
-		return strings.HasSuffix(rest, s)
+		return strings.HasSuffix(rest, last)
 	}
-	return s == "" || strings.Contains(rest, s)
+	return strings.Contains(rest, last)
 }
 
 // pathOf returns the part of a URL that rules match: path, parameters and

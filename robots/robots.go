@@ -103,9 +103,8 @@ type Rule struct {
 	Group *Group
 
 	// Compiled form.
-	lit  string    // normalised pattern, '$' removed, when it has no '*'
-	wild *wildcard // the pattern split at '*', when it has one
-	prio int32     // longest-match priority (octets of the pattern)
+	lit  string // normalised pattern, '$' removed, runs of '*' as one '*'
+	prio int32  // longest-match priority (octets of the pattern)
 
 	// Allow is true for an Allow rule, false for a Disallow rule.
 	Allow bool
@@ -114,6 +113,7 @@ type Rule struct {
 	Implied bool
 
 	anchored bool // pattern ended with '$' (RFC9309, Google)
+	wild     bool // pattern has '*' (RFC9309, Google)
 	never    bool // the rule can never match (empty pattern)
 }
 

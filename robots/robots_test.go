@@ -1,6 +1,8 @@
 package robots
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -428,10 +430,9 @@ Clean-param: &&
 	}
 }
 
-// TestCorpusLayout checks, on every URL of the corpus, that the decision
-// loop's layout (arena, dispatch by second byte) decides as a plain scan of
-// the agent's rules in order does.
-func TestCorpusLayout(t *testing.T) {
+// TestCorpusIndex checks, on every URL of the corpus, that the rule index
+// decides as a plain scan of the agent's rules in order does.
+func TestCorpusIndex(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
 	}
@@ -469,14 +470,42 @@ func TestCorpusLayout(t *testing.T) {
 	}
 }
 
-func TestByteSet(t *testing.T) {
-	for _, s := range []string{"", "a", "/a*b?c=d", "\x00\xff\x80\x7f", strings.Repeat("a", 100) + "b\x00\xff~"} {
-		var got byteSet
-		got.addString(s)
-		for c := 0; c < 256; c++ {
-			in := strings.IndexByte(s, byte(c)) >= 0
-			if has := got[c>>6]&(1<<(c&63)) != 0; has != in {
-				t.Errorf("byteSet(%q) has %#x = %v, want %v", s, c, has, in)
+// TestIndex checks the rule index against a plain scan of the rules in
+// decision order, on random rule sets over a small alphabet (so prefixes
+// nest and share edges) and random paths.
+func TestIndex(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	word := func(n int, alpha string) string {
+		b := make([]byte, rng.IntN(n+1))
+		for i := range b {
+			b[i] = alpha[rng.IntN(len(alpha))]
+		}
+		return string(b)
+	}
+	for round := 0; round < 300; round++ {
+		p := Profiles[round%len(Profiles)]
+		var src strings.Builder
+		src.WriteString("User-agent: *\n")
+		n := 1 + rng.IntN(40)
+		for i := 0; i < n; i++ {
+			dir := "Disallow"
+			if rng.IntN(3) == 0 {
+				dir = "Allow"
+			}
+			fmt.Fprintf(&src, "%s: /%s\n", dir, word(6, "ab/*$"))
+		}
+		a := compileString(src.String(), p).Agent("x")
+		for k := 0; k < 50; k++ {
+			path := "/" + word(8, "ab/")
+			var want *Rule
+			for _, r := range a.rules {
+				if r.match(path) {
+					want = r
+					break
+				}
+			}
+			if got := a.decidePath(path).Rule; got != want {
+				t.Fatalf("%s: decidePath(%q).Rule = %v, want %v (first match in decision order)\n%s", p, path, got, want, src.String())
 			}
 		}
 	}

@@ -367,36 +367,6 @@ func disagreement(c *audit.CrawlerReport) string {
 	return strings.Join(parts, "; ")
 }
 
-// visible escapes control characters (C0, DEL, C1, bidi controls) so a
-// terminal shows them instead of obeying them.
-func visible(s string) string {
-	clean := true
-	for _, r := range s {
-		if isControl(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if isControl(r) {
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-func isControl(r rune) bool {
-	return r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == 0xfffd ||
-		r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c
-}
-
 // auditSummaryRun is audit --summary.
 func auditSummaryRun(opts *auditOptions) error {
 	start := time.Now()

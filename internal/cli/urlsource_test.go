@@ -61,7 +61,7 @@ func TestDatasetsURL(t *testing.T) {
 	defer srv.Close()
 	cache := t.TempDir()
 	out, errOut, code := runCLI(t, "", "datasets", "--cache-dir", cache, "-o", "csv", "--robots", srv.URL+"/a/robots.txt", srv.URL+"/a/data.txt")
-	if code != ExitOK || !strings.Contains(out, srv.URL+"/a/sales.csv") || !strings.Contains(out, "false") {
+	if code != ExitOK || !strings.Contains(out, srv.URL+"/a/sales.csv") || !strings.Contains(out, "disallowed") {
 		t.Errorf("datasets over HTTP: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	out, errOut, code = runCLI(t, "", "datasets", "--cache-dir", cache, srv.URL+"/none/")

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/sitetxt/sitetxt/cache"
 )
 
 // Defaults of a Fetcher's limits.
@@ -95,8 +97,11 @@ type Result struct {
 	// Stale is set when the site is unreachable and an expired cached copy
 	// is used instead (RFC 9309 2.4); Err says why it was unreachable.
 	Stale bool
-	// RetryAfter is, after a failure, the earliest time to ask again: the
-	// server's Retry-After, else now plus the Fetcher's Retry.
+	// RetryAfter is, after a failure or any answer that is not a file (a
+	// status other than 2xx, 404 and 410), the earliest time to ask again:
+	// the server's Retry-After, else now plus the Fetcher's Retry. Such
+	// answers are remembered in memory until then, never stored in the
+	// Cache.
 	RetryAfter time.Time
 	// Err is set when no usable answer came from the server: a network
 	// error, a timeout, too many redirects, a 5xx or 429 status, or any
@@ -110,6 +115,7 @@ type outcome struct {
 	code      int
 	e         *entry // the new or revalidated entry, for a response that is not a temporary failure
 	fromCache bool   // e is the cached entry, revalidated
+	shared    bool   // e or the failure came from another process, through a shared cache
 	finalURL  string
 	redirects int
 	ctype     string
@@ -176,7 +182,9 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m Mode) *Result {
 	now := f.now()
 	var cached *entry
 	if data, ok := f.cache().Get(key); ok {
-		if e, err := decodeEntry(data); err == nil && e.URL == key {
+		// An entry of a status that is not stored (written by an older
+		// version) is ignored: such answers are only remembered.
+		if e, err := decodeEntry(data); err == nil && e.URL == key && storable(e.StatusCode) {
 			cached = e
 		}
 	}
@@ -191,7 +199,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m Mode) *Result {
 	}
 	if o.e != nil {
 		r := resultOf(o.e, m)
-		r.FromCache, r.Revalidated = o.fromCache, o.fromCache
+		r.FromCache, r.Revalidated = o.fromCache || o.shared, o.fromCache
 		return r
 	}
 	cause := ""
@@ -266,7 +274,7 @@ func (f *Fetcher) do(ctx context.Context, key string, cached *entry) *outcome {
 		}
 		f.calls[key] = c
 		go func() {
-			o := f.fetch(context.WithoutCancel(ctx), key, cached)
+			o := f.fetchShared(context.WithoutCancel(ctx), key, cached)
 			f.mu.Lock()
 			defer f.mu.Unlock()
 			c.o = o
@@ -421,11 +429,19 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 	return o
 }
 
-// store puts e in the cache unless the response forbids it.
+// store puts e in the cache unless the response forbids it. In a shared
+// cache it is kept as long as any mode may use it, and it replaces a
+// remembered failure.
 func (f *Fetcher) store(e *entry) {
-	if !e.noStore() {
-		f.cache().Put(e.URL, e.encode())
+	if e.noStore() {
+		return
 	}
+	if sc, ok := f.cache().(cache.Shared); ok {
+		sc.PutTTL(e.URL, e.encode(), f.sharedTTL(e))
+		sc.PutTTL(failureKey(e.URL), nil, 0)
+		return
+	}
+	f.cache().Put(e.URL, e.encode())
 }
 
 // readBody reads at most max bytes of the decoded body and reports whether

@@ -76,6 +76,8 @@ type Memo[V any] struct {
 }
 
 // A Memoized is a Memo's answer: the Result and the value compiled from it.
+// Result.Body is nil (the value is what was made of it; the Cache has the
+// bytes), so that a Memo holds each file once, compiled.
 type Memoized[V any] struct {
 	Result *Result
 	Value  V
@@ -88,7 +90,8 @@ type memoItem[V any] struct {
 	key   string
 	res   *Result
 	value V
-	id    uint64 // identity of res.Body, when res.Status is Parse
+	id    uint64 // identity of the body, when res.Status is Parse
+	n     int    // the body's length
 	size  int
 }
 
@@ -158,7 +161,7 @@ func (m *Memo[V]) Get(ctx context.Context, key, rawURL string, compile func(*Res
 // fly fetches and compiles key for every caller waiting on fl.
 func (m *Memo[V]) fly(ctx context.Context, key, rawURL string, compile func(*Result) V, fl *memoFlight[V]) {
 	r := m.Fetcher.Fetch(ctx, rawURL, m.Mode)
-	it := &memoItem[V]{key: key, res: r, size: len(r.Body) + memoOverhead}
+	it := &memoItem[V]{key: key, n: len(r.Body), size: len(r.Body) + memoOverhead}
 	if r.Status == Parse {
 		it.id = m.identity(r)
 		m.mu.Lock()
@@ -167,7 +170,7 @@ func (m *Memo[V]) fly(ctx context.Context, key, rawURL string, compile func(*Res
 			old = el.Value.(*memoItem[V])
 		}
 		m.mu.Unlock()
-		if old != nil && old.res.Status == Parse && old.id == it.id && old.res.FinalURL == r.FinalURL && len(old.res.Body) == len(r.Body) && old.res.Truncated == r.Truncated {
+		if old != nil && old.res.Status == Parse && old.id == it.id && old.res.FinalURL == r.FinalURL && old.n == it.n && old.res.Truncated == r.Truncated {
 			it.value = old.value // the same response: revalidated, stale, or from another process
 		} else {
 			// Compiles beyond the cores only queue: running them one per core
@@ -180,9 +183,12 @@ func (m *Memo[V]) fly(ctx context.Context, key, rawURL string, compile func(*Res
 			}
 		}
 	}
+	kept := *r
+	kept.Body = nil
+	it.res = &kept
 	m.mu.Lock()
 	m.keep(it)
-	fl.m = Memoized[V]{Result: r, Value: it.value}
+	fl.m = Memoized[V]{Result: it.res, Value: it.value}
 	delete(m.flights, key)
 	m.mu.Unlock()
 	close(fl.done)
