@@ -66,8 +66,13 @@ type ProfileVerdict struct {
 	Usage   string `json:"usage"` // Usage.String() of the combined preference, "" if none
 }
 
-// Verdict is a decision with its usage preference.
+// Verdict is a decision with its usage preference: the decision object of
+// docs/cli.md (url, agent, profile, allowed, reason, rule, group) plus
+// "usage".
 type Verdict struct {
+	URL     string     `json:"url"`
+	Agent   string     `json:"agent"`
+	Profile string     `json:"profile"`
 	Allowed bool       `json:"allowed"`
 	Reason  string     `json:"reason"`
 	Rule    *RuleRef   `json:"rule"`
@@ -171,6 +176,7 @@ func File(f *grammar.File, opts Options) *Report {
 				pr.Profiles = append(pr.Profiles, pv)
 				if j == 0 {
 					pr.Verdict = verdict(f.Name, d, u)
+					pr.URL, pr.Agent, pr.Profile = path, c.Token, order[0].String()
 					continue
 				}
 				if pv != (ProfileVerdict{Profile: pv.Profile, Allowed: pr.Profiles[0].Allowed, Usage: pr.Profiles[0].Usage}) {

@@ -157,15 +157,15 @@ func auditRun(opts *auditOptions) error {
 // made for the whole site (a 404 allows all, a 5xx disallows all): no line
 // decided, and no usage preference was read.
 func fixReport(rep *audit.Report, d robots.Decision) {
-	v := audit.Verdict{Allowed: d.Allowed, Reason: d.Reason}
 	for _, c := range rep.Crawlers {
-		c.Verdict, c.Disagree = v, false
 		for _, p := range c.Paths {
-			p.Verdict, p.Disagree = v, false
+			p.Verdict = audit.Verdict{URL: p.URL, Agent: p.Agent, Profile: p.Profile, Allowed: d.Allowed, Reason: d.Reason}
+			p.Disagree = false
 			for i := range p.Profiles {
 				p.Profiles[i].Allowed, p.Profiles[i].Usage = d.Allowed, ""
 			}
 		}
+		c.Verdict, c.Disagree = c.Paths[0].Verdict, false
 	}
 	rep.Disagree = 0
 	for _, cat := range rep.Categories {

@@ -3,6 +3,9 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -238,5 +241,31 @@ func TestCheckUsage(t *testing.T) {
 				t.Errorf("check -o json --agent %s %s = %s, want %s", tt.agent, tt.url, out, tt.json)
 			}
 		})
+	}
+}
+
+// TestAuditURLSource: a fetched robots.txt whose status decides everything
+// gives every crawler that answer, with the status as the reason.
+func TestAuditURLSource(t *testing.T) {
+	var code int
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(code)
+		io.WriteString(w, "User-agent: GPTBot\nDisallow: /\n")
+	}))
+	defer srv.Close()
+	tests := []struct {
+		code    int
+		blocked string // the AI training verdict
+	}{
+		{200, "AI training crawlers: 1 of 17 blocked from /"},
+		{404, "AI training crawlers: 0 of 17 blocked from /"},
+		{503, "AI training crawlers: 17 of 17 blocked from /"},
+	}
+	for _, tt := range tests {
+		code = tt.code
+		_, out, errOut := runFetchCLI(t, "audit", "--no-cache", "-o", "json", srv.URL+"/")
+		if !strings.Contains(out, tt.blocked) {
+			t.Errorf("audit (HTTP %d): %s (stderr %q), want %q", tt.code, out, errOut, tt.blocked)
+		}
 	}
 }
