@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/sitetxt/sitetxt/robots"
 	"gopkg.in/yaml.v3"
@@ -85,15 +86,23 @@ type Registry struct {
 var registryYAML []byte
 
 // DefaultRegistry returns the registry kept in the repository
-// (internal/audit/crawlers.yaml). It panics if that file is invalid, which
-// TestRegistry rules out.
+// (internal/audit/crawlers.yaml), read once; the caller must not modify
+// it. It panics if that file is invalid, which TestRegistry rules out.
 func DefaultRegistry() *Registry {
-	r, err := ParseRegistry(registryYAML)
-	if err != nil {
-		panic("audit: crawlers.yaml: " + err.Error())
-	}
-	return r
+	defaultOnce.Do(func() {
+		r, err := ParseRegistry(registryYAML)
+		if err != nil {
+			panic("audit: crawlers.yaml: " + err.Error())
+		}
+		defaultReg = r
+	})
+	return defaultReg
 }
+
+var (
+	defaultOnce sync.Once
+	defaultReg  *Registry
+)
 
 // sourceAliases are the short source names crawlers.yaml may use.
 var sourceAliases = map[string]bool{"ai-robots-txt": true}
