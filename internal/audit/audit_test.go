@@ -3,8 +3,10 @@ package audit
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -337,4 +339,40 @@ func TestGoogleReadsWholeFile(t *testing.T) {
 	if s.Crawlers[0][0][None] != 1 || s.Crawlers[0][1][Fully] != 1 || s.Disagree != 1 {
 		t.Errorf("Summarize: rfc9309 %v, google %v, disagree %d; want none, fully, 1", s.Crawlers[0][0], s.Crawlers[0][1], s.Disagree)
 	}
+}
+
+// TestSummarizeBoundedMemory feeds Summarize more bytes than the bound
+// it is held to: memory in use must not grow with the number of files.
+func TestSummarizeBoundedMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skipping the memory bound test")
+	}
+	const files, size, bound = 1500, 16 << 10, 12 << 20 // 24 MB through a 12 MiB bound
+	var b strings.Builder
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, "User-agent: Bot%c\nDisallow: /private/%d/\nAllow: /public/%d\n\n", 'a'+i%26, i, i)
+	}
+	body := b.String()
+	in := make(chan Input, 4)
+	peak := uint64(0)
+	go func() {
+		var ms runtime.MemStats
+		for i := 0; i < files; i++ {
+			if i%250 == 0 {
+				runtime.GC()
+				runtime.ReadMemStats(&ms)
+				peak = max(peak, ms.HeapInuse)
+			}
+			in <- Input{Name: strconv.Itoa(i), Data: []byte(body)} // a fresh copy per file
+		}
+		close(in)
+	}()
+	s := Summarize(in, nil, 0)
+	if s.Files != files {
+		t.Fatalf("Files = %d, want %d", s.Files, files)
+	}
+	if peak > bound {
+		t.Errorf("heap in use reached %d MiB while auditing %d MB of files, want at most %d MiB", peak>>20, files*size>>20, bound>>20)
+	}
+	t.Logf("peak heap in use %d MiB over %d MB of input", peak>>20, files*size/1000000)
 }
