@@ -347,6 +347,9 @@ func TestSummarizeBoundedMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skipping the memory bound test")
 	}
+	if raceEnabled {
+		t.Skip("the memory bound test runs without -race (30 s under the race detector)")
+	}
 	const files, size, bound = 1500, 16 << 10, 12 << 20 // 24 MB through a 12 MiB bound
 	var b strings.Builder
 	for i := 0; b.Len() < size; i++ {
