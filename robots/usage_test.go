@@ -240,3 +240,28 @@ func FuzzUsageMatchesLikeRules(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseUsage: the preference parsers never panic, a failed Dictionary
+// leaves every category unknown, and a Usage written back in the
+// vocabulary's format reads back the same.
+func FuzzParseUsage(f *testing.F) {
+	for _, s := range []string{"train-ai=y, search=n", `train-ai;allow=n, train-ai=y`, "ai-use=?0", "search=n;a=(1 2)"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		u, err := ParseUsage(s)
+		if err != nil && !u.IsZero() {
+			t.Fatalf("ParseUsage(%q) = %+v with error %v, want all unknown", s, u, err)
+		}
+		back, err := ParseUsage(u.String())
+		if err != nil || back != u {
+			t.Fatalf("ParseUsage(%q) = %+v; its String %q reads back as %+v, %v", s, u, u.String(), back, err)
+		}
+		if sig, err := ParseContentSignal(s); err == nil && sig.Usage() != sig.Usage().Combine(Usage{}) {
+			t.Fatalf("ParseContentSignal(%q): combining with nothing changed it", s)
+		}
+		if r, err := ParseContentUsage("/ " + s); err == nil && r.Usage != u {
+			t.Fatalf("ParseContentUsage(%q) = %+v, ParseUsage = %+v", "/ "+s, r.Usage, u)
+		}
+	})
+}
