@@ -606,10 +606,14 @@ func summaryJSON(w io.Writer, s *audit.Summary) error {
 
 func summaryCSV(w io.Writer, s *audit.Summary) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"kind", "name", "category", "profile", "fully", "partly", "none"})
+	// count is the files a row counts: fully+partly+none for a crawler or
+	// category, the number itself for a total.
+	cw.Write([]string{"kind", "name", "category", "profile", "fully", "partly", "none", "count"})
 	row := func(kind, name, cat string, c audit.Counts) {
 		for p, prof := range robots.Profiles {
-			cw.Write([]string{kind, csvSafe(name), cat, prof.String(), strconv.Itoa(c[p][audit.Fully]), strconv.Itoa(c[p][audit.Partly]), strconv.Itoa(c[p][audit.None])})
+			n := c[p]
+			cw.Write([]string{kind, csvSafe(name), cat, prof.String(), strconv.Itoa(n[audit.Fully]), strconv.Itoa(n[audit.Partly]),
+				strconv.Itoa(n[audit.None]), strconv.Itoa(n[0] + n[1] + n[2])})
 		}
 	}
 	for i, c := range s.Registry.Crawlers {
@@ -618,10 +622,13 @@ func summaryCSV(w io.Writer, s *audit.Summary) error {
 	for j, cat := range audit.Categories {
 		row("category", cat, cat, s.Categories[j])
 	}
-	cw.Write([]string{"total", "files", "", "", strconv.Itoa(s.Files), "", ""})
-	cw.Write([]string{"total", "unreadable", "", "", strconv.Itoa(s.Errors), "", ""})
-	cw.Write([]string{"total", "not_ok", "", "", strconv.Itoa(s.NotOK), "", ""})
-	cw.Write([]string{"total", "disagree", "", "", strconv.Itoa(s.Disagree), "", ""})
+	cw.Write([]string{"total", "files", "", "", "", "", "", strconv.Itoa(s.Files)})
+	cw.Write([]string{"total", "unreadable", "", "", "", "", "", strconv.Itoa(s.Errors)})
+	cw.Write([]string{"total", "not_ok", "", "", "", "", "", strconv.Itoa(s.NotOK)})
+	cw.Write([]string{"total", "disagree", "", "", "", "", "", strconv.Itoa(s.Disagree)})
+	cw.Write([]string{"total", "content_usage", "", "", "", "", "", strconv.Itoa(s.ContentUsage)})
+	cw.Write([]string{"total", "content_signal", "", "", "", "", "", strconv.Itoa(s.ContentSignal)})
+	cw.Write([]string{"total", "license", "", "", "", "", "", strconv.Itoa(s.License)})
 	cw.Flush()
 	return cw.Error()
 }
