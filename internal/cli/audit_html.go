@@ -69,9 +69,9 @@ td.selected { box-shadow: inset 0 0 0 2px #228; }
 <thead><tr><th>crawler</th><th>operator</th>{{range $rep.Paths}}<th>{{.}}</th>{{end}}<th>usage preference at /</th></tr></thead>
 <tbody>
 {{range $cat := $rep.Categories}}<tr><th class="cat" colspan="{{add (len $rep.Paths) 3}}">{{title $cat.Category}}</th></tr>
-{{range byCategory $rep $cat.Category}}<tr data-token="{{.Token}}">
+{{range $c := byCategory $rep $cat.Category}}<tr data-token="{{.Token}}">
 <td>{{.Token}}{{if not .ValidToken}} <span class="badtoken" title="this token breaks RFC 9309's product-token grammar">&#9888;</span>{{end}}</td><td>{{.Operator}}</td>
-{{range .Paths}}<td data-path="{{.Path}}" class="cell {{word .Allowed}}{{if .Disagree}} disagree{{end}}" tabindex="0" title="{{why $rep.Source .Verdict}}" data-detail="{{.Path}}: {{word .Allowed}} &#8212; {{why $rep.Source .Verdict}}&#10;{{usage .Verdict}}{{range .Profiles}}&#10;  {{.Profile}}: {{word .Allowed}}{{if .Usage}} ({{.Usage}}){{end}}{{end}}">{{word .Allowed}}</td>{{end}}
+{{range .Paths}}<td data-path="{{.Path}}" class="cell {{word .Allowed}}{{if .Disagree}} disagree{{end}}" tabindex="0" title="{{why $rep.Source .Verdict}}" data-detail="{{$c.Token}} {{.Path}}: {{word .Allowed}} &#8212; {{why $rep.Source .Verdict}}&#10;{{usage .Verdict}}{{range .Profiles}}&#10;  {{.Profile}}: {{word .Allowed}}{{if .Usage}} ({{.Usage}}){{end}}{{end}}">{{word .Allowed}}</td>{{end}}
 <td class="pref">{{with .Usage}}<span class="{{.TrainAI}}">train-ai {{.TrainAI}}</span>, <span class="{{.AIUse}}">ai-use {{.AIUse}}</span>, <span class="{{.Search}}">search {{.Search}}</span>{{else}}&#8212;{{end}}</td>
 </tr>
 {{end}}{{end}}</tbody>

@@ -207,7 +207,7 @@ func TestAuditHTMLChromium(t *testing.T) {
 		}
 	}
 	got = dom("#show=Google-Extended@/")
-	want := `<div class="detail" aria-live="polite">/: allowed — no rule matched
+	want := `<div class="detail" aria-live="polite">Google-Extended /: allowed — no rule matched
 usage preference: train-ai disallow, ai-use unknown, search unknown (line 11: Content-Usage: / train-ai=n)`
 	if !strings.Contains(got, want) {
 		i := strings.Index(got, `class="detail"`)
