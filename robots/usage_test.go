@@ -265,3 +265,17 @@ func FuzzParseUsage(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkUsage decides the usage preference of a URL under the attach
+// draft's example file (a decision plus the Content-Usage lookup).
+func BenchmarkUsage(b *testing.B) {
+	a := Compile(grammar.ParseString("robots.txt", attachExample, grammar.Options{}), RFC9309).Agent("OtherBot")
+	const url = "https://example.com/ai-ok/some/page.html?x=1"
+	b.SetBytes(int64(len(url)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if u := a.Usage(url); u.Usage.TrainAI != Allow {
+			b.Fatalf("Usage = %+v", u.Usage)
+		}
+	}
+}
