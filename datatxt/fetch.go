@@ -13,7 +13,9 @@ import (
 
 // Cache stores fetched data.txt responses between fetches. Its methods use
 // only built-in types, so a catalog builder implements it on its own store;
-// a value that does not decode is ignored and the file fetched again.
+// a value that does not decode is ignored and the file fetched again. It is
+// cache.Cache; one that implements cache.Shared (cache/rediscache) makes
+// one fetch per file per expiry across every process sharing it.
 type Cache = fetch.Cache
 
 // ErrNoDataTxt is what Fetch returns when the site answers 404 or 410 for

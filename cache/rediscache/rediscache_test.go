@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -287,7 +288,9 @@ func TestRedisDownMidRun(t *testing.T) {
 	if na, nb := a.requests.Load(), b.requests.Load(); na != 1 || nb != 1 {
 		t.Errorf("robots.txt requests = %d, %d; want 1, 1", na, nb)
 	}
-	srv.Restart()
+	if err := srv.Restart(); err != nil {
+		t.Fatal(err)
+	}
 	time.Sleep(150 * time.Millisecond) // past the backoff
 	if err := rc.Ping(context.Background()); err != nil {
 		t.Fatalf("Ping() after restart: %v", err)
@@ -350,4 +353,36 @@ func TestExtend(t *testing.T) {
 	if _, held, _ := c.TryLease(ctx, "k", time.Second); !held {
 		t.Errorf("TryLease() after Release = not held; want the lease free")
 	}
+}
+
+// TestRedisSlow: while Redis is busy (DEBUG SLEEP), commands time out
+// after Options.Timeout and answers come from direct fetches.
+func TestRedisSlow(t *testing.T) {
+	srv := redistest.Start(t)
+	rc := open(t, srv.URL())
+	if err := rc.Ping(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	st := newSite(t, 200, rules)
+	busy := make(chan error, 1)
+	go func() {
+		busy <- rediscache.DebugSleep(srv.Addr, 2*time.Second)
+	}()
+	time.Sleep(100 * time.Millisecond) // Redis is now asleep
+	check(t, &robots.Client{Cache: rc}, st.URL+"/private/x", false)
+	check(t, &robots.Client{Cache: rc}, st.URL+"/public", true)
+	if err := <-busy; err != nil {
+		t.Skipf("DEBUG SLEEP not allowed by this redis-server: %v", err)
+	}
+	if s := rc.Stats(); s.Errors == 0 || s.Fallbacks == 0 {
+		t.Errorf("Stats() = %+v, want timeouts counted as errors, and fallbacks", s)
+	}
+	if n := st.requests.Load(); n != 1 {
+		t.Errorf("robots.txt requests = %d, want 1", n)
+	}
+}
+
+func TestMain(m *testing.M) {
+	rediscache.LogDriverTo(slog.New(slog.DiscardHandler)) // no pool messages from the tests that stop Redis
+	os.Exit(m.Run())
 }

@@ -222,7 +222,8 @@ func lineRef(file string, l *grammar.Line, v string) Line {
 func verdict(file string, d robots.Decision, u robots.UsageDecision) Verdict {
 	v := Verdict{Allowed: d.Allowed, Reason: d.Reason}
 	if r := d.Rule; r != nil {
-		v.Rule = &RuleRef{Directive: r.Directive(), Pattern: r.Pattern, File: file, Line: r.Line.Pos.Line, Column: r.Line.Pos.Column}
+		p := r.Line.FieldPos() // where the directive starts, as the CLI's decision object says
+		v.Rule = &RuleRef{Directive: r.Directive(), Pattern: r.Pattern, File: file, Line: p.Line, Column: p.Column}
 	}
 	if g := d.Group; g != nil {
 		p := g.Pos()

@@ -28,6 +28,7 @@ type serveOptions struct {
 	AllowPrivate bool
 	TokenFile    string
 	Timeout      time.Duration
+	ReqTimeout   time.Duration
 	UserAgent    string
 	MaxURLs      int
 	MaxBody      int64
@@ -82,6 +83,7 @@ SIGINT stops accepting connections and finishes the requests in flight
 	fl.BoolVar(&opts.AllowPrivate, "allow-private", false, "allow fetching from loopback, private and link-local addresses")
 	fl.StringVar(&opts.TokenFile, "token-file", "", "require the bearer token in this file on /v1/check and /metrics")
 	fl.DurationVar(&opts.Timeout, "timeout", serve.DefaultFetchTimeout, "give up fetching a robots.txt after this long, redirects included")
+	fl.DurationVar(&opts.ReqTimeout, "request-timeout", serve.DefaultRequestTimeout, "answer a request within this long: URLs whose robots.txt has not come by then are disallowed, with the reason")
 	fl.StringVar(&opts.UserAgent, "user-agent", defaultUserAgent(), "User-Agent header to send when fetching robots.txt")
 	fl.IntVar(&opts.MaxURLs, "max-urls", serve.DefaultMaxURLs, "most URLs in one request")
 	fl.Int64Var(&opts.MaxBody, "max-body", serve.DefaultMaxBody, "most bytes in one request body")
@@ -96,8 +98,8 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
-	if opts.Timeout <= 0 || opts.MaxURLs <= 0 || opts.MaxBody <= 0 || opts.Grace < 0 {
-		return usageError("--timeout, --max-urls and --max-body must be positive, --grace not negative")
+	if opts.Timeout <= 0 || opts.ReqTimeout <= 0 || opts.MaxURLs <= 0 || opts.MaxBody <= 0 || opts.Grace < 0 {
+		return usageError("--timeout, --request-timeout, --max-urls and --max-body must be positive, --grace not negative")
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(opts.LogLevel)); err != nil {
@@ -114,7 +116,7 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 		return usageError("unknown --log-format %q (want text or json)", opts.LogFormat)
 	}
 	cfg := serve.Config{Profile: prof, UserAgent: opts.UserAgent, AllowPrivate: opts.AllowPrivate,
-		MaxURLs: opts.MaxURLs, MaxBody: opts.MaxBody, FetchTimeout: opts.Timeout, Logger: log}
+		MaxURLs: opts.MaxURLs, MaxBody: opts.MaxBody, FetchTimeout: opts.Timeout, RequestTimeout: opts.ReqTimeout, Logger: log}
 	if opts.TokenFile != "" {
 		b, err := os.ReadFile(opts.TokenFile)
 		if err != nil {

@@ -44,7 +44,7 @@ func TestServeRun(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	addr := make(chan string, 1)
-	opts := &serveOptions{IO: ios, Listen: "127.0.0.1:0", Profile: "rfc9309", Timeout: 5e9, MaxURLs: 10, MaxBody: 1 << 20,
+	opts := &serveOptions{IO: ios, Listen: "127.0.0.1:0", Profile: "rfc9309", Timeout: 5e9, ReqTimeout: 5e9, MaxURLs: 10, MaxBody: 1 << 20,
 		Grace: 5e9, LogFormat: "json", LogLevel: "info", ready: func(a string) { addr <- a }}
 	done := make(chan error, 1)
 	go func() { done <- serveRun(ctx, opts) }()

@@ -1,9 +1,27 @@
 package cli
 
 import (
+	"fmt"
+	"io"
+
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/audit"
 	"github.com/sitetxt/sitetxt/robots"
 )
+
+// decisionUsageJSON is the decision object with the usage preference of
+// the URL ("usage", docs/ai-preferences.md), for files with
+// usage-preference lines.
+type decisionUsageJSON struct {
+	decisionJSON
+	Usage *audit.UsageView `json:"usage"`
+}
+
+// writeUsage writes a usage preference for people, under its decision.
+func writeUsage(w io.Writer, u *audit.UsageView) error {
+	_, err := fmt.Fprintf(w, "  usage: train-ai %s, ai-use %s, search %s%s\n", u.TrainAI, u.AIUse, u.Search, usageLines(u))
+	return err
+}
 
 // usageLineJSON is the typed reading of a usage-preference line in parse
 // -o json: Content-Usage (draft-ietf-aipref-attach), Content-Signal
@@ -19,8 +37,21 @@ type usageLineJSON struct {
 	Error      string `json:"error,omitempty" yaml:"error,omitempty"`
 }
 
-// usageLineView returns the typed reading of l, or nil for any other line.
-func usageLineView(l *grammar.Line) *usageLineJSON {
+// looksLikeDataTxt reports whether a file has a Path field ("Path:" or
+// "- path:"), as a data.txt does: there "License" is a dataset's license,
+// not RSL's.
+func looksLikeDataTxt(f *grammar.File) bool {
+	for _, l := range f.Lines {
+		if l.Kind == grammar.Extension && (l.FieldIs("path") || l.FieldIs("- path")) {
+			return true
+		}
+	}
+	return false
+}
+
+// usageLineView returns the typed reading of l, or nil for any other line
+// (and for License lines of a data.txt).
+func usageLineView(l *grammar.Line, dataTxt bool) *usageLineJSON {
 	if l.Kind != grammar.Extension || l.NoColon {
 		return nil
 	}
@@ -51,7 +82,7 @@ func usageLineView(l *grammar.Line) *usageLineJSON {
 		v.Path = s.Path
 		set(v, s.Usage())
 		return v
-	case l.FieldIs("license"):
+	case l.FieldIs("license") && !dataTxt:
 		return &usageLineJSON{Type: "license", URL: l.Value}
 	}
 	return nil

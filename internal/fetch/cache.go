@@ -28,6 +28,7 @@ type entry struct {
 	URL        string      `json:"url"`       // the URL requested
 	FinalURL   string      `json:"final_url"` // after redirects
 	Redirects  int         `json:"redirects"`
+	Chain      []string    `json:"chain,omitempty"` // the URLs redirected to, FinalURL last
 	StatusCode int         `json:"status"`
 	Header     http.Header `json:"header"`     // the headers in keptHeaders
 	FetchedAt  time.Time   `json:"fetched_at"` // the local clock when the response arrived

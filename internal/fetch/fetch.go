@@ -81,6 +81,9 @@ type Result struct {
 	// FinalURL is the URL the body came from, after Redirects redirects.
 	FinalURL  string
 	Redirects int
+	// Chain lists the URLs redirects led through after URL, FinalURL
+	// last; nil without redirects.
+	Chain []string
 	// HTTPStatus is the status code of the final response, 0 if there was
 	// none (a network error).
 	HTTPStatus  int
@@ -118,6 +121,7 @@ type outcome struct {
 	shared    bool   // e or the failure came from another process, through a shared cache
 	finalURL  string
 	redirects int
+	chain     []string // the URLs redirected to, in order
 	ctype     string
 	err       error
 	retryAt   time.Time
@@ -207,7 +211,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m Mode) *Result {
 		cause = o.err.Error()
 	}
 	st, reason := meaning(m, o.kind, o.code, cause)
-	r := &Result{URL: key, Mode: m, Status: st, Reason: reason, FinalURL: o.finalURL, Redirects: o.redirects,
+	r := &Result{URL: key, Mode: m, Status: st, Reason: reason, FinalURL: o.finalURL, Redirects: o.redirects, Chain: o.chain,
 		HTTPStatus: o.code, ContentType: o.ctype, FetchedAt: now, Expires: o.retryAt, RetryAfter: o.retryAt, Err: o.err}
 	if o.kind == gotResponse && !temporary(o.code) && st != Error {
 		// An answer, not a failure: a 4xx under RFC 9309, 401 or 403 under
@@ -234,7 +238,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m Mode) *Result {
 // resultOf interprets a cached or fresh entry under m.
 func resultOf(e *entry, m Mode) *Result {
 	st, reason := meaning(m, gotResponse, e.StatusCode, "")
-	r := &Result{URL: e.URL, Mode: m, Status: st, Reason: reason, FinalURL: e.FinalURL, Redirects: e.Redirects,
+	r := &Result{URL: e.URL, Mode: m, Status: st, Reason: reason, FinalURL: e.FinalURL, Redirects: e.Redirects, Chain: e.Chain,
 		HTTPStatus: e.StatusCode, ContentType: e.Header.Get("Content-Type"), FetchedAt: e.FetchedAt,
 		Expires: e.expires(m), Truncated: e.Truncated}
 	if st == Parse {
@@ -374,6 +378,7 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 			return redirectError(fmt.Sprintf("redirect %d goes to %s, not an http or https URL", len(via), req.URL.Redacted()))
 		}
 		o.redirects = len(via)
+		o.chain = append(o.chain, req.URL.String())
 		return nil
 	}
 	resp, err := client.Do(req)
@@ -411,7 +416,7 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 		// for Retry-After or Retry, never stored (docs/fetching.md).
 		return fail(gotResponse, errors.New(statusText(resp.StatusCode)), resp.Header)
 	}
-	e := &entry{URL: key, FinalURL: o.finalURL, Redirects: o.redirects, StatusCode: resp.StatusCode,
+	e := &entry{URL: key, FinalURL: o.finalURL, Redirects: o.redirects, Chain: o.chain, StatusCode: resp.StatusCode,
 		Header: make(http.Header), FetchedAt: now}
 	for _, h := range keptHeaders {
 		if vs := resp.Header.Values(h); len(vs) > 0 {

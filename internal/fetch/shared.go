@@ -49,12 +49,13 @@ type failureRecord struct {
 	RetryAt   time.Time `json:"retry_at"`
 	FinalURL  string    `json:"final_url"`
 	Redirects int       `json:"redirects"`
+	Chain     []string  `json:"chain,omitempty"`
 	CType     string    `json:"content_type,omitempty"`
 }
 
 func encodeFailure(key string, o *outcome) []byte {
 	rec := failureRecord{URL: key, Kind: uint8(o.kind), Code: o.code, RetryAt: o.retryAt,
-		FinalURL: o.finalURL, Redirects: o.redirects, CType: o.ctype}
+		FinalURL: o.finalURL, Redirects: o.redirects, Chain: o.chain, CType: o.ctype}
 	if o.err != nil {
 		rec.Err = o.err.Error()
 	}
@@ -75,7 +76,7 @@ func decodeFailure(key string, data []byte) (*outcome, bool) {
 		return nil, false
 	}
 	o := &outcome{kind: outcomeKind(rec.Kind), code: rec.Code, retryAt: rec.RetryAt, finalURL: rec.FinalURL,
-		redirects: rec.Redirects, ctype: rec.CType, shared: true}
+		redirects: rec.Redirects, chain: rec.Chain, ctype: rec.CType, shared: true}
 	if rec.Err != "" {
 		o.err = errors.New(rec.Err)
 	}
@@ -168,7 +169,7 @@ func (f *Fetcher) sharedAnswer(sc cache.Shared, key string, cached *entry) *outc
 		if e, err := decodeEntry(data); err == nil && e.URL == key &&
 			(cached == nil || !e.FetchedAt.Equal(cached.FetchedAt) || e.FetchedAt.After(f.now().Add(-recent))) {
 			return &outcome{kind: gotResponse, code: e.StatusCode, e: e, shared: true, finalURL: e.FinalURL,
-				redirects: e.Redirects, ctype: e.Header.Get("Content-Type")}
+				redirects: e.Redirects, chain: e.Chain, ctype: e.Header.Get("Content-Type")}
 		}
 	}
 	if data, ok := sc.Get(failureKey(key)); ok {

@@ -93,16 +93,18 @@ type proc struct {
 	bin, addr string
 	args      []string
 	cmd       *exec.Cmd
-	log       *bytes.Buffer
+	log       *logBuffer
 	alive     atomic.Bool
 }
 
-func (p *proc) start(t *testing.T) {
-	p.log = new(bytes.Buffer)
+// start starts the process and waits until it is ready. It may be called
+// from any goroutine.
+func (p *proc) start() error {
+	p.log = new(logBuffer)
 	p.cmd = exec.Command(p.bin, append([]string{"serve", "--listen", p.addr}, p.args...)...)
 	p.cmd.Stderr = p.log
 	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
+		return err
 	}
 	for i := 0; ; i++ {
 		resp, err := http.Get("http://" + p.addr + "/healthz")
@@ -113,11 +115,12 @@ func (p *proc) start(t *testing.T) {
 			}
 		}
 		if i == 200 {
-			t.Fatalf("serve on %s not ready: %v\n%s", p.addr, err, p.log)
+			return fmt.Errorf("serve on %s not ready: %v\n%s", p.addr, err, p.log)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 	p.alive.Store(true)
+	return nil
 }
 
 func (p *proc) kill() {
@@ -213,7 +216,9 @@ func TestFleetLoad(t *testing.T) {
 	for i := range procs {
 		procs[i] = &proc{bin: bin, addr: fmt.Sprintf("127.0.0.1:%d", redistest.FreePort(t)),
 			args: []string{"--redis", rds.URL(), "--allow-private", "--log-level", "warn", "--log-format", "json"}}
-		procs[i].start(t)
+		if err := procs[i].start(); err != nil {
+			t.Fatal(err)
+		}
 		defer func(p *proc) {
 			if p.alive.Load() {
 				p.kill()
@@ -296,7 +301,9 @@ func TestFleetLoad(t *testing.T) {
 	events := []event{
 		{nBatches / 4, "kill -9 serve process 2", func() { procs[1].kill() }},
 		{nBatches / 2, "restart serve process 2", func() {
-			procs[1].start(t)
+			if err := procs[1].start(); err != nil {
+				t.Error(err)
+			}
 			// Redis restarts empty, and a process asks it only about sites it
 			// has not seen (the others it has decided on in memory). So that
 			// every site is fetched once, process 2 sees every site before:
@@ -322,7 +329,11 @@ func TestFleetLoad(t *testing.T) {
 				}
 				e, ok := at[b]
 				if int64(b) == redisAt.Load() {
-					e, ok = event{b, "restart Redis (kill -9, start empty)", func() { rds.Restart() }}, true
+					e, ok = event{b, "restart Redis (kill -9, start empty)", func() {
+						if err := rds.Restart(); err != nil {
+							t.Error(err)
+						}
+					}}, true
 				}
 				if ok {
 					t0 := time.Now()
@@ -414,3 +425,21 @@ func TestFleetLoad(t *testing.T) {
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// logBuffer is a process's standard error, written by exec's goroutine.
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}

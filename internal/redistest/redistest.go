@@ -18,7 +18,6 @@ import (
 // Server is a running redis-server.
 type Server struct {
 	Addr string // 127.0.0.1:port
-	t    testing.TB
 	cmd  *exec.Cmd
 	path string
 	port int
@@ -41,7 +40,7 @@ func Start(t testing.TB) *Server {
 	if p == "" {
 		t.Skip("redis-server is not installed (Debian package redis-server); skipping the test that needs a real Redis")
 	}
-	s := &Server{t: t, path: p, port: FreePort(t)}
+	s := &Server{path: p, port: FreePort(t)}
 	s.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(s.port))
 	if err := s.start(); err != nil {
 		t.Fatal(err)
@@ -66,7 +65,7 @@ func FreePort(t testing.TB) int {
 
 func (s *Server) start() error {
 	cmd := exec.Command(s.path, "--port", strconv.Itoa(s.port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--protected-mode", "no")
+		"--save", "", "--appendonly", "no", "--protected-mode", "no", "--enable-debug-command", "local")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return err
@@ -115,15 +114,15 @@ func (s *Server) Stop() {
 }
 
 // Restart stops redis-server and starts it again on the same port, empty.
-func (s *Server) Restart() {
-	s.t.Helper()
+// It may be called from any goroutine.
+func (s *Server) Restart() error {
 	s.Stop()
 	var err error
 	for i := 0; i < 50; i++ { // the port may take a moment to be free
 		if err = s.start(); err == nil {
-			return
+			return nil
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	s.t.Fatal(err)
+	return err
 }

@@ -56,6 +56,10 @@ const (
 	DefaultMaxURLs      = 10000   // URLs in one request
 	DefaultFetchTimeout = 10 * time.Second
 	DefaultParallel     = 32 // sites fetched at once for one request
+	// DefaultRequestTimeout bounds the work for one request: URLs not
+	// decided by then are answered as their robots.txt being unreachable
+	// (RFC 9309: disallowed), with the reason in fetch.error.
+	DefaultRequestTimeout = 60 * time.Second
 )
 
 // Config configures a Server. The zero value serves rfc9309 decisions from
@@ -82,6 +86,9 @@ type Config struct {
 	MaxURLs int
 	// FetchTimeout bounds one fetch of robots.txt, redirects included.
 	FetchTimeout time.Duration
+	// RequestTimeout bounds the decisions of one request;
+	// 0 means DefaultRequestTimeout.
+	RequestTimeout time.Duration
 	// Logger gets one line per request; nil means slog.Default().
 	Logger *slog.Logger
 	// Transport, when set, replaces the guarded transport (tests).
@@ -108,6 +115,9 @@ func New(cfg Config) *Server {
 	}
 	if cfg.FetchTimeout <= 0 {
 		cfg.FetchTimeout = DefaultFetchTimeout
+	}
+	if cfg.RequestTimeout <= 0 {
+		cfg.RequestTimeout = DefaultRequestTimeout
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -260,7 +270,9 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) {
 	if rec, ok := w.(*recorder); ok {
 		rec.urls = len(req.URLs)
 	}
-	results := s.decide(r.Context(), s.clients[prof], prof, *req.Agent, req.URLs)
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
+	defer cancel()
+	results := s.decide(ctx, s.clients[prof], prof, *req.Agent, req.URLs)
 	w.Header().Set("Content-Type", "application/json")
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
@@ -340,7 +352,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration
 		Handler:           s.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      2*s.cfg.FetchTimeout + 60*time.Second,
+		WriteTimeout:      s.cfg.RequestTimeout + 30*time.Second,
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),

@@ -248,6 +248,7 @@ func TestHealthz(t *testing.T) {
 	defer up.Close()
 	down, _ := rediscache.Open(fmt.Sprintf("redis://127.0.0.1:%d/0", redistest.FreePort(t)), rediscache.Options{Logger: quiet()})
 	defer down.Close()
+	site, n := newSite(t, nil, nil)
 	for _, tc := range []struct {
 		name string
 		rc   *rediscache.Cache
@@ -258,13 +259,37 @@ func TestHealthz(t *testing.T) {
 		{"down", down, `{"status":"ok","redis":"down"}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg := Config{Logger: quiet(), Redis: tc.rc}
+			cfg := Config{Logger: quiet(), Redis: tc.rc, AllowPrivate: true}
 			if tc.rc != nil {
 				cfg.Cache = tc.rc
 			}
-			code, body := get(t, New(cfg).Handler(), "/healthz")
+			h := New(cfg).Handler()
+			code, body := get(t, h, "/healthz")
 			if code != 200 || strings.TrimSpace(body) != tc.want {
 				t.Errorf("GET /healthz = %d %s, want 200 %s", code, body, tc.want)
+			}
+			// Decisions come whatever Redis's state.
+			before := n.Load()
+			_, resp, body := post(t, h, checkBody("ExampleBot", site.URL+"/private/x", site.URL+"/public"), "")
+			if len(resp.Results) != 2 || resp.Results[0].Allowed || !resp.Results[1].Allowed {
+				t.Errorf("POST /v1/check with redis %s = %s, want disallowed, allowed", tc.name, body)
+			}
+			if got := n.Load() - before; got != 1 {
+				t.Errorf("robots.txt requests with redis %s = %d, want 1", tc.name, got)
+			}
+			if tc.rc == up {
+				// Another server (its own connection and local copy) on the
+				// same Redis reads what this one stored.
+				other, err := rediscache.Open(srv.URL(), rediscache.Options{Logger: quiet()})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer other.Close()
+				post(t, New(Config{Logger: quiet(), Redis: other, Cache: other, AllowPrivate: true}).Handler(),
+					checkBody("ExampleBot", site.URL+"/private/x"), "")
+				if got := n.Load() - before; got != 1 {
+					t.Errorf("robots.txt requests from two servers sharing Redis = %d, want 1", got)
+				}
 			}
 		})
 	}
@@ -372,5 +397,21 @@ func TestShutdown(t *testing.T) {
 	}
 	if err := <-served; err != nil {
 		t.Errorf("Serve() = %v, want nil after a graceful shutdown", err)
+	}
+}
+
+// TestRequestTimeout: URLs still waiting for robots.txt when the request's
+// time is up are answered, disallowed, with the reason.
+func TestRequestTimeout(t *testing.T) {
+	block := make(chan struct{})
+	defer close(block)
+	site, _ := newSite(t, block, nil)
+	h := New(Config{AllowPrivate: true, RequestTimeout: 200 * time.Millisecond, Logger: quiet()}).Handler()
+	code, resp, body := post(t, h, checkBody("ExampleBot", site.URL+"/public"), "")
+	if code != 200 || len(resp.Results) != 1 {
+		t.Fatalf("POST /v1/check = %d %s, want 200 and 1 result", code, body)
+	}
+	if d := resp.Results[0]; d.Allowed || d.Fetch == nil || d.Fetch.Error == "" {
+		t.Errorf("result after the request's deadline = %s, want disallowed with a fetch error", body)
 	}
 }
