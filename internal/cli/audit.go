@@ -108,19 +108,20 @@ func auditRun(opts *auditOptions) error {
 		}
 	}
 	opts.Fetch.Profile = prof.String()
-	out := bufio.NewWriterSize(opts.IO.Out, 64<<10)
-	defer out.Flush()
+	// One result per source, flushed as each is decided.
+	out := newStream(opts.IO.Out, true)
 	w := newAuditWriter(opts.Output, out, newStyle(opts.IO, opts.IO.Out))
-	var firstErr error
+	var failure error
 	disagree := false
 	for _, name := range opts.Sources {
 		src, err := resolveSource(opts.IO, &opts.Fetch, name, "robots.txt")
 		if err != nil {
-			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %v\n", err)
-			if firstErr == nil {
-				firstErr = &exitError{code: ExitError}
-			}
+			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %s\n", visible(err.Error()))
+			failure = &exitError{code: ExitError}
 			continue
+		}
+		if f := reportFetch(opts.IO, src); f != nil {
+			failure = f // the cause is on standard error; the answers still print
 		}
 		f := parseFor(src, robots.RFC9309)
 		aopts := audit.Options{Paths: opts.Paths, Profile: prof}
@@ -137,20 +138,17 @@ func auditRun(opts *auditOptions) error {
 		if err := w.report(rep); err != nil {
 			return err
 		}
-		if err := out.Flush(); err != nil {
+		if err := out.end(); err != nil {
 			return err
 		}
 	}
 	if err := w.finish(); err != nil {
 		return err
 	}
-	if firstErr != nil {
-		return firstErr
+	if err := out.done(); err != nil {
+		return err
 	}
-	if disagree {
-		return findings
-	}
-	return nil
+	return exitWith(failure, disagree)
 }
 
 // fixReport sets every answer of a report to the decision a fetch status
@@ -188,14 +186,14 @@ type auditWriter struct {
 	n      int
 }
 
-func newAuditWriter(format string, w io.Writer, st style) *auditWriter {
-	aw := &auditWriter{format: format, w: w, st: st}
+func newAuditWriter(format string, s *stream, st style) *auditWriter {
+	aw := &auditWriter{format: format, w: s.w, st: st}
 	switch format {
 	case "json":
-		aw.enc = json.NewEncoder(w)
+		aw.enc = json.NewEncoder(s.w)
 		aw.enc.SetEscapeHTML(false)
 	case "csv":
-		aw.csv = csv.NewWriter(w)
+		aw.csv = csv.NewWriter(s.w)
 	}
 	return aw
 }
@@ -204,7 +202,7 @@ func (aw *auditWriter) report(rep *audit.Report) error {
 	defer func() { aw.n++ }()
 	switch aw.format {
 	case "json":
-		return aw.enc.Encode(rep)
+		return aw.enc.Encode(rep) // one compact object per line
 	case "csv":
 		return aw.csvReport(rep)
 	case "html":
@@ -233,7 +231,7 @@ func (aw *auditWriter) csvReport(rep *audit.Report) error {
 	}
 	for _, c := range rep.Crawlers {
 		for _, p := range c.Paths {
-			row := []string{rep.Source, c.Token, c.Operator, c.Category, p.Path, rep.Profile, verdictWordOf(p.Allowed), p.Reason,
+			row := []string{rep.Source, c.Token, c.Operator, c.Category, p.Path, rep.Profile, verdictWord(p.Allowed), p.Reason,
 				"", "", "", "", "", "", "", strconv.FormatBool(p.Disagree)}
 			if r := p.Rule; r != nil {
 				row[8], row[9], row[10], row[11] = r.Directive, r.Pattern, strconv.Itoa(r.Line), strconv.Itoa(r.Column)
@@ -242,7 +240,7 @@ func (aw *auditWriter) csvReport(rep *audit.Report) error {
 				row[12], row[13], row[14] = u.TrainAI, u.AIUse, u.Search
 			}
 			for i, cell := range row {
-				row[i] = csvSafe(cell)
+				row[i] = csvCell(cell)
 			}
 			if err := aw.csv.Write(row); err != nil {
 				return err
@@ -251,22 +249,6 @@ func (aw *auditWriter) csvReport(rep *audit.Report) error {
 	}
 	aw.csv.Flush()
 	return aw.csv.Error()
-}
-
-// csvSafe keeps a spreadsheet from taking a cell a site wrote for a
-// formula: a leading =, +, -, @, tab or CR gets an apostrophe before it.
-func csvSafe(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
-}
-
-func verdictWordOf(allowed bool) string {
-	if allowed {
-		return "allowed"
-	}
-	return "disallowed"
 }
 
 // textReport writes one report for people: per category its verdict line
@@ -295,7 +277,7 @@ func (aw *auditWriter) textReport(rep *audit.Report) error {
 			cells := []string{"  " + visible(c.Token), visible(c.Operator)}
 			paint := []func(string) string{nil, nil}
 			for _, p := range c.Paths {
-				cells = append(cells, p.Path+" "+verdictWordOf(p.Allowed))
+				cells = append(cells, p.Path+" "+verdictWord(p.Allowed))
 				if p.Allowed {
 					paint = append(paint, aw.st.green)
 				} else {
@@ -356,7 +338,7 @@ func disagreement(c *audit.CrawlerReport) string {
 		}
 		var vs []string
 		for _, pv := range p.Profiles {
-			s := pv.Profile + " " + verdictWordOf(pv.Allowed)
+			s := pv.Profile + " " + verdictWord(pv.Allowed)
 			if pv.Usage != "" {
 				s += " (" + pv.Usage + ")"
 			}
@@ -400,7 +382,7 @@ func auditSummaryRun(opts *auditOptions) error {
 	if opts.Stats {
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
-		fmt.Fprintf(opts.IO.ErrOut, "sitetxt: note: audited %d files (%d bytes, %d unreadable) in %.2fs: %.0f files/s on %d cores; heap in use at the end %d MiB, total allocated %d MiB\n",
+		note(opts.IO, "audited %d files (%d bytes, %d unreadable) in %.2fs: %.0f files/s on %d cores; heap in use at the end %d MiB, total allocated %d MiB",
 			sum.Files, sum.Bytes, sum.Errors, elapsed.Seconds(), float64(sum.Files+sum.Errors)/elapsed.Seconds(), runtime.GOMAXPROCS(0),
 			ms.HeapInuse>>20, ms.TotalAlloc>>20)
 	}
@@ -612,7 +594,7 @@ func summaryCSV(w io.Writer, s *audit.Summary) error {
 	row := func(kind, name, cat string, c audit.Counts) {
 		for p, prof := range robots.Profiles {
 			n := c[p]
-			cw.Write([]string{kind, csvSafe(name), cat, prof.String(), strconv.Itoa(n[audit.Fully]), strconv.Itoa(n[audit.Partly]),
+			cw.Write([]string{kind, csvCell(name), cat, prof.String(), strconv.Itoa(n[audit.Fully]), strconv.Itoa(n[audit.Partly]),
 				strconv.Itoa(n[audit.None]), strconv.Itoa(n[0] + n[1] + n[2])})
 		}
 	}

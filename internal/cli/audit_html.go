@@ -18,7 +18,7 @@ import (
 // everything a site wrote.
 var auditHTML = template.Must(template.New("audit").Funcs(template.FuncMap{
 	"title": audit.CategoryTitle,
-	"word":  verdictWordOf,
+	"word":  verdictWord,
 	"why":   htmlWhy,
 	"usage": htmlUsage,
 	"byCategory": func(rep *audit.Report, cat string) []*audit.CrawlerReport {
