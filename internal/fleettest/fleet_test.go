@@ -42,6 +42,9 @@ type sites struct {
 	lns      []net.Listener
 	port     map[int]int // port -> site index
 	requests []atomic.Int64
+	start    time.Time
+	mu       sync.Mutex
+	repeats  []string // when a site was asked again, and by whom
 }
 
 func siteRobots(i int) string {
@@ -49,7 +52,7 @@ func siteRobots(i int) string {
 }
 
 func startSites(t *testing.T, n, maxAge int) *sites {
-	s := &sites{port: map[int]int{}, requests: make([]atomic.Int64, n)}
+	s := &sites{port: map[int]int{}, requests: make([]atomic.Int64, n), start: time.Now()}
 	bodies := make([]string, n)
 	for i := range n {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -67,7 +70,11 @@ func startSites(t *testing.T, n, maxAge int) *sites {
 			http.NotFound(w, r)
 			return
 		}
-		s.requests[i].Add(1)
+		if s.requests[i].Add(1) > 1 {
+			s.mu.Lock()
+			s.repeats = append(s.repeats, fmt.Sprintf("site %d at %.2fs (%s, If-None-Match %q)", i, time.Since(s.start).Seconds(), r.Header.Get("User-Agent"), r.Header.Get("If-None-Match")))
+			s.mu.Unlock()
+		}
 		etag := fmt.Sprintf(`"r%d"`, i)
 		w.Header().Set("Connection", "close")
 		w.Header().Set("Cache-Control", fmt.Sprintf("max-age=%d", maxAge))
@@ -215,7 +222,7 @@ func TestFleetLoad(t *testing.T) {
 	procs := make([]*proc, nProcs)
 	for i := range procs {
 		procs[i] = &proc{bin: bin, addr: fmt.Sprintf("127.0.0.1:%d", redistest.FreePort(t)),
-			args: []string{"--redis", rds.URL(), "--allow-private", "--log-level", "warn", "--log-format", "json"}}
+			args: []string{"--redis", rds.URL(), "--redis-timeout", "2s", "--allow-private", "--log-level", "warn", "--log-format", "json"}}
 		if err := procs[i].start(); err != nil {
 			t.Fatal(err)
 		}
@@ -395,6 +402,9 @@ func TestFleetLoad(t *testing.T) {
 		fmt.Fprintf(&report, "| event | %s |\n", e)
 	}
 	t.Logf("fleet load test, %d CPUs:\n%s", runtime.NumCPU(), report.String())
+	if len(st.repeats) > 0 {
+		t.Logf("repeated robots.txt requests (first 20 of %d): %s", len(st.repeats), strings.Join(st.repeats[:min(20, len(st.repeats))], "; "))
+	}
 	if path := os.Getenv("SITETXT_FLEET_REPORT"); path != "" {
 		os.WriteFile(path, []byte(report.String()), 0o644)
 	}
