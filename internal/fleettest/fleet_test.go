@@ -402,9 +402,11 @@ func TestFleetLoad(t *testing.T) {
 		fmt.Fprintf(&report, "| event | %s |\n", e)
 	}
 	t.Logf("fleet load test, %d CPUs:\n%s", runtime.NumCPU(), report.String())
-	if len(st.repeats) > 0 {
-		t.Logf("repeated robots.txt requests (first 20 of %d): %s", len(st.repeats), strings.Join(st.repeats[:min(20, len(st.repeats))], "; "))
-	}
+	defer func() {
+		if t.Failed() && len(st.repeats) > 0 {
+			t.Logf("repeated robots.txt requests (first 20 of %d): %s", len(st.repeats), strings.Join(st.repeats[:min(20, len(st.repeats))], "; "))
+		}
+	}()
 	if path := os.Getenv("SITETXT_FLEET_REPORT"); path != "" {
 		os.WriteFile(path, []byte(report.String()), 0o644)
 	}
