@@ -115,11 +115,20 @@ func newExporter(format string, c *Catalog, opts ExportOptions) *exporter {
 }
 
 func (x *exporter) problem(sev grammar.Severity, e *Entry, field, msg string) {
+	x.problemAt(sev, e, -1, field, msg)
+}
+
+// problemAt reports a problem at the entry's path i (its entry when i < 0).
+func (x *exporter) problemAt(sev grammar.Severity, e *Entry, i int, field, msg string) {
 	d := &grammar.Diagnostic{Severity: sev, Code: "export-" + x.format, Filename: x.c.Name}
 	name := ""
 	if e != nil {
 		name = e.Title()
-		d.Range = grammar.Range{Start: e.Pos, End: e.Pos}
+		at := e.Pos
+		if i >= 0 && i < len(e.pathPos) {
+			at = e.pathPos[i]
+		}
+		d.Range = grammar.Range{Start: at, End: at}
 		if e.file != "" {
 			d.Filename = e.file
 		}
@@ -180,11 +189,11 @@ func (x *exporter) files(e *Entry, field string) []file {
 			continue // not a URL reference, or not http(s): Parse reported it
 		}
 		if pinsDirectory(p) {
-			x.problem(grammar.Warning, e, field, fmt.Sprintf("path %q is a pins directory, not a file: its files are listed in its own data.txt, read when the board is fetched (datasets URL); left out", p))
+			x.problemAt(grammar.Warning, e, i, field, fmt.Sprintf("path %q is a pins directory, not a file: its files are listed in its own data.txt, read when the board is fetched (datasets URL); left out", p))
 			continue
 		}
 		if pu, err := url.Parse(u); err != nil || !pu.IsAbs() || pu.Host == "" {
-			x.missing(e, field, fmt.Sprintf("path %q has no absolute URL: give the data.txt's URL (--base) or fetch it", p))
+			x.problemAt(grammar.Error, e, i, field, fmt.Sprintf("no %s: path %q has no absolute URL: give the data.txt's URL (--base) or fetch it", field, p))
 			continue
 		}
 		f := file{path: p, url: u, mediaType: mediaType(u), format: format(u), bytes: sizes[i]}

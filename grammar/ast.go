@@ -59,9 +59,9 @@ type Line struct {
 	// Field, Value and Comment come from its first Options.MaxLineLength bytes.
 	TooLong bool
 
-	fieldCol, valueCol, commentCol int32 // 0-based byte columns in Raw, -1 if absent
+	Kind Kind // its BNF terminal (beside the flags: a Line is 120 bytes)
 
-	Kind Kind // its BNF terminal
+	fieldCol, valueCol, commentCol int32 // 0-based byte columns in Raw, -1 if absent
 }
 
 // FieldPos returns where the field name starts, or the line's start.

@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -56,3 +57,27 @@ func BenchmarkParseLargest(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLineSplit is the floor a parse is measured against: finding
+// every line end of the corpus with bytes.IndexByte, and nothing else.
+func BenchmarkLineSplit(b *testing.B) {
+	files, total, _ := corpus(b)
+	b.SetBytes(total)
+	b.ReportAllocs()
+	n := 0
+	for i := 0; i < b.N; i++ {
+		for _, d := range files {
+			for rest := d; ; {
+				j := bytes.IndexByte(rest, '\n')
+				if j < 0 {
+					break
+				}
+				n++
+				rest = rest[j+1:]
+			}
+		}
+	}
+	lineSink = n
+}
+
+var lineSink int

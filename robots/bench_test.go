@@ -109,6 +109,7 @@ func loadMatchCases(b testing.TB, p Profile) []matchCase {
 			b.Fatal(err)
 		}
 		agent := Compile(grammar.Parse(e.Name(), body, parseOptions), p).Agent("Googlebot")
+		agent.Decide("/") // what a first decision prepares is not timed
 		var tg *robotstxt.Group
 		if td, err := robotstxt.FromBytes(body); err == nil {
 			tg = td.FindGroup("Googlebot")
@@ -420,6 +421,7 @@ func BenchmarkManyRules(b *testing.B) {
 			b.Fatal(err)
 		}
 		tg := td.FindGroup("Googlebot")
+		a.Decide("/")
 		b.Run(fmt.Sprintf("N=%d/sitetxt", n), func(b *testing.B) {
 			b.ReportAllocs()
 			k := 0
@@ -490,4 +492,21 @@ func BenchmarkLargeFile(b *testing.B) {
 		sink = k
 	}
 	reportCPU(b, cpu0)
+}
+
+// BenchmarkPathFloor is the floor a decision is measured against: finding
+// the path in each corpus URL and one strings.HasPrefix against it.
+func BenchmarkPathFloor(b *testing.B) {
+	cases := loadMatchCases(b, RFC9309)
+	b.ReportAllocs()
+	n := 0
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		c := &cases[i%len(cases)]
+		if p, _ := pathOf(c.url); strings.HasPrefix(p, "/wp-admin/") {
+			n++
+		}
+	}
+	reportCPU(b, cpu0)
+	sink = n
 }

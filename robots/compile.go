@@ -330,28 +330,35 @@ func (pol *Policy) index() {
 		tok    string
 		groups []*Group
 	}
-	var toks []tokGroups
 	at := map[string]int32{}
 	var global []*Group
 	var names []string
-	nGlobal := 0
-	for _, g := range pol.groups {
-		if g.Global {
-			nGlobal++
-		}
-	}
-	if nGlobal > 0 {
-		global = make([]*Group, 0, nGlobal)
-	}
+	nGlobal, nValues, lastGlobal := 0, 0, 0
 	for i, g := range pol.groups {
 		if g.Global {
-			global = append(global, g)
+			nGlobal, lastGlobal = nGlobal+1, i
 		}
+		nValues += len(g.Agents)
+	}
+	switch {
+	case nGlobal == 1:
+		global = pol.groups[lastGlobal : lastGlobal+1 : lastGlobal+1]
+	case nGlobal > 1:
+		global = make([]*Group, 0, nGlobal)
+		for _, g := range pol.groups {
+			if g.Global {
+				global = append(global, g)
+			}
+		}
+	}
+	toks := make([]tokGroups, 0, nValues)
+	for i, g := range pol.groups {
 		for _, v := range g.Agents {
 			if isGlobalValue(pol.profile, v) {
 				continue
 			}
-			for _, tok := range valueNames(pol.profile, v, names[:0]) {
+			names = valueNames(pol.profile, v, names[:0])
+			for _, tok := range names {
 				tok = asciiLower(tok)
 				j, ok := at[tok]
 				if !ok {

@@ -247,3 +247,54 @@ func refRFCAllowed(f *grammar.File, agent, url string) bool {
 	}
 	return allowed
 }
+
+// refPathOf is pathOf as first written, step by step after Google's
+// GetPathParamsQuery: FuzzPathOf holds the faster pathOf to it.
+func refPathOf(url string) (path string, slash bool) {
+	start := 0
+	if len(url) >= 2 && url[0] == '/' && url[1] == '/' {
+		start = 2
+	}
+	early := indexAny3(url, start)
+	proto := strings.Index(url[start:], "://")
+	if proto >= 0 {
+		proto += start
+	}
+	if early >= 0 && (proto < 0 || early < proto) {
+		proto = -1
+	}
+	if proto < 0 {
+		proto = start
+	} else {
+		proto += 3
+	}
+	ps := indexAny3(url, proto)
+	if ps < 0 {
+		return "/", false
+	}
+	end := len(url)
+	if h := strings.IndexByte(url[start:], '#'); h >= 0 {
+		h += start
+		if h < ps {
+			return "/", false
+		}
+		end = h
+	}
+	if url[ps] != '/' {
+		return url[ps:end], true
+	}
+	return url[ps:end], false
+}
+
+func FuzzPathOf(f *testing.F) {
+	for _, u := range []string{"", "/", "//", "http://a/b", "http://a", "//a/b?c#d", "a#b://c/d", "x:/y", "http:/a", "a://b?c", "?x", ";x", "http://a#b/c", "://", "a:/", ":/"} {
+		f.Add(u)
+	}
+	f.Fuzz(func(t *testing.T, url string) {
+		p, s := pathOf(url)
+		q, r := refPathOf(url)
+		if p != q || s != r {
+			t.Errorf("pathOf(%q) = %q, %v, want %q, %v", url, p, s, q, r)
+		}
+	})
+}

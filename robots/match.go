@@ -29,8 +29,12 @@ const pathBufSize = 2048
 
 // Decide returns whether the crawler may fetch url, an absolute URL or a
 // path, and why. It allocates nothing unless the path is longer than 2 KiB
-// and needs percent-normalising.
+// and needs percent-normalising (the agent's first decision builds its
+// rule index).
 //
+// A decision walks the path down the agent's rule index (see ruleIndex):
+// its cost depends on the path and on the wildcard rules whose literal
+// prefix the path starts with, not on how many rules the agent has.
 // Matching a rule costs O(len(path) + len(pattern)) for patterns without
 // '*'. A pattern with '*' is matched segment by segment: each literal
 // segment is searched (strings.Index) from where the previous one ended,
@@ -87,7 +91,7 @@ func (a *Agent) decidePath(path string) Decision {
 		return Decision{Allowed: true, Reason: ReasonRobotsTxt}
 	}
 	if len(a.rules) > 0 {
-		if k := a.index().lookup(a.rules, path); k != noRule {
+		if k := a.index().lookup(path); k != noRule {
 			r := a.rules[k]
 			return Decision{Allowed: r.Allow, Rule: r, Group: r.Group, Global: a.global, Reason: ReasonRule}
 		}
@@ -136,6 +140,8 @@ type ruleIndex struct {
 	first []byte     // the first byte of each node's edge, for child lookup
 	label string     // edge labels
 	wild  []wildRule // wildcard rules, node by node, in rank order
+	spans []wildSpan // the nodes' runs of wild; spans[0] is unused
+	scans []*keyScan // the automata of nodes with many wildcard rules
 }
 
 // wildRule is a wildcard rule as its node tries it: what its pattern
@@ -150,15 +156,22 @@ type wildRule struct {
 
 // node is a node of a ruleIndex.
 type node struct {
-	off, n       uint32 // its edge: label[off : off+n]
-	child, nkids uint32 // its children: nodes[child : child+nkids], by first byte
-	plain, anch  uint32 // best rank of the plain and of the '$'-anchored rules ending here
-	w0, w1       uint32 // wildcard rules whose literal prefix ends here: wild[w0:w1]
+	off, n      uint32 // its edge: label[off : off+n]
+	child       uint32 // its children: nodes[child : child+nkids], by first byte
+	plain, anch uint32 // best rank of the plain and of the '$'-anchored rules ending here
+	wilds       uint32 // its wildcard rules: spans[wilds], or 0 for none
+	nkids       uint16
+}
+
+// wildSpan is the wildcard rules of a node whose literal prefix ends there.
+type wildSpan struct {
+	w0, w1 uint32 // wild[w0:w1]
+	scan   uint32 // with many of them: 1 + their keyScan's index in scans, else 0
 }
 
 // lookup returns the rank of the first rule in decision order that
 // matches path, or noRule.
-func (ix *ruleIndex) lookup(rules []*Rule, path string) uint32 {
+func (ix *ruleIndex) lookup(path string) uint32 {
 	best := noRule
 	nd := &ix.nodes[0]
 	d := 0
@@ -167,15 +180,8 @@ func (ix *ruleIndex) lookup(rules []*Rule, path string) uint32 {
 		if d == len(path) {
 			best = min(best, nd.anch)
 		}
-		for i := nd.w0; i < nd.w1; i++ {
-			w := &ix.wild[i]
-			if w.rank >= best {
-				break
-			}
-			if w.match(path[d:]) {
-				best = w.rank
-				break
-			}
+		if nd.wilds != 0 {
+			best = ix.firstWild(&ix.spans[nd.wilds], path[d:], best)
 		}
 		if d == len(path) || nd.nkids == 0 {
 			return best
@@ -192,9 +198,27 @@ func (ix *ruleIndex) lookup(rules []*Rule, path string) uint32 {
 	}
 }
 
+// firstWild returns the lowest rank below best of the wildcard rules of
+// sp that match rest, the path after their literal prefix, or best.
+func (ix *ruleIndex) firstWild(sp *wildSpan, rest string, best uint32) uint32 {
+	if sp.scan != 0 {
+		return ix.scans[sp.scan-1].first(ix.wild, rest, best)
+	}
+	for i := sp.w0; i < sp.w1; i++ {
+		w := &ix.wild[i]
+		if w.rank >= best {
+			break
+		}
+		if w.match(rest) {
+			return w.rank
+		}
+	}
+	return best
+}
+
 // child returns the index of nd's child whose edge starts with c, or -1.
 func (ix *ruleIndex) child(nd *node, c byte) int {
-	lo, hi := int(nd.child), int(nd.child+nd.nkids)
+	lo, hi := int(nd.child), int(nd.child)+int(nd.nkids)
 	if hi-lo <= 8 {
 		for i, b := range ix.first[lo:hi] {
 			if b == c {
@@ -211,7 +235,7 @@ func (ix *ruleIndex) child(nd *node, c byte) int {
 			hi = m
 		}
 	}
-	if lo < int(nd.child+nd.nkids) && ix.first[lo] == c {
+	if lo < int(nd.child)+int(nd.nkids) && ix.first[lo] == c {
 		return lo
 	}
 	return -1
@@ -232,8 +256,25 @@ const (
 
 // buildIndex builds the index of rules, which are in decision order.
 func buildIndex(rules []*Rule) *ruleIndex {
-	es := make([]entry, len(rules))
+	es := make([]entry, 0, len(rules))
+	// Of wildcard rules with the same pattern, only the first in decision
+	// order can decide: the others are left out (a file of one pattern
+	// repeated costs one rule per decision, not one per line).
+	var seen map[string]bool
 	for i, r := range rules {
+		if r.wild {
+			key := r.lit
+			if r.anchored {
+				key += "$"
+			}
+			if seen == nil {
+				seen = map[string]bool{}
+			}
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+		}
 		e := entry{prefix: r.lit, rank: uint32(i)}
 		switch {
 		case r.wild:
@@ -246,7 +287,7 @@ func buildIndex(rules []*Rule) *ruleIndex {
 		case r.anchored:
 			e.kind = eAnch
 		}
-		es[i] = e
+		es = append(es, e)
 	}
 	slices.SortFunc(es, func(x, y entry) int {
 		if c := strings.Compare(x.prefix, y.prefix); c != 0 {
@@ -255,10 +296,16 @@ func buildIndex(rules []*Rule) *ruleIndex {
 		return int(x.rank) - int(y.rank)
 	})
 	b := indexBuilder{es: es, rules: rules}
-	b.nodes = make([]node, 1, 2*len(es)+1)
-	b.first = make([]byte, 1, 2*len(es)+1)
-	b.wild = make([]wildRule, 0, len(es)/4)
+	b.nodes = make([]node, 1, len(es)+1)
+	b.first = make([]byte, 1, len(es)+1)
 	b.build(0, 0, len(es), 0)
+	b.nodes, b.first, b.wild = slices.Clip(b.nodes), slices.Clip(b.first), slices.Clip(b.wild)
+	if cap(b.nodes) > len(b.nodes)+len(b.nodes)/4 {
+		b.nodes, b.first = slices.Clone(b.nodes), slices.Clone(b.first)
+	}
+	if cap(b.wild) > len(b.wild)+len(b.wild)/4 {
+		b.wild = slices.Clone(b.wild)
+	}
 	var label strings.Builder
 	label.Grow(b.size)
 	for i := range b.nodes {
@@ -267,7 +314,7 @@ func buildIndex(rules []*Rule) *ruleIndex {
 		nd.off, nd.n = uint32(label.Len()), uint32(len(lab))
 		label.WriteString(lab)
 	}
-	return &ruleIndex{nodes: b.nodes, first: b.first, label: label.String(), wild: b.wild}
+	return &ruleIndex{nodes: b.nodes, first: b.first, label: label.String(), wild: b.wild, spans: b.spans, scans: b.scans}
 }
 
 type indexBuilder struct {
@@ -277,6 +324,8 @@ type indexBuilder struct {
 	first  []byte
 	labels []string
 	wild   []wildRule
+	scans  []*keyScan
+	spans  []wildSpan
 	size   int
 }
 
@@ -286,7 +335,8 @@ func (b *indexBuilder) build(n, lo, hi, depth int) {
 	if n >= len(b.labels) {
 		b.labels = append(b.labels, make([]string, n+1-len(b.labels))...)
 	}
-	nd := node{plain: noRule, anch: noRule, w0: uint32(len(b.wild))}
+	nd := node{plain: noRule, anch: noRule}
+	w0 := uint32(len(b.wild))
 	// Entries ending here sort first (a prefix sorts before its
 	// extensions), and by rank among themselves.
 	i := lo
@@ -301,7 +351,17 @@ func (b *indexBuilder) build(n, lo, hi, depth int) {
 			b.wild = append(b.wild, b.wildRule(e))
 		}
 	}
-	nd.w1 = uint32(len(b.wild))
+	if sp := (wildSpan{w0: w0, w1: uint32(len(b.wild))}); sp.w1 > sp.w0 {
+		if sp.w1-sp.w0 >= minScan {
+			b.scans = append(b.scans, buildScan(b.wild, sp.w0, sp.w1))
+			sp.scan = uint32(len(b.scans))
+		}
+		if len(b.spans) == 0 {
+			b.spans = append(b.spans, wildSpan{})
+		}
+		nd.wilds = uint32(len(b.spans))
+		b.spans = append(b.spans, sp)
+	}
 	// The children: one per distinct next byte, their slots reserved
 	// together so that they are contiguous.
 	kids := 0
@@ -312,7 +372,7 @@ func (b *indexBuilder) build(n, lo, hi, depth int) {
 		}
 		kids++
 	}
-	nd.child, nd.nkids = uint32(len(b.nodes)), uint32(kids)
+	nd.child, nd.nkids = uint32(len(b.nodes)), uint16(kids)
 	for k := 0; k < kids; k++ {
 		b.nodes = append(b.nodes, node{})
 		b.first = append(b.first, 0)
@@ -354,6 +414,18 @@ func (b *indexBuilder) wildRule(e *entry) wildRule {
 		w.mid, w.last = w.last[:j], w.last[j+1:]
 	}
 	return w
+}
+
+// key returns a literal the path must contain after the rule's prefix for
+// the rule to match: its first segment after the prefix (never empty).
+func (w *wildRule) key() string {
+	if w.mid == "" {
+		return w.last
+	}
+	if j := strings.IndexByte(w.mid, '*'); j >= 0 {
+		return w.mid[:j]
+	}
+	return w.mid
 }
 
 // match reports whether rest, the path after the rule's literal prefix,
@@ -451,20 +523,12 @@ func pathOf(url string) (path string, slash bool) {
 	if len(url) >= 2 && url[0] == '/' && url[1] == '/' {
 		start = 2
 	}
-	early := indexAny3(url, start)
-	proto := strings.Index(url[start:], "://")
-	if proto >= 0 {
-		proto += start
+	// "://" ends a scheme only before any '/', '?' or ';': only when the
+	// first of them is the first '/' of "://".
+	ps := indexAny3(url, start)
+	if ps > start && url[ps] == '/' && url[ps-1] == ':' && ps+1 < len(url) && url[ps+1] == '/' {
+		ps = indexAny3(url, ps+2)
 	}
-	if early >= 0 && (proto < 0 || early < proto) {
-		proto = -1
-	}
-	if proto < 0 {
-		proto = start
-	} else {
-		proto += 3
-	}
-	ps := indexAny3(url, proto)
 	if ps < 0 {
 		return "/", false
 	}
@@ -660,4 +724,180 @@ func upper(c byte) byte {
 		return c - 'a' + 'A'
 	}
 	return c
+}
+
+// minScan is how many wildcard rules a node needs before it finds
+// candidates with a keyScan rather than trying them in turn.
+var minScan = uint32(8)
+
+// keyScan groups the wildcard rules of one node by what they require: the
+// key of each (the literal the path must contain after the node's
+// prefix). It is an Aho-Corasick automaton over the keys: one pass over
+// the rest of the path finds every key that occurs in it, and only the
+// rules of those keys are tried, in rank order at each match. A path
+// costs its length in transitions plus the rules whose key it holds,
+// however many rules the node has.
+type keyScan struct {
+	starts [4]uint64 // the first bytes of the keys: elsewhere the root state stays
+	states []acState
+	by     []byte   // the byte on the edge into each state
+	out    []uint32 // indexes in ruleIndex.wild, state by state, in rank order
+}
+
+// acState is a state of a keyScan: a key prefix.
+type acState struct {
+	child, nkids uint32 // states[child : child+nkids], by byte
+	fail         uint32 // the longest proper suffix that is a state
+	dict         uint32 // the next state on the fail chain with output, or 0
+	o0, o1       uint32 // out[o0:o1]: the rules whose key ends here
+}
+
+// first returns the lowest rank below best of the rules whose key occurs
+// in rest and which match it, or best.
+func (ks *keyScan) first(wild []wildRule, rest string, best uint32) uint32 {
+	s := uint32(0)
+	for i := 0; i < len(rest); i++ {
+		c := rest[i]
+		if s == 0 && ks.starts[c>>6]&(1<<(c&63)) == 0 {
+			continue
+		}
+		for {
+			if t := ks.next(s, c); t != 0 {
+				s = t
+				break
+			}
+			if s == 0 {
+				break
+			}
+			s = ks.states[s].fail
+		}
+		for o := s; o != 0; o = ks.states[o].dict {
+			st := &ks.states[o]
+			for _, k := range ks.out[st.o0:st.o1] {
+				w := &wild[k]
+				if w.rank >= best {
+					break
+				}
+				if w.match(rest) {
+					best = w.rank
+					break
+				}
+			}
+		}
+	}
+	return best
+}
+
+// next returns the child of state s on byte c, or 0.
+func (ks *keyScan) next(s uint32, c byte) uint32 {
+	st := &ks.states[s]
+	lo, hi := int(st.child), int(st.child+st.nkids)
+	if hi-lo <= 8 {
+		for i, b := range ks.by[lo:hi] {
+			if b == c {
+				return uint32(lo + i)
+			}
+		}
+		return 0
+	}
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if ks.by[m] < c {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < int(st.child+st.nkids) && ks.by[lo] == c {
+		return uint32(lo)
+	}
+	return 0
+}
+
+// buildScan builds the keyScan of the wildcard rules wild[w0:w1], which
+// are in rank order.
+func buildScan(wild []wildRule, w0, w1 uint32) *keyScan {
+	type kv struct {
+		key string
+		k   uint32
+	}
+	keys := make([]kv, 0, w1-w0)
+	for k := w0; k < w1; k++ {
+		keys = append(keys, kv{wild[k].key(), k})
+	}
+	// Sorted by key, then rank: each state's outputs come out in rank order.
+	slices.SortFunc(keys, func(x, y kv) int {
+		if c := strings.Compare(x.key, y.key); c != 0 {
+			return c
+		}
+		return int(x.k) - int(y.k)
+	})
+	ks := &keyScan{states: make([]acState, 1), by: make([]byte, 1)}
+	// The trie, one byte per edge, children contiguous.
+	var build func(s uint32, lo, hi, depth int)
+	build = func(s uint32, lo, hi, depth int) {
+		st := acState{o0: uint32(len(ks.out))}
+		i := lo
+		for ; i < hi && len(keys[i].key) == depth; i++ {
+			ks.out = append(ks.out, keys[i].k)
+		}
+		st.o1 = uint32(len(ks.out))
+		n := 0
+		for j := i; j < hi; n++ {
+			c := keys[j].key[depth]
+			for j < hi && keys[j].key[depth] == c {
+				j++
+			}
+		}
+		st.child, st.nkids = uint32(len(ks.states)), uint32(n)
+		for k := 0; k < n; k++ {
+			ks.states = append(ks.states, acState{})
+			ks.by = append(ks.by, 0)
+		}
+		ks.states[s] = st
+		t := st.child
+		for j := i; j < hi; t++ {
+			c := keys[j].key[depth]
+			j0 := j
+			for j < hi && keys[j].key[depth] == c {
+				j++
+			}
+			ks.by[t] = c
+			build(t, j0, j, depth+1)
+		}
+	}
+	build(0, 0, len(keys), 0)
+	for _, c := range ks.by[1 : 1+ks.states[0].nkids] {
+		ks.starts[c>>6] |= 1 << (c & 63)
+	}
+	// Failure and output links, breadth first.
+	queue := []uint32{0}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		st := ks.states[s]
+		for t := st.child; t < st.child+st.nkids; t++ {
+			queue = append(queue, t)
+			f := uint32(0)
+			if s != 0 {
+				c := ks.by[t]
+				for f = ks.states[s].fail; ; f = ks.states[f].fail {
+					if g := ks.next(f, c); g != 0 {
+						f = g
+						break
+					}
+					if f == 0 {
+						break
+					}
+				}
+			}
+			ks.states[t].fail = f
+			if fs := &ks.states[f]; fs.o1 > fs.o0 {
+				ks.states[t].dict = f
+			} else {
+				ks.states[t].dict = fs.dict
+			}
+		}
+	}
+	return ks
 }

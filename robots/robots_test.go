@@ -472,7 +472,7 @@ func TestCorpusIndex(t *testing.T) {
 
 // TestIndex checks the rule index against a plain scan of the rules in
 // decision order, on random rule sets over a small alphabet (so prefixes
-// nest and share edges) and random paths.
+// nest and share edges and keys overlap) and random paths.
 func TestIndex(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	word := func(n int, alpha string) string {
@@ -482,8 +482,11 @@ func TestIndex(t *testing.T) {
 		}
 		return string(b)
 	}
-	for round := 0; round < 300; round++ {
+	defer func(n uint32) { minScan = n }(minScan)
+	for round := 0; round < 600; round++ {
 		p := Profiles[round%len(Profiles)]
+		// Half the rounds find wildcard rules with a keyScan at every node.
+		minScan = map[bool]uint32{true: 1, false: 8}[round%8 < 4]
 		var src strings.Builder
 		src.WriteString("User-agent: *\n")
 		n := 1 + rng.IntN(40)

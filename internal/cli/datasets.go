@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/sitetxt/sitetxt/datatxt"
 	"github.com/sitetxt/sitetxt/grammar"
@@ -362,7 +361,19 @@ func printDatasetsJSON(w io.Writer, c *datatxt.Catalog) error {
 func printDatasets(ios *IOStreams, c *datatxt.Catalog) error {
 	st := newStyle(ios, ios.Out)
 	var tab table
-	tab.add([]string{"NAME", "LINE", "ACCESS", "URL"}, []func(string) string{st.bold, st.bold, st.bold, st.bold})
+	// Entries from several files (sources, pins boards) say which.
+	many := false
+	for _, e := range c.Entries {
+		if e.Source != c.Entries[0].Source {
+			many = true
+			break
+		}
+	}
+	head := []string{"NAME", "LINE", "ACCESS", "URL"}
+	if many {
+		head = []string{"NAME", "LINE", "ACCESS", "LISTED IN", "URL"}
+	}
+	tab.add(head, []func(string) string{st.bold, st.bold, st.bold, st.bold, st.bold})
 	for _, e := range c.Entries {
 		access, paint := "-", []func(string) string(nil)
 		if e.Access != datatxt.Unknown {
@@ -382,10 +393,21 @@ func printDatasets(ios *IOStreams, c *datatxt.Catalog) error {
 			urls = []string{"(no valid URL) " + strings.Join(e.Paths, " ")}
 		}
 		for i, u := range urls {
+			row := []string{"", "", "", visible(u)}
 			if i == 0 {
-				tab.add([]string{visible(name), strconv.Itoa(e.Pos.Line), access, visible(u)}, paint)
+				row = []string{visible(name), strconv.Itoa(e.Pos.Line), access, visible(u)}
+			}
+			if many {
+				src := ""
+				if i == 0 {
+					src = visible(e.Source)
+				}
+				row = []string{row[0], row[1], row[2], src, row[3]}
+			}
+			if i == 0 {
+				tab.add(row, paint)
 			} else {
-				tab.add([]string{"", "", "", visible(u)}, nil)
+				tab.add(row, nil)
 			}
 		}
 	}
@@ -403,34 +425,4 @@ func printDatasets(ios *IOStreams, c *datatxt.Catalog) error {
 	}
 	_, err := fmt.Fprintf(ios.Out, "%d datasets (%s form)\n", len(c.Entries), c.Form)
 	return err
-}
-
-// visible escapes control characters (C0, DEL, C1) and bidi controls so
-// that text a site wrote cannot drive the reader's terminal. It stands in
-// for the shared helper until that lands in internal/cli.
-func visible(s string) string {
-	clean := true
-	for _, r := range s {
-		if isHostileRune(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if isHostileRune(r) {
-			q := strconv.QuoteRune(r) // '\x1b', '\u202e': never the raw rune
-			b.WriteString(q[1 : len(q)-1])
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-func isHostileRune(r rune) bool {
-	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || unicode.Is(unicode.Bidi_Control, r)
 }

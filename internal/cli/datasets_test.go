@@ -40,7 +40,7 @@ func TestDatasetsJSONShape(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit code %d", code)
 	}
-	entries := jsonLines(t, out)
+	entries := decodeJSONLines(t, out)
 	if len(entries) != 3 {
 		t.Fatalf("%d entries, want 3", len(entries))
 	}
@@ -127,7 +127,7 @@ func TestDatasetsAccess(t *testing.T) {
 			if code != ExitOK {
 				t.Fatalf("exit code %d\n%s", code, errOut)
 			}
-			entries := jsonLines(t, out)
+			entries := decodeJSONLines(t, out)
 			var got []any
 			for _, e := range entries {
 				got = append(got, e["allowed"])
@@ -139,8 +139,8 @@ func TestDatasetsAccess(t *testing.T) {
 	}
 }
 
-// jsonLines decodes -o json output: one object per line.
-func jsonLines(t *testing.T, out string) []map[string]any {
+// decodeJSONLines decodes -o json output: one object per line.
+func decodeJSONLines(t *testing.T, out string) []map[string]any {
 	t.Helper()
 	var objs []map[string]any
 	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
@@ -174,7 +174,7 @@ func TestDatasetsBoardsAndSources(t *testing.T) {
 		t.Errorf("stderr does not name the failing source:\n%s", errOut)
 	}
 	got := map[string]string{}
-	for _, e := range jsonLines(t, out) {
+	for _, e := range decodeJSONLines(t, out) {
 		got[e["name"].(string)] = strings.TrimPrefix(e["file"].(string), srv.URL)
 	}
 	want := map[string]string{
@@ -270,4 +270,16 @@ func TestDatasetsProbe(t *testing.T) {
 	if !strings.Contains(out, `"bytes": 42`) {
 		t.Errorf("the probed size is not exported:\n%s", out)
 	}
+}
+
+// TestDatasetsTextSources: with entries from several files, the text
+// table says where each was listed.
+func TestDatasetsTextSources(t *testing.T) {
+	chdirRoot(t)
+	out, _, _ := runCLI(t, "", "datasets", "--base", "https://data.example.org/data.txt", datatxtDir+"list.yaml.txt")
+	if strings.Contains(out, "LISTED IN") {
+		t.Errorf("one source: the table has a LISTED IN column:\n%s", out)
+	}
+	out, _, _ = runCLI(t, "", "datasets", datatxtDir+"list.yaml.txt", datatxtDir+"records.txt")
+	golden(t, "datasets/two-sources.text", out)
 }
