@@ -392,7 +392,9 @@ func TestFleetLoad(t *testing.T) {
 	fmt.Fprintf(&report, "| robots.txt requests per site per expiry | %.2f (%d max-age periods begun) |\n", float64(total)/float64(nSites)/float64(periods), periods)
 	fmt.Fprintf(&report, "| wrong or failed decisions | %d wrong, %d batches failed |\n", wrong.Load(), failed.Load())
 	fmt.Fprintf(&report, "| requests retried on another process | %d (sent to the killed process) |\n", retried.Load())
+	var redisErrors float64
 	for i, p := range procs {
+		redisErrors += p.metric("sitetxt_redis_errors_total")
 		peak, now := p.memory()
 		fmt.Fprintf(&report, "| process %d | peak RSS %.0f MiB, RSS at end %.0f MiB; fetched %.0f, lease waits %.0f, redis errors %.0f, fallbacks %.0f |\n",
 			i+1, peak, now, p.metric("sitetxt_fetches_total"), p.metric("sitetxt_lease_waits_total"),
@@ -417,11 +419,20 @@ func TestFleetLoad(t *testing.T) {
 	if done.Load() != int64(nBatches*batch) {
 		t.Errorf("decisions = %d, want %d", done.Load(), nBatches*batch)
 	}
-	if rounds := periods; rounds == 1 {
+	switch rounds := periods; {
+	case rounds == 1 && redisErrors == 0:
 		if len(keys) != 1 || keys[0] != 1 {
 			t.Errorf("robots.txt requests per site: %s; want exactly 1 for every site (no expiry in the run)", strings.Join(dist, ", "))
 		}
-	} else if keys[len(keys)-1] > rounds+nProcs {
+	case rounds == 1:
+		// A Redis command failed (a starved process missing its deadline):
+		// for 2 s that process fetched on its own, as designed.
+		t.Logf("note: %v Redis commands failed; robots.txt requests per site: %s", redisErrors, strings.Join(dist, ", "))
+		if keys[len(keys)-1] > nProcs || total > int64(nSites+nSites/2) {
+			t.Errorf("robots.txt requests per site: %s; want at most %d, and at most %d in all (processes that never shared would make %d)",
+				strings.Join(dist, ", "), nProcs, nSites+nSites/2, nProcs*nSites)
+		}
+	case keys[len(keys)-1] > rounds+nProcs:
 		// Each site is fetched about every maxAge seconds: at most rounds
 		// times by the fleet, and while Redis is down (restart and backoff)
 		// every process may fetch once on its own. Processes fetching on
