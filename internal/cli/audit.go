@@ -312,7 +312,7 @@ func why(file string, v audit.Verdict) string {
 	if v.Rule != nil {
 		return fmt.Sprintf("%s:%d: %s: %s", visible(file), v.Rule.Line, v.Rule.Directive, visible(v.Rule.Pattern))
 	}
-	return v.Reason
+	return visible(v.Reason)
 }
 
 func usageLines(u *audit.UsageView) string {
