@@ -105,7 +105,7 @@ func (f *File) build() {
 		for _, l := range r.Lines {
 			if l.Kind == AgentLine {
 				agents = append(agents, l)
-			} else if l.Kind.IsRule() {
+			} else if l.IsGroupRule() {
 				break
 			}
 		}

@@ -30,6 +30,7 @@ type Policy struct {
 	sitemaps    []Sitemap
 	host        *Host
 	cleanParams []*CleanParam
+	licenses    []License
 	diags       grammar.Diagnostics
 }
 
@@ -253,6 +254,9 @@ func (c *compiler) groupLines() {
 			spans[len(spans)-1].r1 = len(c.rules)
 		default:
 			c.extension(cur, l)
+			if p == RFC9309 && cur != nil && isUsageField(l) {
+				sawRule = true // draft-ietf-aipref-attach: a rule of its group
+			}
 		}
 	}
 	c.pol.groups = make([]*Group, len(groups))

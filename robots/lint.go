@@ -14,6 +14,7 @@ var knownFields = map[string]bool{
 	"sitemap": true, "crawl-delay": true, "request-rate": true, "visit-time": true,
 	"host": true, "clean-param": true, "noindex": true, "noarchive": true, "nofollow": true,
 	"mobile-agent-server": true,
+	"content-usage":       true, "content-signal": true, "license": true,
 }
 
 // canonicalField returns the BNF spelling of a line's field.
@@ -56,6 +57,10 @@ func canonicalField(k grammar.Kind) string {
 //   - crawl-delay-value: a Crawl-delay of zero or over a minute
 //   - sitemap-url, crawl-delay, request-rate, visit-time, host, clean-param:
 //     values that cannot be parsed (errors; the line is ignored)
+//   - usage-label, usage-value, usage-syntax, usage-path, usage-disallowed,
+//     usage-outside-group: the Content-Usage and Content-Signal lines (see
+//     docs/ai-preferences.md); content-usage, content-signal, license-url:
+//     their values that cannot be read (errors; the line is ignored)
 func Lint(f *grammar.File) grammar.Diagnostics {
 	l := linter{file: f}
 	l.fields()
@@ -64,6 +69,7 @@ func Lint(f *grammar.File) grammar.Diagnostics {
 	pol := Compile(f, RFC9309)
 	l.ds = append(l.ds, pol.Diagnostics()...)
 	l.unreachable(pol)
+	l.usage(pol)
 	l.ds.Sort()
 	return l.ds
 }
