@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/sitetxt/sitetxt/grammar"
 )
@@ -42,9 +43,38 @@ func ParseForm(name string) (Form, error) {
 }
 
 // Access decides whether an agent may fetch a URL. *robots.Policy
-// implements it; this package does not import robots.
+// implements it as it is; this package does not import robots.
 type Access interface {
 	Allowed(agent, url string) bool
+}
+
+// CompileRules returns an Options.Rules that compiles a record-form
+// data.txt's own User-agent/Allow/Disallow records with compile under
+// profile, so that a robots.txt interpreter plugs in without an adapter:
+//
+//	opts.Rules = datatxt.CompileRules(robots.Compile, robots.RFC9309)
+func CompileRules[A Access, P any](compile func(*grammar.File, P) A, profile P) func(*grammar.File) Access {
+	return func(f *grammar.File) Access { return compile(f, profile) }
+}
+
+// Verdict is what an entry's access rules say about it.
+type Verdict uint8
+
+// The verdicts. Unknown is the zero value: no access rules were given.
+const (
+	Unknown    Verdict = iota // no rules were given (and every URL is http or https)
+	Allowed                   // every URL of the entry on the data.txt's host may be fetched
+	Disallowed                // some URL may not be fetched, or is not an http(s) URL
+)
+
+var verdictNames = [...]string{"unknown", "allowed", "disallowed"}
+
+// String returns "unknown", "allowed" or "disallowed".
+func (v Verdict) String() string {
+	if int(v) < len(verdictNames) {
+		return verdictNames[v]
+	}
+	return fmt.Sprintf("verdict(%d)", int(v))
 }
 
 // DefaultMaxNodes is how many YAML nodes alias expansion may add: Parse
@@ -65,7 +95,8 @@ type Options struct {
 	// Agent is the user agent whose access is decided; empty means "*".
 	Agent string
 	// Rules, when set, compiles the data.txt's own User-agent/Allow/Disallow
-	// records (record form only); the CLI passes robots.Compile.
+	// records (record form only); CompileRules(robots.Compile, profile)
+	// makes one.
 	Rules func(*grammar.File) Access
 	// Robots, when set, is the site's robots.txt; it applies to URLs on the
 	// data.txt's host.
@@ -108,16 +139,36 @@ type Entry struct {
 	// Pos is where the entry starts: its "-" or first key in the YAML form,
 	// its Path line in the record form.
 	Pos grammar.Pos
-	// Allowed says whether Options.Agent may fetch every URL of the entry on
-	// the data.txt's host; nil when no access policy was given.
-	Allowed *bool
-	// DeniedBy names what denied access: "data.txt" or "robots.txt".
+	// Access says whether Options.Agent may fetch every URL of the entry on
+	// the data.txt's host: Unknown when no access rules were given. An
+	// entry with a URL that is not http or https (file:, javascript:,
+	// data:, ...) is always Disallowed.
+	Access Verdict
+	// DeniedBy names what disallowed it: "data.txt", "robots.txt" or
+	// "scheme" (a URL that is not http or https).
 	DeniedBy string
+	// Source is where the entry was listed: the data.txt's URL
+	// (Options.Base), else the name Parse was given. Entries of catalogs
+	// joined with Join keep their own.
+	Source string
+	// Files holds what is known about the files behind the entry's URLs,
+	// keyed by URL (a probe fills it); exports use it where the data.txt
+	// says nothing.
+	Files map[string]FileInfo
 
+	file     string        // the name Parse was given, for positions
 	pathPos  []grammar.Pos // where each path is written
 	badPaths []int         // indexes of paths with no URL
 	colOrder []string      // the keys of a "columns" mapping, in file order
 	namePos  grammar.Pos   // where the name is written, else Pos
+}
+
+// FileInfo is what a server said about a file: its media type, size (-1
+// when unknown) and Last-Modified time (zero when unknown).
+type FileInfo struct {
+	MediaType    string
+	Size         int64
+	LastModified time.Time
 }
 
 // Title returns the entry's title metadata, else its name, else its first
@@ -191,6 +242,9 @@ func Parse(name string, src []byte, opts Options) *Catalog {
 			p.src = string(src)
 		}
 		p.yaml()
+	}
+	for _, e := range c.Entries {
+		e.Source, e.file = catalogSource(c), name
 	}
 	p.resolve()
 	p.duplicates()
@@ -333,7 +387,16 @@ func (p *parser) resolve() {
 				p.diag(grammar.Warning, "no-base-url", at, at,
 					"relative path resolved as if the file were /data.txt; give the data.txt URL as the base")
 			}
-			e.URLs = append(e.URLs, base.ResolveReference(ref).String())
+			abs := base.ResolveReference(ref)
+			if abs.Scheme != "" && !strings.EqualFold(abs.Scheme, "http") && !strings.EqualFold(abs.Scheme, "https") {
+				d := p.diag(grammar.Error, "bad-scheme", at, at,
+					fmt.Sprintf("path %q is a %s: URL, not http or https; it is never allowed nor exported", path, strings.ToLower(abs.Scheme)))
+				d.Detail = "a catalog that followed it could read local files or run scripts"
+				e.badPaths = append(e.badPaths, i)
+				e.Access, e.DeniedBy = Disallowed, "scheme"
+				continue
+			}
+			e.URLs = append(e.URLs, abs.String())
 		}
 	}
 }
@@ -370,21 +433,23 @@ func (p *parser) access() {
 		agent = "*"
 	}
 	for _, e := range p.c.Entries {
-		ok := true
+		if e.Access == Disallowed {
+			continue // a URL that is not http(s)
+		}
+		e.Access = Allowed
 		for _, u := range e.URLs {
 			if !p.onSite(u) {
 				continue
 			}
 			if own != nil && !own.Allowed(agent, u) {
-				ok, e.DeniedBy = false, "data.txt"
+				e.Access, e.DeniedBy = Disallowed, "data.txt"
 				break
 			}
 			if site != nil && !site.Allowed(agent, u) {
-				ok, e.DeniedBy = false, "robots.txt"
+				e.Access, e.DeniedBy = Disallowed, "robots.txt"
 				break
 			}
 		}
-		e.Allowed = &ok
 	}
 }
 
@@ -424,4 +489,20 @@ func Lint(f *grammar.File) grammar.Diagnostics {
 		}
 	}
 	return out
+}
+
+// Join returns one catalog holding the entries and diagnostics of cs, in
+// order; each entry keeps its Source. name is the joined catalog's name.
+// Base is cs[0]'s when there is exactly one catalog.
+func Join(name string, cs ...*Catalog) *Catalog {
+	j := &Catalog{Name: name, Form: FormAuto}
+	if len(cs) == 1 {
+		j.Base, j.Form, j.File = cs[0].Base, cs[0].Form, cs[0].File
+	}
+	for _, c := range cs {
+		j.Entries = append(j.Entries, c.Entries...)
+		j.Diagnostics = append(j.Diagnostics, c.Diagnostics...)
+	}
+	j.Diagnostics.Sort()
+	return j
 }

@@ -479,10 +479,10 @@ func TestAccess(t *testing.T) {
 			c := Parse("t", []byte(tc.src), tc.opts)
 			var got []string
 			for _, e := range c.Entries {
-				switch {
-				case e.Allowed == nil:
+				switch e.Access {
+				case Unknown:
 					got = append(got, "-")
-				case *e.Allowed:
+				case Allowed:
 					got = append(got, "yes")
 				default:
 					got = append(got, "no "+e.DeniedBy)

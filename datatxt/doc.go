@@ -31,9 +31,22 @@
 //
 // Access is decided through the Access interface, so this package does not
 // depend on any robots.txt interpreter: Options.Rules compiles the file's own
-// access records and Options.Robots is the site's robots.txt.
+// access records (CompileRules(robots.Compile, profile) makes one) and
+// Options.Robots is the site's robots.txt (a *robots.Policy as it is). An
+// entry's Access is Allowed, Disallowed or Unknown; a path outside http(s)
+// is never allowed.
 //
-// Export writes a Catalog as JSON, YAML, CSV, schema.org DataCatalog JSON-LD,
-// DCAT JSON-LD, Project Open Data data.json v1.1 or a Frictionless
-// datapackage.json; docs/datatxt.md says how fields map.
+// Fetcher fetches a data.txt; Fetcher.Discover also follows it as R's pins
+// reads a board (0.x directory entries, 1.x _pins.yaml), within limits;
+// Fetcher.Probe asks each file's server for its media type, size and
+// Last-Modified, behind the site's robots.txt. Join makes one catalog of
+// several.
+//
+// Export writes a Catalog as JSON, YAML (YAML 1.1-ambiguous strings
+// quoted), CSV (formula cells neutralised), schema.org DataCatalog JSON-LD,
+// DCAT-AP 3 JSON-LD, Project Open Data data.json v1.1, a Frictionless
+// datapackage.json or MLCommons Croissant 1.1. Nothing is invented: a field
+// a format requires that neither the file nor ExportOptions gives is left
+// out and reported as a Problem naming it. docs/datatxt.md says how fields
+// map and which validator checks each.
 package datatxt

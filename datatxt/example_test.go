@@ -3,10 +3,10 @@ package datatxt_test
 import (
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/sitetxt/sitetxt/datatxt"
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/robots"
 )
 
 // denyPrefix is a toy access policy for the examples; the CLI passes a
@@ -51,17 +51,19 @@ Name: salaries
 	c := datatxt.Parse("data.txt", src, datatxt.Options{
 		Base:  "https://example.org/data.txt",
 		Agent: "mybot",
-		// The CLI compiles the file's own records with robots.Compile.
-		Rules: func(*grammar.File) datatxt.Access { return denyPrefix("https://example.org/private/") },
+		// The file's own records, compiled by a robots.txt interpreter.
+		Rules: datatxt.CompileRules(robots.Compile, robots.RFC9309),
+		// The site's robots.txt: a *robots.Policy is an Access as it is.
+		Robots: robots.Compile(grammar.ParseString("robots.txt", "User-agent: *\nDisallow: /census.csv\n", grammar.Options{}), robots.RFC9309),
 	})
 	fmt.Println(c.Form)
 	for _, e := range c.Entries {
-		fmt.Printf("%s %s allowed=%v denied-by=%q\n", e.Name, e.URLs[0], *e.Allowed, e.DeniedBy)
+		fmt.Printf("%s %s %v denied-by=%q\n", e.Name, e.URLs[0], e.Access, e.DeniedBy)
 	}
 	// Output:
 	// records
-	// census https://example.org/census.csv allowed=true denied-by=""
-	// salaries https://example.org/private/salaries.csv allowed=false denied-by="data.txt"
+	// census https://example.org/census.csv disallowed denied-by="robots.txt"
+	// salaries https://example.org/private/salaries.csv disallowed denied-by="data.txt"
 }
 
 func ExampleDetect() {
@@ -99,39 +101,69 @@ func exampleCatalog() *datatxt.Catalog {
 }
 
 func ExampleSchemaOrg() {
-	doc := datatxt.SchemaOrg(exampleCatalog(), datatxt.ExportOptions{})
+	doc, probs := datatxt.SchemaOrg(exampleCatalog(), datatxt.ExportOptions{})
 	d := doc["dataset"].([]any)[0].(map[string]any)
 	fmt.Println(doc["@type"], d["@type"], d["name"], d["distribution"])
+	for _, p := range probs {
+		fmt.Println(p.Field, "-", p.Error())
+	}
 	// Output:
 	// DataCatalog Dataset iris [map[@type:DataDownload contentUrl:https://example.org/iris.csv encodingFormat:text/csv]]
+	// description - data.txt:1:3: error: schemaorg: dataset "iris": description has 19 characters; Google Dataset Search requires 50 to 5000
 }
 
 func ExampleDCAT() {
-	doc := datatxt.DCAT(exampleCatalog(), datatxt.ExportOptions{Publisher: "Example Org"})
+	doc, probs := datatxt.DCAT(exampleCatalog(), datatxt.ExportOptions{Publisher: "Example Org"})
 	d := doc["dcat:dataset"].([]any)[0].(map[string]any)
-	fmt.Println(doc["@type"], doc["dct:publisher"], d["dct:title"])
+	fmt.Println(doc["@type"], doc["dct:publisher"], d["@id"], d["dct:title"], len(probs))
 	// Output:
-	// dcat:Catalog map[@type:foaf:Agent foaf:name:Example Org] iris
+	// dcat:Catalog map[@type:foaf:Agent foaf:name:Example Org] https://example.org/data.txt#iris iris 0
 }
 
 func ExampleDataJSON() {
-	doc := datatxt.DataJSON(exampleCatalog(), datatxt.ExportOptions{Now: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)})
+	doc, probs := datatxt.DataJSON(exampleCatalog(), datatxt.ExportOptions{ContactName: "Data Team"})
 	d := doc["dataset"].([]any)[0].(map[string]any)
 	fmt.Println(doc["conformsTo"])
-	fmt.Println(d["title"], d["modified"], d["keyword"], d["accessLevel"])
-	fmt.Println(d["contactPoint"])
+	fmt.Println(d["title"], d["identifier"], d["accessLevel"], d["contactPoint"])
+	for _, p := range probs {
+		fmt.Println(p.Field, "-", p.Error())
+	}
 	// Output:
 	// https://project-open-data.cio.gov/v1.1/schema
-	// iris 2026-01-02 [no-keyword-given] public
-	// map[@type:vcard:Contact fn:unknown contact (not given in data.txt) hasEmail:mailto:unknown@example.invalid]
+	// iris https://example.org/data.txt#iris public map[@type:vcard:Contact fn:Data Team]
+	// publisher - data.txt:1:3: error: datajson: dataset "iris": no publisher: a data.txt cannot name one: give --publisher
 }
 
 func ExampleDataPackage() {
-	doc := datatxt.DataPackage(exampleCatalog(), datatxt.ExportOptions{})
+	doc, _ := datatxt.DataPackage(exampleCatalog(), datatxt.ExportOptions{})
 	r := doc["resources"].([]any)[0].(map[string]any)
 	fmt.Println(doc["name"], r["name"], r["path"], r["format"])
 	// Output:
 	// example.org iris https://example.org/iris.csv csv
+}
+
+func ExampleCroissant() {
+	c := datatxt.Parse("data.txt", []byte(`- path: iris.csv
+  name: iris
+  description: Fisher's iris data, 150 flowers of three species.
+  license: https://creativecommons.org/publicdomain/zero/1.0/
+  created: 2024-05-01
+  columns:
+    species: character
+    petal_length: numeric
+`), datatxt.Options{Base: "https://example.org/data.txt"})
+	docs, probs := datatxt.Croissant(c, datatxt.ExportOptions{Publisher: "Example Org"})
+	d := docs[0].(map[string]any)
+	rs := d["recordSet"].([]any)[0].(map[string]any)
+	fmt.Println(d["conformsTo"], d["url"], d["datePublished"], len(probs))
+	for _, f := range rs["field"].([]any) {
+		f := f.(map[string]any)
+		fmt.Println(f["@id"], f["dataType"])
+	}
+	// Output:
+	// http://mlcommons.org/croissant/1.1 https://example.org/data.txt#iris 2024-05-01 0
+	// https://example.org/data.txt#iris/records/species sc:Text
+	// https://example.org/data.txt#iris/records/petal_length sc:Float
 }
 
 func ExampleLint() {

@@ -5,14 +5,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
 	"strconv"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
 
 // Formats lists the formats Export writes.
-var Formats = []string{"json", "yaml", "csv", "schemaorg", "dcat", "datajson", "datapackage"}
+var Formats = []string{"json", "yaml", "csv", "schemaorg", "dcat", "datajson", "datapackage", "croissant"}
+
+// CatalogFormats are the Formats that are catalog documents.
+var CatalogFormats = []string{"schemaorg", "dcat", "datajson", "datapackage", "croissant"}
 
 // EntryView is the JSON and YAML form of an entry: "path" is a string for
 // one path and a list for several.
@@ -22,7 +27,7 @@ type EntryView struct {
 	URLs     []string       `json:"urls" yaml:"urls"`
 	Line     int            `json:"line" yaml:"line"`
 	Column   int            `json:"column" yaml:"column"`
-	Allowed  *bool          `json:"allowed" yaml:"allowed"`
+	Allowed  *bool          `json:"allowed" yaml:"allowed"` // null when Access is Unknown
 	DeniedBy string         `json:"denied_by,omitempty" yaml:"denied_by,omitempty"`
 	Metadata map[string]any `json:"metadata" yaml:"metadata"`
 }
@@ -30,7 +35,11 @@ type EntryView struct {
 // View returns the JSON and YAML form of the entry.
 func (e *Entry) View() EntryView {
 	v := EntryView{Name: e.Name, URLs: e.URLs, Line: e.Pos.Line, Column: e.Pos.Column,
-		Allowed: e.Allowed, DeniedBy: e.DeniedBy, Metadata: e.Metadata}
+		DeniedBy: e.DeniedBy, Metadata: e.Metadata}
+	if e.Access != Unknown {
+		ok := e.Access == Allowed
+		v.Allowed = &ok
+	}
 	if len(e.Paths) == 1 {
 		v.Path = e.Paths[0]
 	} else {
@@ -57,43 +66,49 @@ func (c *Catalog) Views() []EntryView {
 // Export writes the catalog's entries to w in format, one of Formats:
 //
 //   - json: an array of EntryView objects
-//   - yaml: the same as a YAML list
+//   - yaml: the same as a YAML list, every string a YAML 1.1 reader would
+//     take for another type ("yes", "no", "2021-08-12", "1:20") quoted
 //   - csv: a header and one row per path: name, path, url, line, column,
-//     allowed (true, false or empty), metadata (a JSON object)
-//   - schemaorg, dcat, datajson, datapackage: the documents SchemaOrg,
-//     DCAT, DataJSON and DataPackage return, as indented JSON
-func Export(w io.Writer, c *Catalog, format string, opts ExportOptions) error {
-	var doc any
+//     allowed ("allowed", "disallowed" or empty), metadata (a JSON
+//     object); a cell starting with "=", "+", "-", "@", a tab or a
+//     carriage return is prefixed with "'" so that spreadsheets do not run
+//     it as a formula
+//   - schemaorg, dcat, datajson, datapackage, croissant: the documents
+//     SchemaOrg, DCAT, DataJSON, DataPackage and Croissant (a JSON array of
+//     Croissant documents, one per dataset) return, as indented JSON
+//
+// The catalog formats return the Problems of the export: a required field
+// that no input gave is left out (never invented) and reported as an
+// error naming it; the document is written all the same.
+func Export(w io.Writer, c *Catalog, format string, opts ExportOptions) (Problems, error) {
+	var (
+		doc   any
+		probs Problems
+	)
 	switch format {
 	case "json":
 		doc = c.Views()
 	case "yaml":
-		enc := yaml.NewEncoder(w)
-		enc.SetIndent(2)
-		if err := enc.Encode(c.Views()); err != nil {
-			return err
-		}
-		return enc.Close()
+		return nil, writeYAML(w, c.Views())
 	case "csv":
-		return writeCSV(w, c)
+		return nil, writeCSV(w, c)
 	case "schemaorg":
-		doc = SchemaOrg(c, opts)
+		doc, probs = SchemaOrg(c, opts)
 	case "dcat":
-		doc = DCAT(c, opts)
+		doc, probs = DCAT(c, opts)
 	case "datajson":
-		doc = DataJSON(c, opts)
+		doc, probs = DataJSON(c, opts)
 	case "datapackage":
-		if len(c.Entries) == 0 {
-			return fmt.Errorf("a data package needs at least one resource and the file lists no datasets")
-		}
-		doc = DataPackage(c, opts)
+		doc, probs = DataPackage(c, opts)
+	case "croissant":
+		doc, probs = Croissant(c, opts)
 	default:
-		return fmt.Errorf("unknown export format %q", format)
+		return nil, fmt.Errorf("unknown export format %q", format)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(doc)
+	return probs, enc.Encode(doc)
 }
 
 func writeCSV(w io.Writer, c *Catalog) error {
@@ -105,17 +120,71 @@ func writeCSV(w io.Writer, c *Catalog) error {
 			return err
 		}
 		allowed := ""
-		if e.Allowed != nil {
-			allowed = strconv.FormatBool(*e.Allowed)
+		if e.Access != Unknown {
+			allowed = e.Access.String()
 		}
 		urls := e.urlByPath()
 		for i, p := range e.Paths {
-			cw.Write([]string{e.Name, p, urls[i], strconv.Itoa(e.Pos.Line), strconv.Itoa(e.Pos.Column), allowed, string(meta)})
+			cw.Write(csvSafe([]string{e.Name, p, urls[i], strconv.Itoa(e.Pos.Line), strconv.Itoa(e.Pos.Column), allowed, string(meta)}))
 		}
 	}
 	cw.Flush()
 	return cw.Error()
 }
+
+// csvSafe neutralises cells a spreadsheet would read as a formula (OWASP's
+// "CSV injection"): a leading "=", "+", "-", "@", tab or carriage return
+// gets a "'" in front. The row is changed in place and returned.
+func csvSafe(row []string) []string {
+	for i, c := range row {
+		if c != "" && strings.ContainsRune("=+-@\t\r", rune(c[0])) {
+			row[i] = "'" + c
+		}
+	}
+	return row
+}
+
+// writeYAML encodes v as YAML with every plain string that a YAML 1.1
+// reader (R's yaml package, PyYAML) would take for a bool, null, number,
+// timestamp, merge or value key written double-quoted.
+func writeYAML(w io.Writer, v any) error {
+	var n yaml.Node
+	if err := n.Encode(v); err != nil {
+		return err
+	}
+	quoteYAML11(&n)
+	enc := yaml.NewEncoder(w)
+	enc.SetIndent(2)
+	if err := enc.Encode(&n); err != nil {
+		return err
+	}
+	return enc.Close()
+}
+
+func quoteYAML11(n *yaml.Node) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!merge" {
+		n.Tag = "!!str" // yaml.v3 tags the string "<<" this way
+	}
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" && (n.Style == 0 || n.Style == yaml.TaggedStyle) && yaml11NotString(n.Value) {
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	for _, c := range n.Content {
+		quoteYAML11(c)
+	}
+}
+
+// yaml11Types matches the plain scalars YAML 1.1's type repository
+// (yaml.org/type) resolves to something other than a string.
+var yaml11Types = regexp.MustCompile(`^(?:` +
+	`[yYnN]|[Yy]es|YES|[Nn]o|NO|[Tt]rue|TRUE|[Ff]alse|FALSE|[Oo]n|ON|[Oo]ff|OFF` + // bool
+	`|~|[Nn]ull|NULL|` + // null (and the empty string)
+	`|[-+]?0b[01_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+` + // int
+	`|[-+]?(?:[0-9][0-9_]*)?\.[0-9.]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)` + // float
+	`|[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?` + // timestamp
+	`|<<|=` + // merge, value
+	`)$`)
+
+func yaml11NotString(s string) bool { return yaml11Types.MatchString(s) }
 
 // urlByPath returns the URL of each path, "" for a path without one.
 func (e *Entry) urlByPath() []string {

@@ -13,7 +13,9 @@ import (
 
 // Cache stores fetched data.txt responses between fetches. Its methods use
 // only built-in types, so a catalog builder implements it on its own store;
-// a value that does not decode is ignored and the file fetched again.
+// a value that does not decode is ignored and the file fetched again. It is
+// cache.Cache; one that implements cache.Shared (cache/rediscache) makes
+// one fetch per file per expiry across every process sharing it.
 type Cache = fetch.Cache
 
 // ErrNoDataTxt is what Fetch returns when the site answers 404 or 410 for
@@ -63,14 +65,7 @@ func (f *Fetcher) Fetch(ctx context.Context, site string, opts Options) (*Catalo
 	if err != nil {
 		return nil, err
 	}
-	f.once.Do(func() {
-		cache := f.Cache
-		if cache == nil {
-			cache = fetch.NewMemoryCacheFor(fetch.DefaultMemoBytes, fetch.DefaultMemoEntries)
-		}
-		f.memo = &fetch.Memo[*Catalog]{Mode: fetch.DataTxt, OnCompile: f.onParse,
-			Fetcher: &fetch.Fetcher{Client: f.HTTPClient, UserAgent: f.UserAgent, Timeout: f.Timeout, Cache: cache}}
-	})
+	f.init()
 	parse := func(r *fetch.Result) *Catalog {
 		o := opts
 		if o.Base == "" {
@@ -103,4 +98,15 @@ func failure(url string, r *fetch.Result) error {
 		return fmt.Errorf("%s: %w", url, ErrNoDataTxt)
 	}
 	return r.Failure()
+}
+
+func (f *Fetcher) init() {
+	f.once.Do(func() {
+		cache := f.Cache
+		if cache == nil {
+			cache = fetch.NewMemoryCacheFor(fetch.DefaultMemoBytes, fetch.DefaultMemoEntries)
+		}
+		f.memo = &fetch.Memo[*Catalog]{Mode: fetch.DataTxt, OnCompile: f.onParse,
+			Fetcher: &fetch.Fetcher{Client: f.HTTPClient, UserAgent: f.UserAgent, Timeout: f.Timeout, Cache: cache}}
+	})
 }

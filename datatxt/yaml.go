@@ -652,9 +652,23 @@ func (w *yamlWalk) value(n *yaml.Node) any {
 
 var integerText = regexp.MustCompile(`^[-+]?(0[xob])?[0-9a-fA-F_]+$`)
 
+// rValues are the plain scalars R's yaml package (YAML 1.1, which pins
+// reads and writes with) takes for another type than YAML 1.2 does: the
+// YAML 1.1 booleans and R's NA values, read as pins reads them.
+var rValues = map[string]any{
+	"yes": true, "Yes": true, "YES": true, "on": true, "On": true, "ON": true,
+	"no": false, "No": false, "NO": false, "off": false, "Off": false, "OFF": false,
+	".na": nil, ".na.real": nil, ".na.integer": nil, ".na.character": nil,
+}
+
 func scalar(n *yaml.Node) any {
 	if n.Tag != "" && !strings.HasPrefix(n.Tag, "!!") && n.Style&yaml.TaggedStyle != 0 {
 		return n.Value // an application tag: kept as text
+	}
+	if n.Style == 0 && n.ShortTag() == "!!str" {
+		if v, ok := rValues[n.Value]; ok {
+			return v
+		}
 	}
 	switch n.ShortTag() {
 	case "!!null":

@@ -12,7 +12,9 @@ import (
 
 // Cache stores fetched robots.txt responses between fetches. Its methods
 // use only built-in types, so a dispatcher implements it on its own store;
-// a value that does not decode is ignored and the file fetched again.
+// a value that does not decode is ignored and the file fetched again. It is
+// cache.Cache; one that implements cache.Shared (cache/rediscache) makes
+// one fetch per file per expiry across every process sharing it.
 type Cache = fetch.Cache
 
 // Fetcher fetches a site's /robots.txt over HTTP or HTTPS and compiles its

@@ -10,10 +10,12 @@ import (
 	"github.com/sitetxt/sitetxt/internal/fetch"
 )
 
-// Cache stores fetched robots.txt responses between a Client's fetches. Its
-// methods use only built-in types, so a crawler implements it on its own
-// store (a database, Redis, a sharded map) without importing anything of
-// sitetxt. Values are opaque: a value that does not decode (corrupt,
+// Cache stores fetched robots.txt responses between a Client's fetches; it
+// is cache.Cache. Its methods use only built-in types, so a crawler
+// implements it on its own store (a database, a sharded map) without
+// importing anything of sitetxt. A Cache that also implements cache.Shared,
+// such as cache/rediscache's, makes one fetch per robots.txt per expiry
+// across every process that shares it (docs/fleet.md). Values are opaque: a value that does not decode (corrupt,
 // truncated, from another version) is ignored and robots.txt is fetched
 // again. Implementations must be safe for concurrent use; Put may drop a
 // value.
@@ -45,9 +47,10 @@ func NewDirCache(dir string) Cache { return fetch.DirCache{Dir: dir} }
 // MaxPolicyBytes. Set its fields before first use.
 //
 // The fetch-and-compile path is internal/fetch.Memo over a fetch.Fetcher
-// and the Cache: a shared Cache (one a fleet of crawlers uses) needs only
-// Get and Put; a response another process put there is compiled once here
-// and reused while its bytes stay the same.
+// and the Cache: a response another process put in a shared Cache is
+// compiled once here and reused while its bytes stay the same, and a Cache
+// that implements cache.Shared (cache/rediscache) also holds a lease per
+// robots.txt, so that a fleet of processes makes one fetch per expiry.
 type Client struct {
 	// Profile interprets robots.txt and its HTTP responses.
 	Profile Profile

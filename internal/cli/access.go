@@ -15,6 +15,7 @@ type access struct {
 	prof    robots.Profile
 	policy  *robots.Policy
 	fetched *fetch.Result // the response as this profile's access method reads it, or nil
+	file    *grammar.File // the file as this profile reads it
 }
 
 // fixed returns the decision the fetch status makes for every URL, and
@@ -81,6 +82,7 @@ func accessFor(ff *fetchFlags, src *source, names []string) ([]*access, error) {
 		if *f == nil {
 			*f = parseFor(src, p)
 		}
+		a.file = *f
 		a.policy = robots.Compile(*f, p)
 		out = append(out, a)
 	}

@@ -1,11 +1,10 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/mobileagent"
@@ -32,7 +31,7 @@ type agentsOptions struct {
 func newAgentsCmd(ios *IOStreams) *cobra.Command {
 	opts := &agentsOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:   "agents [--agent UA] [--profile P] [-o text|json] SOURCE URL...",
+		Use:   "agents [--agent UA] [--profile P] [-o text|json|csv] SOURCE URL...",
 		Short: "Say which Mobile-agent-server host takes an agent for each URL",
 		Long: `Read the Mobile-agent-server lines of SOURCE (a robots.txt file, or "-"
 for standard input) and, for each URL, say whether robots.txt allows the
@@ -51,15 +50,19 @@ is rfc9309 (the default), google, draft or norobots (docs/profiles.md), and
 --agent the robot's name or User-Agent header, as for check; without it the
 agent is "*", which selects only the "*" group(s).
 
-Output: text prints a table with the URL, whether robots.txt allows it,
-the server ("none" when the deciding line says none, "-" when no line
-matches) and the deciding line. json prints one object per URL per line:
-{"url":...,"server":string|null,"line":int|null,"allowed":bool}.
+Output: text prints a table with the URL, whether robots.txt allows it
+(allowed or disallowed), the server ("none" when the deciding line says
+none, "-" when no line matches) and the deciding line. json prints one
+object per URL per line:
+  {"url","agent","profile","allowed":bool,"server":string|null,"file","line":int|null,"column":int|null}
+where line and column are those of the deciding Mobile-agent-server line;
+csv prints the same as rows.
 
 Exit codes: 0 when every URL is allowed and has a server (an agent can be
 dispatched for each), 1 when any URL is disallowed or has no server, 2 for
 usage errors (a URL that is neither absolute nor a path, an unknown profile)
-or an unreadable SOURCE.`,
+an unreadable SOURCE, or a SOURCE that could not be fetched (the cause
+is printed on standard error).`,
 		Example: `  sitetxt agents testdata/mobileagent/fict.org.txt http://www.fict.org/home/user1/
   sitetxt agents --agent Aglet --profile draft -o json robots.txt /dir1/ /dir1/dir2/x`,
 		Args: minArgs(2),
@@ -70,21 +73,26 @@ or an unreadable SOURCE.`,
 	}
 	cmd.Flags().StringVar(&opts.Agent, "agent", globalAgent, `robot name or User-Agent header ("*": only the "*" group)`)
 	profileFlag(cmd, &opts.Profile)
-	outputFlag(cmd, &opts.Output, "text", "json")
+	outputFlag(cmd, &opts.Output, "text", "json", "csv")
 	opts.Fetch.AddFlags(cmd)
 	return cmd
 }
 
-// agentJSON is one line of "agents -o json".
+// agentJSON is one line of "agents -o json": the robots.txt verdict and
+// the Mobile-agent-server line that decides the server, its position flat.
 type agentJSON struct {
 	URL     string  `json:"url"`
-	Server  *string `json:"server"`
-	Line    *int    `json:"line"`
+	Agent   string  `json:"agent"`
+	Profile string  `json:"profile"`
 	Allowed bool    `json:"allowed"`
+	Server  *string `json:"server"`
+	File    string  `json:"file"`
+	Line    *int    `json:"line"`
+	Column  *int    `json:"column"`
 }
 
 func agentsRun(opts *agentsOptions) error {
-	if err := checkOutput(opts.Output, "text", "json"); err != nil {
+	if err := checkOutput(opts.Output, "text", "json", "csv"); err != nil {
 		return err
 	}
 	for _, u := range opts.URLs {
@@ -101,9 +109,12 @@ func agentsRun(opts *agentsOptions) error {
 	if err != nil {
 		return err
 	}
+	failure := reportFetch(opts.IO, src)
 	// One parse for both answers; under google the whole file is read, as
 	// "sitetxt check" does.
 	f := parseFor(src, prof)
+	readNotes(opts.IO, src, f)
+	markupWarning(opts.IO, src)
 	policy := compileRobots(f, prof)
 	if d, ok := fixedDecision(src.fetched); ok {
 		policy = fixedRobots(d.Allowed) // the HTTP status decides every URL
@@ -111,58 +122,72 @@ func agentsRun(opts *agentsOptions) error {
 	table := mobileagent.Compile(f)
 	for _, d := range table.Diagnostics() {
 		if d.Severity == grammar.Error {
-			fmt.Fprintf(opts.IO.ErrOut, "%s (line ignored)\n", d.Error())
+			fmt.Fprintf(opts.IO.ErrOut, "%s (line ignored)\n", diagText(d))
 		}
 	}
 
+	out := newStream(opts.IO.Out, false)
 	decisions := make([]mobileagent.Decision, len(opts.URLs))
 	ok := true
 	for i, u := range opts.URLs {
 		decisions[i] = table.Dispatch(policy, opts.Agent, u)
 		ok = ok && decisions[i].OK()
 	}
-	if opts.Output == "json" {
-		enc := json.NewEncoder(opts.IO.Out)
+	switch opts.Output {
+	case "json":
+		jl := newJSONLines(out)
 		for _, d := range decisions {
-			v := agentJSON{URL: d.URL, Allowed: d.Allowed}
+			v := agentJSON{URL: d.URL, Agent: opts.Agent, Profile: prof.String(), Allowed: d.Allowed, File: src.name}
 			if d.Server != nil {
 				s := d.Server.URL
 				v.Server = &s
 			}
 			if d.Rule != nil {
-				n := d.Rule.Pos().Line
-				v.Line = &n
+				p := d.Rule.Pos()
+				v.Line, v.Column = &p.Line, &p.Column
 			}
-			if err := enc.Encode(v); err != nil {
+			if err := jl.write(v); err != nil {
 				return err
 			}
 		}
-	} else {
-		printDecisions(opts.IO, decisions)
+	case "csv":
+		cw := newCSV(out)
+		if err := cw.write("url", "agent", "profile", "verdict", "server", "file", "line", "column"); err != nil {
+			return err
+		}
+		for _, d := range decisions {
+			server, line, col := "", "", ""
+			if d.Rule != nil {
+				server, line, col = d.Rule.Target(), itoa(d.Rule.Pos().Line), itoa(d.Rule.Pos().Column)
+			}
+			if err := cw.write(d.URL, opts.Agent, prof.String(), verdictWord(d.Allowed), server, src.name, line, col); err != nil {
+				return err
+			}
+		}
+	default:
+		if err := printDecisions(out.w, decisions); err != nil {
+			return err
+		}
 	}
-	if !ok {
-		return findings
+	if err := out.done(); err != nil {
+		return err
 	}
-	return nil
+	return exitWith(failure, !ok)
 }
 
 // printDecisions writes the decisions as a table for people.
-func printDecisions(ios *IOStreams, ds []mobileagent.Decision) {
-	tw := tabwriter.NewWriter(ios.Out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "URL\tALLOWED\tSERVER\tLINE")
+func printDecisions(w io.Writer, ds []mobileagent.Decision) error {
+	var tab table
+	tab.add([]string{"URL", "ROBOTS.TXT", "SERVER", "LINE"}, nil)
 	for _, d := range ds {
-		allowed := "yes"
-		if !d.Allowed {
-			allowed = "no"
-		}
 		server, line := "-", "-"
 		if d.Rule != nil {
 			server = d.Rule.Target()
 			line = strconv.Itoa(d.Rule.Pos().Line)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", d.URL, allowed, server, line)
+		tab.add([]string{d.URL, verdictWord(d.Allowed), server, line}, nil)
 	}
-	tw.Flush()
+	return tab.write(w)
 }
 
 // isURLOrPath reports whether u is an absolute URL (scheme ":") or a path.

@@ -111,21 +111,23 @@ func TestAgentsExitCodes(t *testing.T) {
 		stderr string
 	}{
 		{"all dispatchable", []string{"agents", "-", "/index.html", "/home/user1/"}, ExitOK,
-			"URL           ALLOWED  SERVER                    LINE\n" +
-				"/index.html   yes      atp://www.fict.org:8001   3\n" +
-				"/home/user1/  yes      atp://user1.fict.org:854  5\n", ""},
+			"URL           ROBOTS.TXT  SERVER                    LINE\n" +
+				"/index.html   allowed     atp://www.fict.org:8001   3\n" +
+				"/home/user1/  allowed     atp://user1.fict.org:854  5\n", ""},
 		{"disallowed", []string{"agents", "-", "/home/user1/private/x"}, ExitFindings,
-			"URL                    ALLOWED  SERVER                    LINE\n" +
-				"/home/user1/private/x  no       atp://user1.fict.org:854  5\n", ""},
+			"URL                    ROBOTS.TXT  SERVER                    LINE\n" +
+				"/home/user1/private/x  disallowed  atp://user1.fict.org:854  5\n", ""},
 		{"no server", []string{"agents", "-o", "json", "-", "http://www.fict.org/home/"}, ExitFindings,
-			`{"url":"http://www.fict.org/home/","server":null,"line":4,"allowed":true}` + "\n", ""},
+			`{"url":"http://www.fict.org/home/","agent":"*","profile":"rfc9309","allowed":true,"server":null,"file":"<stdin>","line":4,"column":1}` + "\n", ""},
 		{"json", []string{"agents", "-o", "json", "-", "/a", "/home/user1/private/"}, ExitFindings,
-			`{"url":"/a","server":"atp://www.fict.org:8001","line":3,"allowed":true}` + "\n" +
-				`{"url":"/home/user1/private/","server":"atp://user1.fict.org:854","line":5,"allowed":false}` + "\n", ""},
+			`{"url":"/a","agent":"*","profile":"rfc9309","allowed":true,"server":"atp://www.fict.org:8001","file":"<stdin>","line":3,"column":1}` + "\n" +
+				`{"url":"/home/user1/private/","agent":"*","profile":"rfc9309","allowed":false,"server":"atp://user1.fict.org:854","file":"<stdin>","line":5,"column":1}` + "\n", ""},
+		{"csv", []string{"agents", "-o", "CSV", "-", "/a"}, ExitOK,
+			"url,agent,profile,verdict,server,file,line,column\n/a,*,rfc9309,allowed,atp://www.fict.org:8001,<stdin>,3,1\n", ""},
 		{"relative URL", []string{"agents", "-", "home/"}, ExitError, "",
 			"sitetxt: \"home/\" is neither an absolute URL nor a path starting with \"/\"\n"},
 		{"bad output", []string{"agents", "-o", "yaml", "-", "/"}, ExitError, "",
-			"sitetxt: unknown output format \"yaml\" (want text, json)\n"},
+			"sitetxt: unknown output format \"yaml\" (want text, json, csv)\n"},
 		{"no URL", []string{"agents", "-"}, ExitError, "",
 			"sitetxt: agents: needs at least 2 argument(s), got 1\n"},
 		{"missing file", []string{"agents", "testdata/agents/no-such-file.txt", "/"}, ExitError, "",
@@ -192,7 +194,7 @@ Mobile-agent-server: / atp://agents.example.com:434
 	}
 	for _, tt := range tests {
 		stdout, stderr, _ := runCLI(t, site, "agents", "-o", "json", "--agent", tt.agent, "--profile", tt.profile, "-", tt.url)
-		want := fmt.Sprintf(`{"url":%q,"server":"atp://agents.example.com:434","line":6,"allowed":%v}`+"\n", tt.url, tt.allowed)
+		want := fmt.Sprintf(`{"url":%q,"agent":%q,"profile":%q,"allowed":%v,"server":"atp://agents.example.com:434","file":"<stdin>","line":6,"column":1}`+"\n", tt.url, tt.agent, tt.profile, tt.allowed)
 		if stdout != want || stderr != "" {
 			t.Errorf("agents --agent %q --profile %s %s = %q (stderr %q), want %q", tt.agent, tt.profile, tt.url, stdout, stderr, want)
 		}
@@ -205,7 +207,7 @@ func TestAgentsMalformedOnStderr(t *testing.T) {
 	if code != ExitOK || !strings.Contains(stdout, "atp://h:1") {
 		t.Errorf("exit %d, stdout %q: the good line must still apply", code, stdout)
 	}
-	if want := "<stdin>:2:25: error: server \"atp:/h:2\" is not scheme://host:port or none (line ignored)\n"; stderr != want {
+	if want := "<stdin>:2:25: error: server \"atp:/h:2\" is not scheme://host:port or none [agent-server-bad-target] (line ignored)\n"; stderr != want {
 		t.Errorf("stderr = %q, want %q", stderr, want)
 	}
 }
@@ -222,10 +224,11 @@ func TestAgentsJSONShape(t *testing.T) {
 		if err := json.Unmarshal([]byte(l), &m); err != nil {
 			t.Fatalf("line %q: %v", l, err)
 		}
-		if len(m) != 4 {
-			t.Errorf("line %q has keys %v, want url, server, line, allowed", l, m)
+		keys := []string{"url", "agent", "profile", "allowed", "server", "file", "line", "column"}
+		if len(m) != len(keys) {
+			t.Errorf("line %q has keys %v, want %v", l, m, keys)
 		}
-		for _, k := range []string{"url", "server", "line", "allowed"} {
+		for _, k := range keys {
 			if _, ok := m[k]; !ok {
 				t.Errorf("line %q lacks %q", l, k)
 			}
@@ -235,7 +238,7 @@ func TestAgentsJSONShape(t *testing.T) {
 
 func TestLintReportsAgentServerLines(t *testing.T) {
 	stdout, _, code := runCLI(t, "Mobile-agent-server: /~x atp://h:1\n", "lint", "-")
-	if want := "<stdin>:1:23: error: \"~\" is not allowed in a path; write it as %7E\n"; stdout != want || code != ExitFindings {
+	if want := "<stdin>:1:23: error: \"~\" is not allowed in a path; write it as %7E [agent-server-bad-path]\n"; stdout != want || code != ExitFindings {
 		t.Errorf("lint = exit %d, %q; want exit 1, %q", code, stdout, want)
 	}
 }

@@ -1,13 +1,10 @@
 package cli
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 
+	"github.com/sitetxt/sitetxt/internal/fetch"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )
@@ -36,14 +33,21 @@ const globalAgent = "*"
 func newCheckCmd(ios *IOStreams) *cobra.Command {
 	opts := &checkOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:   "check [--agent UA] [--profile P] [-o text|json] [--urls FILE|-] SOURCE [URL...]",
+		Use:   "check [--agent UA] [--profile P] [-o text|json|csv] [--urls FILE|-] [SOURCE] [URL...]",
 		Short: "Say whether a crawler may fetch URLs, and which rule decides",
 		Long: `Check each URL against the robots.txt SOURCE (a file, "-" for standard
 input, or an http(s) URL) and say whether the crawler may fetch it, naming
 the deciding rule as "file:line: Directive: pattern", or why no rule decided.
 
-A SOURCE URL naming a site (https://example.org/) means its /robots.txt; any
-other URL is fetched as it is. The response is read as the profile's access
+A SOURCE URL naming a site (https://example.org/) or a page on it
+(https://example.org/index.html, with a note) means the site's
+/robots.txt; only a URL whose path ends in /robots.txt is fetched as it is.
+A body that is HTML, not a robots.txt, is read as the standard says (it
+gives no rules) with a warning.
+
+Without a SOURCE (the first argument is the absolute URL of a page and so
+is every other, or only --urls is given), each URL is checked against its
+own site's robots.txt, fetched once per site, as robots.Client does. The response is read as the profile's access
 method says (docs/fetching.md): under rfc9309 and google a 4xx allows
 everything and a 5xx or network error disallows everything; under draft and
 norobots 401/403 disallow everything and a temporary failure disallows for
@@ -51,8 +55,9 @@ now. The answer is then given for every URL, with that reason. Fetched files
 are cached (--cache-dir, --no-cache) and read up to 500 KiB.
 
 URL is an absolute URL or a path. --urls reads more URLs, one per line, from
-FILE or standard input ("-"), as a stream. Agents and URLs are used exactly
-as given, empty ones included.
+FILE or standard input ("-"), as a stream; blank lines and lines starting
+with "#" are skipped. Agents and URLs are otherwise used exactly as given;
+an empty URL named on the command line is decided too.
 
 --agent is the crawler's name. Without it the agent is "*", which selects
 only the "*" group(s). Under rfc9309, draft and norobots a whole User-Agent
@@ -65,108 +70,229 @@ docs/profiles.md. Under google the whole file is read (Google has no size
 limit; sitetxt stops at 512,001 lines); the other profiles read its first
 500 KiB.
 
--o json prints one object per URL per line:
-  {"url","agent","profile","allowed":bool,"rule":{"line","column","directive","pattern"}|null}
+-o json prints one decision object per URL per line (docs/cli.md):
+  {"url","agent","profile","allowed":bool,"reason",
+   "rule":{"directive","pattern","file","line","column"}|null,
+   "group":{"agents","file","line","column"}|null,
+   "fetch":{"url","status","meaning","error"} (fetched sources only)}
+-o csv prints the same as rows. Answers are flushed line by line when
+--urls reads a pipe or a terminal.
 
 Exit codes: 0 when every URL is allowed, 1 when any is disallowed, 2 on
-usage or input errors.`,
+usage or input errors and when SOURCE could not be fetched (a network or
+TLS error, a timeout, HTTP 5xx or 429): the cause is printed on standard
+error and the decisions the standard derives from the failure are still
+printed.`,
 		Example: `  sitetxt check testdata/robots/fict.org.txt /org/plans.html
   sitetxt check --agent 'WebCrawler/3.0' --profile draft testdata/robots/fict.org.txt http://www.fict.org/
   sitetxt check --profile google --agent Googlebot -o json robots.txt --urls urls.txt
-  sitetxt check --agent ExampleBot https://example.org/ /some/path`,
-		Args: minArgs(1),
+  sitetxt check --agent ExampleBot https://example.org/ /some/path
+  sitetxt check --agent ExampleBot https://example.org/a https://example.com/b
+  sitetxt check --agent ExampleBot --urls urls.txt`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Source, opts.URLs = args[0], args[1:]
+			if len(args) > 0 {
+				opts.Source, opts.URLs = args[0], args[1:]
+			}
 			return checkRun(opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Agent, "agent", globalAgent, `crawler name or User-Agent header ("*": only the "*" group)`)
 	profileFlag(cmd, &opts.Profile)
 	opts.Fetch.AddFlags(cmd)
-	outputFlag(cmd, &opts.Output, "text", "json")
+	outputFlag(cmd, &opts.Output, "text", "json", "csv")
 	cmd.Flags().StringVar(&opts.URLsFile, "urls", "", `read URLs one per line from FILE ("-" for standard input)`)
 	return cmd
 }
 
-// checkRuleJSON and checkJSON are the JSON form of one decision.
-type (
-	checkRuleJSON struct {
-		Line      int    `json:"line"`
-		Column    int    `json:"column"`
-		Directive string `json:"directive"`
-		Pattern   string `json:"pattern"`
-	}
-	checkJSON struct {
-		URL     string         `json:"url"`
-		Agent   string         `json:"agent"`
-		Profile string         `json:"profile"`
-		Allowed bool           `json:"allowed"`
-		Rule    *checkRuleJSON `json:"rule"`
-	}
-)
-
 func checkRun(opts *checkOptions) error {
-	if err := checkOutput(opts.Output, "text", "json"); err != nil {
+	if err := checkOutput(opts.Output, "text", "json", "csv"); err != nil {
 		return err
 	}
 	prof, err := robots.ParseProfile(opts.Profile)
 	if err != nil {
 		return usageError("%v", err)
 	}
-	if err := needURLs("check", opts.Source, opts.URLs, opts.URLsFile); err != nil {
+	if opts.Source == "" || perSite(opts.Source, opts.URLs) {
+		// No SOURCE: every URL is checked against its own site's robots.txt.
+		if opts.Source != "" {
+			opts.URLs = append([]string{opts.Source}, opts.URLs...)
+			opts.Source = ""
+		}
+		if len(opts.URLs) == 0 && opts.URLsFile == "" {
+			return usageError("check: no URL given (name a SOURCE and URLs, absolute URLs, or use --urls)")
+		}
+	} else if err := needURLs("check", opts.Source, opts.URLs, opts.URLsFile); err != nil {
 		return err
 	}
-	opts.Fetch.Profile = opts.Profile
-	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "robots.txt")
-	if err != nil {
-		return err
+	opts.Fetch.Profile = prof.String()
+	var (
+		one     *checkSource
+		sites   *siteSources
+		failure error
+	)
+	if opts.Source != "" {
+		src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "robots.txt")
+		if err != nil {
+			return err
+		}
+		failure = reportFetch(opts.IO, src)
+		one = newCheckSource(opts.IO, src, prof, opts.Agent)
+	} else {
+		sites = &siteSources{opts: opts, prof: prof, m: map[string]*checkSource{}}
 	}
-	// Parsed and compiled once; the agent's rules are selected once, and
-	// every URL after that is one allocation-free decision.
-	acc := &access{prof: prof, policy: robots.Compile(parseFor(src, prof), prof), fetched: src.fetched}
-	fixed, isFixed := acc.fixed()
-	agent := acc.policy.Agent(opts.Agent)
 
-	out := bufio.NewWriterSize(opts.IO.Out, 64<<10)
+	out := newStream(opts.IO.Out, streamsInput(opts.IO, opts.URLsFile))
 	st := newStyle(opts.IO, opts.IO.Out)
-	var enc *json.Encoder
-	if opts.Output == "json" {
-		enc = json.NewEncoder(out)
-		enc.SetEscapeHTML(false)
+	var (
+		jl *jsonLines
+		cw *csvRows
+	)
+	switch opts.Output {
+	case "json":
+		jl = newJSONLines(out)
+	case "csv":
+		cw = newCSV(out)
+		if err := cw.write(decisionCSVHeader()...); err != nil {
+			return err
+		}
 	}
 	bar := newProgress(opts.IO, opts.URLsFile)
 	disallowed := false
 	err = forEachURL(opts.IO, opts.URLs, opts.URLsFile, func(u string) error {
 		bar.add(len(u) + 1)
-		d := fixed
-		if !isFixed {
-			d = agent.Decide(u)
+		cs := one
+		if cs == nil {
+			if cs = sites.get(u); cs == nil {
+				return nil // said on standard error; the run exits 2
+			}
 		}
+		d := cs.decide(u)
 		if !d.Allowed {
 			disallowed = true
 		}
-		if enc != nil {
-			return enc.Encode(checkJSON{URL: u, Agent: opts.Agent, Profile: prof.String(), Allowed: d.Allowed, Rule: ruleView(d.Rule)})
+		switch {
+		case jl != nil:
+			return jl.write(cs.views.view(u, opts.Agent, d))
+		case cw != nil:
+			return cw.write(decisionRow(cs.views.view(u, opts.Agent, d))...)
 		}
-		return writeDecision(out, st, src.name, u, d)
+		if err := writeDecision(out.w, st, cs.name, u, d); err != nil {
+			return err
+		}
+		return out.end()
 	})
 	bar.finish()
-	if ferr := out.Flush(); err == nil {
+	if ferr := out.done(); err == nil {
 		err = ferr
 	}
 	if err != nil {
 		return err
 	}
-	if disallowed {
-		return findings
+	if sites != nil {
+		failure = sites.failure
 	}
-	return nil
+	return exitWith(failure, disallowed)
+}
+
+// perSite reports whether check's arguments name no SOURCE: the first is
+// an http(s) URL of a page (not a site, not a robots.txt) and every other
+// is an absolute URL too, so each is checked against its own site.
+func perSite(first string, rest []string) bool {
+	if !fetch.IsURL(first) {
+		return false
+	}
+	if _, page, err := manifestSourceURL(first, "robots.txt"); err != nil || !page {
+		return false
+	}
+	for _, u := range rest {
+		if !fetch.IsURL(u) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkSource is one robots.txt as check decides with it: the agent's
+// rules selected once (every URL after that is one allocation-free
+// decision), or the decision its fetch status makes for every URL.
+type checkSource struct {
+	name    string
+	agent   *robots.Agent
+	fixed   robots.Decision
+	isFixed bool
+	views   *decisionViews
+}
+
+func newCheckSource(ios *IOStreams, src *source, prof robots.Profile, agent string) *checkSource {
+	f := parseFor(src, prof)
+	readNotes(ios, src, f)
+	markupWarning(ios, src)
+	cs := &checkSource{name: src.name, views: newDecisionViews(src.name, prof, src.fetched)}
+	cs.fixed, cs.isFixed = fixedDecision(src.fetched)
+	cs.agent = robots.Compile(f, prof).Agent(agent)
+	return cs
+}
+
+func (cs *checkSource) decide(u string) robots.Decision {
+	if cs.isFixed {
+		return cs.fixed
+	}
+	return cs.agent.Decide(u)
+}
+
+// siteSources are the robots.txt files of the sites of a stream of
+// absolute URLs, each fetched once (and cached as the fetch flags say).
+type siteSources struct {
+	opts    *checkOptions
+	prof    robots.Profile
+	m       map[string]*checkSource // by robots.txt URL; nil for a site that gave no answer
+	failure error
+}
+
+// maxSites bounds how many compiled sites check keeps at once; past it
+// they are dropped and, if asked for again, read from the fetch cache.
+const maxSites = 4096
+
+func (ss *siteSources) get(u string) *checkSource {
+	ios := ss.opts.IO
+	robotsURL, err := fetch.ManifestURL(u, "robots.txt")
+	if err != nil || !fetch.IsURL(u) {
+		fmt.Fprintf(ios.ErrOut, "sitetxt: %s: not an absolute http(s) URL; without a SOURCE, each URL is checked against its own site's robots.txt\n", shownURL(u))
+		ss.failure = &exitError{code: ExitError}
+		return nil
+	}
+	if cs, ok := ss.m[robotsURL]; ok {
+		return cs
+	}
+	if len(ss.m) >= maxSites {
+		clear(ss.m)
+	}
+	src, err := ss.opts.Fetch.fetchSource(robotsURL, "robots.txt")
+	if err != nil {
+		fmt.Fprintf(ios.ErrOut, "sitetxt: %s\n", visible(err.Error()))
+		ss.failure = &exitError{code: ExitError}
+		ss.m[robotsURL] = nil
+		return nil
+	}
+	if f := reportFetch(ios, src); f != nil {
+		ss.failure = f
+	}
+	cs := newCheckSource(ios, src, ss.prof, ss.opts.Agent)
+	ss.m[robotsURL] = cs
+	return cs
 }
 
 // writeDecision writes one decision for people: the verdict (padded, so
 // the URLs of a stream line up), the URL and the deciding
 // "file:line: Directive: pattern", or why nothing decided.
 func writeDecision(w io.Writer, st style, file, u string, d robots.Decision) error {
+	_, err := fmt.Fprintf(w, "%s %s: %s\n", st.verdict(d.Allowed, "allowed   ", "disallowed"), shownURL(u), decisionWhy(file, d))
+	return err
+}
+
+// decisionWhy says for people why a decision is what it is: the deciding
+// "file:line: Directive: pattern", or the reason and the group, escaped.
+func decisionWhy(file string, d robots.Decision) string {
 	var why string
 	switch {
 	case d.Rule != nil:
@@ -179,10 +305,5 @@ func writeDecision(w io.Writer, st style, file, u string, d robots.Decision) err
 	default:
 		why = d.Reason
 	}
-	shown := u
-	if u == "" || strings.ContainsAny(u, " \t\"") {
-		shown = strconv.Quote(u) // an empty URL stays visible
-	}
-	_, err := fmt.Fprintf(w, "%s %s: %s\n", st.verdict(d.Allowed, "allowed   ", "disallowed"), shown, why)
-	return err
+	return visible(why)
 }

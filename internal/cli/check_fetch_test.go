@@ -25,9 +25,9 @@ func TestCheckURLSource(t *testing.T) {
 		{200, "rfc9309", "/private/x", ExitFindings, "disallowed"},
 		{200, "rfc9309", "/public", ExitOK, "allowed"},
 		{404, "rfc9309", "/private/x", ExitOK, "allowed"},
-		{503, "rfc9309", "/public", ExitFindings, "unreachable"},
+		{503, "rfc9309", "/public", ExitError, "unreachable"},
 		{403, "draft", "/public", ExitFindings, "access restricted"},
-		{503, "draft", "/public", ExitFindings, "defer"},
+		{503, "draft", "/public", ExitError, "defer"},
 	}
 	for _, tt := range tests {
 		code = tt.code

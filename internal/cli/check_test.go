@@ -39,19 +39,18 @@ func TestCheckCommand(t *testing.T) {
 		{"no group", "User-agent: a\nDisallow: /\n", []string{"check", "--agent", "b", "-", "/x"}, ExitOK,
 			"allowed    /x: no group applies\n", ""},
 		{"json", "", []string{"check", "-o", "json", "--agent", "unhipbot", fict, "/x", ""}, ExitFindings,
-			`{"url":"/x","agent":"unhipbot","profile":"rfc9309","allowed":false,"rule":{"line":5,"column":1,"directive":"Disallow","pattern":"/"}}` + "\n" +
-				`{"url":"","agent":"unhipbot","profile":"rfc9309","allowed":false,"rule":{"line":5,"column":1,"directive":"Disallow","pattern":"/"}}` + "\n", ""},
+			`{"url":"/x","agent":"unhipbot","profile":"rfc9309","allowed":false,"reason":"rule matched","rule":{"directive":"Disallow","pattern":"/","file":"` + fict + `","line":5,"column":1},"group":{"agents":["unhipbot"],"file":"` + fict + `","line":4,"column":1}}` + "\n" +
+				`{"url":"","agent":"unhipbot","profile":"rfc9309","allowed":false,"reason":"rule matched","rule":{"directive":"Disallow","pattern":"/","file":"` + fict + `","line":5,"column":1},"group":{"agents":["unhipbot"],"file":"` + fict + `","line":4,"column":1}}` + "\n", ""},
 		{"json no rule", "", []string{"check", "-o", "json", "--profile", "google", fict, "/org/about.html?<x>"}, ExitOK,
-			`{"url":"/org/about.html?<x>","agent":"*","profile":"google","allowed":true,"rule":{"line":13,"column":1,"directive":"Allow","pattern":"/org/"}}` + "\n", ""},
-		{"urls from stdin", "/org/x\r\n\n/\n", []string{"check", "--urls", "-", fict}, ExitFindings,
+			`{"url":"/org/about.html?<x>","agent":"*","profile":"google","allowed":true,"reason":"rule matched","rule":{"directive":"Allow","pattern":"/org/","file":"` + fict + `","line":13,"column":1},"group":{"agents":["*"],"file":"` + fict + `","line":11,"column":1}}` + "\n", ""},
+		{"urls from stdin", "/org/x\r\n\n  \t\n# comment\n  #x\n/\n", []string{"check", "--urls", "-", fict}, ExitFindings,
 			"allowed    /org/x: " + fict + ":13: Allow: /org/\n" +
-				"disallowed \"\": " + fict + ":16: Disallow: /\n" +
 				"disallowed /: " + fict + ":16: Disallow: /\n", ""},
 		{"google implied rule", "User-agent: *\nAllow: /d/index.html\nDisallow: /\n", []string{"check", "--profile", "google", "-", "/d/"}, ExitOK,
 			"allowed    /d/: <stdin>:2: Allow: /d/$ (implied by Allow: /d/index.html)\n", ""},
 		{"no url", "", []string{"check", fict}, ExitError, "", "sitetxt: check: no URL given (name URLs after SOURCE or use --urls)\n"},
 		{"bad profile", "", []string{"check", "--profile", "x", fict, "/"}, ExitError, "", "sitetxt: unknown profile \"x\" (want rfc9309, google, draft, norobots)\n"},
-		{"bad output", "", []string{"check", "-o", "yaml", fict, "/"}, ExitError, "", "sitetxt: unknown output format \"yaml\" (want text, json)\n"},
+		{"bad output", "", []string{"check", "-o", "yaml", fict, "/"}, ExitError, "", "sitetxt: unknown output format \"yaml\" (want text, json, csv)\n"},
 		{"missing source", "", []string{"check", "nonexistent.txt", "/"}, ExitError, "", "sitetxt: cannot read nonexistent.txt: no such file or directory\n"},
 		{"missing urls file", "", []string{"check", "--urls", "nonexistent.txt", fict}, ExitError, "", "sitetxt: cannot read nonexistent.txt: no such file or directory\n"},
 		{"both stdin", "", []string{"check", "--urls", "-", "-"}, ExitError, "", "sitetxt: check: SOURCE and --urls cannot both be standard input\n"},
@@ -98,7 +97,7 @@ func TestCheckGoogleVectors(t *testing.T) {
 			if !v.Allowed {
 				want = ExitFindings
 			}
-			var got checkJSON
+			var got decisionJSON
 			if err := json.Unmarshal([]byte(out), &got); err != nil || code != want || got.Allowed != v.Allowed || got.URL != v.URL || got.Agent != v.UserAgent {
 				t.Errorf("check --agent=%q %q = %d %s%s (%v), want exit %d allowed %v", v.UserAgent, v.URL, code, out, errOut, err, want, v.Allowed)
 			}

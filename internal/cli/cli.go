@@ -35,6 +35,8 @@ type IOStreams struct {
 	Getenv func(string) string
 	// IsTerminal reports whether w is a terminal.
 	IsTerminal func(w io.Writer) bool
+	// Quiet silences notes on ErrOut (-q); warnings and errors still print.
+	Quiet bool
 }
 
 // System returns the process's own streams.
@@ -104,11 +106,11 @@ func Run(ios *IOStreams, args []string) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintf(ios.ErrOut, "sitetxt: %s\n", ee.err)
+			fmt.Fprintf(ios.ErrOut, "sitetxt: %s\n", visible(ee.err.Error()))
 		}
 		return ee.code
 	}
-	fmt.Fprintf(ios.ErrOut, "sitetxt: %s\n", strings.TrimSpace(err.Error()))
+	fmt.Fprintf(ios.ErrOut, "sitetxt: %s\n", visible(strings.TrimSpace(err.Error())))
 	return ExitError
 }
 
@@ -123,7 +125,10 @@ site offers) and Mobile-agent-server lines (which host accepts mobile
 agents for which subtree).
 
 Exit codes: 0 success, 1 findings (a disallowed URL, a lint error, a
-disagreement between profiles), 2 usage or input errors.`,
+disagreement between profiles), 2 usage or input errors, including a
+manifest that could not be fetched or read (its cause is printed on
+standard error). 2 wins over 1. docs/cli.md has the output contract every
+command follows.`,
 		Version:       Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -136,6 +141,7 @@ disagreement between profiles), 2 usage or input errors.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &exitError{code: ExitError, err: err}
 	})
+	root.PersistentFlags().BoolVarP(&ios.Quiet, "quiet", "q", false, `no notes on standard error ("sitetxt: note: ..."); warnings and errors still print`)
 	for _, add := range commands {
 		root.AddCommand(add(ios))
 	}
@@ -156,16 +162,14 @@ var profileNames = func() []string {
 // profileFlag adds --profile, the robots.txt profile a command reads with
 // (and whose access method reads a fetched robots.txt), and completes it.
 func profileFlag(cmd *cobra.Command, p *string) {
-	cmd.Flags().StringVar(p, "profile", profileNames[0], "robots.txt profile: "+strings.Join(profileNames, ", ")+" (docs/profiles.md)")
-	_ = cmd.RegisterFlagCompletionFunc("profile", cobra.FixedCompletions(profileNames, cobra.ShellCompDirectiveNoFileComp))
+	choiceFlag(cmd, p, "profile", "", "robots.txt profile: "+strings.Join(profileNames, ", ")+" (docs/profiles.md)", profileNames...)
 }
 
 // outputFlag adds -o/--output with its allowed formats, the first being the
 // default, and completes them in the shell.
 func outputFlag(cmd *cobra.Command, p *string, formats ...string) {
 	help := "output format: " + strings.Join(formats[:len(formats)-1], ", ") + " or " + formats[len(formats)-1]
-	cmd.Flags().StringVarP(p, "output", "o", formats[0], help)
-	_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
+	choiceFlag(cmd, p, "output", "o", help, formats...)
 	if cmd.Annotations == nil {
 		cmd.Annotations = map[string]string{}
 	}

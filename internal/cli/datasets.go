@@ -1,7 +1,12 @@
 package cli
 
 import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"strconv"
 	"strings"
@@ -21,84 +26,169 @@ func init() {
 
 // datasetsOptions are the options of "sitetxt datasets".
 type datasetsOptions struct {
-	IO      *IOStreams
-	Base    string
-	Agent   string
-	Profile string
-	Robots  string
-	Form    string
-	Output  string
-	Source  string
-	Fetch   fetchFlags
+	IO           *IOStreams
+	Base         string
+	Agent        string
+	Profile      string
+	Robots       string
+	Form         string
+	Output       string
+	Sources      []string
+	List         string
+	Title        string
+	Publisher    string
+	Contact      string
+	ContactEmail string
+	BureauCode   []string
+	ProgramCode  []string
+	NoFollow     bool
+	MaxDepth     int
+	MaxFetches   int
+	BoardTimeout time.Duration
+	Probe        bool
+	ProbeConc    int
+	ProbeDelay   time.Duration
+	ProbeTimeout time.Duration
+	Fetch        fetchFlags
 }
 
-// datasetsNow is the export date of catalog formats; tests fix it.
-var datasetsNow = func() time.Time { return time.Now().UTC() }
+func datasetsFormats() []string { return append([]string{"text"}, datatxt.Formats...) }
 
 func newDatasetsCmd(ios *IOStreams) *cobra.Command {
 	opts := &datasetsOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:   "datasets [--base URL] [--agent UA] [--profile P] [--robots FILE] [--form auto|yaml|records] [-o FORMAT] SOURCE",
-		Short: "List the datasets a data.txt offers, with URLs, metadata and access",
-		Long: `Read a data.txt (a file, or "-" for standard input) in either of its forms,
-the YAML list of datatxt.org and R pins or the draft's "Path:" records, and
-list its datasets: name, paths resolved to URLs against --base (the URL the
-data.txt was fetched from), metadata, and whether --agent may fetch them
-under the data.txt's own User-agent/Allow/Disallow records and the site's
-robots.txt (--robots), read with --profile.
+		Use:   "datasets [flags] SOURCE...",
+		Short: "List the datasets data.txt files offer, with URLs, metadata and access; export catalogs",
+		Long: `Read data.txt files (files, "-" for standard input, or site and data.txt
+URLs) in either of their forms, the YAML list of datatxt.org and R pins or the
+draft's "Path:" records, and list their datasets in one catalog: name, paths
+resolved to URLs against --base (the URL the data.txt was fetched from),
+metadata, and whether --agent may fetch them under the data.txt's own
+User-agent/Allow/Disallow records and the site's robots.txt (--robots), read
+with --profile. --list FILE (or "-") adds one SOURCE per line.
 
-Output formats (-o): text (aligned columns), json, yaml, csv, and the
-catalog formats schemaorg (schema.org DataCatalog JSON-LD), dcat (W3C DCAT
-JSON-LD), datajson (Project Open Data data.json v1.1) and datapackage
-(Frictionless datapackage.json). docs/datatxt.md says how fields map.
+A fetched data.txt is followed as R pins reads a board: a pins 0.x index entry
+whose path is a directory ("path: mtcars") is replaced by the files its own
+mtcars/data.txt lists; a URL ending in "/" means its data.txt, and a board
+without one is read through its pins 1.x manifest _pins.yaml (each pin's
+latest version directory and its data.txt). --max-depth, --max-fetches and
+--board-timeout bound this; --no-follow turns it off.
+
+Output formats (-o): text (aligned columns), json (JSON Lines, one object
+per dataset), yaml, csv, and the catalog documents schemaorg (schema.org
+DataCatalog JSON-LD), dcat (DCAT-AP 3 JSON-LD), datajson (Project Open Data
+data.json v1.1; the federal schema when --bureau-code and --program-code are
+given), datapackage (Frictionless datapackage.json) and croissant (MLCommons
+Croissant 1.1, a JSON array with one document per dataset). What a data.txt
+cannot say comes from --publisher, --contact and --contact-email, never from
+placeholders. docs/datatxt.md says how fields map.
 
 Problems are printed on standard error as "file:line:col: severity: message".
-Exit codes: 0 when every entry is valid (warnings are allowed), 1 when an
-error was reported (the valid entries are still printed), 2 on usage errors
-or an unreadable source.`,
+Exit codes: 0 when every entry is valid (warnings are allowed); 1 when an
+error was reported or an export lacks a field its format requires (the
+error names it; the document is still written); 2 on usage errors or a
+source that could not be read or fetched (the other sources are still
+listed).`,
 		Example: `  sitetxt datasets --base https://example.org/data.txt testdata/datatxt/list.yaml.txt
   sitetxt datasets -o json --agent mybot testdata/datatxt/records.txt
-  sitetxt datasets -o datapackage --base https://example.org/data.txt data.txt`,
-		Args: exactArgs(1),
+  sitetxt datasets -o datajson --publisher "Example Org" --contact "Data Team" \
+      --contact-email data@example.org https://example.org/ https://example.net/board/`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 && opts.List == "" {
+				return usageError("datasets: needs at least one SOURCE (or --list)")
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Source = args[0]
+			opts.Sources = args
 			return datasetsRun(opts)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Base, "base", "", "URL the data.txt was fetched from; relative paths resolve against it")
+	f.StringVar(&opts.Base, "base", "", "URL the data.txt was fetched from; relative paths resolve against it (one SOURCE only)")
 	f.StringVar(&opts.Agent, "agent", globalAgent, `crawler name or User-Agent header whose access is decided ("*": only the "*" group)`)
 	profileFlag(cmd, &opts.Profile)
 	f.StringVar(&opts.Robots, "robots", "", "the site's robots.txt file, applied to URLs on the data.txt's host")
 	f.StringVar(&opts.Form, "form", "auto", "data.txt form: auto, yaml or records")
-	outputFlag(cmd, &opts.Output, append([]string{"text"}, datatxt.Formats...)...)
+	f.StringVar(&opts.List, "list", "", `read more SOURCEs from this file, one per line ("-": standard input; blank and # lines skipped)`)
+	f.StringVar(&opts.Title, "title", "", "the catalog's title (default: where its datasets were listed)")
+	f.StringVar(&opts.Publisher, "publisher", "", "the organisation publishing the datasets (data.json, DCAT, schema.org, Croissant)")
+	f.StringVar(&opts.Contact, "contact", "", "the datasets' contact point, a name (data.json, DCAT)")
+	f.StringVar(&opts.ContactEmail, "contact-email", "", "the contact point's email address")
+	f.StringSliceVar(&opts.BureauCode, "bureau-code", nil, "US federal bureau code(s); with --program-code, data.json follows the federal schema")
+	f.StringSliceVar(&opts.ProgramCode, "program-code", nil, "US federal program code(s)")
+	f.BoolVar(&opts.NoFollow, "no-follow", false, "do not follow pins boards (directory entries, _pins.yaml)")
+	f.IntVar(&opts.MaxDepth, "max-depth", datatxt.DefaultBoardLimits.MaxDepth, "how many levels of data.txt below a fetched one are read")
+	f.IntVar(&opts.MaxFetches, "max-fetches", datatxt.DefaultBoardLimits.MaxFetches, "how many files following one source's board may fetch")
+	f.DurationVar(&opts.BoardTimeout, "board-timeout", datatxt.DefaultBoardLimits.Timeout, "how long following one source's board may take")
+	f.BoolVar(&opts.Probe, "probe", false, "ask each file's server (HEAD, or a one-byte ranged GET) for its media type, size and Last-Modified, honouring robots.txt for --agent")
+	f.IntVar(&opts.ProbeConc, "probe-concurrency", 4, "how many probe requests are in flight at once")
+	f.DurationVar(&opts.ProbeDelay, "probe-delay", time.Second, "the least time between two probe requests to one host")
+	f.DurationVar(&opts.ProbeTimeout, "probe-timeout", 2*time.Minute, "how long probing may take in all")
+	outputFlag(cmd, &opts.Output, datasetsFormats()...)
 	opts.Fetch.AddFlags(cmd)
 	return cmd
 }
 
 func datasetsRun(opts *datasetsOptions) error {
-	if err := checkOutput(opts.Output, append([]string{"text"}, datatxt.Formats...)...); err != nil {
+	opts.Output = strings.ToLower(opts.Output)
+	if err := checkOutput(opts.Output, datasetsFormats()...); err != nil {
 		return err
 	}
 	form, err := datatxt.ParseForm(opts.Form)
 	if err != nil {
 		return usageError("%s", err)
 	}
+	prof, err := robots.ParseProfile(opts.Profile)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	sources := append([]string(nil), opts.Sources...)
+	if opts.List != "" {
+		more, err := readSourceList(opts.IO, opts.List)
+		if err != nil {
+			return err
+		}
+		sources = append(sources, more...)
+	}
+	if len(sources) == 0 {
+		return usageError("datasets: --list %s names no SOURCE", opts.List)
+	}
+	stdin := 0
+	for _, s := range sources {
+		if s == "-" {
+			stdin++
+		}
+	}
+	if opts.List == "-" {
+		stdin++
+	}
+	if opts.Robots == "-" {
+		stdin++
+	}
+	if stdin > 1 {
+		return usageError("datasets: standard input can be read once (SOURCE, --list or --robots)")
+	}
 	if opts.Base != "" {
 		u, err := url.Parse(opts.Base)
 		if err != nil || !u.IsAbs() || u.Host == "" {
 			return usageError("--base %q is not an absolute URL", opts.Base)
 		}
+		if len(sources) > 1 {
+			return usageError("--base applies to one SOURCE; %d were given", len(sources))
+		}
 	}
-	prof, err := robots.ParseProfile(opts.Profile)
-	if err != nil {
-		return usageError("%v", err)
+	if (len(opts.BureauCode) > 0) != (len(opts.ProgramCode) > 0) {
+		return usageError("--bureau-code and --program-code go together (the federal data.json schema needs both)")
 	}
-	if opts.Robots == "-" && opts.Source == "-" {
-		return usageError("datasets: SOURCE and --robots cannot both be standard input")
+	if opts.MaxDepth < 0 || opts.MaxFetches < 1 || opts.BoardTimeout <= 0 {
+		return usageError("--max-depth must be 0 or more, --max-fetches 1 or more, --board-timeout positive")
 	}
-	popts := datatxt.Options{Form: form, Base: opts.Base, Agent: opts.Agent}
-	popts.Rules = func(f *grammar.File) datatxt.Access { return compileAccess(f, prof) }
+	if opts.ProbeConc < 1 || opts.ProbeDelay < 0 || opts.ProbeTimeout <= 0 {
+		return usageError("--probe-concurrency must be 1 or more, --probe-delay 0 or more, --probe-timeout positive")
+	}
+	popts := datatxt.Options{Form: form, Base: opts.Base, Agent: opts.Agent,
+		Rules: datatxt.CompileRules(robots.Compile, prof)}
 	if opts.Robots != "" {
 		opts.Fetch.Profile = prof.String()
 		rsrc, err := resolveSource(opts.IO, &opts.Fetch, opts.Robots, "robots.txt")
@@ -111,15 +201,104 @@ func datasetsRun(opts *datasetsOptions) error {
 		}
 		popts.Robots = as[0]
 	}
-	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "data.txt")
+	var (
+		cats   []*datatxt.Catalog
+		failed bool
+	)
+	for _, s := range sources {
+		c, err := datasetsSource(opts, s, popts)
+		if err != nil {
+			failed = true
+			var ee *exitError
+			if errors.As(err, &ee) && ee.code != ExitError {
+				return err
+			}
+			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %s\n", visible(err.Error()))
+			continue
+		}
+		cats = append(cats, c)
+	}
+	name := "catalog"
+	if len(sources) == 1 {
+		name = sources[0]
+	}
+	c := datatxt.Join(name, cats...)
+	if len(cats) == 1 {
+		c.Name = cats[0].Name
+	}
+	var probeDiags grammar.Diagnostics
+	if opts.Probe {
+		ff := opts.Fetch.Fetcher()
+		pf := &datatxt.Fetcher{UserAgent: ff.UserAgent, Timeout: ff.Timeout}
+		rc := &robots.Client{Profile: prof, UserAgent: ff.UserAgent, Timeout: ff.Timeout}
+		delay := opts.ProbeDelay
+		if delay == 0 {
+			delay = -1 // ProbeOptions reads 0 as the default
+		}
+		probeDiags = pf.Probe(context.Background(), c, datatxt.ProbeOptions{Agent: opts.Agent, Robots: rc,
+			Concurrency: opts.ProbeConc, HostDelay: delay, Timeout: opts.ProbeTimeout})
+	}
+	var probs datatxt.Problems
+	switch opts.Output {
+	case "text":
+		err = printDatasets(opts.IO, c)
+	case "json":
+		err = printDatasetsJSON(opts.IO.Out, c)
+	default:
+		probs, err = datatxt.Export(opts.IO.Out, c, opts.Output, datatxt.ExportOptions{
+			Title: opts.Title, Publisher: opts.Publisher, ContactName: opts.Contact, ContactEmail: opts.ContactEmail,
+			BureauCode: opts.BureauCode, ProgramCode: opts.ProgramCode,
+		})
+	}
+	diags := append(append(c.Diagnostics, probeDiags...), probs.Diagnostics()...)
+	diags.Sort()
+	for _, d := range diags {
+		fmt.Fprintln(opts.IO.ErrOut, visible(d.Error()))
+	}
 	if err != nil {
-		return err
+		return &exitError{code: ExitError, err: err}
+	}
+	switch {
+	case failed:
+		return &exitError{code: ExitError}
+	case diags.HasErrors():
+		return findings
+	}
+	return nil
+}
+
+// datasetsSource reads one SOURCE: a file or standard input is parsed; a
+// URL is fetched and, unless --no-follow, followed as a pins board.
+func datasetsSource(opts *datasetsOptions, arg string, popts datatxt.Options) (*datatxt.Catalog, error) {
+	if fetch.IsURL(arg) && !opts.NoFollow {
+		if opts.Fetch.Timeout < 0 {
+			return nil, usageError("--timeout %v: want a duration of 0 (the default) or more", opts.Fetch.Timeout)
+		}
+		ff := opts.Fetch.Fetcher()
+		f := &datatxt.Fetcher{UserAgent: ff.UserAgent, Timeout: ff.Timeout, Cache: ff.Cache}
+		lim := datatxt.BoardLimits{MaxDepth: opts.MaxDepth, MaxFetches: opts.MaxFetches, Timeout: opts.BoardTimeout}
+		if lim.MaxDepth == 0 {
+			lim.MaxDepth = -1 // BoardLimits reads 0 as the default
+		}
+		c, err := f.Discover(context.Background(), arg, popts, lim)
+		if errors.Is(err, datatxt.ErrNoDataTxt) {
+			// Not an error: the site may offer datasets found by other means.
+			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: note: %s\n", visible(err.Error()))
+			return &datatxt.Catalog{Name: arg, Form: datatxt.FormYAML}, nil
+		}
+		if err != nil {
+			return nil, &exitError{code: ExitError, err: err}
+		}
+		return c, nil
+	}
+	src, err := resolveSource(opts.IO, &opts.Fetch, arg, "data.txt")
+	if err != nil {
+		return nil, err
 	}
 	if r := src.fetched; r != nil {
 		if r.Status == fetch.NotFound {
-			// Not an error: the site may offer datasets found by other means.
-			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %s: %s\n", src.name, r.Reason)
-			return printEmptyCatalog(opts)
+			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: note: %s: %s\n", visible(src.name), r.Reason)
+			return &datatxt.Catalog{Name: src.name, Form: datatxt.FormYAML}, nil
 		}
 		if popts.Base == "" {
 			popts.Base = r.FinalURL
@@ -130,50 +309,80 @@ func datasetsRun(opts *datasetsOptions) error {
 		c.Diagnostics = append(c.Diagnostics, cut...)
 		c.Diagnostics.Sort()
 	}
-	if opts.Output == "text" {
-		if err := printDatasets(opts.IO, c); err != nil {
+	return c, nil
+}
+
+// readSourceList reads SOURCEs one per line, skipping blank and "#" lines.
+func readSourceList(ios *IOStreams, name string) ([]string, error) {
+	var r io.Reader = ios.In
+	if name != "-" {
+		src, err := readSource(ios, name)
+		if err != nil {
+			return nil, err
+		}
+		r = strings.NewReader(src.data)
+	}
+	var out []string
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		l := strings.TrimSpace(sc.Text())
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		out = append(out, l)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, &exitError{code: ExitError, err: fmt.Errorf("cannot read %s: %w", name, err)}
+	}
+	return out, nil
+}
+
+// datasetJSON is one line of -o json: the entry's view plus where it was
+// listed.
+type datasetJSON struct {
+	datatxt.EntryView
+	File string `json:"file"`
+}
+
+// printDatasetsJSON writes one JSON object per dataset (JSON Lines).
+func printDatasetsJSON(w io.Writer, c *datatxt.Catalog) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, e := range c.Entries {
+		if err := enc.Encode(datasetJSON{EntryView: e.View(), File: e.Source}); err != nil {
 			return err
 		}
-	} else if err := datatxt.Export(opts.IO.Out, c, opts.Output, datatxt.ExportOptions{Now: datasetsNow()}); err != nil {
-		for _, d := range c.Diagnostics {
-			fmt.Fprintln(opts.IO.ErrOut, d.Error())
-		}
-		return &exitError{code: ExitFindings, err: err}
-	}
-	for _, d := range c.Diagnostics {
-		fmt.Fprintln(opts.IO.ErrOut, d.Error())
-	}
-	if c.Diagnostics.HasErrors() {
-		return findings
 	}
 	return nil
 }
 
-// printEmptyCatalog prints what a site without a data.txt offers: nothing,
-// in the format asked for.
-func printEmptyCatalog(opts *datasetsOptions) error {
-	c := datatxt.Parse(opts.Source, nil, datatxt.Options{Form: datatxt.FormYAML, Base: opts.Base})
-	c.Diagnostics = nil
-	if opts.Output == "text" {
-		return printDatasets(opts.IO, c)
-	}
-	return datatxt.Export(opts.IO.Out, c, opts.Output, datatxt.ExportOptions{Now: datasetsNow()})
-}
-
 // printDatasets writes the entries as aligned columns, one row per URL;
-// on a terminal, allowed and denied are coloured.
+// on a terminal, allowed and disallowed are coloured.
 func printDatasets(ios *IOStreams, c *datatxt.Catalog) error {
 	st := newStyle(ios, ios.Out)
 	var tab table
-	tab.add([]string{"NAME", "LINE", "ALLOWED", "URL"}, []func(string) string{st.bold, st.bold, st.bold, st.bold})
+	// Entries from several files (sources, pins boards) say which.
+	many := false
 	for _, e := range c.Entries {
-		allowed, paint := "-", []func(string) string(nil)
-		if e.Allowed != nil {
-			allowed = "yes"
-			if !*e.Allowed {
-				allowed = "no (" + e.DeniedBy + ")"
+		if e.Source != c.Entries[0].Source {
+			many = true
+			break
+		}
+	}
+	head := []string{"NAME", "LINE", "ACCESS", "URL"}
+	if many {
+		head = []string{"NAME", "LINE", "ACCESS", "LISTED IN", "URL"}
+	}
+	tab.add(head, []func(string) string{st.bold, st.bold, st.bold, st.bold, st.bold})
+	for _, e := range c.Entries {
+		access, paint := "-", []func(string) string(nil)
+		if e.Access != datatxt.Unknown {
+			ok := e.Access == datatxt.Allowed
+			access = e.Access.String()
+			if !ok {
+				access += " (" + e.DeniedBy + ")"
 			}
-			paint = []func(string) string{nil, nil, func(s string) string { return st.verdict(*e.Allowed, s, s) }}
+			paint = []func(string) string{nil, nil, func(s string) string { return st.verdict(ok, s, s) }}
 		}
 		name := e.Name
 		if name == "" {
@@ -184,10 +393,21 @@ func printDatasets(ios *IOStreams, c *datatxt.Catalog) error {
 			urls = []string{"(no valid URL) " + strings.Join(e.Paths, " ")}
 		}
 		for i, u := range urls {
+			row := []string{"", "", "", visible(u)}
 			if i == 0 {
-				tab.add([]string{name, strconv.Itoa(e.Pos.Line), allowed, u}, paint)
+				row = []string{visible(name), strconv.Itoa(e.Pos.Line), access, visible(u)}
+			}
+			if many {
+				src := ""
+				if i == 0 {
+					src = visible(e.Source)
+				}
+				row = []string{row[0], row[1], row[2], src, row[3]}
+			}
+			if i == 0 {
+				tab.add(row, paint)
 			} else {
-				tab.add([]string{"", "", "", u}, nil)
+				tab.add(row, nil)
 			}
 		}
 	}
@@ -199,13 +419,10 @@ func printDatasets(ios *IOStreams, c *datatxt.Catalog) error {
 		_, err := fmt.Fprintln(ios.Out, "0 datasets")
 		return err
 	}
+	if c.Form == datatxt.FormAuto {
+		_, err := fmt.Fprintf(ios.Out, "%d datasets\n", len(c.Entries))
+		return err
+	}
 	_, err := fmt.Fprintf(ios.Out, "%d datasets (%s form)\n", len(c.Entries), c.Form)
 	return err
-}
-
-// compileAccess compiles robots.txt-format access records (a data.txt's
-// own User-agent/Allow/Disallow records, or a site's robots.txt) under a
-// profile, as datatxt's Access.
-func compileAccess(f *grammar.File, prof robots.Profile) datatxt.Access {
-	return robots.Compile(f, prof)
 }

@@ -1,9 +1,9 @@
 package cli
 
 import (
-	"bufio"
-	"encoding/json"
-	"fmt"
+	"io"
+	"strconv"
+	"strings"
 
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
@@ -26,7 +26,7 @@ type diffOptions struct {
 func newDiffCmd(ios *IOStreams) *cobra.Command {
 	opts := &diffOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:   "diff [--agent UA] [--profiles P,P...] [-o text|json] [--urls FILE|-] SOURCE [URL...]",
+		Use:   "diff [--agent UA] [--profiles P,P...] [-o text|json|csv] [--urls FILE|-] SOURCE [URL...]",
 		Short: "Compare the robots.txt profiles' verdicts for URLs, and say why they differ",
 		Long: `Decide each URL under several robots.txt profiles (all four by default:
 rfc9309, google, draft, norobots) and print each profile's verdict with its
@@ -36,11 +36,17 @@ says why: first vs longest match, percent-encoding, group choice, implicit
 
 The first profile listed is the reference the others are compared with.
 
+Text output has a column per profile ("disallowed :12": the verdict and the
+deciding line), then the URL, then "differ" where the profiles disagree; it
+streams, so a million URLs take no more memory than one.
+
 -o json prints one object per URL per line:
-  {"url","agent","agree":bool,"verdicts":[{"profile","allowed","rule"}],"why":[...]}
+  {"url","agent","agree":bool,"verdicts":[decision object per profile],"why":[...]}
+-o csv prints url, agent, one verdict column per profile, agree|differ, why.
 
 Exit codes: 0 when every profile agrees on every URL, 1 when any disagree,
-2 on usage or input errors.`,
+2 on usage or input errors and when SOURCE could not be fetched (the cause
+is printed on standard error).`,
 		Example: `  sitetxt diff testdata/robots/fict.org.txt /org/plans.html /%7Ejim/jim.html /robots.txt
   sitetxt diff --agent excite --profiles rfc9309,draft testdata/robots/fict.org.txt /`,
 		Args: minArgs(1),
@@ -52,46 +58,33 @@ Exit codes: 0 when every profile agrees on every URL, 1 when any disagree,
 	cmd.Flags().StringVar(&opts.Agent, "agent", globalAgent, `crawler name or User-Agent header ("*": only the "*" group)`)
 	cmd.Flags().StringSliceVar(&opts.Profiles, "profiles", profileNames, "profiles to compare, the first being the reference")
 	_ = cmd.RegisterFlagCompletionFunc("profiles", cobra.FixedCompletions(profileNames, cobra.ShellCompDirectiveNoFileComp))
-	outputFlag(cmd, &opts.Output, "text", "json")
+	outputFlag(cmd, &opts.Output, "text", "json", "csv")
 	cmd.Flags().StringVar(&opts.URLsFile, "urls", "", `read URLs one per line from FILE ("-" for standard input)`)
 	opts.Fetch.AddFlags(cmd)
 	return cmd
 }
 
-// The JSON form of one comparison.
-type (
-	verdictJSON struct {
-		Profile string         `json:"profile"`
-		Allowed bool           `json:"allowed"`
-		Rule    *checkRuleJSON `json:"rule"`
-	}
-	diffJSON struct {
-		URL      string        `json:"url"`
-		Agent    string        `json:"agent"`
-		Agree    bool          `json:"agree"`
-		Verdicts []verdictJSON `json:"verdicts"`
-		Why      []string      `json:"why"`
-	}
-)
-
-// ruleView is the JSON form of a decision's rule, or nil.
-func ruleView(r *robots.Rule) *checkRuleJSON {
-	if r == nil {
-		return nil
-	}
-	p := r.Line.FieldPos()
-	return &checkRuleJSON{Line: p.Line, Column: p.Column, Directive: r.Directive(), Pattern: r.Pattern}
+// diffJSON is the JSON form of one comparison: each profile's verdict is
+// a decision object.
+type diffJSON struct {
+	URL      string         `json:"url"`
+	Agent    string         `json:"agent"`
+	Agree    bool           `json:"agree"`
+	Verdicts []decisionJSON `json:"verdicts"`
+	Why      []string       `json:"why"`
 }
 
 func diffRun(opts *diffOptions) error {
-	if err := checkOutput(opts.Output, "text", "json"); err != nil {
+	if err := checkOutput(opts.Output, "text", "json", "csv"); err != nil {
 		return err
 	}
 	if err := needURLs("diff", opts.Source, opts.URLs, opts.URLsFile); err != nil {
 		return err
 	}
 	seen := map[string]bool{}
-	for _, p := range opts.Profiles {
+	for i, p := range opts.Profiles {
+		p = strings.ToLower(p)
+		opts.Profiles[i] = p
 		if seen[p] {
 			return usageError("diff: profile %q is named twice", p)
 		}
@@ -108,19 +101,40 @@ func diffRun(opts *diffOptions) error {
 	if err != nil {
 		return err
 	}
-	out := bufio.NewWriter(opts.IO.Out)
+	failure := reportFetch(opts.IO, src)
+	readNotes(opts.IO, src, pols[0].file)
+	markupWarning(opts.IO, src)
+	views := make([]*decisionViews, len(pols))
+	for i, p := range pols {
+		views[i] = newDecisionViews(src.name, p.prof, p.fetched)
+	}
+	out := newStream(opts.IO.Out, streamsInput(opts.IO, opts.URLsFile))
 	st := newStyle(opts.IO, opts.IO.Out)
-	var enc *json.Encoder
-	var tab table
-	if opts.Output == "json" {
-		enc = json.NewEncoder(out)
-		enc.SetEscapeHTML(false)
-	} else {
-		head := []string{"URL"}
+	var (
+		jl *jsonLines
+		cw *csvRows
+		dt *diffText
+	)
+	switch opts.Output {
+	case "json":
+		jl = newJSONLines(out)
+	case "csv":
+		cw = newCSV(out)
+		head := []string{"url", "agent"}
 		for _, p := range pols {
 			head = append(head, p.prof.String())
 		}
-		tab.add(head, nil)
+		if err := cw.write(append(head, "agree", "why")...); err != nil {
+			return err
+		}
+	default:
+		dt = newDiffText(out.w, st, pols, src.data)
+		if err := dt.header(); err != nil {
+			return err
+		}
+		if err := out.end(); err != nil {
+			return err
+		}
 	}
 	disagree := false
 	err = forEachURL(opts.IO, opts.URLs, opts.URLsFile, func(u string) error {
@@ -128,56 +142,103 @@ func diffRun(opts *diffOptions) error {
 		if !c.Agree {
 			disagree = true
 		}
-		if enc != nil {
+		switch {
+		case jl != nil:
 			v := diffJSON{URL: u, Agent: opts.Agent, Agree: c.Agree, Why: c.Why}
 			if v.Why == nil {
 				v.Why = []string{}
 			}
+			for i, vd := range c.Verdicts {
+				v.Verdicts = append(v.Verdicts, views[i].view(u, opts.Agent, vd.Decision))
+			}
+			return jl.write(v)
+		case cw != nil:
+			row := []string{u, opts.Agent}
 			for _, vd := range c.Verdicts {
-				v.Verdicts = append(v.Verdicts, verdictJSON{vd.Profile.String(), vd.Decision.Allowed, ruleView(vd.Decision.Rule)})
+				row = append(row, verdictWord(vd.Decision.Allowed))
 			}
-			return enc.Encode(v)
-		}
-		row := []string{u}
-		var paint []func(string) string
-		paint = append(paint, nil)
-		for _, vd := range c.Verdicts {
-			d := vd.Decision
-			cell := "disallowed"
-			if d.Allowed {
-				cell = "allowed"
+			agree := "agree"
+			if !c.Agree {
+				agree = "differ"
 			}
-			if d.Rule != nil {
-				cell += fmt.Sprintf(" :%d", d.Rule.Line.Pos.Line)
-			}
-			row = append(row, cell)
-			if d.Allowed {
-				paint = append(paint, st.green)
-			} else {
-				paint = append(paint, st.red)
-			}
+			return cw.write(append(row, agree, strings.Join(c.Why, "; "))...)
 		}
-		if !c.Agree {
-			row = append(row, "differ")
-			paint = append(paint, st.yellow)
+		if err := dt.row(u, c); err != nil {
+			return err
 		}
-		tab.add(row, paint)
-		for _, w := range c.Why {
-			tab.note("  why: " + w)
-		}
-		return nil
+		return out.end()
 	})
-	if err == nil && enc == nil {
-		tab.write(out)
-	}
-	if ferr := out.Flush(); err == nil {
+	if ferr := out.done(); err == nil {
 		err = ferr
 	}
 	if err != nil {
 		return err
 	}
-	if disagree {
-		return findings
+	return exitWith(failure, disagree)
+}
+
+// diffText writes comparisons for people as they are decided, one row per
+// URL: a fixed-width column per profile ("disallowed :12", the verdict and
+// the deciding line), then the URL, then "differ" where the profiles
+// disagree, and under such a row one "why:" line per difference. The
+// columns are as wide as the longest verdict the file can produce, so rows
+// line up without holding them back.
+type diffText struct {
+	w     io.Writer
+	st    style
+	names []string
+	width int
+}
+
+func newDiffText(w io.Writer, st style, pols []*access, data string) *diffText {
+	lines := strings.Count(data, "\n") + 1
+	width := len("disallowed :") + len(strconv.Itoa(lines))
+	names := make([]string, len(pols))
+	for i, p := range pols {
+		names[i] = p.prof.String()
+		width = max(width, len(names[i]))
 	}
-	return nil
+	return &diffText{w: w, st: st, names: names, width: width}
+}
+
+func (t *diffText) header() error {
+	var b strings.Builder
+	for _, n := range t.names {
+		b.WriteString(n)
+		b.WriteString(strings.Repeat(" ", t.width-len(n)+2))
+	}
+	b.WriteString("URL\n")
+	_, err := io.WriteString(t.w, b.String())
+	return err
+}
+
+func (t *diffText) row(u string, c robots.Comparison) error {
+	var b strings.Builder
+	for _, vd := range c.Verdicts {
+		d := vd.Decision
+		cell := verdictWord(d.Allowed)
+		if d.Rule != nil {
+			cell += " :" + strconv.Itoa(d.Rule.Line.Pos.Line)
+		}
+		pad := strings.Repeat(" ", max(t.width-len(cell), 0)+2)
+		if d.Allowed {
+			b.WriteString(t.st.green(cell))
+		} else {
+			b.WriteString(t.st.red(cell))
+		}
+		b.WriteString(pad)
+	}
+	b.WriteString(shownURL(u))
+	if !c.Agree {
+		b.WriteString("  ")
+		b.WriteString(t.st.yellow("differ"))
+	}
+	b.WriteByte('\n')
+	for _, w := range c.Why {
+		b.WriteString("  why: ")
+		b.WriteString(visible(w))
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(t.w, b.String())
+	return err
 }

@@ -89,8 +89,9 @@ func TestMatrixFict(t *testing.T) {
 			golden(t, "matrix/fict.org."+format, out)
 		})
 	}
-	// The draft's matrix, row by row: unhipbot, webcrawler, excite, other.
-	want := []string{"NYYN", "NYYN", "YYYY", "NYYY", "NYYY", "NYYY", "NYYN", "NYYY", "NYYN", "NYYN", "NYYY"}
+	// The draft's matrix, row by row: unhipbot, webcrawler, excite, other;
+	// a for allowed (the draft's Yes), d for disallowed (No).
+	want := []string{"daad", "daad", "aaaa", "daaa", "daaa", "daaa", "daad", "daaa", "daad", "daad", "daaa"}
 	out, _, _ := runCLI(t, "", append([]string{"-o", "csv"}, args...)...)
 	rows := strings.Split(strings.TrimSpace(out), "\n")[1:]
 	for i, row := range rows {
@@ -107,7 +108,7 @@ func TestMatrixFict(t *testing.T) {
 
 func TestMatrixDefaultAgent(t *testing.T) {
 	out, _, code := runCLI(t, "User-agent: *\nDisallow: /x\n", "matrix", "-", "/x", "/y")
-	want := "URL  *\n/x   No\n/y   Yes\n"
+	want := "*           URL\ndisallowed  /x\n  why: *: <stdin>:2: Disallow: /x\nallowed     /y\n"
 	if out != want || code != ExitFindings {
 		t.Errorf("matrix = %q (exit %d), want %q (exit 1)", out, code, want)
 	}

@@ -15,7 +15,9 @@ import (
 func TestCLIDoc(t *testing.T) {
 	root := NewRootCmd(System())
 	var b bytes.Buffer
-	b.WriteString("# sitetxt command reference\n\nGenerated from the commands' own help by cobra's doc generator;\n`go test ./internal/cli -run CLIDoc -update` rewrites it.\n\n")
+	b.WriteString("# sitetxt command reference\n\nGenerated from the commands' own help by cobra's doc generator;\n`go test ./internal/cli -run CLIDoc -update` rewrites it; the output contract below comes from internal/cli/contract.go.\n\n")
+	b.WriteString(contractDoc)
+	b.WriteString("# Commands\n\n")
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		if !c.IsAvailableCommand() && c != root {

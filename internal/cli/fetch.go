@@ -2,11 +2,10 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/sitetxt/sitetxt/grammar"
@@ -27,7 +26,7 @@ type fetchOptions struct {
 func newFetchCmd(ios *IOStreams) *cobra.Command {
 	opts := &fetchOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:   "fetch [-o text|json] [--profile P] SITE...",
+		Use:   "fetch [-o text|json|csv] [--profile P] SITE...",
 		Short: "Fetch a site's robots.txt and data.txt and say what the responses mean",
 		Long: `Fetch /robots.txt and /data.txt of each SITE (a URL such as
 https://example.org/, or a bare host name, taken as https) and report for
@@ -42,6 +41,9 @@ Fetched manifests are cached under the user cache directory (see
 allow: 24 hours at most under rfc9309 and google, 7 days by default under
 draft and norobots and for data.txt. docs/fetching.md has the rules.
 
+-o json prints one object per manifest per line, in argument order, each
+as soon as it is known; -o csv prints the same as rows.
+
 Exit codes: 0 when every manifest was fetched and parses without errors, 1
 when a parsed manifest has errors, 2 when a manifest could not be fetched
 (a network error, a timeout, a 5xx or 429 status, too many redirects, a
@@ -55,7 +57,7 @@ data.txt error) or the usage is wrong.`,
 			return fetchRun(opts)
 		},
 	}
-	outputFlag(cmd, &opts.Output, "text", "json")
+	outputFlag(cmd, &opts.Output, "text", "json", "csv")
 	profileFlag(cmd, &opts.Fetch.Profile)
 	opts.Fetch.AddFlags(cmd)
 	return cmd
@@ -120,43 +122,85 @@ func fetchRun(opts *fetchOptions) error {
 			jobs = append(jobs, job{arg, u, manifest})
 		}
 	}
-	// Fetch up to fetchParallel manifests at a time; report in argument order.
+	// Fetch up to fetchParallel manifests at a time; report in argument
+	// order, each as soon as it and those before it are done.
 	reports := make([]fetchReport, len(jobs))
+	done := make([]chan struct{}, len(jobs))
 	sem := make(chan struct{}, fetchParallel)
-	var wg sync.WaitGroup
 	ff := &opts.Fetch
 	ff.Fetcher() // made before the goroutines share it
 	for i, j := range jobs {
-		wg.Go(func() {
+		done[i] = make(chan struct{})
+		go func() {
+			defer close(done[i])
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			reports[i] = fetchOne(ff, j.site, j.url, j.manifest)
-		})
+		}()
 	}
-	wg.Wait()
-	if opts.Output == "json" {
-		enc := json.NewEncoder(opts.IO.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(reports); err != nil {
+	out := newStream(opts.IO.Out, true)
+	var (
+		jl *jsonLines
+		cw *csvRows
+	)
+	switch opts.Output {
+	case "json":
+		jl = newJSONLines(out)
+	case "csv":
+		cw = newCSV(out)
+		if err := cw.write(fetchCSVHeader...); err != nil {
 			return err
-		}
-	} else {
-		for _, r := range reports {
-			printFetchReport(opts.IO.Out, &r)
 		}
 	}
 	code := ExitOK
-	for _, r := range reports {
+	for i := range jobs {
+		<-done[i]
+		r := &reports[i]
 		if r.failed {
 			code = ExitError
+			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %s: %s\n", visible(r.URL), visible(r.Error))
 		} else if r.Errors > 0 && code == ExitOK {
 			code = ExitFindings
 		}
+		var err error
+		switch {
+		case jl != nil:
+			err = jl.write(r)
+		case cw != nil:
+			err = cw.write(fetchRow(r)...)
+		default:
+			printFetchReport(out.w, r)
+			err = out.end()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if err := out.done(); err != nil {
+		return err
 	}
 	if code != ExitOK {
 		return &exitError{code: code}
 	}
 	return nil
+}
+
+// fetchCSVHeader and fetchRow are a fetch report as a CSV row.
+var fetchCSVHeader = []string{"site", "manifest", "url", "mode", "status", "reason", "http_status", "final_url",
+	"redirects", "size", "truncated", "content_type", "fetched_at", "expires", "retry_after", "from_cache",
+	"revalidated", "stale", "error", "errors", "warnings"}
+
+func fetchRow(r *fetchReport) []string {
+	tm := func(t *time.Time) string {
+		if t == nil {
+			return ""
+		}
+		return t.Format(time.RFC3339)
+	}
+	return []string{r.Site, r.Manifest, r.URL, r.Mode, r.Status, r.Reason, itoa(r.HTTPStatus), r.FinalURL,
+		itoa(r.Redirects), itoa(r.Size), strconv.FormatBool(r.Truncated), r.ContentType, tm(r.FetchedAt),
+		tm(r.Expires), tm(r.RetryAfter), strconv.FormatBool(r.FromCache), strconv.FormatBool(r.Revalidated),
+		strconv.FormatBool(r.Stale), r.Error, itoa(r.Errors), itoa(r.Warnings)}
 }
 
 // fetchOne fetches one manifest and reports on it.
@@ -187,7 +231,12 @@ func timePtr(t time.Time) *time.Time {
 	return &u
 }
 
-func printFetchReport(w io.Writer, r *fetchReport) {
+func printFetchReport(out io.Writer, r *fetchReport) {
+	// Everything the server sent (the reason quotes nothing of it, but
+	// the error, URLs and content type may) is escaped line by line.
+	var b strings.Builder
+	w := &b
+	defer func() { io.WriteString(out, visibleLines(strings.TrimSuffix(b.String(), "\n"))+"\n") }()
 	fmt.Fprintf(w, "%s\n", r.URL)
 	status := r.Status
 	if r.HTTPStatus != 0 {

@@ -144,8 +144,12 @@ func TestFetchCmdCache(t *testing.T) {
 		if code != ExitOK {
 			t.Fatalf("run %d: exit %d, stderr %q", i, code, errOut)
 		}
-		if err := json.Unmarshal([]byte(out), &reports[i]); err != nil {
-			t.Fatalf("run %d: bad JSON: %v\n%s", i, err, out)
+		for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+			var r fetchReport
+			if err := json.Unmarshal([]byte(line), &r); err != nil {
+				t.Fatalf("run %d: bad JSON line: %v\n%s", i, err, out)
+			}
+			reports[i] = append(reports[i], r)
 		}
 	}
 	for i, r := range reports[0] {

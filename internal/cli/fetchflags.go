@@ -3,9 +3,11 @@ package cli
 import (
 	"context"
 	"fmt"
+	neturl "net/url"
 	"strings"
 	"time"
 
+	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/fetch"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
@@ -119,11 +121,48 @@ func resolveSource(ios *IOStreams, ff *fetchFlags, arg, manifest string) (*sourc
 	if ff.Timeout < 0 {
 		return nil, usageError("--timeout %v: want a duration of 0 (the default) or more", ff.Timeout)
 	}
-	url, err := fetch.SourceURL(arg, manifest)
+	url, page, err := manifestSourceURL(arg, manifest)
 	if err != nil {
 		return nil, usageError("%v", err)
 	}
+	if page {
+		note(ios, "%s is a page, not a %s: reading its site's %s %s", arg, manifest, manifest, url)
+	}
 	return ff.fetchSource(url, manifest)
+}
+
+// manifestSourceURL resolves a SOURCE URL: a site ("https://example.org",
+// "https://example.org/") means its manifest; a URL whose path names the
+// manifest (".../robots.txt") is taken as it is; any other URL is a page,
+// which means its site's manifest (page is true), never the page itself.
+func manifestSourceURL(arg, manifest string) (url string, page bool, err error) {
+	u, err := neturl.Parse(arg)
+	if err != nil {
+		return "", false, err
+	}
+	if strings.HasSuffix(strings.ToLower(u.Path), "/"+manifest) {
+		url, err = fetch.SourceURL(arg, manifest)
+		return url, false, err
+	}
+	url, err = fetch.ManifestURL(arg, manifest)
+	return url, err == nil && !(u.Path == "" || u.Path == "/") || u.RawQuery != "", err
+}
+
+// markupWarning warns when a source is HTML or XML, not a plain-text
+// manifest: a soft 404, a login page. It is still read as the standard
+// says (RFC 9309 reads any 2xx body as robots.txt, which an HTML page gives
+// no rules), but never silently.
+func markupWarning(ios *IOStreams, src *source) {
+	if src.fetched != nil && src.fetched.Status != fetch.Parse {
+		return
+	}
+	head := src.data[:min(len(src.data), 4096)]
+	for _, d := range grammar.ParseString(src.name, head, grammar.Options{}).Diagnostics {
+		if d.Code == "markup" {
+			warn(ios, "%s: %s; it is read as one all the same, and gives no rules", src.name, d.Summary)
+			return
+		}
+	}
 }
 
 // interpretAs returns what a fetched robots.txt source means under another

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -75,7 +74,7 @@ var yamlNoise = map[string]bool{"no-colon": true, "invalid-line": true}
 func newLintCmd(ios *IOStreams) *cobra.Command {
 	opts := &lintOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:   "lint [-o text|json] SOURCE...",
+		Use:   "lint [-o text|json|csv] SOURCE...",
 		Short: "Report problems in manifests as file:line:col diagnostics",
 		Long: `Check each SOURCE (a file, "-" for standard input, or an http(s) URL) and
 print every problem found as "file:line:col: severity: message", sorted by
@@ -83,6 +82,10 @@ position. --type says what the source is: robots (robots.txt, with its
 Mobile-agent-server lines) or datatxt; auto, the default, takes a file named
 data.txt or written in YAML for a data.txt and anything else for a
 robots.txt.
+
+-o json prints one object per diagnostic per line:
+  {"file","line","column","end_line","end_column","severity","code","message"}
+-o csv prints the same as rows.
 
 Exit codes: 0 when no source has an error (warnings are allowed), 1 when
 any has, 2 when a source cannot be read or the usage is wrong.`,
@@ -96,9 +99,8 @@ any has, 2 when a source cannot be read or the usage is wrong.`,
 		},
 	}
 	opts.Fetch.AddFlags(cmd)
-	outputFlag(cmd, &opts.Output, "text", "json")
-	cmd.Flags().StringVar(&opts.Type, "type", "auto", "manifest type: auto, robots (robots.txt and Mobile-agent-server) or datatxt")
-	_ = cmd.RegisterFlagCompletionFunc("type", cobra.FixedCompletions(manifestTypes, cobra.ShellCompDirectiveNoFileComp))
+	outputFlag(cmd, &opts.Output, "text", "json", "csv")
+	choiceFlag(cmd, &opts.Type, "type", "", "manifest type: auto, robots (robots.txt and Mobile-agent-server) or datatxt", manifestTypes...)
 	cmd.Flags().BoolVar(&opts.Context, "show-source", false, "under each diagnostic, show its line with a caret at the column")
 	return cmd
 }
@@ -154,7 +156,7 @@ func dropShadowed(ds grammar.Diagnostics) grammar.Diagnostics {
 }
 
 func lintRun(opts *lintOptions) error {
-	if err := checkOutput(opts.Output, "text", "json"); err != nil {
+	if err := checkOutput(opts.Output, "text", "json", "csv"); err != nil {
 		return err
 	}
 	if err := checkOutput(opts.Type, manifestTypes...); err != nil {
@@ -186,31 +188,45 @@ func lintRun(opts *lintOptions) error {
 		all = append(all, ds.Limit(maxPerCode)...)
 		texts[src.name] = src.data
 	}
-	if opts.Output == "json" {
-		out := make([]diagJSON, len(all))
-		for i, d := range all {
-			out[i] = diagView(d)
-		}
-		enc := json.NewEncoder(opts.IO.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
+	out := newStream(opts.IO.Out, false)
+	var (
+		jl *jsonLines
+		cw *csvRows
+	)
+	switch opts.Output {
+	case "json":
+		jl = newJSONLines(out)
+	case "csv":
+		cw = newCSV(out)
+		if err := cw.write(diagCSVHeader...); err != nil {
 			return err
 		}
-	} else {
-		for _, d := range all {
-			if opts.Context {
-				fmt.Fprintf(opts.IO.Out, "%s\n\n", d.Format(texts[d.Filename]))
-				continue
-			}
-			fmt.Fprintln(opts.IO.Out, d.Error())
+	}
+	for _, d := range all {
+		var err error
+		switch {
+		case jl != nil:
+			err = jl.write(diagView(d))
+		case cw != nil:
+			err = cw.write(diagRow(d)...)
+		case opts.Context:
+			_, err = fmt.Fprintf(out.w, "%s%s\n\n", diagText(d), visibleLines(strings.TrimPrefix(d.Format(texts[d.Filename]), d.Error())))
+		default:
+			_, err = fmt.Fprintln(out.w, diagText(d))
 		}
+		if err != nil {
+			return err
+		}
+	}
+	if err := out.done(); err != nil {
+		return err
 	}
 	for _, err := range readErrs {
 		var ee *exitError
 		if errors.As(err, &ee) && ee.err != nil {
 			err = ee.err
 		}
-		fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %v\n", err)
+		fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %s\n", visible(err.Error()))
 	}
 	switch {
 	case len(readErrs) > 0:

@@ -1,9 +1,9 @@
 package cli
 
 import (
-	"bufio"
-	"encoding/csv"
-	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
 
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
@@ -29,15 +29,22 @@ func newMatrixCmd(ios *IOStreams) *cobra.Command {
 		Use:   "matrix --agent A [--agent B...] [--profile P] [-o text|json|csv] [--urls FILE|-] SOURCE [URL...]",
 		Short: "Print which crawlers may fetch which URLs, as the drafts' tables do",
 		Long: `Print the table the robots.txt drafts print for their examples: one row
-per URL, one column per --agent, Yes where the crawler may fetch the URL and
-No where it may not, under one profile (--profile, rfc9309 by default).
-Without --agent the only column is "*", the crawlers no group names.
+per URL, one column per --agent, "allowed" where the crawler may fetch the
+URL and "disallowed" where it may not, under one profile (--profile, rfc9309
+by default). Without --agent the only column is "*", the crawlers no group
+names. Text output has the agents' columns first and the URL last, so rows
+line up as they stream; under a row, one "why:" line per disallowed cell
+names the deciding rule (or the fetch status that decided).
 
--o json prints one object per URL per line: {"url","allowed":{"agent":bool,...}};
--o csv prints a header row (url, then the agents) and Yes/No cells.
+-o json prints one object per URL per line:
+  {"url","profile","decisions":[decision object per agent]}
+-o csv prints a header row (url, then the agents) and allowed/disallowed
+cells. docs/cli.md describes the decision object.
 
-Exit codes: 0 when every cell is Yes, 1 when any is No, 2 on usage or
-input errors.`,
+Exit codes: 0 when every cell is allowed, 1 when any is disallowed, 2 on
+usage or input errors and when SOURCE could not be fetched (the cause is
+printed on standard error; the cells the standard derives are still
+printed).`,
 		Example: `  sitetxt matrix --profile draft --agent unhipbot --agent webcrawler --agent other \
     testdata/robots/fict.org.txt / /index.html /robots.txt /server.html /org/plans.html`,
 		Args: minArgs(1),
@@ -54,36 +61,12 @@ input errors.`,
 	return cmd
 }
 
-// matrixJSON is the JSON form of one row; allowed keeps the agents' order.
+// matrixJSON is the JSON form of one row: the decision object of each
+// cell, in the agents' order, which says why.
 type matrixJSON struct {
-	URL     string       `json:"url"`
-	Allowed orderedBools `json:"allowed"`
-}
-
-// orderedBools marshals agent/verdict pairs as a JSON object in order.
-type orderedBools struct {
-	keys []string
-	vals []bool
-}
-
-func (o orderedBools) MarshalJSON() ([]byte, error) {
-	b := []byte{'{'}
-	for i, k := range o.keys {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		kb, err := json.Marshal(k)
-		if err != nil {
-			return nil, err
-		}
-		b = append(b, kb...)
-		if o.vals[i] {
-			b = append(b, ":true"...)
-		} else {
-			b = append(b, ":false"...)
-		}
-	}
-	return append(b, '}'), nil
+	URL       string         `json:"url"`
+	Profile   string         `json:"profile"`
+	Decisions []decisionJSON `json:"decisions"`
 }
 
 func matrixRun(opts *matrixOptions) error {
@@ -112,90 +95,101 @@ func matrixRun(opts *matrixOptions) error {
 	if err != nil {
 		return err
 	}
+	failure := reportFetch(opts.IO, src)
+	readNotes(opts.IO, src, as[0].file)
+	markupWarning(opts.IO, src)
 	fixed, isFixed := as[0].fixed()
 	sel := make([]*robots.Agent, len(agents))
 	for i, a := range agents {
 		sel[i] = as[0].policy.Agent(a)
 	}
-	out := bufio.NewWriter(opts.IO.Out)
+	views := newDecisionViews(src.name, as[0].prof, as[0].fetched)
+	out := newStream(opts.IO.Out, streamsInput(opts.IO, opts.URLsFile))
 	st := newStyle(opts.IO, opts.IO.Out)
 	var (
-		enc *json.Encoder
-		cw  *csv.Writer
-		tab table
+		jl *jsonLines
+		cw *csvRows
 	)
-	head := append([]string{"URL"}, agents...)
+	// Text: a fixed-width column per agent, then the URL, so rows line up
+	// as they stream.
+	width := len(wordDisallowed)
+	for _, a := range agents {
+		width = max(width, len(visible(a)))
+	}
 	switch opts.Output {
 	case "json":
-		enc = json.NewEncoder(out)
-		enc.SetEscapeHTML(false)
+		jl = newJSONLines(out)
 	case "csv":
-		cw = csv.NewWriter(out)
-		head[0] = "url"
-		if err := cw.Write(head); err != nil {
+		cw = newCSV(out)
+		if err := cw.write(append([]string{"url"}, agents...)...); err != nil {
 			return err
 		}
 	default:
-		tab.add(head, nil)
+		var b strings.Builder
+		for _, a := range agents {
+			a = visible(a)
+			b.WriteString(a + strings.Repeat(" ", width-len(a)+2))
+		}
+		b.WriteString("URL\n")
+		if _, err := io.WriteString(out.w, b.String()); err != nil {
+			return err
+		}
+		if err := out.end(); err != nil {
+			return err
+		}
 	}
 	any := false
+	ds := make([]robots.Decision, len(sel))
+	cells := make([]bool, len(sel))
 	err = forEachURL(opts.IO, opts.URLs, opts.URLsFile, func(u string) error {
-		cells := make([]bool, len(sel))
 		for i, a := range sel {
-			cells[i] = a.Allowed(u)
 			if isFixed {
-				cells[i] = fixed.Allowed
+				ds[i] = fixed
+			} else {
+				ds[i] = a.Decide(u)
 			}
+			cells[i] = ds[i].Allowed
 			if !cells[i] {
 				any = true
 			}
 		}
 		switch {
-		case enc != nil:
-			return enc.Encode(matrixJSON{URL: u, Allowed: orderedBools{agents, cells}})
+		case jl != nil:
+			row := matrixJSON{URL: u, Profile: views.profile, Decisions: make([]decisionJSON, len(ds))}
+			for i, d := range ds {
+				row.Decisions[i] = views.view(u, agents[i], d)
+			}
+			return jl.write(row)
 		case cw != nil:
 			row := []string{u}
 			for _, c := range cells {
-				row = append(row, yesNo(c))
+				row = append(row, verdictWord(c))
 			}
-			return cw.Write(row)
+			return cw.write(row...)
 		}
-		row := []string{u}
-		paint := []func(string) string{nil}
+		var b strings.Builder
 		for _, c := range cells {
-			row = append(row, yesNo(c))
-			if c {
-				paint = append(paint, st.green)
-			} else {
-				paint = append(paint, st.red)
+			w := verdictWord(c)
+			b.WriteString(st.verdict(c, w, w))
+			b.WriteString(strings.Repeat(" ", width-len(w)+2))
+		}
+		b.WriteString(shownURL(u))
+		b.WriteByte('\n')
+		for i, d := range ds {
+			if !d.Allowed {
+				fmt.Fprintf(&b, "  why: %s: %s\n", visible(agents[i]), decisionWhy(src.name, d))
 			}
 		}
-		tab.add(row, paint)
-		return nil
+		if _, err := io.WriteString(out.w, b.String()); err != nil {
+			return err
+		}
+		return out.end()
 	})
-	switch {
-	case err != nil:
-	case cw != nil:
-		cw.Flush()
-		err = cw.Error()
-	case enc == nil:
-		err = tab.write(out)
-	}
-	if ferr := out.Flush(); err == nil {
+	if ferr := out.done(); err == nil {
 		err = ferr
 	}
 	if err != nil {
 		return err
 	}
-	if any {
-		return findings
-	}
-	return nil
-}
-
-func yesNo(b bool) string {
-	if b {
-		return "Yes"
-	}
-	return "No"
+	return exitWith(failure, any)
 }

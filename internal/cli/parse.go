@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -24,12 +23,16 @@ type parseOptions struct {
 func newParseCmd(ios *IOStreams) *cobra.Command {
 	opts := &parseOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:   "parse [-o text|json|yaml] SOURCE",
+		Use:   "parse [-o text|json|yaml|csv] SOURCE",
 		Short: "Print the syntax tree of a manifest, with positions",
 		Long: `Parse a robots.txt, data.txt or any file in the drafts' line format and
 print its syntax tree: every line with its position, kind, field, value and
 comment, the lines before the first record, the records, and the
-diagnostics. SOURCE is a file or "-" for standard input.
+diagnostics. SOURCE is a file, "-" for standard input, or an http(s) URL.
+
+-o json prints the tree as one object on one line (yaml: one document);
+positions are flat fields (line, column, offset). -o csv prints one row
+per line of the file.
 
 Parsing never fails: every byte of the input is in the tree. The exit code
 is 0 unless SOURCE cannot be read (2).`,
@@ -42,12 +45,12 @@ is 0 unless SOURCE cannot be read (2).`,
 		},
 	}
 	opts.Fetch.AddFlags(cmd)
-	outputFlag(cmd, &opts.Output, "text", "json", "yaml")
+	outputFlag(cmd, &opts.Output, "text", "json", "yaml", "csv")
 	return cmd
 }
 
 func parseRun(opts *parseOptions) error {
-	if err := checkOutput(opts.Output, "text", "json", "yaml"); err != nil {
+	if err := checkOutput(opts.Output, "text", "json", "yaml", "csv"); err != nil {
 		return err
 	}
 	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "robots.txt")
@@ -60,9 +63,17 @@ func parseRun(opts *parseOptions) error {
 	f := src.parse(grammar.Options{})
 	switch opts.Output {
 	case "json":
-		enc := json.NewEncoder(opts.IO.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(astView(f))
+		out := newStream(opts.IO.Out, false)
+		if err := newJSONLines(out).write(astView(f)); err != nil {
+			return err
+		}
+		return out.done()
+	case "csv":
+		out := newStream(opts.IO.Out, false)
+		if err := writeParseCSV(newCSV(out), f); err != nil {
+			return err
+		}
+		return out.done()
 	case "yaml":
 		enc := yaml.NewEncoder(opts.IO.Out)
 		enc.SetIndent(2)
@@ -73,10 +84,11 @@ func parseRun(opts *parseOptions) error {
 	return nil
 }
 
-// The JSON and YAML form of a parsed file.
+// The JSON and YAML form of a parsed file: positions are flat fields
+// (line, column, and the byte offset where it helps).
 type (
 	fileJSON struct {
-		Name        string       `json:"name" yaml:"name"`
+		File        string       `json:"file" yaml:"file"`
 		BOM         bool         `json:"bom" yaml:"bom"`
 		Lines       []lineJSON   `json:"lines" yaml:"lines"`
 		Preamble    []int        `json:"preamble" yaml:"preamble"`
@@ -84,43 +96,32 @@ type (
 		Ignored     int          `json:"ignored_bytes" yaml:"ignored_bytes"`
 		Diagnostics []diagJSON   `json:"diagnostics" yaml:"diagnostics"`
 	}
-	posJSON struct {
-		Line   int `json:"line" yaml:"line"`
-		Column int `json:"column" yaml:"column"`
-		Offset int `json:"offset" yaml:"offset"`
-	}
 	lineJSON struct {
-		Pos     posJSON `json:"pos" yaml:"pos"`
-		Kind    string  `json:"kind" yaml:"kind"`
-		Raw     string  `json:"raw" yaml:"raw"`
-		EOL     string  `json:"eol" yaml:"eol"` // LF, CRLF, CR or ""
-		Field   string  `json:"field,omitempty" yaml:"field,omitempty"`
-		Value   string  `json:"value,omitempty" yaml:"value,omitempty"`
-		Comment string  `json:"comment,omitempty" yaml:"comment,omitempty"`
-		Typo    bool    `json:"typo,omitempty" yaml:"typo,omitempty"`
-		NoColon bool    `json:"no_colon,omitempty" yaml:"no_colon,omitempty"`
-		TooLong bool    `json:"too_long,omitempty" yaml:"too_long,omitempty"`
+		Line    int    `json:"line" yaml:"line"`
+		Column  int    `json:"column" yaml:"column"`
+		Offset  int    `json:"offset" yaml:"offset"`
+		Kind    string `json:"kind" yaml:"kind"`
+		Raw     string `json:"raw" yaml:"raw"`
+		EOL     string `json:"eol" yaml:"eol"` // LF, CRLF, CR or ""
+		Field   string `json:"field,omitempty" yaml:"field,omitempty"`
+		Value   string `json:"value,omitempty" yaml:"value,omitempty"`
+		Comment string `json:"comment,omitempty" yaml:"comment,omitempty"`
+		Typo    bool   `json:"typo,omitempty" yaml:"typo,omitempty"`
+		NoColon bool   `json:"no_colon,omitempty" yaml:"no_colon,omitempty"`
+		TooLong bool   `json:"too_long,omitempty" yaml:"too_long,omitempty"`
 	}
 	recordJSON struct {
-		Pos    posJSON `json:"pos" yaml:"pos"`
-		Lines  []int   `json:"lines" yaml:"lines,flow"`
-		Agents []int   `json:"agents" yaml:"agents,flow"`
-	}
-	diagJSON struct {
-		File     string  `json:"file" yaml:"file"`
-		Pos      posJSON `json:"pos" yaml:"pos"`
-		End      posJSON `json:"end" yaml:"end"`
-		Severity string  `json:"severity" yaml:"severity"`
-		Code     string  `json:"code" yaml:"code"`
-		Message  string  `json:"message" yaml:"message"`
+		Line   int   `json:"line" yaml:"line"`
+		Column int   `json:"column" yaml:"column"`
+		Offset int   `json:"offset" yaml:"offset"`
+		Lines  []int `json:"lines" yaml:"lines,flow"`
+		Agents []int `json:"agents" yaml:"agents,flow"`
 	}
 )
 
 // eolName names line ends in JSON and YAML, where the bytes themselves read
 // badly.
 var eolName = map[string]string{"\n": "LF", "\r\n": "CRLF", "\r": "CR", "": ""}
-
-func posView(p grammar.Pos) posJSON { return posJSON{p.Line, p.Column, p.Offset} }
 
 func lineNumbers(ls []*grammar.Line) []int {
 	out := make([]int, len(ls))
@@ -130,19 +131,15 @@ func lineNumbers(ls []*grammar.Line) []int {
 	return out
 }
 
-func diagView(d *grammar.Diagnostic) diagJSON {
-	return diagJSON{d.Filename, posView(d.Range.Start), posView(d.Range.End), d.Severity.String(), d.Code, d.Summary}
-}
-
 func astView(f *grammar.File) fileJSON {
-	v := fileJSON{Name: f.Name, BOM: f.BOM != "", Ignored: len(f.Ignored),
+	v := fileJSON{File: f.Name, BOM: f.BOM != "", Ignored: len(f.Ignored),
 		Lines: make([]lineJSON, len(f.Lines)), Preamble: lineNumbers(f.Preamble),
 		Records: make([]recordJSON, len(f.Records)), Diagnostics: make([]diagJSON, len(f.Diagnostics))}
 	for i, l := range f.Lines {
-		v.Lines[i] = lineJSON{posView(l.Pos), l.Kind.String(), l.Raw, eolName[l.EOL], l.Field, l.Value, l.Comment, l.Typo, l.NoColon, l.TooLong}
+		v.Lines[i] = lineJSON{l.Pos.Line, l.Pos.Column, l.Pos.Offset, l.Kind.String(), l.Raw, eolName[l.EOL], l.Field, l.Value, l.Comment, l.Typo, l.NoColon, l.TooLong}
 	}
 	for i, r := range f.Records {
-		v.Records[i] = recordJSON{posView(r.Pos), lineNumbers(r.Lines), lineNumbers(r.Agents)}
+		v.Records[i] = recordJSON{r.Pos.Line, r.Pos.Column, r.Pos.Offset, lineNumbers(r.Lines), lineNumbers(r.Agents)}
 	}
 	for i, d := range f.Diagnostics {
 		v.Diagnostics[i] = diagView(d)
@@ -150,9 +147,25 @@ func astView(f *grammar.File) fileJSON {
 	return v
 }
 
+// parseCSVHeader and the rows after it are the lines of a parsed file.
+var parseCSVHeader = []string{"file", "line", "column", "offset", "kind", "field", "value", "comment", "raw", "eol"}
+
+func writeParseCSV(cw *csvRows, f *grammar.File) error {
+	if err := cw.write(parseCSVHeader...); err != nil {
+		return err
+	}
+	for _, l := range f.Lines {
+		if err := cw.write(f.Name, itoa(l.Pos.Line), itoa(l.Pos.Column), itoa(l.Pos.Offset), l.Kind.String(),
+			l.Field, l.Value, l.Comment, l.Raw, eolName[l.EOL]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // printTree writes the syntax tree for people.
 func printTree(w io.Writer, f *grammar.File) {
-	fmt.Fprintf(w, "%s: %d lines, %d records, %d diagnostics\n", f.Name, len(f.Lines), len(f.Records), len(f.Diagnostics))
+	fmt.Fprintf(w, "%s: %d lines, %d records, %d diagnostics\n", visible(f.Name), len(f.Lines), len(f.Records), len(f.Diagnostics))
 	if f.BOM != "" {
 		fmt.Fprintf(w, "byte-order mark: % X\n", f.BOM)
 	}
@@ -180,7 +193,7 @@ func printTree(w io.Writer, f *grammar.File) {
 		if len(flags) > 0 {
 			fmt.Fprintf(&b, " [%s]", strings.Join(flags, ", "))
 		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+		fmt.Fprintln(w, visible(strings.TrimRight(b.String(), " ")))
 	}
 	if len(f.Preamble) > 0 {
 		fmt.Fprintln(w, "preamble:")
@@ -193,7 +206,7 @@ func printTree(w io.Writer, f *grammar.File) {
 		for i, a := range r.Agents {
 			agents[i] = a.Value
 		}
-		fmt.Fprintf(w, "record %s (User-agent: %s):\n", r.Pos, strings.Join(agents, ", "))
+		fmt.Fprintf(w, "record %s (User-agent: %s):\n", r.Pos, visible(strings.Join(agents, ", ")))
 		for _, l := range r.Lines {
 			line(l)
 		}
@@ -202,6 +215,6 @@ func printTree(w io.Writer, f *grammar.File) {
 		fmt.Fprintf(w, "ignored: %d bytes past the size limit\n", len(f.Ignored))
 	}
 	for _, d := range f.Diagnostics {
-		fmt.Fprintln(w, d.Error())
+		fmt.Fprintln(w, diagText(d))
 	}
 }

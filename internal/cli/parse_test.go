@@ -57,7 +57,7 @@ func TestParseStdin(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &v); err != nil {
 		t.Fatal(err)
 	}
-	if v.Name != "<stdin>" || len(v.Lines) != 2 || len(v.Records) != 1 || v.Lines[1].Kind != "disallowline" {
+	if v.File != "<stdin>" || len(v.Lines) != 2 || len(v.Records) != 1 || v.Lines[1].Kind != "disallowline" {
 		t.Errorf("parse - = %+v", v)
 	}
 }
@@ -80,7 +80,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"parse", good}, ExitOK, ""},
 		{[]string{"parse", bad}, ExitOK, ""},
 		{[]string{"parse"}, ExitError, "sitetxt: parse: needs 1 argument(s), got 0\n"},
-		{[]string{"parse", "-o", "xml", good}, ExitError, "sitetxt: unknown output format \"xml\" (want text, json, yaml)\n"},
+		{[]string{"parse", "-o", "xml", good}, ExitError, "sitetxt: unknown output format \"xml\" (want text, json, yaml, csv)\n"},
 		{[]string{"parse", filepath.Join(dir, "missing.txt")}, ExitError, "sitetxt: cannot read " + filepath.Join(dir, "missing.txt") + ": no such file or directory\n"},
 		{[]string{"parse", "--bogus", good}, ExitError, "sitetxt: unknown flag: --bogus\n"},
 		{[]string{"lint", good}, ExitOK, ""},

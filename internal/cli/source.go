@@ -68,6 +68,9 @@ func (s *source) needBody() error {
 	if s.fetched == nil || s.fetched.Status == fetch.Parse {
 		return nil
 	}
+	if s.fetched.Err != nil && !s.fetched.Stale {
+		return &exitError{code: ExitError, err: fmt.Errorf("%w; no file to read", s.fetched.Failure())}
+	}
 	return &exitError{code: ExitError, err: fmt.Errorf("%s: no file to read: %s", s.name, s.fetched.Reason)}
 }
 

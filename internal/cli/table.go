@@ -17,7 +17,10 @@ type table struct {
 }
 
 func (t *table) add(cells []string, paint []func(string) string) {
+	cells = append([]string(nil), cells...)
 	for i, c := range cells {
+		c = visible(c)
+		cells[i] = c
 		if i >= len(t.width) {
 			t.width = append(t.width, 0)
 		}
@@ -34,7 +37,7 @@ func (t *table) note(line string) {
 		t.notes = map[int][]string{}
 	}
 	i := len(t.rows) - 1
-	t.notes[i] = append(t.notes[i], line)
+	t.notes[i] = append(t.notes[i], visible(line))
 }
 
 func (t *table) write(w io.Writer) error {

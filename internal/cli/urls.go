@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // forEachURL calls fn for each URL named on the command line, then for each
 // line of file ("-" for standard input; "" for none), as it is read. Lines
-// keep everything but their line end, so empty URLs are passed on too.
+// keep everything but their line end; blank lines and lines starting with
+// "#" (after white space) are skipped. A URL named on the command line is
+// passed on as it is, empty or not.
 func forEachURL(ios *IOStreams, urls []string, file string, fn func(string) error) error {
 	for _, u := range urls {
 		if err := fn(u); err != nil {
@@ -37,6 +40,9 @@ func forEachURL(ios *IOStreams, urls []string, file string, fn func(string) erro
 		line := sc.Text()
 		if n := len(line); n > 0 && line[n-1] == '\r' {
 			line = line[:n-1]
+		}
+		if t := strings.TrimLeft(line, " \t"); t == "" || t[0] == '#' {
+			continue
 		}
 		if err := fn(line); err != nil {
 			return err

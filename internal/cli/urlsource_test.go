@@ -30,12 +30,12 @@ func TestURLSources(t *testing.T) {
 	}{
 		{"parse", []string{"parse", srv.URL + "/ok/robots.txt"}, ExitOK, "disallowline   Disallow: \"/private\""},
 		{"lint", []string{"lint", srv.URL + "/ok/robots.txt"}, ExitOK, ""},
-		{"matrix", []string{"matrix", "--agent", "a", srv.URL + "/ok/robots.txt", "/private", "/public"}, ExitFindings, "/private  No\n/public   Yes\n"},
+		{"matrix", []string{"matrix", "--agent", "a", srv.URL + "/ok/robots.txt", "/private", "/public"}, ExitFindings, "disallowed  /private\n  why: a: "},
 		{"agents", []string{"agents", srv.URL + "/ok/robots.txt", "/public"}, ExitOK, "atp://agents.example:434"},
 		{"diff agrees", []string{"diff", srv.URL + "/ok/robots.txt", "/private"}, ExitOK, "disallowed :2"},
 		{"diff 403", []string{"diff", "--profiles", "rfc9309,draft", srv.URL + "/forbidden/robots.txt", "/x"}, ExitFindings, "why: access method: HTTP 403"},
-		{"matrix 403 draft", []string{"matrix", "--profile", "draft", srv.URL + "/forbidden/robots.txt", "/x"}, ExitFindings, "/x   No"},
-		{"matrix 403 rfc9309", []string{"matrix", srv.URL + "/forbidden/robots.txt", "/x"}, ExitOK, "/x   Yes"},
+		{"matrix 403 draft", []string{"matrix", "--profile", "draft", srv.URL + "/forbidden/robots.txt", "/x"}, ExitFindings, "disallowed  /x"},
+		{"matrix 403 rfc9309", []string{"matrix", srv.URL + "/forbidden/robots.txt", "/x"}, ExitOK, "allowed     /x"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -61,7 +61,7 @@ func TestDatasetsURL(t *testing.T) {
 	defer srv.Close()
 	cache := t.TempDir()
 	out, errOut, code := runCLI(t, "", "datasets", "--cache-dir", cache, "-o", "csv", "--robots", srv.URL+"/a/robots.txt", srv.URL+"/a/data.txt")
-	if code != ExitOK || !strings.Contains(out, srv.URL+"/a/sales.csv") || !strings.Contains(out, "false") {
+	if code != ExitOK || !strings.Contains(out, srv.URL+"/a/sales.csv") || !strings.Contains(out, "disallowed") {
 		t.Errorf("datasets over HTTP: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	out, errOut, code = runCLI(t, "", "datasets", "--cache-dir", cache, srv.URL+"/none/")

@@ -13,23 +13,14 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/sitetxt/sitetxt/cache"
 )
 
-// Cache stores fetched responses by key (the manifest's URL). The values are
-// opaque bytes that a Fetcher encodes and checks; a value that does not
-// decode (truncated, corrupt, from another version) is ignored and the
-// manifest is fetched again, so a Cache never needs to validate anything.
-// Implementations must be safe for concurrent use. Put may drop a value (a
-// full store, a failed write): a cache is an optimisation, never a source
-// of errors.
-//
-// Because its methods use only built-in types, a crawler can implement Cache
-// on its own store (a database, Redis, a sharded map) without importing
-// this package.
-type Cache interface {
-	Get(key string) (value []byte, ok bool)
-	Put(key string, value []byte)
-}
+// Cache stores fetched responses by key (the manifest's URL); it is
+// cache.Cache, the interface library users implement. A cache that also
+// implements cache.Shared coordinates fetches across processes (shared.go).
+type Cache = cache.Cache
 
 // entry is one cached HTTP response, independent of any Mode: how it is
 // interpreted, and for how long it is fresh, depends on the mode asked for.
@@ -37,6 +28,7 @@ type entry struct {
 	URL        string      `json:"url"`       // the URL requested
 	FinalURL   string      `json:"final_url"` // after redirects
 	Redirects  int         `json:"redirects"`
+	Chain      []string    `json:"chain,omitempty"` // the URLs redirected to, FinalURL last
 	StatusCode int         `json:"status"`
 	Header     http.Header `json:"header"`     // the headers in keptHeaders
 	FetchedAt  time.Time   `json:"fetched_at"` // the local clock when the response arrived
@@ -181,7 +173,8 @@ const entryOverhead = 2 << 10
 type DirCache struct {
 	Dir string
 	// MaxEntryBytes bounds the size of a file Get reads; 0 means
-	// DefaultMaxEntryBytes.
+	// DefaultMaxEntryBytes. A Fetcher whose MaxSize is larger needs it
+	// larger too, or its largest entries are never read back.
 	MaxEntryBytes int64
 }
 

@@ -19,6 +19,17 @@
 // most MaxStale (30 days by default) past the copy's expiry. docs/fetching.md
 // has the full tables and their sources.
 //
+// Only files and the absence of one (2xx, 404, 410) are stored in the
+// Cache; every other answer, and every failure, is remembered in the
+// Fetcher's memory for Retry-After or Retry. A failure's Err and Reason name
+// its cause (a NetError: tls, timeout, dns, refused, reset).
+//
+// A Memo sits on top for the library's entry points: one flight per
+// manifest fetches and compiles it for every concurrent caller, and the
+// compiled value is kept, within byte and count bounds, until the response
+// expires.
+//
 // This package imports nothing of sitetxt but may be used by every
-// interpreter; robots.Client builds on it.
+// interpreter; robots.Client, datatxt.Fetcher and mobileagent.Fetcher
+// build on it.
 package fetch

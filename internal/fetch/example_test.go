@@ -1,6 +1,7 @@
 package fetch_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -39,4 +40,27 @@ func ExampleFetcher_Fetch() {
 	// Disallow: /private/
 	// parse true
 	// not-found 404 <nil>
+}
+
+func ExampleMemo_Get() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "User-agent: *\nDisallow: /private/\n")
+	}))
+	defer srv.Close()
+
+	compiles := 0
+	m := &fetch.Memo[int]{
+		Fetcher: &fetch.Fetcher{UserAgent: "ExampleBot/1.0"},
+		Mode:    fetch.RFC9309,
+		// A real Compile builds a policy; this one counts lines.
+		Compile: func(r *fetch.Result) int { compiles++; return bytes.Count(r.Body, []byte("\n")) },
+	}
+	u := srv.URL + "/robots.txt"
+	got := m.Get(context.Background(), u, u, nil)
+	fmt.Println(got.Result.Status, got.Value, got.Kept)
+	got = m.Get(context.Background(), u, u, nil)
+	fmt.Println(got.Result.Status, got.Value, got.Kept, compiles)
+	// Output:
+	// parse 2 false
+	// parse 2 true 1
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/sitetxt/sitetxt/cache"
 )
 
 // Defaults of a Fetcher's limits.
@@ -79,6 +81,9 @@ type Result struct {
 	// FinalURL is the URL the body came from, after Redirects redirects.
 	FinalURL  string
 	Redirects int
+	// Chain lists the URLs redirects led through after URL, FinalURL
+	// last; nil without redirects.
+	Chain []string
 	// HTTPStatus is the status code of the final response, 0 if there was
 	// none (a network error).
 	HTTPStatus  int
@@ -95,8 +100,11 @@ type Result struct {
 	// Stale is set when the site is unreachable and an expired cached copy
 	// is used instead (RFC 9309 2.4); Err says why it was unreachable.
 	Stale bool
-	// RetryAfter is, after a failure, the earliest time to ask again: the
-	// server's Retry-After, else now plus the Fetcher's Retry.
+	// RetryAfter is, after a failure or any answer that is not a file (a
+	// status other than 2xx, 404 and 410), the earliest time to ask again:
+	// the server's Retry-After, else now plus the Fetcher's Retry. Such
+	// answers are remembered in memory until then, never stored in the
+	// Cache.
 	RetryAfter time.Time
 	// Err is set when no usable answer came from the server: a network
 	// error, a timeout, too many redirects, a 5xx or 429 status, or any
@@ -110,8 +118,10 @@ type outcome struct {
 	code      int
 	e         *entry // the new or revalidated entry, for a response that is not a temporary failure
 	fromCache bool   // e is the cached entry, revalidated
+	shared    bool   // e or the failure came from another process, through a shared cache
 	finalURL  string
 	redirects int
+	chain     []string // the URLs redirected to, in order
 	ctype     string
 	err       error
 	retryAt   time.Time
@@ -176,7 +186,9 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m Mode) *Result {
 	now := f.now()
 	var cached *entry
 	if data, ok := f.cache().Get(key); ok {
-		if e, err := decodeEntry(data); err == nil && e.URL == key {
+		// An entry of a status that is not stored (written by an older
+		// version) is ignored: such answers are only remembered.
+		if e, err := decodeEntry(data); err == nil && e.URL == key && storable(e.StatusCode) {
 			cached = e
 		}
 	}
@@ -191,7 +203,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m Mode) *Result {
 	}
 	if o.e != nil {
 		r := resultOf(o.e, m)
-		r.FromCache, r.Revalidated = o.fromCache, o.fromCache
+		r.FromCache, r.Revalidated = o.fromCache || o.shared, o.fromCache
 		return r
 	}
 	cause := ""
@@ -199,7 +211,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m Mode) *Result {
 		cause = o.err.Error()
 	}
 	st, reason := meaning(m, o.kind, o.code, cause)
-	r := &Result{URL: key, Mode: m, Status: st, Reason: reason, FinalURL: o.finalURL, Redirects: o.redirects,
+	r := &Result{URL: key, Mode: m, Status: st, Reason: reason, FinalURL: o.finalURL, Redirects: o.redirects, Chain: o.chain,
 		HTTPStatus: o.code, ContentType: o.ctype, FetchedAt: now, Expires: o.retryAt, RetryAfter: o.retryAt, Err: o.err}
 	if o.kind == gotResponse && !temporary(o.code) && st != Error {
 		// An answer, not a failure: a 4xx under RFC 9309, 401 or 403 under
@@ -226,7 +238,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m Mode) *Result {
 // resultOf interprets a cached or fresh entry under m.
 func resultOf(e *entry, m Mode) *Result {
 	st, reason := meaning(m, gotResponse, e.StatusCode, "")
-	r := &Result{URL: e.URL, Mode: m, Status: st, Reason: reason, FinalURL: e.FinalURL, Redirects: e.Redirects,
+	r := &Result{URL: e.URL, Mode: m, Status: st, Reason: reason, FinalURL: e.FinalURL, Redirects: e.Redirects, Chain: e.Chain,
 		HTTPStatus: e.StatusCode, ContentType: e.Header.Get("Content-Type"), FetchedAt: e.FetchedAt,
 		Expires: e.expires(m), Truncated: e.Truncated}
 	if st == Parse {
@@ -266,7 +278,7 @@ func (f *Fetcher) do(ctx context.Context, key string, cached *entry) *outcome {
 		}
 		f.calls[key] = c
 		go func() {
-			o := f.fetch(context.WithoutCancel(ctx), key, cached)
+			o := f.fetchShared(context.WithoutCancel(ctx), key, cached)
 			f.mu.Lock()
 			defer f.mu.Unlock()
 			c.o = o
@@ -366,6 +378,7 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 			return redirectError(fmt.Sprintf("redirect %d goes to %s, not an http or https URL", len(via), req.URL.Redacted()))
 		}
 		o.redirects = len(via)
+		o.chain = append(o.chain, req.URL.String())
 		return nil
 	}
 	resp, err := client.Do(req)
@@ -403,7 +416,7 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 		// for Retry-After or Retry, never stored (docs/fetching.md).
 		return fail(gotResponse, errors.New(statusText(resp.StatusCode)), resp.Header)
 	}
-	e := &entry{URL: key, FinalURL: o.finalURL, Redirects: o.redirects, StatusCode: resp.StatusCode,
+	e := &entry{URL: key, FinalURL: o.finalURL, Redirects: o.redirects, Chain: o.chain, StatusCode: resp.StatusCode,
 		Header: make(http.Header), FetchedAt: now}
 	for _, h := range keptHeaders {
 		if vs := resp.Header.Values(h); len(vs) > 0 {
@@ -421,11 +434,19 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 	return o
 }
 
-// store puts e in the cache unless the response forbids it.
+// store puts e in the cache unless the response forbids it. In a shared
+// cache it is kept as long as any mode may use it, and it replaces a
+// remembered failure.
 func (f *Fetcher) store(e *entry) {
-	if !e.noStore() {
-		f.cache().Put(e.URL, e.encode())
+	if e.noStore() {
+		return
 	}
+	if sc, ok := f.cache().(cache.Shared); ok {
+		sc.PutTTL(e.URL, e.encode(), f.sharedTTL(e))
+		sc.PutTTL(failureKey(e.URL), nil, 0)
+		return
+	}
+	f.cache().Put(e.URL, e.encode())
 }
 
 // readBody reads at most max bytes of the decoded body and reports whether

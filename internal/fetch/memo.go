@@ -1,11 +1,13 @@
 package fetch
 
 import (
-	"container/list"
+	"cmp"
 	"context"
 	"hash/maphash"
 	"runtime"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -32,22 +34,26 @@ const memoOverhead = 512
 //     Fetcher and its Cache) and compiles it; every concurrent caller of
 //     that key waits for the same flight, so N callers cost one request
 //     and one compile, never N. Each caller can give up through its own
-//     context without failing the flight.
-//     At most GOMAXPROCS compiles run at once; the rest wait their turn.
+//     context without failing the flight. At most GOMAXPROCS compiles run
+//     at once; the rest wait their turn.
 //  3. A response with the same identity as the one the kept value came
 //     from (the same final URL and the same bytes: a 304 revalidation, a
 //     stale copy used while the site is unreachable, another process's
 //     copy of the same file in a shared Cache) keeps its compiled value.
 //
 // A Memo holds at most MaxEntries values compiled from at most MaxBytes of
-// manifests; past either it drops the least recently used values, one at a
-// time, until the new one fits. A dropped value costs one flight the next
-// time it is needed (a Cache lookup, and a request only if the Cache
-// dropped the response too) and one compile, never more, however many
-// callers ask for it at once. Sizing the Cache at least as large as the
-// Memo (as the entry points do for their default in-memory cache) means a
-// working set that fits in the Memo is never fetched again before it
-// expires.
+// manifests; past either it drops the least recently used values until the
+// new one fits. A kept value is found under a read lock, so callers of
+// fresh values do not queue behind each other. A dropped value costs one
+// flight the next time it is needed (a Cache lookup, and a request only if
+// the Cache dropped the response too) and one compile, never more, however
+// many callers ask for it at once. Sizing the Cache at least as large as
+// the Memo (as the entry points do for their default in-memory cache)
+// means a working set that fits in the Memo is never fetched again before
+// it expires.
+//
+// Values are never shared between keys, even for identical bytes: a
+// compiled value names the file it came from in its positions.
 //
 // Set the fields before first use; a Memo is safe for concurrent use.
 type Memo[V any] struct {
@@ -67,15 +73,16 @@ type Memo[V any] struct {
 
 	once    sync.Once
 	seed    maphash.Seed
-	mu      sync.Mutex
-	items   map[string]*list.Element // of *memoItem[V]
-	lru     list.List                // most recently used first
+	mu      sync.RWMutex // held for reading on the path of a kept value
+	items   map[string]*memoItem[V]
 	bytes   int
 	flights map[string]*memoFlight[V]
 	compile chan struct{} // a token per compile running: at most GOMAXPROCS
 }
 
 // A Memoized is a Memo's answer: the Result and the value compiled from it.
+// Result.Body is nil (the value is what was made of it; the Cache has the
+// bytes), so that a Memo holds each file once, compiled.
 type Memoized[V any] struct {
 	Result *Result
 	Value  V
@@ -88,8 +95,10 @@ type memoItem[V any] struct {
 	key   string
 	res   *Result
 	value V
-	id    uint64 // identity of res.Body, when res.Status is Parse
+	id    uint64 // identity of the body, when res.Status is Parse
+	n     int    // the body's length
 	size  int
+	used  atomic.Int64 // when it was last returned, in Unix nanoseconds
 }
 
 type memoFlight[V any] struct {
@@ -100,7 +109,7 @@ type memoFlight[V any] struct {
 func (m *Memo[V]) init() {
 	m.once.Do(func() {
 		m.seed = maphash.MakeSeed()
-		m.items = make(map[string]*list.Element)
+		m.items = make(map[string]*memoItem[V])
 		m.flights = make(map[string]*memoFlight[V])
 		m.compile = make(chan struct{}, runtime.GOMAXPROCS(0))
 	})
@@ -128,14 +137,18 @@ func (m *Memo[V]) maxEntries() int {
 func (m *Memo[V]) Get(ctx context.Context, key, rawURL string, compile func(*Result) V) Memoized[V] {
 	m.init()
 	now := m.Fetcher.now()
+	m.mu.RLock()
+	it := m.items[key]
+	m.mu.RUnlock()
+	if it != nil && it.res.FreshAt(now) {
+		it.used.Store(time.Now().UnixNano())
+		return Memoized[V]{Result: it.res, Value: it.value, Kept: true}
+	}
 	m.mu.Lock()
-	if el := m.items[key]; el != nil {
-		it := el.Value.(*memoItem[V])
-		if it.res.FreshAt(now) {
-			m.lru.MoveToFront(el)
-			m.mu.Unlock()
-			return Memoized[V]{Result: it.res, Value: it.value, Kept: true}
-		}
+	if it := m.items[key]; it != nil && it.res.FreshAt(now) { // kept since the look above
+		m.mu.Unlock()
+		it.used.Store(time.Now().UnixNano())
+		return Memoized[V]{Result: it.res, Value: it.value, Kept: true}
 	}
 	fl := m.flights[key]
 	if fl == nil {
@@ -158,16 +171,13 @@ func (m *Memo[V]) Get(ctx context.Context, key, rawURL string, compile func(*Res
 // fly fetches and compiles key for every caller waiting on fl.
 func (m *Memo[V]) fly(ctx context.Context, key, rawURL string, compile func(*Result) V, fl *memoFlight[V]) {
 	r := m.Fetcher.Fetch(ctx, rawURL, m.Mode)
-	it := &memoItem[V]{key: key, res: r, size: len(r.Body) + memoOverhead}
+	it := &memoItem[V]{key: key, n: len(r.Body), size: len(r.Body) + memoOverhead}
 	if r.Status == Parse {
 		it.id = m.identity(r)
-		m.mu.Lock()
-		var old *memoItem[V]
-		if el := m.items[key]; el != nil {
-			old = el.Value.(*memoItem[V])
-		}
-		m.mu.Unlock()
-		if old != nil && old.res.Status == Parse && old.id == it.id && old.res.FinalURL == r.FinalURL && len(old.res.Body) == len(r.Body) && old.res.Truncated == r.Truncated {
+		m.mu.RLock()
+		old := m.items[key]
+		m.mu.RUnlock()
+		if old != nil && old.res.Status == Parse && old.id == it.id && old.res.FinalURL == r.FinalURL && old.n == it.n && old.res.Truncated == r.Truncated {
 			it.value = old.value // the same response: revalidated, stale, or from another process
 		} else {
 			// Compiles beyond the cores only queue: running them one per core
@@ -180,9 +190,12 @@ func (m *Memo[V]) fly(ctx context.Context, key, rawURL string, compile func(*Res
 			}
 		}
 	}
+	kept := *r
+	kept.Body = nil
+	it.res = &kept
 	m.mu.Lock()
 	m.keep(it)
-	fl.m = Memoized[V]{Result: r, Value: it.value}
+	fl.m = Memoized[V]{Result: it.res, Value: it.value}
 	delete(m.flights, key)
 	m.mu.Unlock()
 	close(fl.done)
@@ -202,22 +215,30 @@ func (m *Memo[V]) identity(r *Result) uint64 {
 // keep stores it, dropping least recently used items until it fits. An
 // item larger than the whole bound is not kept. m.mu is held.
 func (m *Memo[V]) keep(it *memoItem[V]) {
-	if el := m.items[it.key]; el != nil {
-		m.bytes -= el.Value.(*memoItem[V]).size
-		m.lru.Remove(el)
+	it.used.Store(time.Now().UnixNano())
+	if old := m.items[it.key]; old != nil {
+		m.bytes -= old.size
 		delete(m.items, it.key)
 	}
 	if it.size > m.maxBytes() {
 		return
 	}
-	for m.lru.Len() > 0 && (m.lru.Len() >= m.maxEntries() || m.bytes+it.size > m.maxBytes()) {
-		el := m.lru.Back()
-		old := el.Value.(*memoItem[V])
-		m.bytes -= old.size
-		m.lru.Remove(el)
-		delete(m.items, old.key)
+	if len(m.items) >= m.maxEntries() || m.bytes+it.size > m.maxBytes() {
+		// Rare (the bound is full), and dearer than the scan: a compile.
+		byUse := make([]*memoItem[V], 0, len(m.items))
+		for _, o := range m.items {
+			byUse = append(byUse, o)
+		}
+		slices.SortFunc(byUse, func(a, b *memoItem[V]) int { return cmp.Compare(a.used.Load(), b.used.Load()) })
+		for _, o := range byUse {
+			if len(m.items) < m.maxEntries() && m.bytes+it.size <= m.maxBytes() {
+				break
+			}
+			m.bytes -= o.size
+			delete(m.items, o.key)
+		}
 	}
-	m.items[it.key] = m.lru.PushFront(it)
+	m.items[it.key] = it
 	m.bytes += it.size
 }
 

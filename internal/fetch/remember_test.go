@@ -76,3 +76,15 @@ func TestWhatIsStored(t *testing.T) {
 		})
 	}
 }
+
+// TestOldEntryNotStorable: a 403 an older version stored is ignored.
+func TestOldEntryNotStorable(t *testing.T) {
+	clk := newClock()
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusForbidden) })
+	u := s.URL + "/data.txt"
+	e := &entry{URL: u, FinalURL: u, StatusCode: 403, Header: http.Header{}, FetchedAt: clk.Now()}
+	f := &Fetcher{Now: clk.Now, Cache: readOnlyCache{u, string(e.encode())}}
+	if r := f.Fetch(context.Background(), u, DataTxt); r.FromCache || s.hits.Load() != 1 {
+		t.Errorf("Fetch over a stored 403 = from cache %v after %d requests, want a request", r.FromCache, s.hits.Load())
+	}
+}

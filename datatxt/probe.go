@@ -1,0 +1,232 @@
+package datatxt
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sitetxt/sitetxt/grammar"
+)
+
+// SiteRules decides whether an agent may fetch a URL on any site, fetching
+// each site's robots.txt as needed: *robots.Client satisfies it.
+type SiteRules interface {
+	Allowed(ctx context.Context, agent, url string) bool
+}
+
+// ProbeOptions control Probe.
+type ProbeOptions struct {
+	// Agent is the crawler whose robots.txt rules are honoured; "" means
+	// "*". The requests carry the Fetcher's UserAgent.
+	Agent string
+	// Robots decides which URLs may be asked for; nil asks for every URL
+	// (a library caller that has already checked them).
+	Robots SiteRules
+	// Concurrency is how many requests are in flight at once; 0 means 4.
+	Concurrency int
+	// HostDelay is the least time between two requests to one host; 0
+	// means 1 s, a negative value none.
+	HostDelay time.Duration
+	// Timeout bounds the whole probe; 0 means 2 minutes. URLs not asked for
+	// in time are reported.
+	Timeout time.Duration
+}
+
+// Probe asks the server of each distribution URL of c's entries what it
+// serves: a HEAD request, or a one-byte ranged GET where HEAD is refused.
+// What it learns (media type, size, Last-Modified) goes into Entry.Files,
+// which the exports read. Only http(s) URLs of files are asked for, each
+// once, honouring opts.Robots for opts.Agent, with bounded concurrency, a
+// per-host delay and a total time limit. A broken link (a 4xx or 5xx
+// answer, a network error) is an error diagnostic on the entry; a URL
+// robots.txt disallows or the time limit left out is a warning.
+//
+// Probe writes to the entries: probe a Catalog from Parse or Discover, or
+// one Fetch parsed with Rules or Robots, not one whose entries Fetch shares
+// between callers.
+func (f *Fetcher) Probe(ctx context.Context, c *Catalog, opts ProbeOptions) grammar.Diagnostics {
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = 4
+	}
+	if opts.HostDelay == 0 {
+		opts.HostDelay = time.Second
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = 2 * time.Minute
+	}
+	agent := opts.Agent
+	if agent == "" {
+		agent = "*"
+	}
+	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	defer cancel()
+	client := f.HTTPClient
+	if client == nil {
+		client = &http.Client{}
+	}
+	perRequest := f.Timeout
+	if perRequest <= 0 {
+		perRequest = 30 * time.Second
+	}
+
+	type job struct {
+		url     string
+		entries []*Entry
+	}
+	var jobs []*job
+	byURL := map[string]*job{}
+	for _, e := range c.Entries {
+		for i, u := range e.urlByPath() {
+			if u == "" || pinsDirectory(e.Paths[i]) || !isHTTP(u) {
+				continue
+			}
+			j := byURL[u]
+			if j == nil {
+				j = &job{url: u}
+				byURL[u] = j
+				jobs = append(jobs, j)
+			}
+			j.entries = append(j.entries, e)
+		}
+	}
+
+	var (
+		mu    sync.Mutex
+		diags grammar.Diagnostics
+		next  = map[string]time.Time{} // host: earliest next request
+	)
+	report := func(sev grammar.Severity, code string, j *job, msg string) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, e := range j.entries {
+			name := e.file
+			if name == "" {
+				name = c.Name
+			}
+			diags = append(diags, &grammar.Diagnostic{Severity: sev, Code: code, Filename: name,
+				Range: grammar.Range{Start: e.Pos, End: e.Pos}, Summary: msg})
+		}
+	}
+	// wait reserves the host's next slot and sleeps until it.
+	wait := func(host string) error {
+		mu.Lock()
+		now := time.Now()
+		at := next[host]
+		if at.Before(now) {
+			at = now
+		}
+		if opts.HostDelay > 0 {
+			next[host] = at.Add(opts.HostDelay)
+		}
+		mu.Unlock()
+		if d := time.Until(at); d > 0 {
+			t := time.NewTimer(d)
+			defer t.Stop()
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		return nil
+	}
+	sem := make(chan struct{}, opts.Concurrency)
+	var wg sync.WaitGroup
+	for _, j := range jobs {
+		if ctx.Err() != nil {
+			report(grammar.Warning, "probe-skipped", j, fmt.Sprintf("%s not probed: the probe's time limit (%v) was reached", j.url, opts.Timeout))
+			continue
+		}
+		if opts.Robots != nil && !opts.Robots.Allowed(ctx, agent, j.url) {
+			report(grammar.Warning, "probe-disallowed", j, fmt.Sprintf("%s not probed: robots.txt disallows it for %s", j.url, agent))
+			continue
+		}
+		sem <- struct{}{}
+		wg.Add(1)
+		go func(j *job) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			u, _ := url.Parse(j.url)
+			if err := wait(strings.ToLower(u.Host)); err != nil {
+				report(grammar.Warning, "probe-skipped", j, fmt.Sprintf("%s not probed: the probe's time limit (%v) was reached", j.url, opts.Timeout))
+				return
+			}
+			info, status, err := f.probeOne(ctx, client, perRequest, j.url)
+			switch {
+			case err != nil:
+				report(grammar.Error, "broken-link", j, fmt.Sprintf("%s: %v", j.url, err))
+			case status >= 400:
+				report(grammar.Error, "broken-link", j, fmt.Sprintf("%s: HTTP %d %s", j.url, status, http.StatusText(status)))
+			default:
+				mu.Lock()
+				for _, e := range j.entries {
+					if e.Files == nil {
+						e.Files = map[string]FileInfo{}
+					}
+					e.Files[j.url] = info
+				}
+				mu.Unlock()
+			}
+		}(j)
+	}
+	wg.Wait()
+	diags.Sort()
+	return diags
+}
+
+// probeOne sends HEAD, or a ranged GET when HEAD is refused.
+func (f *Fetcher) probeOne(ctx context.Context, client *http.Client, timeout time.Duration, u string) (FileInfo, int, error) {
+	info := FileInfo{Size: -1}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	do := func(method string) (*http.Response, error) {
+		req, err := http.NewRequestWithContext(ctx, method, u, nil)
+		if err != nil {
+			return nil, err
+		}
+		if f.UserAgent != "" {
+			req.Header.Set("User-Agent", f.UserAgent)
+		}
+		if method == http.MethodGet {
+			req.Header.Set("Range", "bytes=0-0")
+		}
+		return client.Do(req)
+	}
+	resp, err := do(http.MethodHead)
+	if err == nil && (resp.StatusCode == http.StatusMethodNotAllowed || resp.StatusCode == http.StatusNotImplemented) {
+		resp.Body.Close()
+		resp, err = do(http.MethodGet)
+	}
+	if err != nil {
+		return info, 0, err
+	}
+	defer resp.Body.Close()
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<10))
+	if resp.StatusCode >= 400 {
+		return info, resp.StatusCode, nil
+	}
+	if mt, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type")); err == nil && strings.Contains(mt, "/") {
+		info.MediaType = mt
+	}
+	if resp.StatusCode == http.StatusPartialContent {
+		// Content-Range: bytes 0-0/1234
+		if cr := resp.Header.Get("Content-Range"); strings.Contains(cr, "/") {
+			if n, err := strconv.ParseInt(cr[strings.LastIndexByte(cr, '/')+1:], 10, 64); err == nil {
+				info.Size = n
+			}
+		}
+	} else if resp.ContentLength >= 0 {
+		info.Size = resp.ContentLength
+	}
+	if t, err := http.ParseTime(resp.Header.Get("Last-Modified")); err == nil {
+		info.LastModified = t.UTC()
+	}
+	return info, resp.StatusCode, nil
+}

@@ -1,0 +1,225 @@
+package datatxt
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// validatorsDir holds the catalog validators (../shared/validators seen
+// from the repository root); README.md there says how to install them.
+const validatorsDir = "../../shared/validators"
+
+// validatorRun is one export checked by the real validators.
+type validatorRun struct {
+	file     string // the data.txt
+	format   string // our format name
+	vformat  string // the validator's format name
+	out      string // where the export was written
+	probs    Problems
+	datasets int
+}
+
+// impliedFields are validator fields that follow from another missing
+// field: POD's schema reports a distribution without a mediaType also as
+// "distribution: must match a schema in anyOf".
+var impliedFields = map[string][]string{
+	"mediaType":   {"distribution"},
+	"downloadURL": {"distribution"},
+	"format":      {"distribution"},
+}
+
+// TestValidators exports every corpus and testdata file in every catalog
+// format and runs the real validators (node validate.mjs --batch, one
+// process for all files) over the documents: each must be valid, or each
+// field the validator says is missing or wrong must be one that the
+// export reported as an error (Problem.Field). A second, smaller run
+// without --base, publisher or contact checks that what only flags can
+// give is reported, never invented.
+func TestValidators(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipped in -short mode: runs the node validators over 650 documents (about 10 s)")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: catalog validators not run (apt-get install nodejs npm; see ../shared/validators/README.md)")
+	}
+	if _, err := os.Stat(filepath.Join(validatorsDir, "validate.mjs")); err != nil {
+		t.Skipf("validators not found at %s: catalog exports not validated", validatorsDir)
+	}
+	modules := os.Getenv("VALIDATORS_NODE_MODULES")
+	if modules == "" {
+		modules = filepath.Join(os.TempDir(), "catalog-validators", "node_modules")
+	}
+	if _, err := os.Stat(filepath.Join(modules, "ajv", "package.json")); err != nil {
+		t.Skipf("the validators' npm packages are not installed at %s (set VALIDATORS_NODE_MODULES; see ../shared/validators/README.md)", modules)
+	}
+	var inputs []string
+	corpus, _ := filepath.Glob(filepath.Join(corpusDir, "*.txt"))
+	if len(corpus) == 0 {
+		t.Logf("corpus not found at %s: only testdata files are exported", corpusDir)
+	}
+	inputs = append(inputs, corpus...)
+	local, err := filepath.Glob("../testdata/datatxt/*.txt")
+	if err != nil || len(local) == 0 {
+		t.Fatalf("no testdata files: %v", err)
+	}
+	inputs = append(inputs, local...)
+	sort.Strings(inputs)
+
+	dir := t.TempDir()
+	full := ExportOptions{Publisher: "Example Publisher", ContactName: "Data Team", ContactEmail: "data@example.org"}
+	federal := full
+	federal.BureauCode, federal.ProgramCode = []string{"015:11"}, []string{"015:001"}
+	var runs []*validatorRun
+	add := func(file, format string, base string, opts ExportOptions, tag string) {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := Parse(filepath.Base(file), src, Options{Base: base})
+		out := filepath.Join(dir, fmt.Sprintf("%s.%s.%s.json", filepath.Base(file), tag, format))
+		var buf bytes.Buffer
+		probs, err := Export(&buf, c, format, opts)
+		if err != nil {
+			t.Fatalf("Export(%s, %s): %v", file, format, err)
+		}
+		if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		vf := format
+		if format == "datajson" && opts.Federal() {
+			vf = "datajson-federal"
+		}
+		runs = append(runs, &validatorRun{file: file, format: format, vformat: vf, out: out, probs: probs, datasets: len(c.Entries)})
+	}
+	for _, f := range inputs {
+		base := "https://data.example.org/data.txt"
+		if strings.HasPrefix(f, corpusDir) {
+			base = corpusBase
+		}
+		for _, format := range CatalogFormats {
+			add(f, format, base, full, "full")
+		}
+	}
+	for _, f := range local {
+		add(f, "datajson", "https://data.example.org/data.txt", federal, "federal")
+		for _, format := range CatalogFormats {
+			add(f, format, "", ExportOptions{}, "bare")
+		}
+	}
+	var list strings.Builder
+	byOut := map[string]*validatorRun{}
+	for _, r := range runs {
+		fmt.Fprintf(&list, "%s\t%s\n", r.vformat, r.out)
+		byOut[r.out] = r
+	}
+	listFile := filepath.Join(dir, "list.tsv")
+	if err := os.WriteFile(listFile, []byte(list.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// validate.mjs runs only when named by its real path (it compares
+	// argv[1] with its own URL), so symbolic links are resolved.
+	script, err := filepath.EvalSymlinks(filepath.Join(validatorsDir, "validate.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(node, script, "--json", "--batch", listFile)
+	cmd.Env = append(os.Environ(), "VALIDATORS_NODE_MODULES="+modules)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.Output()
+	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 1) {
+		t.Fatalf("validate.mjs: %v\n%s", err, stderr.String())
+	}
+	type result struct {
+		File   string `json:"file"`
+		Format string `json:"format"`
+		Valid  bool   `json:"valid"`
+		Errors []struct {
+			Field   string `json:"field"`
+			Message string `json:"message"`
+		} `json:"errors"`
+	}
+	type tally struct{ files, valid, explained, datasets, validDatasets int }
+	tallies := map[string]*tally{}
+	seen := 0
+	sc := bufio.NewScanner(bytes.NewReader(stdout))
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var res result
+		if err := json.Unmarshal(sc.Bytes(), &res); err != nil {
+			t.Fatalf("validator output %q: %v", sc.Text(), err)
+		}
+		r := byOut[res.File]
+		if r == nil {
+			t.Fatalf("validator reported on unknown file %s", res.File)
+		}
+		seen++
+		tag := strings.Split(filepath.Base(r.out), ".")
+		key := r.vformat + " (" + tag[len(tag)-3] + ")"
+		if tallies[key] == nil {
+			tallies[key] = &tally{}
+		}
+		tl := tallies[key]
+		tl.files++
+		tl.datasets += r.datasets
+		if res.Valid {
+			tl.valid++
+			tl.validDatasets += r.datasets
+			continue
+		}
+		reported := map[string]bool{}
+		badDatasets := map[string]bool{}
+		for _, p := range r.probs {
+			if p.Severity.String() == "error" {
+				reported[p.Field] = true
+				for _, f := range impliedFields[p.Field] {
+					reported[f] = true
+				}
+				badDatasets[p.Dataset] = true
+			}
+		}
+		tl.validDatasets += max(0, r.datasets-len(badDatasets))
+		explained := true
+		for _, e := range res.Errors {
+			if !reported[e.Field] {
+				explained = false
+				t.Errorf("%s -o %s: the validator says %s: %s; the export reported no missing %q (reported: %v)",
+					filepath.Base(r.file), r.format, e.Field, e.Message, e.Field, keys(reported))
+			}
+		}
+		if explained {
+			tl.explained++
+		}
+	}
+	if seen != len(runs) {
+		t.Errorf("validator reported on %d of %d documents; stderr:\n%s", seen, len(runs), stderr.String())
+	}
+	names := make([]string, 0, len(tallies))
+	for k := range tallies {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		tl := tallies[k]
+		t.Logf("%-28s %3d/%3d files valid, %3d more with every failure reported; %3d/%3d datasets with nothing missing",
+			k, tl.valid, tl.files, tl.explained, tl.validDatasets, tl.datasets)
+	}
+}
+
+func keys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

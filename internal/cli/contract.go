@@ -1,0 +1,517 @@
+package cli
+
+// This file is the output contract of docs/cli.md in one place: the flag
+// values every command reads the same way, the verdict words, the JSON
+// Lines and CSV writers, the decision object, flat positions, the escaping
+// of text for people, notes on standard error, and fetch failures as exit
+// code 2. Commands build their output from these pieces only.
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/fetch"
+	"github.com/sitetxt/sitetxt/robots"
+	"github.com/spf13/cobra"
+)
+
+// The verdict words of text and CSV output (JSON says "allowed": bool).
+const (
+	wordAllowed    = "allowed"
+	wordDisallowed = "disallowed"
+)
+
+// verdictWord returns "allowed" or "disallowed".
+func verdictWord(allowed bool) string {
+	if allowed {
+		return wordAllowed
+	}
+	return wordDisallowed
+}
+
+// lowerValue is a string flag whose value is kept in lower case, so that
+// "-o JSON", "--profile GOOGLE" and "--type DataTxt" mean what the lower
+// case spellings mean.
+type lowerValue struct{ p *string }
+
+func (v lowerValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return *v.p
+}
+func (v lowerValue) Set(s string) error { *v.p = strings.ToLower(s); return nil }
+func (v lowerValue) Type() string       { return "string" }
+
+// choiceFlag defines a flag with a fixed set of case-insensitive values,
+// the first the default, and completes them in the shell.
+func choiceFlag(cmd *cobra.Command, p *string, name, short, usage string, values ...string) {
+	*p = values[0]
+	f := cmd.Flags().VarPF(lowerValue{p}, name, short, usage)
+	f.DefValue = values[0]
+	_ = cmd.RegisterFlagCompletionFunc(name, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp))
+}
+
+// stream is a command's standard output: buffered, and flushed after each
+// result (end) when the results are to be read as they come (a stream of
+// URLs that is not a regular file: a pipe, a terminal, a co-process), or
+// only at the end (done) when the input is all there already.
+type stream struct {
+	w         *bufio.Writer
+	flushEach bool
+}
+
+func newStream(w io.Writer, flushEach bool) *stream {
+	return &stream{w: bufio.NewWriterSize(w, 64<<10), flushEach: flushEach}
+}
+
+// end marks the end of one result.
+func (s *stream) end() error {
+	if s.flushEach {
+		return s.w.Flush()
+	}
+	return nil
+}
+
+// done flushes what is left.
+func (s *stream) done() error { return s.w.Flush() }
+
+// streamsInput reports whether a --urls FILE is read as a stream whose
+// answers are wanted line by line: standard input or anything that is not
+// a regular file. URLs named on the command line only are not a stream.
+func streamsInput(ios *IOStreams, file string) bool {
+	switch file {
+	case "":
+		return false
+	case "-":
+		if f, ok := ios.In.(*os.File); ok {
+			if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+				return false
+			}
+		}
+		return true
+	}
+	st, err := os.Stat(file)
+	return err != nil || !st.Mode().IsRegular()
+}
+
+// jsonLines writes JSON Lines: one compact object per line, HTML
+// characters as they are, ended (and flushed when streaming) per object.
+type jsonLines struct {
+	s   *stream
+	enc *json.Encoder
+}
+
+func newJSONLines(s *stream) *jsonLines {
+	enc := json.NewEncoder(s.w)
+	enc.SetEscapeHTML(false)
+	return &jsonLines{s: s, enc: enc}
+}
+
+// write writes one object on its own line.
+func (j *jsonLines) write(v any) error {
+	if err := j.enc.Encode(v); err != nil {
+		return err
+	}
+	return j.s.end()
+}
+
+// csvRows writes CSV rows. A cell a spreadsheet would take for a formula
+// (starting with =, +, -, @, a tab or a carriage return) is written with a
+// leading apostrophe, so opening the file runs nothing a site wrote.
+type csvRows struct {
+	s  *stream
+	cw *csv.Writer
+}
+
+func newCSV(s *stream) *csvRows { return &csvRows{s: s, cw: csv.NewWriter(s.w)} }
+
+func (c *csvRows) write(cells ...string) error {
+	for i, v := range cells {
+		cells[i] = csvCell(v)
+	}
+	if err := c.cw.Write(cells); err != nil {
+		return err
+	}
+	c.cw.Flush()
+	if err := c.cw.Error(); err != nil {
+		return err
+	}
+	return c.s.end()
+}
+
+// csvCell neutralises a cell that would start a spreadsheet formula.
+func csvCell(v string) string {
+	if v != "" && strings.IndexByte("=+-@\t\r", v[0]) >= 0 {
+		return "'" + v
+	}
+	return v
+}
+
+// visible returns s with every character that could act on a terminal
+// written as an escape: C0 controls (\n, \t and \r included) and DEL as
+// \xNN, C1 controls, bidirectional overrides and isolates, line and
+// paragraph separators as \uNNNN, and bytes that are not UTF-8 as \xNN.
+// Text output for people passes everything a site or a user wrote through
+// it; JSON output stays exact.
+func visible(s string) string {
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 || c == 0x7f {
+				break
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && n == 1) || hidden(r) {
+			break
+		}
+		i += n
+	}
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	b.WriteString(s[:i])
+	for i < len(s) {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 || c == 0x7f {
+				fmt.Fprintf(&b, `\x%02x`, c)
+			} else {
+				b.WriteByte(c)
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, c)
+		case hidden(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// hidden reports whether a non-ASCII rune must not reach a terminal as it
+// is: a C1 control, a bidirectional mark, embedding, override or isolate,
+// or a line or paragraph separator.
+func hidden(r rune) bool {
+	switch {
+	case r >= 0x80 && r <= 0x9f: // C1
+		return true
+	case r == 0x061c, r == 0x200e, r == 0x200f: // ALM, LRM, RLM
+		return true
+	case r >= 0x202a && r <= 0x202e: // LRE, RLE, PDF, LRO, RLO
+		return true
+	case r >= 0x2066 && r <= 0x2069: // LRI, RLI, FSI, PDI
+		return true
+	case r == 0x2028, r == 0x2029: // line and paragraph separators
+		return true
+	}
+	return false
+}
+
+// visibleLines escapes each line of a multi-line text, keeping its line
+// breaks.
+func visibleLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = visible(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// diagText is a diagnostic as text output prints it:
+// "file:line:col: severity: message [code]", escaped.
+func diagText(d *grammar.Diagnostic) string {
+	s := d.Error()
+	if d.Code != "" {
+		s += " [" + d.Code + "]"
+	}
+	return visible(s)
+}
+
+// note prints "sitetxt: note: ..." on standard error unless -q.
+func note(ios *IOStreams, format string, args ...any) {
+	if ios.Quiet {
+		return
+	}
+	fmt.Fprintf(ios.ErrOut, "sitetxt: note: %s\n", visible(fmt.Sprintf(format, args...)))
+}
+
+// warn prints "sitetxt: warning: ..." on standard error, even with -q.
+func warn(ios *IOStreams, format string, args ...any) {
+	fmt.Fprintf(ios.ErrOut, "sitetxt: warning: %s\n", visible(fmt.Sprintf(format, args...)))
+}
+
+// The decision object of check, diff, matrix (and serve and audit, which
+// share it): a URL's verdict, why, the rule and group that applied, and
+// what the fetch of a fetched robots.txt meant.
+type (
+	decisionJSON struct {
+		URL     string     `json:"url"`
+		Agent   string     `json:"agent"`
+		Profile string     `json:"profile"`
+		Allowed bool       `json:"allowed"`
+		Reason  string     `json:"reason"`
+		Rule    *ruleJSON  `json:"rule"`
+		Group   *groupJSON `json:"group"`
+		Fetch   *fetchJSON `json:"fetch,omitempty"`
+	}
+	ruleJSON struct {
+		Directive string `json:"directive"`
+		Pattern   string `json:"pattern"`
+		File      string `json:"file"`
+		Line      int    `json:"line"`
+		Column    int    `json:"column"`
+	}
+	groupJSON struct {
+		Agents []string `json:"agents"`
+		File   string   `json:"file"`
+		Line   int      `json:"line"`
+		Column int      `json:"column"`
+	}
+	fetchJSON struct {
+		URL     string `json:"url"`
+		Status  int    `json:"status"`  // the HTTP status, 0 when there was no response
+		Meaning string `json:"meaning"` // parse, allow-all, disallow-all, defer
+		Error   string `json:"error"`   // why the fetch failed, "" when it did not
+	}
+)
+
+// decisionViews builds decision objects for one source, making the rule
+// and group parts once per rule and group (a stream of a million URLs
+// decided by a handful of rules allocates them a handful of times).
+type decisionViews struct {
+	file    string
+	profile string
+	fetch   *fetchJSON
+	rules   map[*robots.Rule]*ruleJSON
+	groups  map[*robots.Group]*groupJSON
+}
+
+func newDecisionViews(file string, prof robots.Profile, fetched *fetch.Result) *decisionViews {
+	return &decisionViews{file: file, profile: prof.String(), fetch: fetchView(fetched),
+		rules: map[*robots.Rule]*ruleJSON{}, groups: map[*robots.Group]*groupJSON{}}
+}
+
+// fetchView is the fetch part of a decision, nil for a source not fetched.
+func fetchView(r *fetch.Result) *fetchJSON {
+	if r == nil {
+		return nil
+	}
+	v := &fetchJSON{URL: r.URL, Status: r.HTTPStatus, Meaning: r.Status.String()}
+	if r.Err != nil {
+		v.Error = r.Err.Error()
+	}
+	return v
+}
+
+func (v *decisionViews) view(url, agent string, d robots.Decision) decisionJSON {
+	return decisionJSON{URL: url, Agent: agent, Profile: v.profile, Allowed: d.Allowed, Reason: d.Reason,
+		Rule: v.rule(d.Rule), Group: v.group(d.Group), Fetch: v.fetch}
+}
+
+func (v *decisionViews) rule(r *robots.Rule) *ruleJSON {
+	if r == nil {
+		return nil
+	}
+	if j, ok := v.rules[r]; ok {
+		return j
+	}
+	p := r.Line.FieldPos()
+	j := &ruleJSON{Directive: r.Directive(), Pattern: r.Pattern, File: v.file, Line: p.Line, Column: p.Column}
+	v.rules[r] = j
+	return j
+}
+
+func (v *decisionViews) group(g *robots.Group) *groupJSON {
+	if g == nil {
+		return nil
+	}
+	if j, ok := v.groups[g]; ok {
+		return j
+	}
+	p := g.Pos()
+	agents := g.Agents
+	if agents == nil {
+		agents = []string{}
+	}
+	j := &groupJSON{Agents: agents, File: v.file, Line: p.Line, Column: p.Column}
+	v.groups[g] = j
+	return j
+}
+
+// diagJSON is a diagnostic in JSON and YAML: flat positions.
+type diagJSON struct {
+	File      string `json:"file" yaml:"file"`
+	Line      int    `json:"line" yaml:"line"`
+	Column    int    `json:"column" yaml:"column"`
+	EndLine   int    `json:"end_line" yaml:"end_line"`
+	EndColumn int    `json:"end_column" yaml:"end_column"`
+	Severity  string `json:"severity" yaml:"severity"`
+	Code      string `json:"code" yaml:"code"`
+	Message   string `json:"message" yaml:"message"`
+}
+
+func diagView(d *grammar.Diagnostic) diagJSON {
+	s, e := d.Range.Start, d.Range.End
+	return diagJSON{File: d.Filename, Line: s.Line, Column: s.Column, EndLine: e.Line, EndColumn: e.Column,
+		Severity: d.Severity.String(), Code: d.Code, Message: d.Summary}
+}
+
+// diagCSVHeader and diagRow are a diagnostic as a CSV row.
+var diagCSVHeader = []string{"file", "line", "column", "end_line", "end_column", "severity", "code", "message"}
+
+func diagRow(d *grammar.Diagnostic) []string {
+	v := diagView(d)
+	return []string{v.File, itoa(v.Line), itoa(v.Column), itoa(v.EndLine), itoa(v.EndColumn), v.Severity, v.Code, v.Message}
+}
+
+func itoa(n int) string { return fmt.Sprint(n) }
+
+// exitWith returns the error a command ends with: a fetch failure (exit 2,
+// its cause printed) wins over findings (exit 1).
+func exitWith(failure error, found bool) error {
+	if failure != nil {
+		return failure
+	}
+	if found {
+		return findings
+	}
+	return nil
+}
+
+// shownURL is a URL as text output shows it: quoted when it is empty or
+// holds white space or quotes (so that it stays visible and whole), else
+// escaped.
+func shownURL(u string) string {
+	if u == "" || strings.ContainsAny(u, " \t\"") {
+		return strconv.Quote(u)
+	}
+	return visible(u)
+}
+
+// decisionCSVHeader and decisionRow are a decision as a CSV row.
+func decisionCSVHeader() []string {
+	return []string{"url", "agent", "profile", "verdict", "reason", "directive", "pattern", "file", "line", "column", "group_line"}
+}
+
+func decisionRow(v decisionJSON) []string {
+	row := []string{v.URL, v.Agent, v.Profile, verdictWord(v.Allowed), v.Reason, "", "", "", "", "", ""}
+	if r := v.Rule; r != nil {
+		row[5], row[6], row[7], row[8], row[9] = r.Directive, r.Pattern, r.File, itoa(r.Line), itoa(r.Column)
+	}
+	if g := v.Group; g != nil {
+		row[10] = itoa(g.Line)
+	}
+	return row
+}
+
+// reportFetch says on standard error why a fetched source could not be
+// fetched, and returns the exit error that makes the command end with 2
+// after it has printed the decisions the standard derives from the
+// failure (RFC 9309: a 5xx or network error disallows everything). It is
+// nil for a file, or a fetch that gave an answer.
+func reportFetch(ios *IOStreams, src *source) error {
+	r := src.fetched
+	if r == nil || r.Err == nil {
+		return nil
+	}
+	if r.Stale {
+		note(ios, "%s", r.Reason)
+		return nil
+	}
+	fmt.Fprintf(ios.ErrOut, "sitetxt: %s\n", visible(r.Failure().Error()))
+	return &exitError{code: ExitError}
+}
+
+// contractDoc is the output contract as docs/cli.md states it, before the
+// generated command reference. TestContract checks every command keeps it.
+const contractDoc = "## The output contract\n\n" +
+	"Every command follows these rules; `internal/cli/contract.go` implements them in one place and\n" +
+	"`internal/cli/contract_test.go` checks each command against them.\n\n" +
+	"1. **Formats.** `-o/--output` is `text` (the default, for people), `json` or `csv`, plus\n" +
+	"   command-specific document formats (`parse`: yaml; `datasets`: yaml, datajson, dcat, schemaorg,\n" +
+	"   datapackage, croissant). Every command that prints rows offers `csv`: check, diff, matrix,\n" +
+	"   agents, lint, parse (one row per line of the file), fetch. Flag values (`-o`, `--profile`,\n" +
+	"   `--type`, `--form`) are case-insensitive: `-o JSON` is `-o json`.\n" +
+	"2. **JSON is JSON Lines.** `-o json` prints one compact object per line, one per result: per URL\n" +
+	"   (check, diff, matrix, agents), per diagnostic (lint), per source (parse), per manifest (fetch),\n" +
+	"   per dataset (datasets). Objects are written as they are decided; when URLs come from a pipe, a\n" +
+	"   terminal or any `--urls` input that is not a regular file, each line is flushed at once, so\n" +
+	"   sitetxt works as a co-process. Catalog document formats are single documents in their own shape.\n" +
+	"3. **Keys and positions.** JSON keys are snake_case. A position is flat fields on the object that\n" +
+	"   has it: `file` (where known), `line`, `column` (1-based; columns count bytes, as the grammar\n" +
+	"   does), and for ranges `end_line`, `end_column`. There are no nested position objects.\n" +
+	"4. **Verdicts.** JSON says `\"allowed\": true|false`. Text and CSV say `allowed` or `disallowed`,\n" +
+	"   matrix cells included; never Yes/No.\n" +
+	"5. **The decision object** (check's lines, each entry of diff's `verdicts` and matrix's\n" +
+	"   `decisions`):\n\n" +
+	"   ```\n" +
+	"   {\"url\", \"agent\", \"profile\", \"allowed\": bool,\n" +
+	"    \"reason\": \"rule matched\" | \"no rule matched\" | \"no group applies\" | \"/robots.txt is always allowed\" | what the fetch status meant,\n" +
+	"    \"rule\": {\"directive\", \"pattern\", \"file\", \"line\", \"column\"} | null,\n" +
+	"    \"group\": {\"agents\": [...], \"file\", \"line\", \"column\"} | null,\n" +
+	"    \"fetch\": {\"url\", \"status\": HTTP status or 0, \"meaning\": \"parse\" | \"allow-all\" | \"disallow-all\" | \"defer\", \"error\": \"\" or why it failed}}\n" +
+	"   ```\n\n" +
+	"   `fetch` is present only when the robots.txt was fetched over HTTP. Features may add fields.\n" +
+	"6. **Exit codes**, the same in every command: `0` success; `1` findings (a disallowed URL, a lint\n" +
+	"   error, a disagreement between profiles, a URL with no mobile-agent server, an export missing a\n" +
+	"   required field); `2` usage or input errors, including a source that could not be fetched or\n" +
+	"   read (network, TLS, DNS, timeout, HTTP 5xx or 429). When a fetch fails, its cause is printed on\n" +
+	"   standard error (`sitetxt: cannot fetch https://x/robots.txt: ...`) and the decisions the\n" +
+	"   standard derives from the failure (RFC 9309: everything disallowed) are still printed. 2 wins\n" +
+	"   over 1. Endless standard input stops at the documented limit with a message, never silently.\n" +
+	"7. **Nothing raw reaches a terminal.** Text output and standard error escape every character that\n" +
+	"   could act on a terminal: C0 controls and DEL as `\\xNN`, C1 controls, bidirectional marks,\n" +
+	"   embeddings, overrides and isolates, and line/paragraph separators as `\\uNNNN`, bytes that are not\n" +
+	"   UTF-8 as `\\xNN`. JSON output is exact: the bytes the site wrote, JSON-escaped. CSV cells that a\n" +
+	"   spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab or CR) get a leading `'`.\n" +
+	"8. **Notes** go to standard error as `sitetxt: note: ...` and are silenced with `-q`; warnings\n" +
+	"   (`sitetxt: warning: ...`) are not.\n\n"
+
+// readNotes says on standard error where sitetxt read less of a source
+// than it held, once per kind: past maxRead (a warning: the input was cut,
+// as an endless standard input is), past the fetch size limit, past the
+// profile's parse limit (notes).
+func readNotes(ios *IOStreams, src *source, f *grammar.File) {
+	if src.cut {
+		warn(ios, "%s: input is longer than %d bytes; sitetxt stopped reading it there", src.name, maxRead)
+	}
+	if r := src.fetched; r != nil && r.Truncated {
+		note(ios, "%s: the server sent more than %d bytes; only those were read", src.name, len(src.data))
+	}
+	if f != nil && f.Ignored != "" {
+		note(ios, "%s: only the first %d bytes are read under this profile (RFC 9309 2.5); %d bytes after them are ignored", src.name, len(src.data)-len(f.Ignored), len(f.Ignored))
+	}
+	long := 0
+	if f != nil {
+		for _, l := range f.Lines {
+			if l.TooLong {
+				long++
+			}
+		}
+	}
+	if long > 0 {
+		note(ios, "%s: %s longer than the line limit; each is read up to it", src.name, plural(long, "line"))
+	}
+}

@@ -1,0 +1,155 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/sitetxt/sitetxt/cache/rediscache"
+	"github.com/sitetxt/sitetxt/internal/serve"
+	"github.com/sitetxt/sitetxt/robots"
+	"github.com/spf13/cobra"
+)
+
+func init() { commands = append(commands, newServeCmd) }
+
+// serveOptions are the options of "sitetxt serve".
+type serveOptions struct {
+	IO           *IOStreams
+	Listen       string
+	Redis        string
+	Profile      string
+	AllowPrivate bool
+	TokenFile    string
+	Timeout      time.Duration
+	ReqTimeout   time.Duration
+	UserAgent    string
+	MaxURLs      int
+	MaxBody      int64
+	Grace        time.Duration
+	LogFormat    string
+	LogLevel     string
+
+	// ready, when set, is called with the address listened on (tests).
+	ready func(addr string)
+}
+
+func newServeCmd(ios *IOStreams) *cobra.Command {
+	opts := &serveOptions{IO: ios}
+	cmd := &cobra.Command{
+		Use:   "serve [--listen ADDR] [--redis URL] [--profile P]",
+		Short: "Answer robots.txt decisions over HTTP for crawlers in any language",
+		Long: `Serve robots.txt decisions over HTTP: POST /v1/check with
+  {"agent": "ExampleBot", "urls": ["https://example.org/a", ...], "profile": "rfc9309"}
+answers {"results": [...]}, one object per URL in order: the decision object
+of check -o json ("url", "agent", "profile", "allowed", "reason", "rule",
+"group", "fetch"), plus "crawl_delay" (seconds) and "request_rate"
+({"requests", "seconds"}) when the agent's group has them. GET /healthz
+says whether the service is ready and Redis reachable; GET /metrics gives
+Prometheus metrics.
+
+Each site's robots.txt is fetched once per expiry and cached in memory. With
+--redis, every serve process (and every robots.Client) sharing that Redis
+shares the cache and a lease per robots.txt, so a site sees one request per
+expiry from the whole fleet. When Redis is down or slow, answers continue
+from the local cache and direct fetches; nothing fails (docs/fleet.md).
+
+The service refuses to fetch from loopback, private and link-local
+addresses (checked at connection time, after DNS and on every redirect)
+unless --allow-private is given. --token-file requires
+"Authorization: Bearer <token>" on /v1/check and /metrics. SIGTERM or
+SIGINT stops accepting connections and finishes the requests in flight
+(for at most --grace). One log line per request goes to standard error.`,
+		Example: `  sitetxt serve --listen 127.0.0.1:8080
+  sitetxt serve --listen :8080 --redis redis://10.0.0.5:6379/0 --token-file /etc/sitetxt/token
+  curl -s -d '{"agent":"ExampleBot","urls":["https://example.org/private/x"]}' http://127.0.0.1:8080/v1/check`,
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+			defer stop()
+			return serveRun(ctx, opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Listen, "listen", "127.0.0.1:8080", "address to listen on")
+	fl.StringVar(&opts.Redis, "redis", "", "share the cache and fetch leases through this Redis (redis://host:6379/0)")
+	profileFlag(cmd, &opts.Profile)
+	fl.BoolVar(&opts.AllowPrivate, "allow-private", false, "allow fetching from loopback, private and link-local addresses")
+	fl.StringVar(&opts.TokenFile, "token-file", "", "require the bearer token in this file on /v1/check and /metrics")
+	fl.DurationVar(&opts.Timeout, "timeout", serve.DefaultFetchTimeout, "give up fetching a robots.txt after this long, redirects included")
+	fl.DurationVar(&opts.ReqTimeout, "request-timeout", serve.DefaultRequestTimeout, "answer a request within this long: URLs whose robots.txt has not come by then are disallowed, with the reason")
+	fl.StringVar(&opts.UserAgent, "user-agent", defaultUserAgent(), "User-Agent header to send when fetching robots.txt")
+	fl.IntVar(&opts.MaxURLs, "max-urls", serve.DefaultMaxURLs, "most URLs in one request")
+	fl.Int64Var(&opts.MaxBody, "max-body", serve.DefaultMaxBody, "most bytes in one request body")
+	fl.DurationVar(&opts.Grace, "grace", 30*time.Second, "on SIGTERM, how long to wait for requests in flight")
+	fl.StringVar(&opts.LogFormat, "log-format", "text", "log format: text or json")
+	fl.StringVar(&opts.LogLevel, "log-level", "info", "least level logged: debug, info, warn or error")
+	return cmd
+}
+
+func serveRun(ctx context.Context, opts *serveOptions) error {
+	prof, err := robots.ParseProfile(opts.Profile)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	if opts.Timeout <= 0 || opts.ReqTimeout <= 0 || opts.MaxURLs <= 0 || opts.MaxBody <= 0 || opts.Grace < 0 {
+		return usageError("--timeout, --request-timeout, --max-urls and --max-body must be positive, --grace not negative")
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(opts.LogLevel)); err != nil {
+		return usageError("unknown --log-level %q (want debug, info, warn or error)", opts.LogLevel)
+	}
+	hopts := &slog.HandlerOptions{Level: level}
+	var log *slog.Logger
+	switch strings.ToLower(opts.LogFormat) {
+	case "text":
+		log = slog.New(slog.NewTextHandler(opts.IO.ErrOut, hopts))
+	case "json":
+		log = slog.New(slog.NewJSONHandler(opts.IO.ErrOut, hopts))
+	default:
+		return usageError("unknown --log-format %q (want text or json)", opts.LogFormat)
+	}
+	cfg := serve.Config{Profile: prof, UserAgent: opts.UserAgent, AllowPrivate: opts.AllowPrivate,
+		MaxURLs: opts.MaxURLs, MaxBody: opts.MaxBody, FetchTimeout: opts.Timeout, RequestTimeout: opts.ReqTimeout, Logger: log}
+	if opts.TokenFile != "" {
+		b, err := os.ReadFile(opts.TokenFile)
+		if err != nil {
+			return usageError("--token-file: %v", err)
+		}
+		if cfg.Token = strings.TrimSpace(string(b)); cfg.Token == "" {
+			return usageError("--token-file %s is empty", opts.TokenFile)
+		}
+	}
+	if opts.Redis != "" {
+		rediscache.LogDriverTo(log)
+		rc, err := rediscache.Open(opts.Redis, rediscache.Options{Logger: log})
+		if err != nil {
+			return usageError("--redis: %v", err)
+		}
+		defer rc.Close()
+		if err := rc.Ping(ctx); err != nil {
+			log.Warn("redis unreachable at start; serving from the local cache and direct fetches until it is back", "err", err.Error())
+		}
+		cfg.Cache, cfg.Redis = rc, rc
+	}
+	ln, err := net.Listen("tcp", opts.Listen)
+	if err != nil {
+		return usageError("--listen: %v", err)
+	}
+	addr := ln.Addr().String()
+	log.Info("serving", "addr", addr, "profile", prof.String(), "redis", opts.Redis != "", "allow_private", opts.AllowPrivate)
+	if opts.ready != nil {
+		opts.ready(addr)
+	}
+	if err := serve.New(cfg).Serve(ctx, ln, opts.Grace); err != nil {
+		return &exitError{code: ExitError, err: fmt.Errorf("serve: %w", err)}
+	}
+	log.Info("stopped")
+	return nil
+}

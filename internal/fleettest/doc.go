@@ -1,0 +1,15 @@
+// Package fleettest holds the fleet load test of "sitetxt serve": three
+// serve processes sharing one real Redis answer a million decisions about
+// a thousand loopback sites, while one process is killed and restarted and
+// Redis is restarted empty. It measures decisions per second, latency,
+// robots.txt requests per site (the aim: one per expiry for the whole
+// fleet), errors (the aim: none) and memory per process.
+//
+// It runs only with SITETXT_SLOW=1 (the CI step for slow tests):
+//
+//	SITETXT_SLOW=1 go test -run Fleet -v ./internal/fleettest
+//
+// SITETXT_FLEET_SITES and SITETXT_FLEET_DECISIONS change its size;
+// SITETXT_FLEET_REPORT names a file to write the figures to, as the
+// Markdown table docs/fleet.md shows.
+package fleettest

@@ -1,0 +1,445 @@
+package fleettest
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/sitetxt/sitetxt/internal/redistest"
+)
+
+func envInt(t *testing.T, name string, def int) int {
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(strings.ReplaceAll(v, "_", ""))
+	if err != nil || n <= 0 {
+		t.Fatalf("%s=%q: want a positive number", name, v)
+	}
+	return n
+}
+
+// sites are n loopback web sites, one per port, each serving a robots.txt
+// that may be cached for an hour, counting its robots.txt requests.
+type sites struct {
+	srv      *http.Server
+	lns      []net.Listener
+	port     map[int]int // port -> site index
+	requests []atomic.Int64
+}
+
+func siteRobots(i int) string {
+	return fmt.Sprintf("# site %d\nUser-agent: *\nDisallow: /private/\nAllow: /private/open\nCrawl-delay: %d\n\nUser-agent: FleetBot\nDisallow: /nobot/\n", i, 1+i%5)
+}
+
+func startSites(t *testing.T, n, maxAge int) *sites {
+	s := &sites{port: map[int]int{}, requests: make([]atomic.Int64, n)}
+	bodies := make([]string, n)
+	for i := range n {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.lns = append(s.lns, ln)
+		s.port[ln.Addr().(*net.TCPAddr).Port] = i
+		bodies[i] = siteRobots(i)
+	}
+	s.srv = &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		port := r.Context().Value(http.LocalAddrContextKey).(net.Addr).(*net.TCPAddr).Port
+		i := s.port[port]
+		if r.URL.Path != "/robots.txt" {
+			http.NotFound(w, r)
+			return
+		}
+		s.requests[i].Add(1)
+		etag := fmt.Sprintf(`"r%d"`, i)
+		w.Header().Set("Connection", "close")
+		w.Header().Set("Cache-Control", fmt.Sprintf("max-age=%d", maxAge))
+		w.Header().Set("ETag", etag)
+		if r.Header.Get("If-None-Match") == etag {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain")
+		io.WriteString(w, bodies[i])
+	})}
+	for _, ln := range s.lns {
+		go s.srv.Serve(ln)
+	}
+	t.Cleanup(func() { s.srv.Close() })
+	return s
+}
+
+func (s *sites) url(i int) string { return "http://" + s.lns[i].Addr().String() }
+
+// proc is one "sitetxt serve" process.
+type proc struct {
+	bin, addr string
+	args      []string
+	cmd       *exec.Cmd
+	log       *logBuffer
+	alive     atomic.Bool
+}
+
+// start starts the process and waits until it is ready. It may be called
+// from any goroutine.
+func (p *proc) start() error {
+	p.log = new(logBuffer)
+	p.cmd = exec.Command(p.bin, append([]string{"serve", "--listen", p.addr}, p.args...)...)
+	p.cmd.Stderr = p.log
+	if err := p.cmd.Start(); err != nil {
+		return err
+	}
+	for i := 0; ; i++ {
+		resp, err := http.Get("http://" + p.addr + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				break
+			}
+		}
+		if i == 200 {
+			return fmt.Errorf("serve on %s not ready: %v\n%s", p.addr, err, p.log)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	p.alive.Store(true)
+	return nil
+}
+
+func (p *proc) kill() {
+	p.alive.Store(false)
+	p.cmd.Process.Kill()
+	p.cmd.Wait()
+}
+
+// memory returns the process's peak and current resident set in MiB.
+func (p *proc) memory() (peak, now float64) {
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) >= 2 && (f[0] == "VmHWM:" || f[0] == "VmRSS:") {
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			if f[0] == "VmHWM:" {
+				peak = kb / 1024
+			} else {
+				now = kb / 1024
+			}
+		}
+	}
+	return peak, now
+}
+
+// metric returns the sum of the samples of a metric on /metrics.
+func (p *proc) metric(name string) float64 {
+	resp, err := http.Get("http://" + p.addr + "/metrics")
+	if err != nil {
+		return -1
+	}
+	defer resp.Body.Close()
+	var sum float64
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		l := sc.Text()
+		if strings.HasPrefix(l, name+" ") || strings.HasPrefix(l, name+"{") {
+			f := strings.Fields(l)
+			v, _ := strconv.ParseFloat(f[len(f)-1], 64)
+			sum += v
+		}
+	}
+	return sum
+}
+
+type result struct {
+	URL     string `json:"url"`
+	Allowed bool   `json:"allowed"`
+	Reason  string `json:"reason"`
+	Fetch   *struct {
+		Status int    `json:"status"`
+		Error  string `json:"error"`
+	} `json:"fetch"`
+	CrawlDelay *float64 `json:"crawl_delay"`
+}
+
+// paths are the URL paths asked about, and whether each agent may fetch
+// them (siteRobots).
+var paths = []struct {
+	path         string
+	fleet, other bool
+}{
+	{"/", true, true},
+	{"/private/x", true, false}, // FleetBot's own group has no /private/ rule
+	{"/nobot/page", false, true},
+	{"/private/open", true, true},
+	{"/docs/a?b=c", true, true},
+}
+
+func TestFleetLoad(t *testing.T) {
+	if os.Getenv("SITETXT_SLOW") != "1" {
+		t.Skip("the fleet load test runs only with SITETXT_SLOW=1")
+	}
+	if redistest.Path() == "" {
+		t.Skip("redis-server is not installed (Debian package redis-server); skipping the fleet load test")
+	}
+	nSites := envInt(t, "SITETXT_FLEET_SITES", 1000)
+	nDecisions := envInt(t, "SITETXT_FLEET_DECISIONS", 1000000)
+	maxAge := envInt(t, "SITETXT_FLEET_MAXAGE", 3600) // seconds robots.txt may be cached
+	const batch, workers, nProcs = 100, 12, 3
+	nBatches := (nDecisions + batch - 1) / batch
+
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "sitetxt")
+	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, "github.com/sitetxt/sitetxt/cmd/sitetxt")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	rds := redistest.Start(t)
+	st := startSites(t, nSites, maxAge)
+	procs := make([]*proc, nProcs)
+	for i := range procs {
+		procs[i] = &proc{bin: bin, addr: fmt.Sprintf("127.0.0.1:%d", redistest.FreePort(t)),
+			args: []string{"--redis", rds.URL(), "--allow-private", "--log-level", "warn", "--log-format", "json"}}
+		if err := procs[i].start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func(p *proc) {
+			if p.alive.Load() {
+				p.kill()
+			}
+		}(procs[i])
+	}
+
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: workers, MaxConnsPerHost: 0}, Timeout: 60 * time.Second}
+	var (
+		next, done             atomic.Int64
+		wrong, failed, retried atomic.Int64
+		mu                     sync.Mutex
+		latencies              = make([]time.Duration, 0, nBatches)
+		firstWrong             string
+	)
+	ask := func(b int) {
+		agent, fleet := "OtherBot", false
+		if b%2 == 0 {
+			agent, fleet = "FleetBot", true
+		}
+		urls := make([]string, 0, batch)
+		want := make([]bool, 0, batch)
+		for i := range batch {
+			k := b*batch + i
+			p := paths[(k/nSites)%len(paths)]
+			urls = append(urls, st.url(k%nSites)+p.path)
+			if fleet {
+				want = append(want, p.fleet)
+			} else {
+				want = append(want, p.other)
+			}
+		}
+		body, _ := json.Marshal(map[string]any{"agent": agent, "urls": urls})
+		for attempt := 0; attempt < 2*nProcs; attempt++ {
+			p := procs[(b+attempt)%nProcs]
+			if !p.alive.Load() {
+				continue
+			}
+			start := time.Now()
+			resp, err := client.Post("http://"+p.addr+"/v1/check", "application/json", bytes.NewReader(body))
+			if err != nil {
+				retried.Add(1)
+				continue
+			}
+			var out struct{ Results []result }
+			err = json.NewDecoder(resp.Body).Decode(&out)
+			resp.Body.Close()
+			d := time.Since(start)
+			if err != nil || resp.StatusCode != 200 || len(out.Results) != len(urls) {
+				retried.Add(1)
+				continue
+			}
+			mu.Lock()
+			latencies = append(latencies, d)
+			mu.Unlock()
+			for i, r := range out.Results {
+				if r.URL != urls[i] || r.Allowed != want[i] || r.Fetch == nil || r.Fetch.Error != "" || r.CrawlDelay == nil && !fleet {
+					if wrong.Add(1) == 1 {
+						j, _ := json.Marshal(r)
+						mu.Lock()
+						firstWrong = fmt.Sprintf("%s as %s: got %s, want allowed %v", urls[i], agent, j, want[i])
+						mu.Unlock()
+					}
+				}
+			}
+			done.Add(int64(len(urls)))
+			return
+		}
+		failed.Add(1)
+	}
+
+	var redisAt atomic.Int64
+	redisAt.Store(-1)
+	// The disturbances, at fractions of the run.
+	type event struct {
+		at   int
+		what string
+		do   func()
+	}
+	events := []event{
+		{nBatches / 4, "kill -9 serve process 2", func() { procs[1].kill() }},
+		{nBatches / 2, "restart serve process 2", func() {
+			if err := procs[1].start(); err != nil {
+				t.Error(err)
+			}
+			// Redis restarts empty, and a process asks it only about sites it
+			// has not seen (the others it has decided on in memory). So that
+			// every site is fetched once, process 2 sees every site before:
+			// it gets every third batch, and ten batches cover 1,000 sites.
+			redisAt.Store(int64(max(3*nBatches/4, int(next.Load())+3*(nSites+batch-1)/batch+2*workers)))
+		}},
+	}
+	var eventLog []string
+	start := time.Now()
+	// The worker that takes an event's batch makes the event happen, while
+	// the others go on.
+	at := map[int]event{}
+	for _, e := range events {
+		at[e.at] = e
+	}
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				b := int(next.Add(1)) - 1
+				if b >= nBatches {
+					return
+				}
+				e, ok := at[b]
+				if int64(b) == redisAt.Load() {
+					e, ok = event{b, "restart Redis (kill -9, start empty)", func() {
+						if err := rds.Restart(); err != nil {
+							t.Error(err)
+						}
+					}}, true
+				}
+				if ok {
+					t0 := time.Now()
+					e.do()
+					mu.Lock()
+					eventLog = append(eventLog, fmt.Sprintf("%s at %.1f s (batch %d of %d), took %.0f ms",
+						e.what, t0.Sub(start).Seconds(), b, nBatches, ms(time.Since(t0))))
+					mu.Unlock()
+				}
+				ask(b)
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+
+	// Figures.
+	slices.Sort(latencies)
+	pct := func(p float64) time.Duration {
+		if len(latencies) == 0 {
+			return 0
+		}
+		return latencies[min(len(latencies)-1, int(p*float64(len(latencies))))]
+	}
+	var perSite = map[int64]int{}
+	var total int64
+	for i := range st.requests {
+		n := st.requests[i].Load()
+		perSite[n]++
+		total += n
+	}
+	var report strings.Builder
+	fmt.Fprintf(&report, "| figure | value |\n|---|---|\n")
+	fmt.Fprintf(&report, "| sites, decisions, batch size | %d, %d, %d URLs (%d concurrent clients) |\n", nSites, done.Load(), batch, workers)
+	fmt.Fprintf(&report, "| wall time; robots.txt max-age | %.1f s; %d s |\n", elapsed.Seconds(), maxAge)
+	fmt.Fprintf(&report, "| decisions per second | %.0f |\n", float64(done.Load())/elapsed.Seconds())
+	fmt.Fprintf(&report, "| batch latency p50 / p99 / max | %.1f / %.1f / %.1f ms |\n", ms(pct(.5)), ms(pct(.99)), ms(pct(1)))
+	keys := make([]int64, 0, len(perSite))
+	for k := range perSite {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var dist []string
+	for _, k := range keys {
+		dist = append(dist, fmt.Sprintf("%d sites: %d", perSite[k], k))
+	}
+	fmt.Fprintf(&report, "| robots.txt requests per site | %s (total %d) |\n", strings.Join(dist, ", "), total)
+	periods := int64(elapsed.Seconds())/int64(maxAge) + 1 // max-age periods begun during the run
+	fmt.Fprintf(&report, "| robots.txt requests per site per expiry | %.2f (%d max-age periods begun) |\n", float64(total)/float64(nSites)/float64(periods), periods)
+	fmt.Fprintf(&report, "| wrong or failed decisions | %d wrong, %d batches failed |\n", wrong.Load(), failed.Load())
+	fmt.Fprintf(&report, "| requests retried on another process | %d (sent to the killed process) |\n", retried.Load())
+	for i, p := range procs {
+		peak, now := p.memory()
+		fmt.Fprintf(&report, "| process %d | peak RSS %.0f MiB, RSS at end %.0f MiB; fetched %.0f, lease waits %.0f, redis errors %.0f, fallbacks %.0f |\n",
+			i+1, peak, now, p.metric("sitetxt_fetches_total"), p.metric("sitetxt_lease_waits_total"),
+			p.metric("sitetxt_redis_errors_total"), p.metric("sitetxt_redis_fallbacks_total"))
+	}
+	for _, e := range eventLog {
+		fmt.Fprintf(&report, "| event | %s |\n", e)
+	}
+	t.Logf("fleet load test, %d CPUs:\n%s", runtime.NumCPU(), report.String())
+	if path := os.Getenv("SITETXT_FLEET_REPORT"); path != "" {
+		os.WriteFile(path, []byte(report.String()), 0o644)
+	}
+
+	if wrong.Load() != 0 || failed.Load() != 0 {
+		t.Errorf("%d wrong decisions, %d failed batches; want none (first wrong: %s)", wrong.Load(), failed.Load(), firstWrong)
+	}
+	if done.Load() != int64(nBatches*batch) {
+		t.Errorf("decisions = %d, want %d", done.Load(), nBatches*batch)
+	}
+	if rounds := periods; rounds == 1 {
+		if len(keys) != 1 || keys[0] != 1 {
+			t.Errorf("robots.txt requests per site: %s; want exactly 1 for every site (no expiry in the run)", strings.Join(dist, ", "))
+		}
+	} else if keys[len(keys)-1] > rounds+nProcs {
+		// Each site is fetched about every maxAge seconds: at most rounds
+		// times by the fleet, and while Redis is down (restart and backoff)
+		// every process may fetch once on its own. Processes fetching on
+		// their own all along would make nProcs requests per round.
+		t.Errorf("robots.txt requests per site: %s; want at most %d (one per expiry, %d periods, and %d while Redis restarts)",
+			strings.Join(dist, ", "), rounds+nProcs, rounds, nProcs)
+	}
+	for i, p := range procs {
+		if strings.Contains(p.log.String(), `"level":"ERROR"`) {
+			t.Errorf("process %d logged errors:\n%s", i+1, p.log)
+		}
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// logBuffer is a process's standard error, written by exec's goroutine.
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}

@@ -1,0 +1,128 @@
+// Package redistest starts a real redis-server for tests: on a free
+// loopback port, without persistence, stopped when the test ends. Tests
+// that use it skip, saying why, where redis-server is not installed (the
+// Debian package redis-server; .ci/run installs it).
+package redistest
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Server is a running redis-server.
+type Server struct {
+	Addr string // 127.0.0.1:port
+	cmd  *exec.Cmd
+	path string
+	port int
+}
+
+// Path returns the redis-server executable, or "" when there is none.
+func Path() string {
+	p, err := exec.LookPath("redis-server")
+	if err != nil {
+		return ""
+	}
+	return p
+}
+
+// Start starts redis-server on a free loopback port, or skips t with a
+// message when it is not installed.
+func Start(t testing.TB) *Server {
+	t.Helper()
+	p := Path()
+	if p == "" {
+		t.Skip("redis-server is not installed (Debian package redis-server); skipping the test that needs a real Redis")
+	}
+	s := &Server{path: p, port: FreePort(t)}
+	s.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(s.port))
+	if err := s.start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Stop)
+	return s
+}
+
+// URL returns redis://Addr/0.
+func (s *Server) URL() string { return "redis://" + s.Addr + "/0" }
+
+// FreePort returns a loopback TCP port nobody listens on now.
+func FreePort(t testing.TB) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+func (s *Server) start() error {
+	cmd := exec.Command(s.path, "--port", strconv.Itoa(s.port), "--bind", "127.0.0.1",
+		"--save", "", "--appendonly", "no", "--protected-mode", "no", "--enable-debug-command", "local")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("redis-server: %v", err)
+	}
+	ready := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		sent := false
+		for sc.Scan() {
+			if !sent && strings.Contains(sc.Text(), "Ready to accept connections") {
+				ready <- true
+				sent = true
+			}
+		}
+		if !sent {
+			ready <- false
+		}
+	}()
+	select {
+	case ok := <-ready:
+		if !ok {
+			cmd.Process.Kill()
+			cmd.Wait()
+			return fmt.Errorf("redis-server on port %d exited before it was ready", s.port)
+		}
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		cmd.Wait()
+		return fmt.Errorf("redis-server on port %d not ready within 10s", s.port)
+	}
+	s.cmd = cmd
+	return nil
+}
+
+// Stop kills redis-server (its data is gone: it keeps none on disk).
+func (s *Server) Stop() {
+	if s.cmd == nil {
+		return
+	}
+	s.cmd.Process.Kill()
+	s.cmd.Wait()
+	s.cmd = nil
+}
+
+// Restart stops redis-server and starts it again on the same port, empty.
+// It may be called from any goroutine.
+func (s *Server) Restart() error {
+	s.Stop()
+	var err error
+	for i := 0; i < 50; i++ { // the port may take a moment to be free
+		if err = s.start(); err == nil {
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return err
+}

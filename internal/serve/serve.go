@@ -1,0 +1,379 @@
+// Package serve is the HTTP decision service behind "sitetxt serve": a
+// crawler written in any language posts a batch of URLs and an agent, and
+// gets, for each URL in order, whether robots.txt lets the agent fetch it,
+// which rule decided, and the Crawl-delay and Request-rate of the agent's
+// group, so its frontier can schedule.
+//
+// Each site's robots.txt is fetched by a robots.Client (one per profile),
+// cached in memory or, with a Redis, in a cache the whole fleet shares
+// (package rediscache), so that a site sees one robots.txt request per
+// expiry from all the processes. The service is meant to sit inside a
+// network where others can reach it: it refuses to fetch from loopback,
+// private and link-local addresses (checked when connecting, after name
+// resolution and on every redirect) unless AllowPrivate is set; it bounds
+// request bodies, URLs per request, and the time of every connection; it
+// can require a bearer token; it logs one line per request with log/slog
+// and exposes Prometheus metrics.
+//
+// Endpoints:
+//
+//	POST /v1/check  {"agent": "ExampleBot", "urls": ["https://example.org/a", ...], "profile": "rfc9309"}
+//	                -> {"results": [decision, ...]}
+//	GET  /healthz   -> {"status": "ok", "redis": "up"|"down"|"none"}
+//	GET  /metrics   -> Prometheus text format
+//
+// A decision is the object "sitetxt check -o json" prints (docs/cli.md),
+// plus "crawl_delay" (seconds) and "request_rate" ({"requests", "seconds"})
+// when the agent's group has them, and "error" for a URL that could not be
+// decided at all.
+package serve
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/sitetxt/sitetxt/cache"
+	"github.com/sitetxt/sitetxt/cache/rediscache"
+	"github.com/sitetxt/sitetxt/robots"
+)
+
+// Defaults of Config.
+const (
+	DefaultMaxBody      = 1 << 20 // bytes of a request body
+	DefaultMaxURLs      = 10000   // URLs in one request
+	DefaultFetchTimeout = 10 * time.Second
+	DefaultParallel     = 32 // sites fetched at once for one request
+	// DefaultRequestTimeout bounds the work for one request: URLs not
+	// decided by then are answered as their robots.txt being unreachable
+	// (RFC 9309: disallowed), with the reason in fetch.error.
+	DefaultRequestTimeout = 60 * time.Second
+)
+
+// Config configures a Server. The zero value serves rfc9309 decisions from
+// an in-memory cache, refusing private destinations.
+type Config struct {
+	// Profile is the profile of a request that names none.
+	Profile robots.Profile
+	// UserAgent is sent when fetching robots.txt; "" means sitetxt's.
+	UserAgent string
+	// Cache keeps robots.txt responses; nil means one in memory. A
+	// rediscache.Cache (set Redis too) shares them with the fleet.
+	Cache cache.Cache
+	// Redis, when set, is asked by /healthz and reported by /metrics.
+	Redis *rediscache.Cache
+	// AllowPrivate lets the service fetch from loopback, private and
+	// link-local addresses.
+	AllowPrivate bool
+	// Token, when set, must come as "Authorization: Bearer <Token>" on
+	// /v1/check and /metrics.
+	Token string
+	// MaxBody bounds a request body in bytes, MaxURLs the URLs in one
+	// request; 0 means the defaults.
+	MaxBody int64
+	MaxURLs int
+	// FetchTimeout bounds one fetch of robots.txt, redirects included.
+	FetchTimeout time.Duration
+	// RequestTimeout bounds the decisions of one request;
+	// 0 means DefaultRequestTimeout.
+	RequestTimeout time.Duration
+	// Logger gets one line per request; nil means slog.Default().
+	Logger *slog.Logger
+	// Transport, when set, replaces the guarded transport (tests).
+	Transport http.RoundTripper
+}
+
+// Server answers decision requests. Make one with New.
+type Server struct {
+	cfg      Config
+	clients  map[robots.Profile]*robots.Client
+	metrics  *metrics
+	log      *slog.Logger
+	draining atomic.Bool
+	mux      *http.ServeMux
+}
+
+// New returns a Server for cfg.
+func New(cfg Config) *Server {
+	if cfg.MaxBody <= 0 {
+		cfg.MaxBody = DefaultMaxBody
+	}
+	if cfg.MaxURLs <= 0 {
+		cfg.MaxURLs = DefaultMaxURLs
+	}
+	if cfg.FetchTimeout <= 0 {
+		cfg.FetchTimeout = DefaultFetchTimeout
+	}
+	if cfg.RequestTimeout <= 0 {
+		cfg.RequestTimeout = DefaultRequestTimeout
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Cache == nil {
+		cfg.Cache = robots.NewMemoryCache(0)
+	}
+	s := &Server{cfg: cfg, clients: map[robots.Profile]*robots.Client{}, log: cfg.Logger, metrics: newMetrics(cfg.Redis)}
+	rt := cfg.Transport
+	if rt == nil {
+		rt = newTransport(cfg.AllowPrivate)
+	}
+	hc := &http.Client{Transport: counting{next: rt, observe: func(outcome string, d time.Duration) {
+		s.metrics.fetches.WithLabelValues(outcome).Inc()
+		s.metrics.fetchTime.Observe(d.Seconds())
+	}}}
+	for _, p := range []robots.Profile{robots.RFC9309, robots.Google, robots.Draft, robots.NoRobots} {
+		s.clients[p] = &robots.Client{Profile: p, UserAgent: cfg.UserAgent, HTTPClient: hc,
+			Timeout: cfg.FetchTimeout, Cache: cfg.Cache}
+	}
+	s.mux = http.NewServeMux()
+	s.mux.Handle("POST /v1/check", s.authed(http.HandlerFunc(s.check)))
+	s.mux.Handle("GET /healthz", http.HandlerFunc(s.healthz))
+	s.mux.Handle("GET /metrics", s.authed(promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{})))
+	return s
+}
+
+// Handler returns the service's HTTP handler: routing, metrics and one
+// log line per request.
+func (s *Server) Handler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &recorder{ResponseWriter: w, code: http.StatusOK}
+		h, pattern := s.mux.Handler(r)
+		if pattern == "" {
+			pattern = "other"
+		}
+		h.ServeHTTP(rec, r)
+		d := time.Since(start)
+		path := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(pattern, "POST "), "GET "), "other")
+		if path == "" {
+			path = "other"
+		}
+		s.metrics.requests.WithLabelValues(path, strconv.Itoa(rec.code)).Inc()
+		s.metrics.latency.WithLabelValues(path).Observe(d.Seconds())
+		level := slog.LevelInfo
+		if rec.code >= 500 {
+			level = slog.LevelError
+		} else if path == "/healthz" || path == "/metrics" {
+			level = slog.LevelDebug // probes every few seconds; not worth a line each
+		}
+		attrs := []slog.Attr{slog.String("method", r.Method), slog.String("path", r.URL.Path),
+			slog.Int("status", rec.code), slog.Int64("bytes", rec.n), slog.Duration("duration", d),
+			slog.String("remote", r.RemoteAddr)}
+		if rec.urls > 0 {
+			attrs = append(attrs, slog.Int("urls", rec.urls))
+		}
+		if rec.err != "" {
+			attrs = append(attrs, slog.String("error", rec.err))
+		}
+		s.log.LogAttrs(r.Context(), level, "request", attrs...)
+	})
+}
+
+// recorder keeps what the log line and metrics need.
+type recorder struct {
+	http.ResponseWriter
+	code int
+	n    int64
+	urls int
+	err  string
+}
+
+func (r *recorder) WriteHeader(code int) { r.code = code; r.ResponseWriter.WriteHeader(code) }
+func (r *recorder) Write(b []byte) (int, error) {
+	n, err := r.ResponseWriter.Write(b)
+	r.n += int64(n)
+	return n, err
+}
+
+// authed requires the bearer token, when there is one.
+func (s *Server) authed(h http.Handler) http.Handler {
+	if s.cfg.Token == "" {
+		return h
+	}
+	want := []byte("Bearer " + s.cfg.Token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="sitetxt"`)
+			s.fail(w, http.StatusUnauthorized, "missing or wrong bearer token")
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// fail answers {"error": msg} with code.
+func (s *Server) fail(w http.ResponseWriter, code int, msg string) {
+	if rec, ok := w.(*recorder); ok {
+		rec.err = msg
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	json.NewEncoder(w).Encode(struct {
+		Error string `json:"error"`
+	}{msg})
+}
+
+// checkRequest is the body of POST /v1/check.
+type checkRequest struct {
+	Agent   *string  `json:"agent"`
+	URLs    []string `json:"urls"`
+	Profile string   `json:"profile"`
+}
+
+func (s *Server) check(w http.ResponseWriter, r *http.Request) {
+	var req checkRequest
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			s.fail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes", s.cfg.MaxBody))
+			return
+		}
+		s.fail(w, http.StatusBadRequest, "bad request body: "+err.Error())
+		return
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		s.fail(w, http.StatusBadRequest, "bad request body: more than one JSON value")
+		return
+	}
+	if req.Agent == nil {
+		s.fail(w, http.StatusBadRequest, `bad request body: no "agent" (use "*" for the rules every crawler follows)`)
+		return
+	}
+	if len(req.URLs) > s.cfg.MaxURLs {
+		s.fail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("%d URLs in one request; at most %d", len(req.URLs), s.cfg.MaxURLs))
+		return
+	}
+	prof := s.cfg.Profile
+	if req.Profile != "" {
+		p, err := robots.ParseProfile(req.Profile)
+		if err != nil {
+			s.fail(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		prof = p
+	}
+	if rec, ok := w.(*recorder); ok {
+		rec.urls = len(req.URLs)
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
+	defer cancel()
+	results := s.decide(ctx, s.clients[prof], prof, *req.Agent, req.URLs)
+	w.Header().Set("Content-Type", "application/json")
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(checkResponse{Results: results}); err != nil {
+		s.log.Debug("writing response", "err", err)
+	}
+}
+
+type checkResponse struct {
+	Results []Decision `json:"results"`
+}
+
+// decide decides urls in order, fetching the robots.txt of up to
+// DefaultParallel sites at once.
+func (s *Server) decide(ctx context.Context, c *robots.Client, prof robots.Profile, agent string, urls []string) []Decision {
+	out := make([]Decision, len(urls))
+	var next atomic.Int64
+	work := func() {
+		for {
+			i := int(next.Add(1)) - 1
+			if i >= len(urls) {
+				return
+			}
+			a, err := c.Check(ctx, agent, urls[i])
+			out[i] = decisionOf(urls[i], agent, prof, a, err)
+			switch {
+			case err != nil:
+				s.metrics.decisions.WithLabelValues("error").Inc()
+				continue
+			case a.Allowed:
+				s.metrics.decisions.WithLabelValues("allowed").Inc()
+			default:
+				s.metrics.decisions.WithLabelValues("disallowed").Inc()
+			}
+			if a.FromCache {
+				s.metrics.answers.WithLabelValues("hit").Inc()
+			} else {
+				s.metrics.answers.WithLabelValues("miss").Inc()
+			}
+		}
+	}
+	n := min(DefaultParallel, len(urls))
+	var wg sync.WaitGroup
+	for range n - 1 {
+		wg.Go(work)
+	}
+	work()
+	wg.Wait()
+	return out
+}
+
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
+	status, code := "ok", http.StatusOK
+	if s.draining.Load() {
+		status, code = "shutting down", http.StatusServiceUnavailable
+	}
+	redis := "none"
+	if s.cfg.Redis != nil {
+		redis = "up"
+		if err := s.cfg.Redis.Ping(r.Context()); err != nil {
+			redis = "down"
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	json.NewEncoder(w).Encode(struct {
+		Status string `json:"status"`
+		Redis  string `json:"redis"`
+	}{status, redis})
+}
+
+// Serve answers on ln until ctx is done, then stops accepting connections
+// and waits up to grace for the requests in flight to finish.
+func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
+	hs := &http.Server{
+		Handler:           s.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      s.cfg.RequestTimeout + 30*time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	s.draining.Store(true)
+	s.log.Info("shutting down: finishing requests in flight", "grace", grace.String())
+	sctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		hs.Close()
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
