@@ -132,15 +132,22 @@ func (s *scanner) scan(start int) {
 	lineNo := 1
 	maxLine := s.opts.maxLineLength()
 	s.stop = -1
+	// nl and cr are the next '\n' and '\r' at or after i (len(src) for
+	// none), each searched for again only once passed: every byte is
+	// searched at most twice whatever the line ends.
+	nl, cr := -1, -1
 	for i := start; i < len(src); {
 		if len(store) == maxLines {
 			s.stop = i
 			break
 		}
-		j := i
-		for j < len(src) && src[j] != '\n' && src[j] != '\r' {
-			j++
+		if nl < i {
+			nl = indexFrom(src, i, '\n')
 		}
+		if cr < i {
+			cr = indexFrom(src, i, '\r')
+		}
+		j := min(nl, cr)
 		eol := ""
 		next := j
 		if j < len(src) {
@@ -159,6 +166,15 @@ func (s *scanner) scan(start int) {
 		lineNo++
 		i = next
 	}
+}
+
+// indexFrom returns the index of the first c in src at or after i, or
+// len(src).
+func indexFrom(src string, i int, c byte) int {
+	if k := strings.IndexByte(src[i:], c); k >= 0 {
+		return i + k
+	}
+	return len(src)
 }
 
 // space is the white space around fields and values: space and tab, as
