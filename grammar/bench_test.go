@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/sitetxt/sitetxt/internal/shareddata"
 )
@@ -35,11 +37,13 @@ func BenchmarkParseCorpus(b *testing.B) {
 	b.SetBytes(total)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		for _, d := range files {
 			Parse("robots.txt", d, Options{})
 		}
 	}
+	reportCPU(b, cpu0)
 }
 
 // BenchmarkParseLargest parses the largest corpus file (1.8 MB), whole and
@@ -66,7 +70,9 @@ func BenchmarkLineSplit(b *testing.B) {
 	files, total, _ := corpus(b)
 	b.SetBytes(total)
 	b.ReportAllocs()
+	b.ResetTimer()
 	n := 0
+	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		for _, d := range files {
 			for rest := d; ; {
@@ -79,7 +85,23 @@ func BenchmarkLineSplit(b *testing.B) {
 			}
 		}
 	}
+	reportCPU(b, cpu0)
 	lineSink = n
+}
+
+// cpuTime returns the CPU time the process has used, all threads.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports the CPU time per op since start as "cpu-ns/op" (wall
+// time on a shared machine measures the load as much as the code).
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
 }
 
 var lineSink int

@@ -132,15 +132,22 @@ func (s *scanner) scan(start int) {
 	lineNo := 1
 	maxLine := s.opts.maxLineLength()
 	s.stop = -1
+	// nl and cr are the next '\n' and '\r' at or after i (len(src) for
+	// none), each searched for again only once passed: every byte is
+	// searched at most twice whatever the line ends.
+	nl, cr := -1, -1
 	for i := start; i < len(src); {
 		if len(store) == maxLines {
 			s.stop = i
 			break
 		}
-		j := i
-		for j < len(src) && src[j] != '\n' && src[j] != '\r' {
-			j++
+		if nl < i {
+			nl = indexFrom(src, i, '\n')
 		}
+		if cr < i {
+			cr = indexFrom(src, i, '\r')
+		}
+		j := min(nl, cr)
 		eol := ""
 		next := j
 		if j < len(src) {
@@ -161,9 +168,23 @@ func (s *scanner) scan(start int) {
 	}
 }
 
-const space = " \t\v\f"
+// indexFrom returns the index of the first c in src at or after i, or
+// len(src).
+func indexFrom(src string, i int, c byte) int {
+	if k := strings.IndexByte(src[i:], c); k >= 0 {
+		return i + k
+	}
+	return len(src)
+}
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\v' || c == '\f' }
+// space is the white space around fields and values: space and tab, as
+// RFC 9309's ABNF (WS = SP / HTAB) and the drafts' BNF (space = 1*(SP |
+// HT)) define it. Vertical tab, form feed and other control bytes are
+// part of the field or value they stand in; package robots reads them as
+// Google's parser does under its google profile.
+const space = " \t"
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' }
 
 // split fills in the line's kind, field, value and comment.
 func (s *scanner) split(l *Line, maxLine int) {
@@ -267,8 +288,13 @@ var (
 	disallowSpellings = []string{"disallow", "dissallow", "dissalow", "disalow", "diasllow", "disallaw"}
 )
 
-// classify returns the kind of a field line from its field name, and
-// whether the name is a misspelling or prefix of the BNF's spelling.
+// Classify returns the kind of a field line from its field name, and
+// whether the name is a misspelling or prefix of the BNF's spelling
+// (Line.Typo): the User-agent, Allow and Disallow spellings Google's
+// parser accepts count, by prefix and case-insensitively; any other name
+// is an Extension ("Mobile-agent-server" a MobileAgentRec).
+func Classify(field string) (Kind, bool) { return classify(field) }
+
 func classify(field string) (Kind, bool) {
 	if len(field) < 5 {
 		return Extension, false

@@ -260,15 +260,16 @@ func buildIndex(rules []*Rule) *ruleIndex {
 	// Of wildcard rules with the same pattern, only the first in decision
 	// order can decide: the others are left out (a file of one pattern
 	// repeated costs one rule per decision, not one per line).
-	var seen map[string]bool
+	type pattern struct {
+		lit      string
+		anchored bool
+	}
+	var seen map[pattern]bool
 	for i, r := range rules {
 		if r.wild {
-			key := r.lit
-			if r.anchored {
-				key += "$"
-			}
+			key := pattern{r.lit, r.anchored}
 			if seen == nil {
-				seen = map[string]bool{}
+				seen = map[pattern]bool{}
 			}
 			if seen[key] {
 				continue
@@ -295,7 +296,7 @@ func buildIndex(rules []*Rule) *ruleIndex {
 		}
 		return int(x.rank) - int(y.rank)
 	})
-	b := indexBuilder{es: es, rules: rules}
+	b := indexBuilder{es: es, rules: rules, labels: make([]string, 1, len(es)+1)}
 	b.nodes = make([]node, 1, len(es)+1)
 	b.first = make([]byte, 1, len(es)+1)
 	b.build(0, 0, len(es), 0)

@@ -37,8 +37,7 @@ func TestCheckCommand(t *testing.T) {
 				"allowed    /org/x: " + fict + ":13: Allow: /org/\n" +
 				"allowed    /robots.txt: /robots.txt is always allowed\n", ""},
 		{"all allowed", "", []string{"check", "--agent", "WebCrawler/3.0", "--profile", "draft", fict, "http://www.fict.org/"}, ExitOK,
-			"allowed    http://www.fict.org/: no rule matched (group at " + fict + ":7)\n",
-			"sitetxt: note: agent \"WebCrawler/3.0\" is matched by its product token \"WebCrawler\" under draft\n"},
+			"allowed    http://www.fict.org/: no rule matched (group at " + fict + ":7)\n", ""},
 		{"no group", "User-agent: a\nDisallow: /\n", []string{"check", "--agent", "b", "-", "/x"}, ExitOK,
 			"allowed    /x: no group applies\n", ""},
 		{"json", "", []string{"check", "-o", "json", "--agent", "unhipbot", fict, "/x", ""}, ExitFindings,
@@ -105,5 +104,30 @@ func TestCheckGoogleVectors(t *testing.T) {
 				t.Errorf("check --agent=%q %q = %d %s%s (%v), want exit %d allowed %v", v.UserAgent, v.URL, code, out, errOut, err, want, v.Allowed)
 			}
 		})
+	}
+}
+
+// TestCheckNotesCutAgent: a --agent that is more than a crawler name (a
+// version, a whole User-Agent header) gets a note saying which name is
+// used; a bare name, "*" and the google profile (which compares the name
+// whole) get none.
+func TestCheckNotesCutAgent(t *testing.T) {
+	const src = "User-agent: Mozilla\nDisallow: /\n"
+	tests := []struct {
+		args []string
+		note string
+	}{
+		{[]string{"--agent", "Mozilla/5.0 (compatible; Googlebot/2.1)"}, `sitetxt: note: --agent "Mozilla/5.0 (compatible; Googlebot/2.1)" is read as the crawler name "Mozilla"` + "\n"},
+		{[]string{"--agent", "MJ12bot/v1.4; +http://mj12bot.com/"}, `sitetxt: note: --agent "MJ12bot/v1.4; +http://mj12bot.com/" is read as the crawler name "MJ12bot"` + "\n"},
+		{[]string{"--agent", "MJ12bot/v1.4"}, ""},
+		{[]string{"--agent", "MJ12bot"}, ""},
+		{[]string{}, ""},
+		{[]string{"--agent", "Mozilla/5.0", "--profile", "google"}, ""},
+	}
+	for _, tt := range tests {
+		_, stderr, _ := runCLI(t, src, append(append([]string{"check"}, tt.args...), "-", "/x")...)
+		if stderr != tt.note {
+			t.Errorf("check %v: stderr = %q, want %q", tt.args, stderr, tt.note)
+		}
 	}
 }

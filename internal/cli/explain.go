@@ -266,8 +266,8 @@ Exit codes: 0, 1 when a source has lint errors, 2 on usage or input errors.`,
 	return cmd
 }
 
-// summaryJSON is the JSON form of a summary.
-type summaryJSON struct {
+// fileSummaryJSON is the JSON form of a summary.
+type fileSummaryJSON struct {
 	File       string   `json:"file"`
 	Profile    string   `json:"profile"`
 	Bytes      int      `json:"bytes"`
@@ -310,7 +310,7 @@ func summaryRun(opts *summaryOptions) error {
 		}
 		f := parseFor(src, prof)
 		pol := robots.Compile(f, prof)
-		v := summaryJSON{File: src.name, Profile: prof.String(), Bytes: len(src.data), LimitBytes: grammar.DefaultMaxSize,
+		v := fileSummaryJSON{File: src.name, Profile: prof.String(), Bytes: len(src.data), LimitBytes: grammar.DefaultMaxSize,
 			Ignored: len(f.Ignored), Lines: len(f.Lines), Groups: len(pol.Groups()), Agents: []string{}, Sitemaps: len(pol.Sitemaps())}
 		if prof == robots.Google {
 			v.LimitBytes = 0
@@ -356,7 +356,7 @@ func summaryRun(opts *summaryOptions) error {
 	return exitWith(failure, found)
 }
 
-func printSummary(w io.Writer, v *summaryJSON) error {
+func printSummary(w io.Writer, v *fileSummaryJSON) error {
 	var b strings.Builder
 	limit := "no size limit under google"
 	if v.LimitBytes > 0 {

@@ -44,9 +44,9 @@ func TestNotes(t *testing.T) {
 	}{
 		{"over 500 KiB", []string{"check", big, "/x"}, "only the first"},
 		{"long line", []string{"check", longLine, "/x"}, "1 line longer than the line limit"},
-		{"product token", []string{"check", "--agent", "FooBot/2.1 (+https://foo.example/bot)", big, "/x"}, `matched by its product token "FooBot"`},
+		{"product token", []string{"check", "--agent", "FooBot/2.1 (+https://foo.example/bot)", big, "/x"}, `read as the crawler name "FooBot"`},
 		{"cache-dir is a file", []string{"check", "--cache-dir", notDir, srv.URL + "/", "/x"}, "is not a directory"},
-		{"matrix product token", []string{"matrix", "--agent", "A/1", longLine, "/x"}, `product token "A"`},
+		{"matrix product token", []string{"matrix", "--agent", "Mozilla/5.0 (compatible; A/1)", longLine, "/x"}, `crawler name "Mozilla"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
