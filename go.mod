@@ -4,6 +4,7 @@ go 1.25.0
 
 require (
 	github.com/alecthomas/participle/v2 v2.1.4
+	github.com/dunglas/httpsfv v1.1.2
 	github.com/prometheus/client_golang v1.24.1
 	github.com/redis/go-redis/v9 v9.22.0
 	github.com/schollz/progressbar/v3 v3.19.1

@@ -34,6 +34,18 @@ func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 // that end the User-agent head of a record.
 func (k Kind) IsRule() bool { return k == AllowLine || k == DisallowLine }
 
+// IsGroupRule reports whether the line is a rule of its group, which ends
+// the User-agent head of a record: an Allow or Disallow line, or a
+// Content-Usage extension line (draft-ietf-aipref-attach section 3 extends
+// RFC 9309's rule production with it). A Content-Usage line keeps the Kind
+// Extension.
+func (l *Line) IsGroupRule() bool {
+	if l.Kind.IsRule() {
+		return true
+	}
+	return l.Kind == Extension && !l.NoColon && !l.Typo && l.FieldIs("content-usage")
+}
+
 // Line is one line of input, exactly as read, with its parts.
 //
 // Raw+EOL of every line of a File, in order, after File.BOM and followed by
@@ -145,6 +157,19 @@ type File struct {
 	Ignored string
 	// Diagnostics is every finding of the parse, sorted.
 	Diagnostics Diagnostics
+	// LineLimit is the line-length limit the parse applied
+	// (Options.MaxLineLength, resolved; negative for none).
+	LineLimit int
+}
+
+// LineText returns the part of a line's Raw that was split into field,
+// value and comment: all of it, or its first LineLimit bytes when the line
+// is TooLong.
+func (f *File) LineText(l *Line) string {
+	if l.TooLong && f.LineLimit >= 0 && f.LineLimit < len(l.Raw) {
+		return l.Raw[:f.LineLimit]
+	}
+	return l.Raw
 }
 
 // Text returns the input the file was parsed from, byte for byte.

@@ -16,13 +16,15 @@ import (
 // than the production it names, its doc comment says how.
 
 // The terminals are runs of lines. Only two kinds of line place records:
-// User-agent lines, and Allow and Disallow lines. Every other line (blank,
+// User-agent lines, and rule lines: Allow, Disallow and Content-Usage
+// (draft-ietf-aipref-attach section 3 extends RFC 9309's rule production:
+// "rule =/ content-usage"; see Line.IsGroupRule). Every other line (blank,
 // comment, extension, Mobile-agent-server, invalid) is trivia: every
 // production of the drafts that accepts it where it stands accepts it
 // anywhere among the lines around it, so it never moves a record boundary.
 // The scanner therefore hands participle one token per run of lines that
-// starts with a User-agent line (Agentlines) or an Allow or Disallow line
-// (Rulelines) and goes on through lines of the same class and the trivia
+// starts with a User-agent line (Agentlines) or a rule line (Rulelines)
+// and goes on through lines of the same class and the trivia
 // after them; only trivia at the very start of the file forms a token of
 // its own (Otherlines). Consecutive tokens always differ in class, so no
 // production needs an alternative.
@@ -48,9 +50,11 @@ type robotstxt struct {
 //	record       = *commentline agentline *(commentline | agentline)
 //	               1*ruleline *(commentline | ruleline)
 //	agentline    = "User-agent:" *space agent  [comment] CRLF
-//	ruleline     = (disallowline | allowline | extension)
+//	ruleline     = (disallowline | allowline | usageline | extension)
 //	disallowline = "Disallow" ":" *space path [comment] CRLF
 //	allowline    = "Allow" ":" *space rpath [comment] CRLF
+//	usageline    = "Content-Usage" ":" *space path-pattern 1*space usage-pref
+//	               [comment] CRLF
 //	extension    = token ":" *space value [comment] CRLF
 //	mobileagentrec = "Mobile-agent-server:" *space path *space (simplified_url | "none")
 //
@@ -59,7 +63,10 @@ type robotstxt struct {
 // RFC 9309 section 2.1 groups them); blank and invalid lines may stand among
 // the rule lines; a record may have no rule line. Comment lines before a
 // User-agent line stay with whatever precedes it. A Mobile-agent-server line
-// is an extension line with a production of its own.
+// is an extension line with a production of its own. So is a Content-Usage
+// line, which is a rule of its group as Allow and Disallow are: a
+// User-agent line after it starts the next record. Its Line.Kind stays
+// Extension; only its class here differs (classOf).
 type record struct {
 	Pos    lexer.Position
 	Agents bool `parser:"Agentlines"`
@@ -91,6 +98,15 @@ var class = [...]lexer.TokenType{
 	DisallowLine: tRule,
 }
 
+// classOf returns the token type a line starts: class by its kind, except
+// that a Content-Usage line is a rule line.
+func classOf(l *Line) lexer.TokenType {
+	if l.Kind == Extension && l.IsGroupRule() {
+		return tRule
+	}
+	return class[l.Kind]
+}
+
 // lineLexer is the participle lexer: one token per run of lines.
 type lineLexer struct {
 	lines []*Line
@@ -102,10 +118,10 @@ func (l *lineLexer) Next() (lexer.Token, error) {
 		return lexer.EOFToken(lexer.Position{}), nil
 	}
 	ln := l.lines[l.next]
-	c := class[ln.Kind]
+	c := classOf(ln)
 	l.next++
 	for l.next < len(l.lines) {
-		if k := class[l.lines[l.next].Kind]; k != c && k != tOther {
+		if k := classOf(l.lines[l.next]); k != c && k != tOther {
 			break
 		}
 		l.next++

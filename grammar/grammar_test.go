@@ -49,6 +49,16 @@ func TestLines(t *testing.T) {
 		{"html two words", "<p>hello there</p>", lineWant{kind: Extension, field: "<p>hello", value: "there</p>", noColon: true}},
 		{"html", "<p>hello there again</p>", lineWant{kind: Invalid}},
 		{"colon in comment only", "disallow /x # a: b", lineWant{kind: DisallowLine, field: "disallow", value: "/x", comment: "# a: b", noColon: true}},
+		// White space is space and tab (RFC 9309's WS, the drafts' space):
+		// vertical tab, form feed and NUL belong to the field or value.
+		{"vt before colon", "Disallow\v: /x", lineWant{kind: DisallowLine, field: "Disallow\v", value: "/x", typo: true}},
+		{"ff after colon", "Disallow:\f/x", lineWant{kind: DisallowLine, field: "Disallow", value: "\f/x"}},
+		{"vt after value", "Disallow: /x\v # c", lineWant{kind: DisallowLine, field: "Disallow", value: "/x\v", comment: "# c"}},
+		{"ff before field", "\fUser-agent: a", lineWant{kind: Extension, field: "\fUser-agent", value: "a"}},
+		{"vt only", "\v", lineWant{kind: Invalid}},
+		{"no colon vt is no separator", "disallow\v/x", lineWant{kind: Invalid}},
+		{"no colon vt in value", "disallow /x\vy", lineWant{kind: DisallowLine, field: "disallow", value: "/x\vy", noColon: true}},
+		{"NUL after value", "Disallow: /x \x00y", lineWant{kind: DisallowLine, field: "Disallow", value: "/x \x00y"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -167,6 +177,15 @@ func TestRecords(t *testing.T) {
 		{"extension among agents", "User-agent: a\nCrawl-delay: 1\nUser-agent: b\nDisallow: /\n", 0, []recWant{{1, 4, []int{1, 3}}}, []int{1}},
 		{"sitemap after rules stays", "User-agent: a\nDisallow: /\nSitemap: /s\nUser-agent: b\nDisallow: /\n", 0,
 			[]recWant{{1, 3, []int{1}}, {4, 2, []int{4}}}, []int{1, 1}},
+		// draft-ietf-aipref-attach section 3: "rule =/ content-usage".
+		{"content-usage ends agent head", "User-agent: a\nContent-Usage: / train-ai=n\nUser-agent: b\nDisallow: /\n", 0,
+			[]recWant{{1, 2, []int{1}}, {3, 2, []int{3}}}, []int{1, 1}},
+		{"content-usage among rules", "User-agent: a\nAllow: /\ncontent-usage : / train-ai=n\nUser-agent: b\n", 0,
+			[]recWant{{1, 3, []int{1}}, {4, 1, []int{4}}}, []int{1, 1}},
+		{"content-usage before agent", "Content-Usage: / train-ai=n\nUser-agent: a\nDisallow: /\n", 1,
+			[]recWant{{2, 2, []int{2}}}, []int{1}},
+		{"content-signal is no rule", "User-agent: a\nContent-Signal: search=yes\nUser-agent: b\nDisallow: /\n", 0,
+			[]recWant{{1, 4, []int{1, 3}}}, []int{1}},
 		{"typo agent starts record", "useragent: a\ndisalow: /\nuser agent: b\n", 0,
 			[]recWant{{1, 2, []int{1}}, {3, 1, []int{3}}}, []int{1, 1}},
 		{"fict.org", readFile(t, "../testdata/robots/fict.org.txt"), 3,
@@ -351,8 +370,8 @@ func checkInvariants(t *testing.T, in string, f *File) {
 	}
 	// The records are where a plain reading of RFC 9309 section 2.1 puts
 	// them: a User-agent line starts a record unless it follows another
-	// User-agent line of the same record with no Allow or Disallow line
-	// between them.
+	// User-agent line of the same record with no Allow, Disallow or
+	// Content-Usage line between them.
 	var starts []int
 	inRecord, seenRule := false, false
 	for i, l := range f.Lines {
@@ -360,7 +379,7 @@ func checkInvariants(t *testing.T, in string, f *File) {
 		case l.Kind == AgentLine && (!inRecord || seenRule):
 			starts = append(starts, i+1)
 			inRecord, seenRule = true, false
-		case l.Kind.IsRule():
+		case l.IsGroupRule():
 			seenRule = true
 		}
 	}

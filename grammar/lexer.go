@@ -177,9 +177,14 @@ func indexFrom(src string, i int, c byte) int {
 	return len(src)
 }
 
-const space = " \t\v\f"
+// space is the white space around fields and values: space and tab, as
+// RFC 9309's ABNF (WS = SP / HTAB) and the drafts' BNF (space = 1*(SP |
+// HT)) define it. Vertical tab, form feed and other control bytes are
+// part of the field or value they stand in; package robots reads them as
+// Google's parser does under its google profile.
+const space = " \t"
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\v' || c == '\f' }
+func isSpace(c byte) bool { return c == ' ' || c == '\t' }
 
 // split fills in the line's kind, field, value and comment.
 func (s *scanner) split(l *Line, maxLine int) {
@@ -283,8 +288,13 @@ var (
 	disallowSpellings = []string{"disallow", "dissallow", "dissalow", "disalow", "diasllow", "disallaw"}
 )
 
-// classify returns the kind of a field line from its field name, and
-// whether the name is a misspelling or prefix of the BNF's spelling.
+// Classify returns the kind of a field line from its field name, and
+// whether the name is a misspelling or prefix of the BNF's spelling
+// (Line.Typo): the User-agent, Allow and Disallow spellings Google's
+// parser accepts count, by prefix and case-insensitively; any other name
+// is an Extension ("Mobile-agent-server" a MobileAgentRec).
+func Classify(field string) (Kind, bool) { return classify(field) }
+
 func classify(field string) (Kind, bool) {
 	if len(field) < 5 {
 		return Extension, false

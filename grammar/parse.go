@@ -56,7 +56,7 @@ func parse(name, src, ignored string, opts Options) *File {
 			fmt.Sprintf("input is larger than %d bytes; the last %d bytes are ignored", len(src), len(ignored)))
 	}
 	s.summarize()
-	f := &File{Name: name, BOM: src[:bom], Lines: s.lines, Ignored: ignored}
+	f := &File{Name: name, BOM: src[:bom], Lines: s.lines, Ignored: ignored, LineLimit: opts.maxLineLength()}
 	f.build()
 	f.Diagnostics = s.diags
 	f.Diagnostics.Sort()
@@ -105,7 +105,7 @@ func (f *File) build() {
 		for _, l := range r.Lines {
 			if l.Kind == AgentLine {
 				agents = append(agents, l)
-			} else if l.Kind.IsRule() {
+			} else if l.IsGroupRule() {
 				break
 			}
 		}

@@ -98,7 +98,7 @@ Mobile-agents-server: / none
 		fmt.Printf("%s [%s]\n", d, d.Code)
 	}
 	// Output:
-	// robots.txt:2:23: error: "~" is not allowed in a path; write it as %7E [agent-server-bad-path]
+	// robots.txt:2:23: warning: "~" should be escaped in a path (RFC 1808); write it as %7E; the line is accepted and compares as the escape would [agent-server-unescaped-path]
 	// robots.txt:3:29: error: server "ftp//user3.fict.org" is not scheme://host:port or none [agent-server-bad-target]
 	// robots.txt:4:1: warning: unknown field "Mobile-agents-server" looks like "Mobile-agent-server"; the line is ignored [agent-server-field-spelling]
 }

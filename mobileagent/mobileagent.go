@@ -70,6 +70,7 @@ type Rule struct {
 	Server *Server
 
 	target string // the target as written
+	key    string // Path as compared: %xx escapes decoded except %2F
 }
 
 // Pos returns where the rule's line starts.
@@ -122,10 +123,11 @@ func Compile(f *grammar.File) *Table {
 			if !strings.HasPrefix(r.Path, "/") {
 				continue // never matches; reported by parseLine
 			}
-			if prev := last[r.Path]; prev != nil {
+			r.key = comparable(r.Path)
+			if prev := last[r.key]; prev != nil {
 				t.diags = append(t.diags, overridden(f.Name, prev, r))
 			}
-			last[r.Path] = r
+			last[r.key] = r
 		case l.Kind == grammar.Extension || l.Kind == grammar.Invalid:
 			// "Mobile-agent-server / none" is an invalid line, and
 			// "Mobile-agent-server / atp://h:1" an extension whose field is
@@ -143,7 +145,7 @@ func Compile(f *grammar.File) *Table {
 	for _, r := range last {
 		t.index = append(t.index, r)
 	}
-	slices.SortFunc(t.index, func(a, b *Rule) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(t.index, func(a, b *Rule) int { return strings.Compare(a.key, b.key) })
 	t.diags.Sort()
 	return t
 }
@@ -164,19 +166,20 @@ func (t *Table) Diagnostics() grammar.Diagnostics {
 
 // Lookup returns the server for url and the line that decides it. url is
 // an absolute URL ("http://www.fict.org/home/") or a path ("/home/"); only
-// its path is compared, octet by octet, without decoding %-escapes: the
-// line whose path is the longest prefix of it decides, the later of two
-// lines with the same path. An empty path is "/". Lookup does not
-// allocate.
+// its path is compared, as the drafts compare paths: %xx escapes decoded
+// on both sides except %2F (so a line for "/%7Euser/" serves "/~user/a"),
+// then octet by octet. The line whose path is the longest prefix of it
+// decides, the later of two lines with the same path. An empty path is
+// "/". Lookup does not allocate unless the URL's path holds a %-escape.
 func (t *Table) Lookup(url string) Result {
-	p := urlPath(url)
+	p := comparable(urlPath(url))
 	idx := t.index
 	for {
 		// i is the greatest path <= p.
 		lo, hi := 0, len(idx)
 		for lo < hi {
 			m := int(uint(lo+hi) >> 1)
-			if idx[m].Path <= p {
+			if idx[m].key <= p {
 				lo = m + 1
 			} else {
 				hi = m
@@ -186,7 +189,7 @@ func (t *Table) Lookup(url string) Result {
 		if i < 0 {
 			return Result{}
 		}
-		e := idx[i].Path
+		e := idx[i].key
 		if strings.HasPrefix(p, e) {
 			r := idx[i]
 			return Result{Server: r.Server, Rule: r}
@@ -200,6 +203,41 @@ func (t *Table) Lookup(url string) Result {
 		p = p[:n]
 		idx = idx[:i]
 	}
+}
+
+// comparable returns a path as the drafts compare it: every %xx escape
+// decoded except %2F, which stays an escape (upper-cased) because it is
+// not a path separator. A path without '%' is returned as it is.
+func comparable(p string) string {
+	if strings.IndexByte(p, '%') < 0 {
+		return p
+	}
+	b := make([]byte, 0, len(p))
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c == '%' && i+2 < len(p) && isHex(p[i+1]) && isHex(p[i+2]) {
+			v := unhex(p[i+1])<<4 | unhex(p[i+2])
+			if v == '/' {
+				b = append(b, "%2F"...)
+			} else {
+				b = append(b, v)
+			}
+			i += 2
+			continue
+		}
+		b = append(b, c)
+	}
+	return string(b)
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c >= 'a':
+		return c - 'a' + 10
+	case c >= 'A':
+		return c - 'A' + 10
+	}
+	return c - '0'
 }
 
 // urlPath returns the path of an absolute URL or of a path, without query

@@ -116,9 +116,11 @@ Mobile-agent-server: /dir1/dir2 atp://www.fict.org:543
 		{"http://www.fict.org/dir1x", want{"atp://www.fict.org:544", 2}},
 		{"http://www.fict.org/dir1x/dir2", want{"atp://www.fict.org:544", 2}},
 		{"http://www.fict.org/dir1/dir2x", want{"atp://www.fict.org:543", 3}},
-		// Octets: no case folding, no %-decoding.
+		// No case folding; %xx escapes decoded, except %2F, as the drafts
+		// compare paths.
 		{"http://www.fict.org/DIR1", want{"", 1}},
-		{"http://www.fict.org/%64ir1", want{"", 1}},
+		{"http://www.fict.org/%64ir1", want{"atp://www.fict.org:544", 2}},
+		{"http://www.fict.org/%64ir1%2fdir2", want{"atp://www.fict.org:544", 2}},
 		{"http://www.fict.org/dir1%2Fdir2", want{"atp://www.fict.org:544", 2}},
 		// Query and fragment are not part of the path.
 		{"http://www.fict.org/dir1?dir2", want{"atp://www.fict.org:544", 2}},
@@ -250,8 +252,8 @@ func TestMalformed(t *testing.T) {
 		{"path in target", "Mobile-agent-server: /x atp://h:1/agents", CodeBadNetLoc, 34, `"/agents" after the host is not allowed: the server is scheme://host:port, with no path`},
 		{"bad net_loc char", "Mobile-agent-server: /x atp://h~x:1", CodeBadNetLoc, 32, `"~" is not allowed in the server address; write it as %7E`},
 		{"bad net_loc escape", "Mobile-agent-server: /x atp://h%4:1", CodeBadNetLoc, 32, ""},
-		{"bad path char", "Mobile-agent-server: /~user/ atp://h:1", CodeBadPath, 23, `"~" is not allowed in a path; write it as %7E`},
-		{"non-ASCII path", "Mobile-agent-server: /caf\u00e9 atp://h:1", CodeBadPath, 26, `"é" is not allowed in a path; write it as %C3%A9`},
+		{"space-like control byte in path", "Mobile-agent-server: /a\vb atp://h:1", CodeBadPath, 24, `"\v" is not allowed in a path; write it as %0B`},
+		{"IPv6 without brackets closed", "Mobile-agent-server: /x atp://[::1:1", CodeBadNetLoc, 31, ""},
 		{"bad path escape", "Mobile-agent-server: /a%zz atp://h:1", CodeBadPath, 24, `"%" must start a %XX escape in a path`},
 		{"short path escape", "Mobile-agent-server: /a%2 atp://h:1", CodeBadPath, 24, ""},
 		{"query in path", "Mobile-agent-server: /a?b atp://h:1", CodeBadPath, 24, ""},
@@ -287,6 +289,69 @@ func TestMalformed(t *testing.T) {
 			}
 			checkLookup(t, tab, "/x", want{"atp://root:1", 1})
 		})
+	}
+}
+
+// TestPathEscapes shows paths compared as the drafts compare them (issue
+// 12): %xx escapes decoded on both sides except %2F, and a path written
+// with a character the BNF wants escaped accepted with a warning.
+func TestPathEscapes(t *testing.T) {
+	tab := compile("Mobile-agent-server: / atp://root:1\n" +
+		"Mobile-agent-server: /%7Euser/ atp://tilde:2\n" +
+		"Mobile-agent-server: /~bob/ atp://bob:3\n" +
+		"Mobile-agent-server: /caf\u00e9/ atp://cafe:4\n" +
+		"Mobile-agent-server: /a%2Fb/ atp://slash:5\n")
+	tests := []struct {
+		url  string
+		want want
+	}{
+		{"http://host/~user/a", want{"atp://tilde:2", 2}},
+		{"http://host/%7euser/a", want{"atp://tilde:2", 2}},
+		{"http://host/~bob/x", want{"atp://bob:3", 3}},
+		{"http://host/%7Ebob/x", want{"atp://bob:3", 3}},
+		{"http://host/caf%C3%A9/x", want{"atp://cafe:4", 4}},
+		{"http://host/caf\u00e9/x", want{"atp://cafe:4", 4}},
+		{"http://host/a%2fb/x", want{"atp://slash:5", 5}},
+		{"http://host/a/b/x", want{"atp://root:1", 1}},
+	}
+	for _, tt := range tests {
+		checkLookup(t, tab, tt.url, tt.want)
+	}
+	var got []string
+	for _, d := range tab.Diagnostics() {
+		got = append(got, fmt.Sprintf("%s %s %s", d.Range.Start, d.Severity, d.Code))
+	}
+	wantDiags := []string{"3:23 warning " + CodeUnescapedPath, "4:26 warning " + CodeUnescapedPath}
+	if strings.Join(got, ", ") != strings.Join(wantDiags, ", ") {
+		t.Errorf("Diagnostics() = %v, want %v", got, wantDiags)
+	}
+	// A later line for the same path, escaped or not, overrides.
+	tab = compile("Mobile-agent-server: /~u/ atp://a:1\nMobile-agent-server: /%7Eu/ atp://b:2\n")
+	checkLookup(t, tab, "/~u/", want{"atp://b:2", 2})
+}
+
+// TestIPv6Server accepts IPv6 literal hosts, with a warning that the 1997
+// BNF predates them.
+func TestIPv6Server(t *testing.T) {
+	tests := []struct {
+		target, host, port string
+	}{
+		{"atp://[::1]:8001", "[::1]", "8001"},
+		{"atp://[::1]", "[::1]", ""},
+		{"atp://[2001:db8::7]:99", "[2001:db8::7]", "99"},
+		{"atp://u@[::ffff:10.0.0.1]:1", "[::ffff:10.0.0.1]", "1"},
+	}
+	for _, tt := range tests {
+		tab := compile("Mobile-agent-server: / " + tt.target + "\n")
+		r := tab.Lookup("/x")
+		if r.Server == nil || r.Server.Host != tt.host || r.Server.Port != tt.port {
+			t.Errorf("%s: Lookup(/x).Server = %+v, want host %q port %q (%v)", tt.target, r.Server, tt.host, tt.port, tab.Diagnostics())
+			continue
+		}
+		ds := tab.Diagnostics()
+		if len(ds) != 1 || ds[0].Code != CodeIPv6 || ds[0].Severity != grammar.Warning {
+			t.Errorf("%s: Diagnostics() = %v, want one %s warning", tt.target, ds, CodeIPv6)
+		}
 	}
 }
 

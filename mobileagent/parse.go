@@ -23,6 +23,8 @@ const (
 	CodeOverridden    = "agent-server-overridden"     // a later line assigns the same path
 	CodeFieldSpelling = "agent-server-field-spelling" // a field name close to Mobile-agent-server
 	CodeMissingColon  = "agent-server-missing-colon"  // "Mobile-agent-server / none" without ":"
+	CodeUnescapedPath = "agent-server-unescaped-path" // a path byte the BNF wants %-escaped (accepted)
+	CodeIPv6          = "agent-server-ipv6"           // an IPv6 literal host, which the 1997 BNF predates (accepted)
 )
 
 // parseLine validates a Mobile-agent-server line against the draft's BNF
@@ -85,6 +87,10 @@ func parseLine(file string, l *grammar.Line) (*Rule, grammar.Diagnostics) {
 		return fail(CodeBadPath, p0+i, p0+i+w, "%s", msg)
 	}
 	var ds grammar.Diagnostics
+	if i, w := unescaped(path); w > 0 {
+		ds = append(ds, diag(grammar.Warning, CodeUnescapedPath, p0+i, p0+i+w,
+			`%q should be escaped in a path (RFC 1808)%s; the line is accepted and compares as the escape would`, path[i:i+w], escapeHint(path[i:i+w])))
+	}
 	if path[0] != '/' {
 		ds = append(ds, diag(grammar.Warning, CodeRelativePath, p0, p1,
 			`path %q does not start with "/" and never matches a URL's path`, path))
@@ -109,9 +115,21 @@ func parseLine(file string, l *grammar.Line) (*Rule, grammar.Diagnostics) {
 		}
 	}
 	n0 := t0 + sep + 3 // where net_loc starts in v
+	// An IPv6 literal ("[::1]", RFC 2732) after any user part: the 1997
+	// BNF predates it, so it is accepted with a warning.
+	v6lo, v6hi := -1, -1
+	if a := strings.LastIndexByte(netloc, '@') + 1; a < len(netloc) && netloc[a] == '[' {
+		if j := strings.IndexByte(netloc[a:], ']'); j > 1 && isIPv6Literal(netloc[a+1:a+j]) {
+			v6lo, v6hi = a, a+j+1
+			ds = append(ds, diag(grammar.Warning, CodeIPv6, n0+a, n0+a+j+1,
+				`IPv6 address %s: the 1997 draft's BNF predates IPv6 literals (RFC 2732); accepted`, netloc[a:a+j+1]))
+		}
+	}
 	for i := 0; i < len(netloc); {
 		c := netloc[i]
 		switch {
+		case i == v6lo:
+			i = v6hi
 		case c == '%':
 			if i+2 >= len(netloc) || !isHex(netloc[i+1]) || !isHex(netloc[i+2]) {
 				w := min(3, len(netloc)-i)
@@ -138,7 +156,7 @@ func parseLine(file string, l *grammar.Line) (*Rule, grammar.Diagnostics) {
 		s.User, hp, h0 = hp[:j], hp[j+1:], j+1
 	}
 	s.Host = hp
-	if j := strings.LastIndexByte(hp, ':'); j >= 0 {
+	if j := strings.LastIndexByte(hp, ':'); j >= 0 && j > strings.LastIndexByte(hp, ']') {
 		s.Host, s.Port = hp[:j], hp[j+1:]
 		if !validPort(s.Port) {
 			from := n0 + h0 + j + 1
@@ -152,9 +170,23 @@ func parseLine(file string, l *grammar.Line) (*Rule, grammar.Diagnostics) {
 	return r, ds
 }
 
+// isIPv6Literal reports whether s (between "[" and "]") looks like an IPv6
+// address: hex digits, ':' and '.' (an embedded IPv4 address), with at
+// least one ':'.
+func isIPv6Literal(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !isHex(c) && c != ':' && c != '.' {
+			return false
+		}
+	}
+	return strings.IndexByte(s, ':') >= 0
+}
+
 // checkPath checks a path against RFC 1808's syntax as the draft
-// reproduces it and returns the offset and width of the first byte it does
-// not allow, with a message, or "" when the path is good.
+// reproduces it and returns the offset and width of the first byte that
+// cannot stand in a path even leniently (a control byte, '?', '#', a
+// broken %-escape), with a message, or "" when there is none. Printable
+// bytes the BNF wants escaped ("~", non-ASCII) are found by unescaped.
 //
 // The draft's path (fsegment *( "/" segment ), fsegment = 1*pchar) cannot
 // start with "/", yet every example does ("/", "/home/"): the examples
@@ -171,7 +203,7 @@ func checkPath(p string) (at, width int, msg string) {
 				return i, min(3, len(p)-i), `"%" must start a %XX escape in a path`
 			}
 			i += 3
-		case c == '/' || isPchar(c):
+		case c == '/' || isPchar(c) || lenientPathByte(c):
 			i++
 		default:
 			_, w := utf8.DecodeRuneInString(p[i:])
@@ -179,6 +211,25 @@ func checkPath(p string) (at, width int, msg string) {
 		}
 	}
 	return 0, 0, ""
+}
+
+// lenientPathByte reports whether c is a byte the BNF wants escaped in a
+// path that is accepted as written: printable ASCII other than '?' and
+// '#' (which would end the path in a URL), and bytes outside ASCII.
+func lenientPathByte(c byte) bool {
+	return c > ' ' && c < 0x7f && c != '?' && c != '#' || c >= 0x80
+}
+
+// unescaped returns the offset and width of the first character of a path
+// (which checkPath accepted) that the BNF wants %-escaped, or width 0.
+func unescaped(p string) (at, width int) {
+	for i := 0; i < len(p); i++ {
+		if c := p[i]; c != '%' && c != '/' && !isPchar(c) {
+			_, w := utf8.DecodeRuneInString(p[i:])
+			return i, w
+		}
+	}
+	return 0, 0
 }
 
 // escapeHint suggests the %-escaped form of s.

@@ -94,9 +94,25 @@ type Answer struct {
 	Allowed bool
 	// URL is the URL asked about; RobotsURL the robots.txt that decides it.
 	URL, RobotsURL string
-	// Status says what the robots.txt response meant: "parse" (the rules
-	// decide), "allow-all", "disallow-all" or "defer" (disallowed now; ask
-	// again after RetryAfter).
+	// Status says what the robots.txt response meant, as the profile's
+	// access method reads it (fetch.Status names it):
+	//
+	//   - "parse": robots.txt was fetched (2xx); its rules decide, and
+	//     Decision says how.
+	//   - "allow-all": there is no robots.txt to follow (RFC 9309
+	//     "unavailable": 4xx; the drafts: 404), so everything is allowed.
+	//   - "disallow-all": everything is disallowed (RFC 9309 "unreachable":
+	//     5xx, a network error, too many redirects, with no usable cached
+	//     copy; the drafts: 401 and 403).
+	//   - "defer": a temporary failure under the draft and norobots
+	//     profiles (5xx, a network error): disallowed now; ask again after
+	//     RetryAfter.
+	//   - "error": robots.txt could not be asked for at all (the URL it
+	//     would be fetched from is not one sitetxt fetches); disallowed,
+	//     with Err set.
+	//
+	// "not-found", the sixth fetch.Status, belongs to data.txt and never
+	// appears here. Reason says which case applied, citing the standard.
 	Status string
 	// Reason explains Status in one line, citing the standard.
 	Reason string

@@ -30,6 +30,7 @@ type Policy struct {
 	sitemaps    []Sitemap
 	host        *Host
 	cleanParams []*CleanParam
+	licenses    []License
 	diags       grammar.Diagnostics
 }
 
@@ -82,7 +83,20 @@ const (
 )
 
 // kind returns what profile p takes l for.
-func kind(p Profile, l *grammar.Line) lineKind {
+func kind(p Profile, f *grammar.File, l *grammar.Line) lineKind {
+	if p == Google {
+		switch k, _ := googleLine(f, l); k {
+		case grammar.AgentLine:
+			return kAgent
+		case grammar.AllowLine:
+			return kAllow
+		case grammar.DisallowLine:
+			return kDisallow
+		case grammar.Blank:
+			return kBlank
+		}
+		return kOther
+	}
 	switch l.Kind {
 	case grammar.Blank:
 		return kBlank
@@ -90,7 +104,7 @@ func kind(p Profile, l *grammar.Line) lineKind {
 	default:
 		return kOther
 	}
-	if p != Google && (l.Typo || l.NoColon) {
+	if l.Typo || l.NoColon {
 		return kOther
 	}
 	switch l.Kind {
@@ -129,16 +143,59 @@ func (c *compiler) newRule() *Rule {
 	return &c.slab[len(c.slab)-1]
 }
 
-// value returns the line's value as profile p reads it: Google stops at a
-// NUL byte.
-func value(p Profile, l *grammar.Line) string {
-	v := l.Value
+// value returns the line's value as profile p reads it (see googleLine).
+func value(p Profile, f *grammar.File, l *grammar.Line) string {
 	if p == Google {
-		if i := strings.IndexByte(v, 0); i >= 0 {
-			v = v[:i]
+		_, v := googleLine(f, l)
+		return v
+	}
+	return l.Value
+}
+
+// googleLine returns the kind and value of a line as Google's parser reads
+// it (robots.cc: GetKeyAndValueFrom, then ParsedRobotsKey). It differs
+// from the grammar only on lines holding a NUL, vertical tab or form feed:
+// Google's parser works on C strings, so a NUL ends the line (whatever
+// follows, a '#' or the rest of a value, is not there), and it trims with
+// absl::StripAsciiWhitespace, to which vertical tab and form feed are
+// white space, while only space and tab separate a field from its value
+// on a line with no colon. The kinds are AgentLine, AllowLine,
+// DisallowLine, Extension (a Sitemap or unknown key) and Invalid (no key
+// and value: the parser emits nothing).
+func googleLine(f *grammar.File, l *grammar.Line) (grammar.Kind, string) {
+	t := f.LineText(l)
+	if strings.IndexByte(t, 0) < 0 && strings.IndexByte(t, '\v') < 0 && strings.IndexByte(t, '\f') < 0 {
+		return l.Kind, l.Value
+	}
+	if i := strings.IndexByte(t, 0); i >= 0 {
+		t = t[:i]
+	}
+	if i := strings.IndexByte(t, '#'); i >= 0 {
+		t = t[:i]
+	}
+	t = trimGoogle(t)
+	sep := strings.IndexByte(t, ':')
+	if sep < 0 {
+		// Two words separated by spaces or tabs, and no more.
+		if sep = strings.IndexAny(t, " \t"); sep < 0 || strings.ContainsAny(strings.TrimLeft(t[sep:], " \t"), " \t") {
+			return grammar.Invalid, ""
 		}
 	}
-	return v
+	key := trimGoogle(t[:sep])
+	if key == "" {
+		return grammar.Invalid, ""
+	}
+	k, _ := grammar.Classify(key)
+	if k == grammar.MobileAgentRec {
+		k = grammar.Extension
+	}
+	return k, trimGoogle(t[sep+1:])
+}
+
+// trimGoogle trims what absl::StripAsciiWhitespace trims: space, tab,
+// vertical tab, form feed (and CR and LF, which a line cannot hold).
+func trimGoogle(s string) string {
+	return strings.Trim(s, " \t\v\f\r\n")
 }
 
 // groupLines splits the file's lines into groups as the profile does.
@@ -146,7 +203,7 @@ func (c *compiler) groupLines() {
 	p := c.pol.profile
 	nAgents, nRules := 0, 0
 	for _, l := range c.file.Lines {
-		switch kind(p, l) {
+		switch kind(p, c.file, l) {
 		case kAgent:
 			nAgents++
 		case kAllow, kDisallow:
@@ -169,7 +226,7 @@ func (c *compiler) groupLines() {
 	var cur *Group
 	sawRule := false
 	for _, l := range c.file.Lines {
-		switch kind(p, l) {
+		switch k := kind(p, c.file, l); k {
 		case kBlank:
 			if p.recordsEndAtBlank() {
 				cur = nil
@@ -181,7 +238,7 @@ func (c *compiler) groupLines() {
 				spans = append(spans, span{len(c.rules), len(c.rules), len(c.agents), len(c.agents)})
 				sawRule = false
 			}
-			v := value(p, l)
+			v := value(p, c.file, l)
 			c.agents = append(c.agents, v)
 			c.agentLines = append(c.agentLines, l)
 			spans[len(spans)-1].a1 = len(c.agents)
@@ -193,10 +250,13 @@ func (c *compiler) groupLines() {
 				continue // before any User-agent line (or outside a record): ignored
 			}
 			sawRule = true
-			c.addRule(cur, l)
+			c.addRule(cur, l, k == kAllow)
 			spans[len(spans)-1].r1 = len(c.rules)
 		default:
 			c.extension(cur, l)
+			if p == RFC9309 && cur != nil && isUsageField(l) {
+				sawRule = true // draft-ietf-aipref-attach: a rule of its group
+			}
 		}
 	}
 	c.pol.groups = make([]*Group, len(groups))
@@ -212,17 +272,21 @@ func (c *compiler) groupLines() {
 // isGlobalValue reports whether a User-agent value names every crawler.
 func isGlobalValue(p Profile, v string) bool {
 	switch p {
-	case Google, RFC9309:
-		// Google: "*" alone or followed by white space ("* foo").
+	case Google:
+		// "*" alone or followed by white space as C's isspace has it
+		// ("* foo", "*\vfoo").
+		return len(v) >= 1 && v[0] == '*' && (len(v) == 1 || v[1] == ' ' || v[1] == '\t' || v[1] == '\v' || v[1] == '\f')
+	case RFC9309:
+		// "*" alone or followed by white space ("* foo"), as Google.
 		return len(v) >= 1 && v[0] == '*' && (len(v) == 1 || v[1] == ' ' || v[1] == '\t')
 	}
 	return v == "*"
 }
 
-func (c *compiler) addRule(g *Group, l *grammar.Line) {
+func (c *compiler) addRule(g *Group, l *grammar.Line, allow bool) {
 	p := c.pol.profile
 	r := c.newRule()
-	*r = Rule{Allow: l.Kind == grammar.AllowLine, Line: l, Group: g, Pattern: value(p, l)}
+	*r = Rule{Allow: allow, Line: l, Group: g, Pattern: value(p, c.file, l)}
 	r.compile(p)
 	c.rules = append(c.rules, r)
 	if p == Google && r.Allow {
@@ -332,7 +396,8 @@ func (pol *Policy) index() {
 	}
 	at := map[string]int32{}
 	var global []*Group
-	var names []string
+	var nameBuf [4]string
+	names := nameBuf[:0]
 	nGlobal, nValues, lastGlobal := 0, 0, 0
 	for i, g := range pol.groups {
 		if g.Global {
@@ -501,8 +566,9 @@ func sortedForDecision(rules []*Rule) bool {
 // valueNames appends to dst the crawler names a User-agent value in a
 // file gives under profile p. Google: one, the run of letters, '-' and '_'
 // at its start (Google's ExtractUserAgent; "" matches only an empty
-// caller name). Otherwise: a list of bare names separated by white space
-// ("crawler1 crawler2") names each of them; any other value names the
+// caller name). Otherwise: a list of names separated by white space, each
+// perhaps with a version ("crawler1 crawler2", "FooBot/1 BarBot/2"), names
+// each of them; any other value names the
 // crawler CrawlerName finds at its start (a whole User-Agent header
 // written as a value, "Mozilla/5.0 (compatible; Butterfly/1.0)", names
 // "Mozilla" only), or none.
@@ -533,13 +599,17 @@ func valueNames(p Profile, v string, dst []string) []string {
 func asciiLower(s string) string {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c >= 'A' && c <= 'Z' {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if c := b[j]; c >= 'A' && c <= 'Z' {
-					b[j] = c + 'a' - 'A'
+			var b strings.Builder // one allocation
+			b.Grow(len(s))
+			b.WriteString(s[:i])
+			for j := i; j < len(s); j++ {
+				c := s[j]
+				if c >= 'A' && c <= 'Z' {
+					c += 'a' - 'A'
 				}
+				b.WriteByte(c)
 			}
-			return string(b)
+			return b.String()
 		}
 	}
 	return s
@@ -592,9 +662,12 @@ func (pol *Policy) Diagnostics() grammar.Diagnostics { return pol.diags }
 // many URLs for one crawler calls Agent once.
 //
 // agent is the crawler's name. Under RFC9309, Draft and NoRobots it may be
-// a whole User-Agent header: its product token (see ProductToken) is used.
-// Under Google it is compared whole, as Google's parser does: pass the
-// token. The name "*" selects the "*" group(s) only.
+// a whole User-Agent header: the name CrawlerName finds at its start is
+// used ("MJ12bot/1.4" is "MJ12bot"), and under RFC9309 it is compared whole
+// and ASCII case-insensitively with the names of the file's User-agent
+// values. Under Google it is compared whole with the values cut as
+// Google's parser cuts them, as Google's parser does: pass the token. The
+// name "*" selects the "*" group(s) only.
 func (pol *Policy) Agent(agent string) *Agent {
 	switch pol.profile {
 	case Draft, NoRobots:
@@ -706,9 +779,10 @@ func ProductToken(userAgent string) string {
 //
 // The rfc9309, draft and norobots profiles compare crawler names this way
 // (rfc9309 whole and case-insensitively, on both sides). cut reports that
-// the caller gave more than a name, e.g. "Googlebot/2.1" or a whole header
+// the caller gave more than a name and its version, e.g. a whole header
 // "Mozilla/5.0 (compatible; Googlebot/2.1)", whose name is "Mozilla": a
-// tool may want to say so. RFC 9309's own product-token grammar is
+// tool may want to say so; a version alone ("Googlebot/2.1") is not a cut.
+// RFC 9309's own product-token grammar is
 // narrower (letters, '-' and '_': see ValidAgentName).
 func CrawlerName(userAgent string) (name string, cut bool) {
 	s := strings.TrimLeft(userAgent, " \t")
@@ -720,7 +794,17 @@ func CrawlerName(userAgent string) (name string, cut bool) {
 	if strings.HasPrefix(name, "*") {
 		name = ""
 	}
-	return name, strings.TrimRight(s[i:], " \t") != ""
+	rest := s[i:]
+	if name != "" && strings.HasPrefix(rest, "/") {
+		// A version ("FooBot/2.1") is not part of the name, and dropping
+		// it loses nothing.
+		j := 1
+		for j < len(rest) && rest[j] != ' ' && rest[j] != '\t' {
+			j++
+		}
+		rest = rest[j:]
+	}
+	return name, strings.TrimRight(rest, " \t") != ""
 }
 
 // isNameEnd reports whether c ends a crawler name: white space, a control

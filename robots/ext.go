@@ -86,6 +86,9 @@ func (c *compiler) extension(g *Group, l *grammar.Line) {
 	if l.NoColon && c.pol.profile != Google {
 		return
 	}
+	if c.usageLine(g, l) {
+		return
+	}
 	p := c.pol.profile
 	v := l.Value
 	switch {

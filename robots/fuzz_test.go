@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -63,6 +64,8 @@ func FuzzCompile(f *testing.F) {
 	f.Add([]byte("\xef\xbb\xbfUser-agent: FooBot/2.1\nDisallow: /%7e%c3%a9\x00x\n"), "", "/~é")
 	f.Add([]byte("User-agent: a\nUser-agent: *\nDisallow: /x*y$\nAllow: /x/index.html\n\nuser-agent: A\nallow: /xy\nUser-agent: b\nDisallow: /\n"), "a", "/x/")
 	f.Add([]byte("Sitemap: x\nHost: h\nClean-param: a&b /p\nUser-agent: *\nRequest-rate: 1/5m\nVisit-time: 0000-2359\n"), "*", "example.com?a")
+	f.Add([]byte("User-agent: *\vfoo\nDisallow: /a \x00b\nUser\x00-agent: x\nDisallow\v:\f/b\ndisallow /c\vd\n"), "x", "/a")
+	f.Add([]byte("User-agent: x\fy\nDisallow: /\f\nAllow\v/p\nAllow: /q\x00 # c\n"), "x", "/p")
 	f.Fuzz(func(t *testing.T, src []byte, agent, url string) {
 		file := grammar.Parse("fuzz.txt", src, grammar.Options{})
 		_ = Lint(file)
@@ -84,7 +87,7 @@ func FuzzCompile(f *testing.F) {
 				}
 			}
 			if p == Google && len(src) <= 2048 && len(url) <= 512 { // the reference is quadratic
-				if want := refGoogleAllowed(file, agent, url); d.Allowed != want {
+				if want := refGoogle(src, agent, url); d.Allowed != want {
 					t.Fatalf("google: Allowed(%q, %q) = %v, want %v (reference)\n%q", agent, url, d.Allowed, want, src)
 				}
 			}
@@ -92,68 +95,178 @@ func FuzzCompile(f *testing.F) {
 	})
 }
 
-// refGoogleAllowed is a slow re-statement of Google's matcher, line by
-// line as Google's parser streams them: per line, the best priority of the
-// specific and global groups, as its RobotsMatcher keeps them.
-func refGoogleAllowed(f *grammar.File, agent, url string) bool {
+// refGoogle is a slow re-statement of Google's parser and matcher, written
+// from robots.cc and working on the file's bytes, not on package grammar's
+// lines: its line splitting (LF, CR, CRLF; a BOM or BOM prefix skipped at
+// the start; lines cut at 16,663 bytes), its line handling (a C string: a
+// NUL ends it; '#' starts a comment; trimmed of ASCII white space, which
+// takes in vertical tab and form feed; "key: value", or exactly two words
+// separated by spaces or tabs), its key spellings, and its matcher's
+// state: per line, the best priority of the specific and global groups.
+func refGoogle(body []byte, agent, url string) bool {
 	path, slash := pathOf(url)
 	if slash {
 		path = "/" + path
 	}
-	allowS, disS, allowG, disG := -1, -1, -1, -1
-	var seenAny, seenSep, seenGlobal, seenSpecific, everSpecific bool
-	prio := func(pat string) int {
-		if refMatch(pat, path) {
-			return len(pat)
-		}
-		return -1
-	}
-	for _, l := range f.Lines {
-		switch l.Kind {
-		case grammar.AgentLine:
-			if seenSep {
-				seenSpecific, seenGlobal, seenSep = false, false, false
-			}
-			seenAny = true
-			v := value(Google, l)
-			if len(v) > 0 && v[0] == '*' && (len(v) == 1 || v[1] == ' ' || v[1] == '\t') {
-				seenGlobal = true
-			} else if tok := fileToken(v); len(tok) == len(agent) && strings.ToLower(tok) == asciiLower(agent) {
-				seenSpecific, everSpecific = true, true
-			}
-		case grammar.AllowLine, grammar.DisallowLine:
-			if !seenAny {
+	st := refGoogleState{agent: agent, path: path, allowS: -1, disS: -1, allowG: -1, disG: -1}
+	const bom = "\xEF\xBB\xBF"
+	var line []byte
+	nb, lastCR := 0, false
+	for _, ch := range body {
+		if nb < len(bom) {
+			if ch == bom[nb] {
+				nb++
 				continue
 			}
-			seenSep = true
-			pat := escapeGoogle(value(Google, l))
-			p := prio(pat)
-			allow := l.Kind == grammar.AllowLine
-			if allow && p < 0 {
-				if i := strings.LastIndexByte(pat, '/'); i >= 0 && strings.HasPrefix(pat[i:], "/index.htm") {
-					p = prio(pat[:i+1] + "$")
-				}
+			nb = len(bom)
+		}
+		if ch != '\n' && ch != '\r' {
+			if len(line) < 2083*8-1 {
+				line = append(line, ch)
 			}
-			switch {
-			case seenSpecific && allow:
-				allowS = max(allowS, p)
-			case seenSpecific:
-				disS = max(disS, p)
-			case seenGlobal && allow:
-				allowG = max(allowG, p)
-			case seenGlobal:
-				disG = max(disG, p)
-			}
+			continue
+		}
+		if !(len(line) == 0 && lastCR && ch == '\n') {
+			st.line(string(line))
+		}
+		line = line[:0]
+		lastCR = ch == '\r'
+	}
+	st.line(string(line))
+	return st.allowed()
+}
+
+type refGoogleState struct {
+	agent, path                  string
+	allowS, disS, allowG, disG   int
+	global, specific, ever, sepa bool
+}
+
+func refStrip(s string) string {
+	isWS := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' }
+	for len(s) > 0 && isWS(s[0]) {
+		s = s[1:]
+	}
+	for len(s) > 0 && isWS(s[len(s)-1]) {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+func refHasPrefixFold(s string, prefixes ...string) bool {
+	for _, p := range prefixes {
+		if len(s) >= len(p) && asciiLower(s[:len(p)]) == p {
+			return true
 		}
 	}
-	if allowS > 0 || disS > 0 {
-		return disS <= allowS
+	return false
+}
+
+func (st *refGoogleState) line(s string) {
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		s = s[:i]
 	}
-	if everSpecific {
+	if i := strings.IndexByte(s, '#'); i >= 0 {
+		s = s[:i]
+	}
+	s = refStrip(s)
+	sep := strings.IndexByte(s, ':')
+	if sep < 0 {
+		sep = strings.IndexAny(s, " \t")
+		if sep < 0 {
+			return
+		}
+		rest := s[sep:]
+		for len(rest) > 0 && (rest[0] == ' ' || rest[0] == '\t') {
+			rest = rest[1:]
+		}
+		if strings.ContainsAny(rest, " \t") {
+			return
+		}
+	}
+	key, val := refStrip(s[:sep]), refStrip(s[sep+1:])
+	if key == "" {
+		return
+	}
+	switch {
+	case refHasPrefixFold(key, "user-agent", "useragent", "user agent"):
+		st.userAgent(val)
+	case refHasPrefixFold(key, "allow"):
+		st.rule(true, refEscape(val))
+	case refHasPrefixFold(key, "disallow", "dissallow", "dissalow", "disalow", "diasllow", "disallaw"):
+		st.rule(false, refEscape(val))
+	}
+}
+
+// refEscape percent-encodes octets outside ASCII and upper-cases the hex
+// digits of escapes.
+func refEscape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			b.WriteString(strings.ToUpper(s[i : i+3]))
+			i += 2
+		case c >= 0x80:
+			fmt.Fprintf(&b, "%%%02X", c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+func (st *refGoogleState) userAgent(v string) {
+	if st.sepa {
+		st.specific, st.global, st.sepa = false, false, false
+	}
+	if len(v) >= 1 && v[0] == '*' && (len(v) == 1 || strings.IndexByte(" \t\n\v\f\r", v[1]) >= 0) {
+		st.global = true
+		return
+	}
+	n := 0
+	for n < len(v) && (v[n] >= 'a' && v[n] <= 'z' || v[n] >= 'A' && v[n] <= 'Z' || v[n] == '-' || v[n] == '_') {
+		n++
+	}
+	if asciiLower(v[:n]) == asciiLower(st.agent) {
+		st.specific, st.ever = true, true
+	}
+}
+
+func (st *refGoogleState) rule(allow bool, pat string) {
+	if !st.global && !st.specific {
+		return
+	}
+	st.sepa = true
+	if !refMatch(pat, st.path) {
+		if i := strings.LastIndexByte(pat, '/'); allow && i >= 0 && strings.HasPrefix(pat[i:], "/index.htm") {
+			st.rule(true, pat[:i+1]+"$")
+		}
+		return
+	}
+	p := len(pat)
+	switch {
+	case st.specific && allow:
+		st.allowS = max(st.allowS, p)
+	case st.specific:
+		st.disS = max(st.disS, p)
+	case allow:
+		st.allowG = max(st.allowG, p)
+	default:
+		st.disG = max(st.disG, p)
+	}
+}
+
+func (st *refGoogleState) allowed() bool {
+	if st.allowS > 0 || st.disS > 0 {
+		return st.disS <= st.allowS
+	}
+	if st.ever {
 		return true
 	}
-	if allowG > 0 || disG > 0 {
-		return disG <= allowG
+	if st.allowG > 0 || st.disG > 0 {
+		return st.disG <= st.allowG
 	}
 	return true
 }

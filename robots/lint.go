@@ -14,6 +14,7 @@ var knownFields = map[string]bool{
 	"sitemap": true, "crawl-delay": true, "request-rate": true, "visit-time": true,
 	"host": true, "clean-param": true, "noindex": true, "noarchive": true, "nofollow": true,
 	"mobile-agent-server": true,
+	"content-usage":       true, "content-signal": true, "license": true,
 }
 
 // canonicalField returns the BNF spelling of a line's field.
@@ -43,6 +44,8 @@ func canonicalField(k grammar.Kind) string {
 //   - pattern-start: a pattern that does not start with "/" or "*", which
 //     never matches a path
 //   - dollar-inside: a '$' before the end of a pattern, which is literal
+//   - control-byte: a control byte in a pattern (a vertical tab, a NUL),
+//     which the profiles read differently
 //   - agent-token: a User-agent value that is not "*" or an RFC 9309
 //     product token (digits, a version, spaces): rfc9309 compares the
 //     name CrawlerName finds, google cuts it before the first character
@@ -54,6 +57,10 @@ func canonicalField(k grammar.Kind) string {
 //   - crawl-delay-value: a Crawl-delay of zero or over a minute
 //   - sitemap-url, crawl-delay, request-rate, visit-time, host, clean-param:
 //     values that cannot be parsed (errors; the line is ignored)
+//   - usage-label, usage-value, usage-syntax, usage-path, usage-disallowed,
+//     usage-outside-group: the Content-Usage and Content-Signal lines (see
+//     docs/ai-preferences.md); content-usage, content-signal, license-url:
+//     their values that cannot be read (errors; the line is ignored)
 func Lint(f *grammar.File) grammar.Diagnostics {
 	l := linter{file: f}
 	l.fields()
@@ -62,6 +69,7 @@ func Lint(f *grammar.File) grammar.Diagnostics {
 	pol := Compile(f, RFC9309)
 	l.ds = append(l.ds, pol.Diagnostics()...)
 	l.unreachable(pol)
+	l.usage(pol)
 	l.ds.Sort()
 	return l.ds
 }
@@ -165,6 +173,15 @@ func (l *linter) pattern(ln *grammar.Line) {
 	v := ln.Value
 	if v == "" {
 		return
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c != 0 && c < ' ' || c == 0x7f { // the grammar reports NUL
+			p := ln.ValuePos()
+			p.Offset += i
+			p.Column += i
+			l.warn("control-byte", p, p, "control byte %q in a pattern: rfc9309 matches it as written, google trims vertical tab and form feed", string(c))
+			break
+		}
 	}
 	if v[0] != '/' && v[0] != '*' {
 		l.warn("pattern-start", ln.ValuePos(), ln.End(), "pattern %q does not start with \"/\" or \"*\" and never matches a path", v)

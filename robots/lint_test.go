@@ -30,6 +30,7 @@ func TestLint(t *testing.T) {
 			[]string{"2:14 crawl-delay-value", "6:14 crawl-delay-value", "10:14 crawl-delay"}},
 		{"agent token", "User-agent: MJ12bot\nUser-agent: FooBot/2.1\nUser-agent: Googlebot\nUser-agent: * x\nUser-agent: one two\nUser-agent: (x)\nDisallow: /\n",
 			[]string{"1:13 agent-token", "2:13 agent-token", "5:13 agent-token", "6:13 agent-token"}},
+		{"control byte", "User-agent: *\nDisallow: /a\vb\nDisallow: /c\x00\n", []string{"2:13 control-byte"}},
 		{"data.txt fields", "Path: /data.csv\nName: data\n", nil},
 	}
 	for _, tt := range tests {

@@ -23,6 +23,12 @@
 // rule that decided (with its position), the group that applied, or why
 // neither did.
 //
+// Since 2023 a file may also say what a crawler may do with what it
+// fetched: Content-Usage rules (draft-ietf-aipref-attach), Content-Signal
+// lines (Cloudflare) and License lines (RSL 1.0). Agent.Usage returns the
+// usage preference for a URL the crawler may fetch; Policy.Licenses the
+// License lines. docs/ai-preferences.md describes them.
+//
 // Lint reports problems in a robots.txt file as grammar diagnostics.
 package robots
 
@@ -152,6 +158,10 @@ type Group struct {
 	VisitTime   *VisitTime
 	// CleanParams holds the group's Clean-param lines.
 	CleanParams []*CleanParam
+	// Usage holds the group's Content-Usage rules and Signals its
+	// Content-Signal lines, in file order (see usage.go).
+	Usage   []*UsageRule
+	Signals []*Signal
 
 	index int // in Policy.groups
 }

@@ -237,8 +237,8 @@ func TestAgentsJSONShape(t *testing.T) {
 }
 
 func TestLintReportsAgentServerLines(t *testing.T) {
-	stdout, _, code := runCLI(t, "Mobile-agent-server: /~x atp://h:1\n", "lint", "-")
-	if want := "<stdin>:1:23: error: \"~\" is not allowed in a path; write it as %7E [agent-server-bad-path]\n"; stdout != want || code != ExitFindings {
+	stdout, _, code := runCLI(t, "Mobile-agent-server: /a?x atp://h:1\n", "lint", "-")
+	if want := "<stdin>:1:24: error: \"?\" is not allowed in a path; write it as %3F [agent-server-bad-path]\n"; stdout != want || code != ExitFindings {
 		t.Errorf("lint = exit %d, %q; want exit 1, %q", code, stdout, want)
 	}
 }

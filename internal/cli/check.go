@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/sitetxt/sitetxt/internal/audit"
 	"github.com/sitetxt/sitetxt/internal/fetch"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
@@ -140,6 +141,9 @@ func checkRun(opts *checkOptions) error {
 	} else {
 		sites = &siteSources{opts: opts, prof: prof, m: map[string]*checkSource{}}
 	}
+	if name, cut := robots.CrawlerName(opts.Agent); cut && prof != robots.Google {
+		note(opts.IO, "--agent %q is read as the crawler name %q", opts.Agent, name)
+	}
 
 	out := newStream(opts.IO.Out, streamsInput(opts.IO, opts.URLsFile))
 	st := newStyle(opts.IO, opts.IO.Out)
@@ -170,14 +174,26 @@ func checkRun(opts *checkOptions) error {
 		if !d.Allowed {
 			disallowed = true
 		}
+		var usage *audit.UsageView
+		if cs.hasUsage {
+			usage = audit.UsageOf(cs.name, cs.agent.Usage(u))
+		}
 		switch {
 		case jl != nil:
+			if usage != nil {
+				return jl.write(decisionUsageJSON{cs.views.view(u, opts.Agent, d), usage})
+			}
 			return jl.write(cs.views.view(u, opts.Agent, d))
 		case cw != nil:
 			return cw.write(decisionRow(cs.views.view(u, opts.Agent, d))...)
 		}
 		if err := writeDecision(out.w, st, cs.name, u, d); err != nil {
 			return err
+		}
+		if usage != nil {
+			if err := writeUsage(out.w, usage); err != nil {
+				return err
+			}
 		}
 		return out.end()
 	})
@@ -221,6 +237,9 @@ type checkSource struct {
 	fixed   robots.Decision
 	isFixed bool
 	views   *decisionViews
+	// hasUsage is set when the file has usage-preference lines: each
+	// allowed URL then gets its preference too.
+	hasUsage bool
 }
 
 func newCheckSource(ios *IOStreams, src *source, prof robots.Profile, agent string) *checkSource {
@@ -229,7 +248,9 @@ func newCheckSource(ios *IOStreams, src *source, prof robots.Profile, agent stri
 	markupWarning(ios, src)
 	cs := &checkSource{name: src.name, views: newDecisionViews(src.name, prof, src.fetched)}
 	cs.fixed, cs.isFixed = fixedDecision(src.fetched)
-	cs.agent = robots.Compile(f, prof).Agent(agent)
+	pol := robots.Compile(f, prof)
+	cs.agent = pol.Agent(agent)
+	cs.hasUsage = !cs.isFixed && pol.HasUsage()
 	return cs
 }
 

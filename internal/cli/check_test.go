@@ -104,3 +104,28 @@ func TestCheckGoogleVectors(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckNotesCutAgent: a --agent that is more than a crawler name (a
+// version, a whole User-Agent header) gets a note saying which name is
+// used; a bare name, "*" and the google profile (which compares the name
+// whole) get none.
+func TestCheckNotesCutAgent(t *testing.T) {
+	const src = "User-agent: Mozilla\nDisallow: /\n"
+	tests := []struct {
+		args []string
+		note string
+	}{
+		{[]string{"--agent", "Mozilla/5.0 (compatible; Googlebot/2.1)"}, `sitetxt: note: --agent "Mozilla/5.0 (compatible; Googlebot/2.1)" is read as the crawler name "Mozilla"` + "\n"},
+		{[]string{"--agent", "MJ12bot/v1.4; +http://mj12bot.com/"}, `sitetxt: note: --agent "MJ12bot/v1.4; +http://mj12bot.com/" is read as the crawler name "MJ12bot"` + "\n"},
+		{[]string{"--agent", "MJ12bot/v1.4"}, ""},
+		{[]string{"--agent", "MJ12bot"}, ""},
+		{[]string{}, ""},
+		{[]string{"--agent", "Mozilla/5.0", "--profile", "google"}, ""},
+	}
+	for _, tt := range tests {
+		_, stderr, _ := runCLI(t, src, append(append([]string{"check"}, tt.args...), "-", "/x")...)
+		if stderr != tt.note {
+			t.Errorf("check %v: stderr = %q, want %q", tt.args, stderr, tt.note)
+		}
+	}
+}

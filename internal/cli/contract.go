@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/decision"
 	"github.com/sitetxt/sitetxt/internal/fetch"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
@@ -266,35 +267,10 @@ func warn(ios *IOStreams, format string, args ...any) {
 // share it): a URL's verdict, why, the rule and group that applied, and
 // what the fetch of a fetched robots.txt meant.
 type (
-	decisionJSON struct {
-		URL     string     `json:"url"`
-		Agent   string     `json:"agent"`
-		Profile string     `json:"profile"`
-		Allowed bool       `json:"allowed"`
-		Reason  string     `json:"reason"`
-		Rule    *ruleJSON  `json:"rule"`
-		Group   *groupJSON `json:"group"`
-		Fetch   *fetchJSON `json:"fetch,omitempty"`
-	}
-	ruleJSON struct {
-		Directive string `json:"directive"`
-		Pattern   string `json:"pattern"`
-		File      string `json:"file"`
-		Line      int    `json:"line"`
-		Column    int    `json:"column"`
-	}
-	groupJSON struct {
-		Agents []string `json:"agents"`
-		File   string   `json:"file"`
-		Line   int      `json:"line"`
-		Column int      `json:"column"`
-	}
-	fetchJSON struct {
-		URL     string `json:"url"`
-		Status  int    `json:"status"`  // the HTTP status, 0 when there was no response
-		Meaning string `json:"meaning"` // parse, allow-all, disallow-all, defer
-		Error   string `json:"error"`   // why the fetch failed, "" when it did not
-	}
+	decisionJSON = decision.Decision
+	ruleJSON     = decision.Rule
+	groupJSON    = decision.Group
+	fetchJSON    = decision.Fetch
 )
 
 // decisionViews builds decision objects for one source, making the rule

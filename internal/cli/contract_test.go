@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/sitetxt/sitetxt/robots"
 )
 
 // hostileRobots is a robots.txt a hostile site could serve: terminal
@@ -122,6 +124,10 @@ func TestHostileTerminal(t *testing.T) {
 		{"parse", "", []string{"parse", robotsFile}},
 		{"parse stdin", hostileDataTxt, []string{"parse", "-"}},
 		{"parse site", "", []string{"parse", "--no-cache", site}},
+		{"audit", "", []string{"audit", "--path", "/\x1b[2J", robotsFile}},
+		{"audit site", "", []string{"audit", "--no-cache", site}},
+		{"audit summary", "", []string{"audit", "--summary", robotsFile, dir}},
+		{"audit summary list", robotsFile + "\n" + filepath.Join(dir, "no\x1b[2J") + "\n", []string{"audit", "--summary", "-"}},
 		{"datasets", "", []string{"datasets", "--base", "https://h/data.txt", dataFile}},
 		{"datasets site", "", []string{"datasets", "--no-cache", site}},
 		{"fetch", "", []string{"fetch", "--no-cache", site}},
@@ -233,6 +239,9 @@ func contractRuns(dir string) map[string][]string {
 		"agents": {"agents", "-o", "FORMAT", agents, "http://www.fict.org/", "http://www.fict.org/home/"},
 		"lint":   {"lint", "-o", "FORMAT", messy},
 		"parse":  {"parse", "-o", "FORMAT", fict},
+		"audit": {"audit", "-o", "FORMAT", "--path", "/org/x",
+			filepath.Join("..", "..", "testdata", "robots", "aipref.txt"), fict},
+		"audit summary": {"audit", "--summary", "-o", "FORMAT", filepath.Join("..", "..", "testdata", "robots")},
 	}
 }
 
@@ -338,7 +347,7 @@ func TestContractCSV(t *testing.T) {
 func TestContractVerdictWords(t *testing.T) {
 	yesNo := regexp.MustCompile(`(?i)\b(yes|no)\b`)
 	for name, args := range contractRuns(t.TempDir()) {
-		if name == "lint" || name == "parse" {
+		if name == "lint" || name == "parse" || name == "audit summary" { // no verdicts: diagnostics, trees, counts
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
@@ -352,6 +361,9 @@ func TestContractVerdictWords(t *testing.T) {
 			if !strings.Contains(out, "allowed") {
 				t.Errorf("sitetxt %q says neither allowed nor disallowed:\n%s", a, out)
 			}
+			// The decision's reasons (robots.ReasonNoRule, ReasonNoGroup)
+			// say "no" as a word, not as a verdict.
+			out = strings.NewReplacer(robots.ReasonNoRule, "", robots.ReasonNoGroup, "").Replace(out)
 			if m := yesNo.FindString(out); m != "" {
 				t.Errorf("sitetxt %q says %q:\n%s", a, m, out)
 			}

@@ -109,6 +109,9 @@ type (
 		Typo    bool   `json:"typo,omitempty" yaml:"typo,omitempty"`
 		NoColon bool   `json:"no_colon,omitempty" yaml:"no_colon,omitempty"`
 		TooLong bool   `json:"too_long,omitempty" yaml:"too_long,omitempty"`
+		// Usage is the typed reading of a usage-preference line
+		// (docs/ai-preferences.md).
+		Usage *usageLineJSON `json:"usage,omitempty" yaml:"usage,omitempty"`
 	}
 	recordJSON struct {
 		Line   int   `json:"line" yaml:"line"`
@@ -135,8 +138,9 @@ func astView(f *grammar.File) fileJSON {
 	v := fileJSON{File: f.Name, BOM: f.BOM != "", Ignored: len(f.Ignored),
 		Lines: make([]lineJSON, len(f.Lines)), Preamble: lineNumbers(f.Preamble),
 		Records: make([]recordJSON, len(f.Records)), Diagnostics: make([]diagJSON, len(f.Diagnostics))}
+	dataTxt := looksLikeDataTxt(f)
 	for i, l := range f.Lines {
-		v.Lines[i] = lineJSON{l.Pos.Line, l.Pos.Column, l.Pos.Offset, l.Kind.String(), l.Raw, eolName[l.EOL], l.Field, l.Value, l.Comment, l.Typo, l.NoColon, l.TooLong}
+		v.Lines[i] = lineJSON{l.Pos.Line, l.Pos.Column, l.Pos.Offset, l.Kind.String(), l.Raw, eolName[l.EOL], l.Field, l.Value, l.Comment, l.Typo, l.NoColon, l.TooLong, usageLineView(l, dataTxt)}
 	}
 	for i, r := range f.Records {
 		v.Records[i] = recordJSON{r.Pos.Line, r.Pos.Column, r.Pos.Offset, lineNumbers(r.Lines), lineNumbers(r.Agents)}

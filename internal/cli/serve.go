@@ -24,6 +24,7 @@ type serveOptions struct {
 	IO           *IOStreams
 	Listen       string
 	Redis        string
+	RedisTimeout time.Duration
 	Profile      string
 	AllowPrivate bool
 	TokenFile    string
@@ -79,6 +80,7 @@ SIGINT stops accepting connections and finishes the requests in flight
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Listen, "listen", "127.0.0.1:8080", "address to listen on")
 	fl.StringVar(&opts.Redis, "redis", "", "share the cache and fetch leases through this Redis (redis://host:6379/0)")
+	fl.DurationVar(&opts.RedisTimeout, "redis-timeout", rediscache.DefaultTimeout, "give up on a Redis command after this long, and answer without Redis for a moment")
 	profileFlag(cmd, &opts.Profile)
 	fl.BoolVar(&opts.AllowPrivate, "allow-private", false, "allow fetching from loopback, private and link-local addresses")
 	fl.StringVar(&opts.TokenFile, "token-file", "", "require the bearer token in this file on /v1/check and /metrics")
@@ -128,7 +130,10 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 	}
 	if opts.Redis != "" {
 		rediscache.LogDriverTo(log)
-		rc, err := rediscache.Open(opts.Redis, rediscache.Options{Logger: log})
+		if opts.RedisTimeout <= 0 {
+			return usageError("--redis-timeout must be positive")
+		}
+		rc, err := rediscache.Open(opts.Redis, rediscache.Options{Logger: log, Timeout: opts.RedisTimeout})
 		if err != nil {
 			return usageError("--redis: %v", err)
 		}

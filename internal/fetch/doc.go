@@ -29,7 +29,12 @@
 // compiled value is kept, within byte and count bounds, until the response
 // expires.
 //
-// This package imports nothing of sitetxt but may be used by every
-// interpreter; robots.Client, datatxt.Fetcher and mobileagent.Fetcher
+// A Cache that implements cache.Shared (Redis, for a crawler fleet) is
+// also used to make one fetch per manifest per expiry across processes,
+// and to share failures until their Retry-After (shared.go,
+// docs/fleet.md).
+//
+// This package imports nothing of sitetxt but the cache interfaces, and
+// may be used by every interpreter; robots.Client, datatxt.Fetcher and mobileagent.Fetcher
 // build on it.
 package fetch

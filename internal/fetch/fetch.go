@@ -177,6 +177,8 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m Mode) *Result {
 		err = fmt.Errorf("unsupported scheme %q (want http or https)", u.Scheme)
 	} else if err == nil && u.Host == "" {
 		err = errors.New("no host")
+	} else if err == nil {
+		err = checkAuthority(u.Host)
 	}
 	if err != nil {
 		return &Result{URL: rawURL, Mode: m, Status: Error, Err: err,

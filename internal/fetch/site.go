@@ -18,6 +18,10 @@ func IsURL(s string) bool {
 // "data.txt") of the site serving page: the same scheme and authority (host
 // lower-cased, a default port dropped) and the path "/"+name. The manifest
 // of a site applies to that authority only (RFC 9309 2.3).
+//
+// page must name a host: "http://:8080/x" is an error (it does not mean
+// localhost), as is an IPv6 address outside brackets ("http://::1/") or a
+// port above 65535. The result always parses back to the same URL.
 func ManifestURL(page, name string) (string, error) {
 	u, err := url.Parse(page)
 	if err != nil {
@@ -26,6 +30,9 @@ func ManifestURL(page, name string) (string, error) {
 	scheme := strings.ToLower(u.Scheme)
 	if (scheme != "http" && scheme != "https") || u.Host == "" {
 		return "", fmt.Errorf("%s: not an http or https URL", page)
+	}
+	if err := checkAuthority(u.Host); err != nil {
+		return "", fmt.Errorf("%s: %v", page, err)
 	}
 	host, port := strings.ToLower(u.Hostname()), u.Port()
 	if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
@@ -39,6 +46,40 @@ func ManifestURL(page, name string) (string, error) {
 	return (&url.URL{Scheme: scheme, Host: host, Path: "/" + strings.TrimPrefix(name, "/")}).String(), nil
 }
 
+// checkAuthority checks the host and port of a URL (without user info)
+// as url.Parse leaves it: a host name or bracketed IPv6 address, not
+// empty, and a port of at most 65535.
+func checkAuthority(hostport string) error {
+	host, port := hostport, ""
+	if strings.HasPrefix(host, "[") {
+		i := strings.IndexByte(host, ']')
+		if i < 0 {
+			return fmt.Errorf("missing \"]\" after the IPv6 address")
+		}
+		host, port = host[1:i], strings.TrimPrefix(host[i+1:], ":")
+	} else {
+		if strings.Count(host, ":") > 1 {
+			return fmt.Errorf("the host %q looks like an IPv6 address: write it in brackets ([%s])", host, host)
+		}
+		if i := strings.IndexByte(host, ':'); i >= 0 {
+			host, port = host[:i], host[i+1:]
+		}
+	}
+	if host == "" {
+		return fmt.Errorf("no host name in the URL (write the site's host, e.g. http://localhost%s)", map[bool]string{true: ":" + port}[port != ""])
+	}
+	n := 0
+	for _, c := range port {
+		if c < '0' || c > '9' {
+			return fmt.Errorf("port %q is not a number", port)
+		}
+		if n = n*10 + int(c-'0'); n > 65535 {
+			return fmt.Errorf("port %s is larger than 65535", port)
+		}
+	}
+	return nil
+}
+
 // SourceURL resolves a URL given where a manifest is expected: a site
 // ("https://example.org" or "https://example.org/") means its manifest called
 // name; any other URL is taken to be the manifest itself.
@@ -49,6 +90,9 @@ func SourceURL(arg, name string) (string, error) {
 	}
 	if !IsURL(arg) {
 		return "", fmt.Errorf("%s: not an http or https URL", arg)
+	}
+	if err := checkAuthority(u.Host); err != nil {
+		return "", fmt.Errorf("%s: %v", arg, err)
 	}
 	if (u.Path == "" || u.Path == "/") && u.RawQuery == "" {
 		return ManifestURL(arg, name)

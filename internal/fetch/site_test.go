@@ -1,6 +1,9 @@
 package fetch
 
-import "testing"
+import (
+	"net/url"
+	"testing"
+)
 
 func TestManifestURL(t *testing.T) {
 	tests := []struct{ in, name, want string }{
@@ -18,9 +21,24 @@ func TestManifestURL(t *testing.T) {
 			t.Errorf("ManifestURL(%q, %q) = %q, %v, want %q", tt.in, tt.name, got, err, tt.want)
 		}
 	}
-	for _, bad := range []string{"/robots.txt", "ftp://example.org/", "example.org", "http://"} {
-		if got, err := ManifestURL(bad, "robots.txt"); err == nil {
-			t.Errorf("ManifestURL(%q) = %q, want an error", bad, got)
+	for _, tt := range []struct{ in, err string }{
+		{"/robots.txt", "/robots.txt: not an http or https URL"},
+		{"ftp://example.org/", "ftp://example.org/: not an http or https URL"},
+		{"example.org", "example.org: not an http or https URL"},
+		{"http://", "http://: not an http or https URL"},
+		{"http://:", "http://:: no host name in the URL (write the site's host, e.g. http://localhost)"},
+		{"http://:18100/x", "http://:18100/x: no host name in the URL (write the site's host, e.g. http://localhost:18100)"},
+		{"https://u@:1/", "https://u@:1/: no host name in the URL (write the site's host, e.g. http://localhost:1)"},
+		// Go versions differ on whether url.Parse takes these: either its
+		// error or ours.
+		{"HTTP://::", ""},
+		{"HTTP://0::0", ""},
+		{"http://a::b@0::0/", ""},
+		{"http://h:65536/", "http://h:65536/: port 65536 is larger than 65535"},
+		{"http://h:99999999999999999999/", "http://h:99999999999999999999/: port 99999999999999999999 is larger than 65535"},
+	} {
+		if got, err := ManifestURL(tt.in, "robots.txt"); err == nil || tt.err != "" && err.Error() != tt.err {
+			t.Errorf("ManifestURL(%q) = %q, %v, want error %q", tt.in, got, err, tt.err)
 		}
 	}
 }
@@ -38,6 +56,14 @@ func TestSourceURL(t *testing.T) {
 			t.Errorf("SourceURL(%q, %q) = %q, %v, want %q", tt.in, tt.name, got, err, tt.want)
 		}
 	}
+	if err := checkAuthority("0::0"); err == nil || err.Error() != `the host "0::0" looks like an IPv6 address: write it in brackets ([0::0])` {
+		t.Errorf("checkAuthority(%q) = %v, want the IPv6 error", "0::0", err)
+	}
+	for _, bad := range []string{"http://:18100/robots.txt", "http://::1/robots.txt", "https://h:70000/x"} {
+		if got, err := SourceURL(bad, "robots.txt"); err == nil {
+			t.Errorf("SourceURL(%q) = %q, want an error", bad, got)
+		}
+	}
 	for _, s := range []string{"robots.txt", "-", "./https:/x", "C:\\robots.txt"} {
 		if IsURL(s) {
 			t.Errorf("IsURL(%q) = true, want false", s)
@@ -46,7 +72,7 @@ func TestSourceURL(t *testing.T) {
 }
 
 func FuzzManifestURL(f *testing.F) {
-	for _, s := range []string{"https://example.org/", "http://[::1]:80/x", "HTTP://A:443", "https://u@h:0/", "http://%zz/"} {
+	for _, s := range []string{"https://example.org/", "http://[::1]:80/x", "HTTP://A:443", "https://u@h:0/", "http://%zz/", "http://:", "HTTP://::", "HTTP://0::0", "http://:18100/x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, page string) {
@@ -56,6 +82,9 @@ func FuzzManifestURL(f *testing.F) {
 		}
 		if !IsURL(got) {
 			t.Fatalf("ManifestURL(%q) = %q, not an http(s) URL", page, got)
+		}
+		if u, err := url.Parse(got); err != nil || u.Hostname() == "" || checkAuthority(u.Host) != nil {
+			t.Fatalf("ManifestURL(%q) = %q, which has no valid host", page, got)
 		}
 		again, err := ManifestURL(got, "robots.txt")
 		if err != nil || again != got {

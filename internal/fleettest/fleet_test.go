@@ -42,6 +42,9 @@ type sites struct {
 	lns      []net.Listener
 	port     map[int]int // port -> site index
 	requests []atomic.Int64
+	start    time.Time
+	mu       sync.Mutex
+	repeats  []string // when a site was asked again, and by whom
 }
 
 func siteRobots(i int) string {
@@ -49,7 +52,7 @@ func siteRobots(i int) string {
 }
 
 func startSites(t *testing.T, n, maxAge int) *sites {
-	s := &sites{port: map[int]int{}, requests: make([]atomic.Int64, n)}
+	s := &sites{port: map[int]int{}, requests: make([]atomic.Int64, n), start: time.Now()}
 	bodies := make([]string, n)
 	for i := range n {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -67,7 +70,11 @@ func startSites(t *testing.T, n, maxAge int) *sites {
 			http.NotFound(w, r)
 			return
 		}
-		s.requests[i].Add(1)
+		if s.requests[i].Add(1) > 1 {
+			s.mu.Lock()
+			s.repeats = append(s.repeats, fmt.Sprintf("site %d at %.2fs (%s, If-None-Match %q)", i, time.Since(s.start).Seconds(), r.Header.Get("User-Agent"), r.Header.Get("If-None-Match")))
+			s.mu.Unlock()
+		}
 		etag := fmt.Sprintf(`"r%d"`, i)
 		w.Header().Set("Connection", "close")
 		w.Header().Set("Cache-Control", fmt.Sprintf("max-age=%d", maxAge))
@@ -215,7 +222,7 @@ func TestFleetLoad(t *testing.T) {
 	procs := make([]*proc, nProcs)
 	for i := range procs {
 		procs[i] = &proc{bin: bin, addr: fmt.Sprintf("127.0.0.1:%d", redistest.FreePort(t)),
-			args: []string{"--redis", rds.URL(), "--allow-private", "--log-level", "warn", "--log-format", "json"}}
+			args: []string{"--redis", rds.URL(), "--redis-timeout", "2s", "--allow-private", "--log-level", "warn", "--log-format", "json"}}
 		if err := procs[i].start(); err != nil {
 			t.Fatal(err)
 		}
@@ -385,7 +392,9 @@ func TestFleetLoad(t *testing.T) {
 	fmt.Fprintf(&report, "| robots.txt requests per site per expiry | %.2f (%d max-age periods begun) |\n", float64(total)/float64(nSites)/float64(periods), periods)
 	fmt.Fprintf(&report, "| wrong or failed decisions | %d wrong, %d batches failed |\n", wrong.Load(), failed.Load())
 	fmt.Fprintf(&report, "| requests retried on another process | %d (sent to the killed process) |\n", retried.Load())
+	var redisErrors float64
 	for i, p := range procs {
+		redisErrors += p.metric("sitetxt_redis_errors_total")
 		peak, now := p.memory()
 		fmt.Fprintf(&report, "| process %d | peak RSS %.0f MiB, RSS at end %.0f MiB; fetched %.0f, lease waits %.0f, redis errors %.0f, fallbacks %.0f |\n",
 			i+1, peak, now, p.metric("sitetxt_fetches_total"), p.metric("sitetxt_lease_waits_total"),
@@ -395,6 +404,11 @@ func TestFleetLoad(t *testing.T) {
 		fmt.Fprintf(&report, "| event | %s |\n", e)
 	}
 	t.Logf("fleet load test, %d CPUs:\n%s", runtime.NumCPU(), report.String())
+	defer func() {
+		if t.Failed() && len(st.repeats) > 0 {
+			t.Logf("repeated robots.txt requests (first 20 of %d): %s", len(st.repeats), strings.Join(st.repeats[:min(20, len(st.repeats))], "; "))
+		}
+	}()
 	if path := os.Getenv("SITETXT_FLEET_REPORT"); path != "" {
 		os.WriteFile(path, []byte(report.String()), 0o644)
 	}
@@ -405,11 +419,20 @@ func TestFleetLoad(t *testing.T) {
 	if done.Load() != int64(nBatches*batch) {
 		t.Errorf("decisions = %d, want %d", done.Load(), nBatches*batch)
 	}
-	if rounds := periods; rounds == 1 {
+	switch rounds := periods; {
+	case rounds == 1 && redisErrors == 0:
 		if len(keys) != 1 || keys[0] != 1 {
 			t.Errorf("robots.txt requests per site: %s; want exactly 1 for every site (no expiry in the run)", strings.Join(dist, ", "))
 		}
-	} else if keys[len(keys)-1] > rounds+nProcs {
+	case rounds == 1:
+		// A Redis command failed (a starved process missing its deadline):
+		// for 2 s that process fetched on its own, as designed.
+		t.Logf("note: %v Redis commands failed; robots.txt requests per site: %s", redisErrors, strings.Join(dist, ", "))
+		if keys[len(keys)-1] > nProcs || total > int64(nSites+nSites/2) {
+			t.Errorf("robots.txt requests per site: %s; want at most %d, and at most %d in all (processes that never shared would make %d)",
+				strings.Join(dist, ", "), nProcs, nSites+nSites/2, nProcs*nSites)
+		}
+	case keys[len(keys)-1] > rounds+nProcs:
 		// Each site is fetched about every maxAge seconds: at most rounds
 		// times by the fleet, and while Redis is down (restart and backoff)
 		// every process may fetch once on its own. Processes fetching on

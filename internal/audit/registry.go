@@ -1,0 +1,171 @@
+// Package audit says, for a robots.txt file or a million of them, which
+// known crawlers may fetch what, and with which usage preferences.
+//
+// Since 2023 a robots.txt file answers two questions: may a crawler fetch a
+// URL (Allow and Disallow), and may it use what it fetched to train or
+// answer with AI (Content-Usage, Content-Signal, License; see package
+// robots). Sites name AI crawlers one by one, so the answer depends on
+// which crawlers one asks about: the Registry lists the known ones, as data
+// (crawlers.yaml, embedded), with their operator, category and the source
+// of each fact.
+//
+// File audits one parsed file for every crawler of the registry under the
+// four profiles: whether it may fetch "/" and the given paths, the deciding
+// line, the usage preference, and where the profiles disagree. Summary
+// counts, over many files, how many block each crawler fully, partly or not
+// at all under each profile; it keeps only counts, so it runs in bounded
+// memory over any number of files. docs/ai-preferences.md describes how
+// the answers are decided.
+package audit
+
+import (
+	_ "embed"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/sitetxt/sitetxt/robots"
+	"gopkg.in/yaml.v3"
+)
+
+// The categories of crawler, in report order.
+const (
+	SearchEngine = "search-engine"
+	AITraining   = "ai-training"
+	AISearch     = "ai-search"
+	AIAssistant  = "ai-assistant"
+	SEO          = "seo"
+	Archive      = "archive"
+	Other        = "other"
+)
+
+// Categories lists the categories in report order.
+var Categories = []string{SearchEngine, AITraining, AISearch, AIAssistant, SEO, Archive, Other}
+
+// categoryTitles are the categories as a sentence names them.
+var categoryTitles = map[string]string{
+	SearchEngine: "Search engines",
+	AITraining:   "AI training crawlers",
+	AISearch:     "AI search crawlers",
+	AIAssistant:  "AI assistants (user-triggered)",
+	SEO:          "SEO crawlers",
+	Archive:      "Archive crawlers",
+	Other:        "Other crawlers",
+}
+
+// CategoryTitle returns the category as a heading names it ("AI training
+// crawlers").
+func CategoryTitle(c string) string {
+	if t, ok := categoryTitles[c]; ok {
+		return t
+	}
+	return c
+}
+
+// Crawler is one entry of the registry.
+type Crawler struct {
+	Token    string   `yaml:"token" json:"token"`
+	Operator string   `yaml:"operator" json:"operator"`
+	Category string   `yaml:"category" json:"category"`
+	Note     string   `yaml:"note,omitempty" json:"note,omitempty"`
+	Source   []string `yaml:"source" json:"source"`
+}
+
+// ValidToken reports whether the token is a product token as RFC 9309
+// section 2.2.1 writes it (ASCII letters, '-' and '_'): a robots.txt line
+// can name it exactly.
+func (c *Crawler) ValidToken() bool { return robots.ValidAgentName(c.Token) }
+
+// Registry is the list of known crawlers.
+type Registry struct {
+	Crawlers []Crawler `yaml:"crawlers"`
+}
+
+//go:embed crawlers.yaml
+var registryYAML []byte
+
+// DefaultRegistry returns the registry kept in the repository
+// (internal/audit/crawlers.yaml), read once; the caller must not modify
+// it. It panics if that file is invalid, which TestRegistry rules out.
+func DefaultRegistry() *Registry {
+	defaultOnce.Do(func() {
+		r, err := ParseRegistry(registryYAML)
+		if err != nil {
+			panic("audit: crawlers.yaml: " + err.Error())
+		}
+		defaultReg = r
+	})
+	return defaultReg
+}
+
+var (
+	defaultOnce sync.Once
+	defaultReg  *Registry
+)
+
+// sourceAliases are the short source names crawlers.yaml may use.
+var sourceAliases = map[string]bool{"ai-robots-txt": true}
+
+// ParseRegistry reads and validates a registry: every entry has a token
+// (unique ignoring case), an operator, a known category and at least one
+// source, each an absolute http(s) URL or a known alias.
+func ParseRegistry(b []byte) (*Registry, error) {
+	var r Registry
+	if err := yaml.Unmarshal(b, &r); err != nil {
+		return nil, err
+	}
+	if len(r.Crawlers) == 0 {
+		return nil, fmt.Errorf("no crawlers")
+	}
+	seen := map[string]bool{}
+	known := map[string]bool{}
+	for _, c := range Categories {
+		known[c] = true
+	}
+	var errs []string
+	for i, c := range r.Crawlers {
+		at := fmt.Sprintf("crawler %d (%q)", i+1, c.Token)
+		switch {
+		case strings.TrimSpace(c.Token) == "":
+			errs = append(errs, at+": no token")
+		case seen[strings.ToLower(c.Token)]:
+			errs = append(errs, at+": token listed twice")
+		}
+		seen[strings.ToLower(c.Token)] = true
+		if strings.TrimSpace(c.Operator) == "" {
+			errs = append(errs, at+": no operator")
+		}
+		if !known[c.Category] {
+			errs = append(errs, fmt.Sprintf("%s: unknown category %q", at, c.Category))
+		}
+		if len(c.Source) == 0 {
+			errs = append(errs, at+": no source")
+		}
+		for _, s := range c.Source {
+			if sourceAliases[s] {
+				continue
+			}
+			u, err := url.Parse(s)
+			if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+				errs = append(errs, fmt.Sprintf("%s: source %q is not an http(s) URL", at, s))
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("%s", strings.Join(errs, "; "))
+	}
+	return &r, nil
+}
+
+// InvalidTokens returns the crawlers whose token breaks RFC 9309's
+// product-token grammar.
+func (r *Registry) InvalidTokens() []*Crawler {
+	var out []*Crawler
+	for i := range r.Crawlers {
+		if !r.Crawlers[i].ValidToken() {
+			out = append(out, &r.Crawlers[i])
+		}
+	}
+	return out
+}

@@ -1,0 +1,616 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/audit"
+	"github.com/sitetxt/sitetxt/robots"
+	"github.com/spf13/cobra"
+)
+
+func init() { commands = append(commands, newAuditCmd) }
+
+// auditOptions are the options of "sitetxt audit".
+type auditOptions struct {
+	IO      *IOStreams
+	Output  string
+	Profile string
+	Paths   []string
+	Summary bool
+	Stats   bool
+	Sources []string
+	Fetch   fetchFlags
+}
+
+func newAuditCmd(ios *IOStreams) *cobra.Command {
+	opts := &auditOptions{IO: ios}
+	cmd := &cobra.Command{
+		Use:   "audit [-o text|json|csv|html] [--path P]... SOURCE... | audit --summary [-o text|json|csv] SOURCE...",
+		Short: "Say which known crawlers, AI crawlers among them, may fetch and use a site",
+		Long: `Audit robots.txt files for every crawler of sitetxt's registry of known
+crawlers (search engines, AI training, AI search, AI assistants, SEO,
+archives; docs/ai-preferences.md): may it fetch the site root and each
+--path, which line decides, which usage preferences apply (Content-Usage,
+Content-Signal), and where the four profiles disagree. Each category gets a
+one-line verdict ("AI training crawlers: 14 of 19 blocked from /").
+
+SOURCE is a file, "-" for standard input, or an http(s) URL (a site URL means
+its /robots.txt).
+
+-o json prints one object per source:
+  {"source","profile","paths","crawlers":[{"token","operator","category",
+   "allowed","reason","rule","group","usage","paths","disagree"}],
+   "categories","licenses","disagree"}
+-o csv prints one row per source, crawler and path. -o html prints one
+self-contained page (no network needed to view it).
+
+--summary audits many files and prints only counts: per crawler and per
+category, how many files block it fully (not even "/"), partly (some
+Disallow rule applies) or not at all, under each profile, and how many files
+the profiles disagree on. Each SOURCE is then a file, a directory (every
+file under it), a WARC file (*.warc, *.warc.gz: every 2xx response record,
+as in Common Crawl's robots.txt captures) or "-": a list of such names on
+standard input, one per line. Files are read as a stream on every core, in
+bounded memory. --stats adds the time taken on standard error.
+
+Exit codes: 0 when the profiles agree, 1 when they disagree about some
+crawler (not with --summary), 2 on usage or input errors.`,
+		Example: `  sitetxt audit testdata/robots/aipref.txt
+  sitetxt audit --path /news/ -o html https://example.org/ > report.html
+  sitetxt audit --summary ../shared/corpus/robots/
+  find . -name robots.txt | sitetxt audit --summary -o csv -`,
+		Args: minArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Sources = args
+			return auditRun(opts)
+		},
+	}
+	outputFlag(cmd, &opts.Output, "text", "json", "csv", "html")
+	profileFlag(cmd, &opts.Profile)
+	opts.Fetch.AddFlags(cmd)
+	cmd.Flags().StringArrayVar(&opts.Paths, "path", nil, `a path to check besides "/" (repeatable)`)
+	cmd.Flags().BoolVar(&opts.Summary, "summary", false, "count over many files instead of reporting each")
+	cmd.Flags().BoolVar(&opts.Stats, "stats", false, "with --summary: print files, bytes, time and files per second on standard error")
+	return cmd
+}
+
+func auditRun(opts *auditOptions) error {
+	opts.Output = strings.ToLower(opts.Output)
+	if opts.Summary {
+		if err := checkOutput(opts.Output, "text", "json", "csv"); err != nil {
+			return err
+		}
+		return auditSummaryRun(opts)
+	}
+	if err := checkOutput(opts.Output, "text", "json", "csv", "html"); err != nil {
+		return err
+	}
+	prof, err := robots.ParseProfile(opts.Profile)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	for _, p := range opts.Paths {
+		if !strings.HasPrefix(p, "/") {
+			return usageError("--path %q: want a path starting with \"/\"", p)
+		}
+	}
+	opts.Fetch.Profile = prof.String()
+	// One result per source, flushed as each is decided.
+	out := newStream(opts.IO.Out, true)
+	w := newAuditWriter(opts.Output, out, newStyle(opts.IO, opts.IO.Out))
+	var failure error
+	disagree := false
+	for _, name := range opts.Sources {
+		src, err := resolveSource(opts.IO, &opts.Fetch, name, "robots.txt")
+		if err != nil {
+			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %s\n", visible(err.Error()))
+			failure = &exitError{code: ExitError}
+			continue
+		}
+		if f := reportFetch(opts.IO, src); f != nil {
+			failure = f // the cause is on standard error; the answers still print
+		}
+		f := parseFor(src, robots.RFC9309)
+		aopts := audit.Options{Paths: opts.Paths, Profile: prof}
+		if len(src.data) > grammar.DefaultMaxSize {
+			aopts.GoogleFile = parseFor(src, robots.Google)
+		}
+		rep := audit.File(f, aopts)
+		if d, ok := fixedDecision(src.fetched); ok {
+			fixReport(rep, d)
+		}
+		if rep.Disagree > 0 {
+			disagree = true
+		}
+		if err := w.report(rep); err != nil {
+			return err
+		}
+		if err := out.end(); err != nil {
+			return err
+		}
+	}
+	if err := w.finish(); err != nil {
+		return err
+	}
+	if err := out.done(); err != nil {
+		return err
+	}
+	return exitWith(failure, disagree)
+}
+
+// fixReport sets every answer of a report to the decision a fetch status
+// made for the whole site (a 404 allows all, a 5xx disallows all): no line
+// decided, and no usage preference was read.
+func fixReport(rep *audit.Report, d robots.Decision) {
+	for _, c := range rep.Crawlers {
+		for _, p := range c.Paths {
+			p.Verdict = audit.Verdict{URL: p.URL, Agent: p.Agent, Profile: p.Profile, Allowed: d.Allowed, Reason: d.Reason}
+			p.Disagree = false
+			for i := range p.Profiles {
+				p.Profiles[i].Allowed, p.Profiles[i].Usage = d.Allowed, ""
+			}
+		}
+		c.Verdict, c.Disagree = c.Paths[0].Verdict, false
+	}
+	rep.Disagree = 0
+	for _, cat := range rep.Categories {
+		cat.Blocked = 0
+		if !d.Allowed {
+			cat.Blocked = cat.Crawlers
+		}
+		cat.Verdict = fmt.Sprintf("%s: %d of %d blocked from /", audit.CategoryTitle(cat.Category), cat.Blocked, cat.Crawlers)
+	}
+}
+
+// auditWriter writes reports in one output format.
+type auditWriter struct {
+	format string
+	w      io.Writer
+	st     style
+	enc    *json.Encoder
+	csv    *csv.Writer
+	html   []*audit.Report
+	n      int
+}
+
+func newAuditWriter(format string, s *stream, st style) *auditWriter {
+	aw := &auditWriter{format: format, w: s.w, st: st}
+	switch format {
+	case "json":
+		aw.enc = json.NewEncoder(s.w)
+		aw.enc.SetEscapeHTML(false)
+	case "csv":
+		aw.csv = csv.NewWriter(s.w)
+	}
+	return aw
+}
+
+func (aw *auditWriter) report(rep *audit.Report) error {
+	defer func() { aw.n++ }()
+	switch aw.format {
+	case "json":
+		return aw.enc.Encode(rep) // one compact object per line
+	case "csv":
+		return aw.csvReport(rep)
+	case "html":
+		aw.html = append(aw.html, rep) // one page for all sources
+		return nil
+	}
+	return aw.textReport(rep)
+}
+
+func (aw *auditWriter) finish() error {
+	if aw.format == "html" {
+		return writeAuditHTML(aw.w, aw.html)
+	}
+	return nil
+}
+
+// csvHeader is the header row of audit -o csv.
+var csvHeader = []string{"source", "token", "operator", "category", "path", "profile", "verdict", "reason",
+	"directive", "pattern", "line", "column", "train_ai", "ai_use", "search", "disagree"}
+
+func (aw *auditWriter) csvReport(rep *audit.Report) error {
+	if aw.n == 0 {
+		if err := aw.csv.Write(csvHeader); err != nil {
+			return err
+		}
+	}
+	for _, c := range rep.Crawlers {
+		for _, p := range c.Paths {
+			row := []string{rep.Source, c.Token, c.Operator, c.Category, p.Path, rep.Profile, verdictWord(p.Allowed), p.Reason,
+				"", "", "", "", "", "", "", strconv.FormatBool(p.Disagree)}
+			if r := p.Rule; r != nil {
+				row[8], row[9], row[10], row[11] = r.Directive, r.Pattern, strconv.Itoa(r.Line), strconv.Itoa(r.Column)
+			}
+			if u := p.Usage; u != nil {
+				row[12], row[13], row[14] = u.TrainAI, u.AIUse, u.Search
+			}
+			for i, cell := range row {
+				row[i] = csvCell(cell)
+			}
+			if err := aw.csv.Write(row); err != nil {
+				return err
+			}
+		}
+	}
+	aw.csv.Flush()
+	return aw.csv.Error()
+}
+
+// textReport writes one report for people: per category its verdict line
+// and a row per crawler.
+func (aw *auditWriter) textReport(rep *audit.Report) error {
+	var b strings.Builder
+	if aw.n > 0 {
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "%s (profile %s)\n", visible(rep.Source), rep.Profile)
+	for _, l := range rep.Licenses {
+		fmt.Fprintf(&b, "License (RSL): %s (line %d)\n", visible(l.Value), l.Line)
+	}
+	if _, err := io.WriteString(aw.w, b.String()); err != nil {
+		return err
+	}
+	for _, cat := range rep.Categories {
+		if _, err := fmt.Fprintf(aw.w, "\n%s\n", aw.st.bold(cat.Verdict)); err != nil {
+			return err
+		}
+		t := &table{}
+		for _, c := range rep.Crawlers {
+			if c.Category != cat.Category {
+				continue
+			}
+			cells := []string{"  " + visible(c.Token), visible(c.Operator)}
+			paint := []func(string) string{nil, nil}
+			for _, p := range c.Paths {
+				cells = append(cells, p.Path+" "+verdictWord(p.Allowed))
+				if p.Allowed {
+					paint = append(paint, aw.st.green)
+				} else {
+					paint = append(paint, aw.st.red)
+				}
+			}
+			cells = append(cells, why(rep.Source, c.Verdict))
+			t.add(cells, paint)
+			if u := c.Usage; u != nil && (u.TrainAI != "unknown" || u.AIUse != "unknown" || u.Search != "unknown") {
+				t.note(fmt.Sprintf("      usage: train-ai %s, ai-use %s, search %s%s", u.TrainAI, u.AIUse, u.Search, usageLines(u)))
+			}
+			if !c.ValidToken {
+				t.note("      note: this token breaks RFC 9309's product-token grammar")
+			}
+			if c.Disagree {
+				t.note("      profiles disagree: " + disagreement(c))
+			}
+		}
+		if err := t.write(aw.w); err != nil {
+			return err
+		}
+	}
+	if rep.Disagree > 0 {
+		_, err := fmt.Fprintf(aw.w, "\nprofiles disagree about %d crawler(s)\n", rep.Disagree)
+		return err
+	}
+	return nil
+}
+
+// why names the deciding line of a verdict, or the reason.
+func why(file string, v audit.Verdict) string {
+	if v.Rule != nil {
+		return fmt.Sprintf("%s:%d: %s: %s", visible(file), v.Rule.Line, v.Rule.Directive, visible(v.Rule.Pattern))
+	}
+	return visible(v.Reason)
+}
+
+func usageLines(u *audit.UsageView) string {
+	var ls []string
+	for _, l := range u.ContentUsage {
+		ls = append(ls, fmt.Sprintf("line %d", l.Line))
+	}
+	for _, l := range u.Signal {
+		ls = append(ls, fmt.Sprintf("line %d", l.Line))
+	}
+	if len(ls) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(ls, ", ") + ")"
+}
+
+// disagreement says which profiles answer which path differently.
+func disagreement(c *audit.CrawlerReport) string {
+	var parts []string
+	for _, p := range c.Paths {
+		if !p.Disagree {
+			continue
+		}
+		var vs []string
+		for _, pv := range p.Profiles {
+			s := pv.Profile + " " + verdictWord(pv.Allowed)
+			if pv.Usage != "" {
+				s += " (" + pv.Usage + ")"
+			}
+			vs = append(vs, s)
+		}
+		parts = append(parts, p.Path+": "+strings.Join(vs, ", "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// auditSummaryRun is audit --summary.
+func auditSummaryRun(opts *auditOptions) error {
+	start := time.Now()
+	in := make(chan audit.Input, 2*runtime.GOMAXPROCS(0))
+	srcErr := make(chan error, 1)
+	go func() {
+		defer close(in)
+		srcErr <- feedSources(opts.IO, opts.Sources, in)
+	}()
+	sum := audit.Summarize(in, nil, 0)
+	if err := <-srcErr; err != nil {
+		return err
+	}
+	elapsed := time.Since(start)
+	out := bufio.NewWriterSize(opts.IO.Out, 64<<10)
+	var err error
+	switch opts.Output {
+	case "json":
+		err = summaryJSON(out, sum)
+	case "csv":
+		err = summaryCSV(out, sum)
+	default:
+		err = summaryText(out, sum)
+	}
+	if ferr := out.Flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return err
+	}
+	if opts.Stats {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		note(opts.IO, "audited %d files (%d bytes, %d unreadable) in %.2fs: %.0f files/s on %d cores; heap in use at the end %d MiB, total allocated %d MiB",
+			sum.Files, sum.Bytes, sum.Errors, elapsed.Seconds(), float64(sum.Files+sum.Errors)/elapsed.Seconds(), runtime.GOMAXPROCS(0),
+			ms.HeapInuse>>20, ms.TotalAlloc>>20)
+	}
+	if sum.Errors > 0 {
+		fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %d source(s) could not be read\n", sum.Errors)
+		return &exitError{code: ExitError}
+	}
+	return nil
+}
+
+// feedSources sends every file named by the sources to in: files,
+// directories (walked), WARC files (their response records) and "-" (a
+// list of names on standard input). A file that cannot be read is sent
+// with Err set and reported on standard error; only a failure to go on
+// (an unreadable list, a broken WARC file) is returned.
+func feedSources(ios *IOStreams, sources []string, in chan<- audit.Input) error {
+	var one func(name string) error
+	var report func(name string, err error)
+	fail := func(name string, err error) {
+		report(name, err)
+		in <- audit.Input{Name: name, Err: err}
+	}
+	var mu sync.Mutex
+	report = func(name string, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(ios.ErrOut, "sitetxt: %s: %v\n", visible(name), unwrapPath(err))
+	}
+	readFile := func(name string) {
+		in <- audit.Input{Name: name, Read: func() ([]byte, error) { return readLimited(name) }, OnError: report}
+	}
+	one = func(name string) error {
+		if name == "-" {
+			sc := bufio.NewScanner(ios.In)
+			sc.Buffer(make([]byte, 64<<10), 1<<20)
+			for sc.Scan() {
+				if l := strings.TrimSpace(sc.Text()); l != "" && l != "-" {
+					if err := one(l); err != nil {
+						return err
+					}
+				}
+			}
+			return sc.Err()
+		}
+		st, err := os.Stat(name)
+		if err != nil {
+			fail(name, err)
+			return nil
+		}
+		switch {
+		case st.IsDir():
+			return filepath.WalkDir(name, func(p string, d fs.DirEntry, err error) error {
+				if err != nil {
+					fail(p, err)
+					return nil
+				}
+				if d.Type().IsRegular() {
+					if isWARC(p) {
+						return readWARCFile(p, in, fail)
+					}
+					readFile(p)
+				}
+				return nil
+			})
+		case isWARC(name):
+			return readWARCFile(name, in, fail)
+		}
+		readFile(name)
+		return nil
+	}
+	for _, s := range sources {
+		if err := one(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func isWARC(name string) bool {
+	return strings.HasSuffix(name, ".warc") || strings.HasSuffix(name, ".warc.gz")
+}
+
+func readWARCFile(name string, in chan<- audit.Input, fail func(string, error)) error {
+	f, err := os.Open(name)
+	if err != nil {
+		fail(name, err)
+		return nil
+	}
+	defer f.Close()
+	err = audit.ReadWARC(f, func(r audit.Input) error {
+		if r.Err != nil {
+			fail(r.Name, r.Err)
+			return nil
+		}
+		in <- r
+		return nil
+	})
+	if err != nil {
+		return &exitError{code: ExitError, err: fmt.Errorf("%s: %w", name, err)}
+	}
+	return nil
+}
+
+// readLimited reads a file, at most maxRead bytes.
+func readLimited(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, maxRead))
+}
+
+func summaryText(w io.Writer, s *audit.Summary) error {
+	fmt.Fprintf(w, "%d files audited, %d unreadable, %d captures without a file (HTTP status not 2xx); the profiles disagree on %d\n", s.Files, s.Errors, s.NotOK, s.Disagree)
+	fmt.Fprintf(w, "usage-preference lines: %d files with Content-Usage, %d with Content-Signal, %d with License\n", s.ContentUsage, s.ContentSignal, s.License)
+	fmt.Fprintf(w, "\nfiles blocking each crawler fully / partly / not at all:\n")
+	head := []string{"crawler", "category"}
+	for _, p := range robots.Profiles {
+		head = append(head, p.String())
+	}
+	t := &table{}
+	t.add(head, nil)
+	cell := func(c [3]int) string {
+		return fmt.Sprintf("%d / %d / %d", c[audit.Fully], c[audit.Partly], c[audit.None])
+	}
+	for _, cat := range audit.Categories {
+		for i, c := range s.Registry.Crawlers {
+			if c.Category != cat {
+				continue
+			}
+			row := []string{visible(c.Token), c.Category}
+			for p := range robots.Profiles {
+				row = append(row, cell(s.Crawlers[i][p]))
+			}
+			t.add(row, nil)
+		}
+	}
+	if err := t.write(w); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nfiles blocking all crawlers of a category fully / some of them / none at all:\n")
+	t = &table{}
+	t.add(append([]string{"category"}, head[2:]...), nil)
+	for j, cat := range audit.Categories {
+		row := []string{audit.CategoryTitle(cat)}
+		for p := range robots.Profiles {
+			row = append(row, cell(s.Categories[j][p]))
+		}
+		t.add(row, nil)
+	}
+	return t.write(w)
+}
+
+// summaryCounts is the JSON form of Counts: per profile.
+type summaryCounts struct {
+	Profile string `json:"profile"`
+	Fully   int    `json:"fully"`
+	Partly  int    `json:"partly"`
+	None    int    `json:"none"`
+}
+
+func countsView(c audit.Counts) []summaryCounts {
+	out := make([]summaryCounts, len(robots.Profiles))
+	for p, prof := range robots.Profiles {
+		out[p] = summaryCounts{prof.String(), c[p][audit.Fully], c[p][audit.Partly], c[p][audit.None]}
+	}
+	return out
+}
+
+// summaryJSON writes JSON Lines: one object per crawler, one per
+// category, then the totals.
+func summaryJSON(w io.Writer, s *audit.Summary) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for i, c := range s.Registry.Crawlers {
+		if err := enc.Encode(struct {
+			Crawler  string          `json:"crawler"`
+			Category string          `json:"category"`
+			Files    []summaryCounts `json:"files"`
+		}{c.Token, c.Category, countsView(s.Crawlers[i])}); err != nil {
+			return err
+		}
+	}
+	for j, cat := range audit.Categories {
+		if err := enc.Encode(struct {
+			Category string          `json:"category"`
+			Files    []summaryCounts `json:"files"`
+		}{cat, countsView(s.Categories[j])}); err != nil {
+			return err
+		}
+	}
+	return enc.Encode(struct {
+		Files         int `json:"files"`
+		Unreadable    int `json:"unreadable"`
+		NotOK         int `json:"not_ok"`
+		Disagree      int `json:"disagree"`
+		ContentUsage  int `json:"content_usage"`
+		ContentSignal int `json:"content_signal"`
+		License       int `json:"license"`
+	}{s.Files, s.Errors, s.NotOK, s.Disagree, s.ContentUsage, s.ContentSignal, s.License})
+}
+
+func summaryCSV(w io.Writer, s *audit.Summary) error {
+	cw := csv.NewWriter(w)
+	// count is the files a row counts: fully+partly+none for a crawler or
+	// category, the number itself for a total.
+	cw.Write([]string{"kind", "name", "category", "profile", "fully", "partly", "none", "count"})
+	row := func(kind, name, cat string, c audit.Counts) {
+		for p, prof := range robots.Profiles {
+			n := c[p]
+			cw.Write([]string{kind, csvCell(name), cat, prof.String(), strconv.Itoa(n[audit.Fully]), strconv.Itoa(n[audit.Partly]),
+				strconv.Itoa(n[audit.None]), strconv.Itoa(n[0] + n[1] + n[2])})
+		}
+	}
+	for i, c := range s.Registry.Crawlers {
+		row("crawler", c.Token, c.Category, s.Crawlers[i])
+	}
+	for j, cat := range audit.Categories {
+		row("category", cat, cat, s.Categories[j])
+	}
+	cw.Write([]string{"total", "files", "", "", "", "", "", strconv.Itoa(s.Files)})
+	cw.Write([]string{"total", "unreadable", "", "", "", "", "", strconv.Itoa(s.Errors)})
+	cw.Write([]string{"total", "not_ok", "", "", "", "", "", strconv.Itoa(s.NotOK)})
+	cw.Write([]string{"total", "disagree", "", "", "", "", "", strconv.Itoa(s.Disagree)})
+	cw.Write([]string{"total", "content_usage", "", "", "", "", "", strconv.Itoa(s.ContentUsage)})
+	cw.Write([]string{"total", "content_signal", "", "", "", "", "", strconv.Itoa(s.ContentSignal)})
+	cw.Write([]string{"total", "license", "", "", "", "", "", strconv.Itoa(s.License)})
+	cw.Flush()
+	return cw.Error()
+}

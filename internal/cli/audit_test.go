@@ -1,0 +1,271 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sitetxt/sitetxt/internal/audit"
+)
+
+const auditFile = "testdata/robots/aipref.txt"
+
+func TestAuditGolden(t *testing.T) {
+	chdirRoot(t)
+	for _, format := range []string{"text", "json", "csv", "html"} {
+		t.Run(format, func(t *testing.T) {
+			out, errOut, code := runCLI(t, "", "audit", "-o", format, "--path", "/ai-ok/x", "--path", "/archive/old", auditFile)
+			// The profiles disagree about some crawlers of this file: exit 1.
+			if code != ExitFindings || errOut != "" {
+				t.Fatalf("audit -o %s: exit %d, stderr %q; want exit %d", format, code, errOut, ExitFindings)
+			}
+			golden(t, "audit/aipref."+format, out)
+		})
+	}
+}
+
+func TestAuditJSON(t *testing.T) {
+	chdirRoot(t)
+	out, _, _ := runCLI(t, "", "audit", "-o", "json", auditFile, "testdata/robots/fict.org.txt")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("audit -o json with 2 sources printed %d lines, want 2 (JSON Lines)", len(lines))
+	}
+	var rep struct {
+		Source   string `json:"source"`
+		Crawlers []struct {
+			Token    string `json:"token"`
+			Category string `json:"category"`
+			Allowed  bool   `json:"allowed"`
+			Usage    *struct {
+				TrainAI string `json:"train_ai"`
+			} `json:"usage"`
+		} `json:"crawlers"`
+	}
+	if err := json.Unmarshal([]byte(lines[0]), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Source != auditFile {
+		t.Errorf("source = %q, want %q", rep.Source, auditFile)
+	}
+	got := map[string]string{}
+	for _, c := range rep.Crawlers {
+		s := "disallowed"
+		if c.Allowed {
+			s = "allowed"
+		}
+		if c.Usage != nil {
+			s += " train-ai " + c.Usage.TrainAI
+		}
+		got[c.Token] = c.Category + " " + s
+	}
+	for tok, want := range map[string]string{
+		"GPTBot":          "ai-training disallowed",
+		"Google-Extended": "ai-training allowed train-ai disallow",
+		"Googlebot":       "search-engine allowed train-ai disallow",
+		"CCBot":           "archive disallowed",
+	} {
+		if got[tok] != want {
+			t.Errorf("crawler %s = %q, want %q", tok, got[tok], want)
+		}
+	}
+}
+
+func TestAuditErrors(t *testing.T) {
+	chdirRoot(t)
+	tests := []struct {
+		args []string
+		code int
+		err  string
+	}{
+		{[]string{"audit", "-o", "yaml", auditFile}, ExitError, "unknown output format"},
+		{[]string{"audit", "--summary", "-o", "html", auditFile}, ExitError, "unknown output format"},
+		{[]string{"audit", "--path", "x", auditFile}, ExitError, `want a path starting with "/"`},
+		{[]string{"audit", "--profile", "nope", auditFile}, ExitError, "unknown profile"},
+		{[]string{"audit", "testdata/robots/no-such-file.txt"}, ExitError, "no-such-file.txt"},
+		{[]string{"audit", "--summary", "testdata/robots/no-such-file.txt"}, ExitError, "no-such-file.txt"},
+		{[]string{"audit", "-o", "JSON", "testdata/robots/fict.org.txt"}, ExitOK, ""},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			_, errOut, code := runCLI(t, "", tt.args...)
+			if code != tt.code || !strings.Contains(errOut, tt.err) {
+				t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tt.args, code, errOut, tt.code, tt.err)
+			}
+		})
+	}
+}
+
+// TestAuditSummaryGolden audits the repository's robots.txt test files,
+// named three ways: a directory, a list on standard input, and a WARC file
+// holding captures of them.
+func TestAuditSummaryGolden(t *testing.T) {
+	chdirRoot(t)
+	files, _ := filepath.Glob("testdata/robots/*.txt")
+	var caps []audit.Capture
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		caps = append(caps, audit.Capture{URL: "https://" + filepath.Base(f) + "/robots.txt", Body: string(b)})
+	}
+	caps = append(caps, audit.Capture{URL: "https://gone.example/robots.txt", Status: 404})
+	warc := filepath.Join(t.TempDir(), "robots.warc")
+	var buf bytes.Buffer
+	if err := audit.WriteWARC(&buf, caps); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(warc, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"text", "json", "csv"} {
+		t.Run(format, func(t *testing.T) {
+			dir, errOut, code := runCLI(t, "", "audit", "--summary", "-o", format, "testdata/robots")
+			if code != ExitOK || errOut != "" {
+				t.Fatalf("audit --summary testdata/robots: exit %d, stderr %q", code, errOut)
+			}
+			golden(t, "audit/summary."+format, dir)
+			list, _, code := runCLI(t, strings.Join(files, "\n")+"\n", "audit", "--summary", "-o", format, "-")
+			if code != ExitOK || list != dir {
+				t.Errorf("audit --summary - (a list) differs from the directory (exit %d):\n%s", code, list)
+			}
+			w, _, code := runCLI(t, "", "audit", "--summary", "-o", format, warc)
+			if code != ExitOK {
+				t.Fatalf("audit --summary WARC: exit %d", code)
+			}
+			golden(t, "audit/summary-warc."+format, w)
+		})
+	}
+}
+
+// TestAuditHTMLChromium renders the report in headless Chromium and checks
+// what the page shows: its script ran (the totals line), the matrix has a
+// row per crawler with the verdict words, and opening a cell (as a click
+// does) shows its deciding line and usage preference.
+func TestAuditHTMLChromium(t *testing.T) {
+	chrome := ""
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			chrome = p
+			break
+		}
+	}
+	if chrome == "" {
+		t.Skip("Chromium is not installed (Debian package chromium): skipping the browser check of the HTML report")
+	}
+	chdirRoot(t)
+	out, _, _ := runCLI(t, "", "audit", "-o", "html", "--path", "/archive/old", auditFile)
+	dir := t.TempDir()
+	page := filepath.Join(dir, "report.html")
+	if err := os.WriteFile(page, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dom := func(fragment string) string {
+		t.Helper()
+		args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+			"--disable-background-networking", "--disable-component-update", "--disable-sync",
+			"--user-data-dir=" + filepath.Join(dir, "profile"), "--dump-dom", "file://" + page + fragment}
+		cmd := exec.Command(chrome, args...)
+		var stdout bytes.Buffer
+		cmd.Stdout = &stdout
+		if err := cmd.Start(); err != nil {
+			t.Fatalf("chromium: %v", err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("chromium: %v", err)
+			}
+		case <-time.After(90 * time.Second):
+			cmd.Process.Kill()
+			t.Fatal("chromium did not finish within 90 s")
+		}
+		return stdout.String()
+	}
+	got := dom("")
+	for _, want := range []string{
+		`1 source(s), 100 answers, 7 disallowed.`, // written by the page's script
+		`AI training crawlers: 2 of 17 blocked from /`,
+		`data-token="GPTBot"`,
+		`title="testdata/robots/aipref.txt:8: Disallow: /"`,
+		`>disallowed</td>`,
+		`License (RSL): <a href="https://news.example/license.xml">`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the rendered page lacks %q", want)
+		}
+	}
+	got = dom("#show=Google-Extended@/")
+	want := `<div class="detail" aria-live="polite">Google-Extended /: allowed — no rule matched
+usage preference: train-ai disallow, ai-use unknown, search unknown (line 11: Content-Usage: / train-ai=n)`
+	if !strings.Contains(got, want) {
+		i := strings.Index(got, `class="detail"`)
+		t.Errorf("after opening a cell the detail panel shows\n%.300s\nwant it to start %q", got[max(i, 0):], want)
+	}
+	if !strings.Contains(got, `class="cell allowed selected"`) {
+		t.Errorf("the opened cell is not marked selected")
+	}
+}
+
+func TestCheckUsage(t *testing.T) {
+	chdirRoot(t)
+	tests := []struct {
+		agent, url, text, json string
+	}{
+		{"*", "/ai-ok/x", "  usage: train-ai disallow, ai-use disallow, search allow (line 20, line 21)\n",
+			`"usage":{"train_ai":"disallow","ai_use":"disallow","search":"allow","from_content_usage":"train-ai=y","from_content_signal":"train-ai=n, ai-use=n, search=y"`},
+		{"Google-Extended", "/x", "  usage: train-ai disallow, ai-use unknown, search unknown (line 11)\n",
+			`"usage":{"train_ai":"disallow","ai_use":"unknown","search":"unknown","from_content_usage":"train-ai=n","from_content_signal":""`},
+		{"*", "/never/x", "", ""}, // disallowed: no preference
+	}
+	for _, tt := range tests {
+		t.Run(tt.agent+tt.url, func(t *testing.T) {
+			out, _, _ := runCLI(t, "", "check", "--agent", tt.agent, auditFile, tt.url)
+			lines := strings.SplitAfterN(out, "\n", 2)
+			if len(lines) < 2 || lines[1] != tt.text {
+				t.Errorf("check --agent %s %s printed %q, want the usage line %q", tt.agent, tt.url, out, tt.text)
+			}
+			out, _, _ = runCLI(t, "", "check", "-o", "json", "--agent", tt.agent, auditFile, tt.url)
+			if tt.json == "" && strings.Contains(out, `"usage"`) || !strings.Contains(out, tt.json) {
+				t.Errorf("check -o json --agent %s %s = %s, want %s", tt.agent, tt.url, out, tt.json)
+			}
+		})
+	}
+}
+
+// TestAuditURLSource: a fetched robots.txt whose status decides everything
+// gives every crawler that answer, with the status as the reason.
+func TestAuditURLSource(t *testing.T) {
+	var code int
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(code)
+		io.WriteString(w, "User-agent: GPTBot\nDisallow: /\n")
+	}))
+	defer srv.Close()
+	tests := []struct {
+		code    int
+		blocked string // the AI training verdict
+	}{
+		{200, "AI training crawlers: 1 of 17 blocked from /"},
+		{404, "AI training crawlers: 0 of 17 blocked from /"},
+		{503, "AI training crawlers: 17 of 17 blocked from /"},
+	}
+	for _, tt := range tests {
+		code = tt.code
+		_, out, errOut := runFetchCLI(t, "audit", "--no-cache", "-o", "json", srv.URL+"/")
+		if !strings.Contains(out, tt.blocked) {
+			t.Errorf("audit (HTTP %d): %s (stderr %q), want %q", tt.code, out, errOut, tt.blocked)
+		}
+	}
+}

@@ -1,0 +1,48 @@
+// Package decision is the JSON shape of a robots.txt decision that every
+// sitetxt output shares (docs/cli.md, the output contract, item 5): check
+// -o json, diff's verdicts, matrix's cells, and the results of sitetxt
+// serve. A decision says whether an agent may fetch a URL under a profile,
+// why (the reason), which rule and which group decided, with their
+// positions in the robots.txt, and, for a robots.txt fetched over HTTP,
+// what the fetch gave.
+//
+// The types only carry data; internal/cli and internal/serve build them.
+package decision
+
+// Decision is one URL's verdict. Rule and Group are null when no rule or
+// group applied; Fetch is left out when the robots.txt was not fetched.
+type Decision struct {
+	URL     string `json:"url"`
+	Agent   string `json:"agent"`
+	Profile string `json:"profile"`
+	Allowed bool   `json:"allowed"`
+	Reason  string `json:"reason"`
+	Rule    *Rule  `json:"rule"`
+	Group   *Group `json:"group"`
+	Fetch   *Fetch `json:"fetch,omitempty"`
+}
+
+// Rule is the rule that decided, where it is.
+type Rule struct {
+	Directive string `json:"directive"`
+	Pattern   string `json:"pattern"`
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+}
+
+// Group is the group whose rules applied, where it starts.
+type Group struct {
+	Agents []string `json:"agents"`
+	File   string   `json:"file"`
+	Line   int      `json:"line"`
+	Column int      `json:"column"`
+}
+
+// Fetch is what fetching the robots.txt gave.
+type Fetch struct {
+	URL     string `json:"url"`
+	Status  int    `json:"status"`  // the HTTP status, 0 when there was no response
+	Meaning string `json:"meaning"` // parse, allow-all, disallow-all, defer
+	Error   string `json:"error"`   // why the fetch failed, "" when it did not
+}

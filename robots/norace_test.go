@@ -1,0 +1,5 @@
+//go:build !race
+
+package robots
+
+const raceEnabled = false

@@ -1,0 +1,52 @@
+package robots_test
+
+import (
+	"fmt"
+
+	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/robots"
+)
+
+// The example of draft-ietf-aipref-attach: the preference for a URL comes
+// from the longest matching Content-Usage rule, and a disallowed URL has
+// none.
+func ExampleAgent_Usage() {
+	f := grammar.ParseString("robots.txt", `User-Agent: *
+Allow: /
+Disallow: /never/
+Content-Usage: / train-ai=n
+Content-Usage: /ai-ok/ train-ai=y
+`, grammar.Options{})
+	a := robots.Compile(f, robots.RFC9309).Agent("ExampleBot")
+	for _, path := range []string{"/test", "/never/test", "/ai-ok/test"} {
+		u := a.Usage(path)
+		if !u.Applies {
+			fmt.Printf("%s: not crawled, no preference\n", path)
+			continue
+		}
+		fmt.Printf("%s: %s (line %d)\n", path, u.Usage, u.Rules[0].Line.Pos.Line)
+	}
+	// Output:
+	// /test: train-ai=n (line 4)
+	// /never/test: not crawled, no preference
+	// /ai-ok/test: train-ai=y (line 5)
+}
+
+func ExampleParseUsage() {
+	u, err := robots.ParseUsage("train-ai=n, search=y;reason=\"ok\", future-label=n")
+	fmt.Println(u.TrainAI, u.AIUse, u.Search, err)
+	_, err = robots.ParseUsage("Train-AI=n")
+	fmt.Println(err != nil)
+	// Output:
+	// disallow unknown allow <nil>
+	// true
+}
+
+func ExamplePolicy_Licenses() {
+	f := grammar.ParseString("robots.txt", "License: https://example.com/license.xml\nUser-agent: *\nAllow: /\n", grammar.Options{})
+	for _, l := range robots.Compile(f, robots.RFC9309).Licenses() {
+		fmt.Println(l.URL, "line", l.Line.Pos.Line)
+	}
+	// Output:
+	// https://example.com/license.xml line 1
+}

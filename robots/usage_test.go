@@ -1,0 +1,281 @@
+package robots
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sitetxt/sitetxt/grammar"
+)
+
+// attachExample is the example robots.txt of draft-ietf-aipref-attach
+// section 3.4 (figure "Example robots.txt file").
+const attachExample = `User-Agent: *
+Allow: /
+Disallow: /never/
+Content-Usage: / train-ai=n
+Content-Usage: /ai-ok/ train-ai=y
+
+User-Agent: ExampleBot
+Allow: /
+Content-Usage: / train-ai=y
+`
+
+// TestUsageAttachExample is the draft's table "Sample of usage preferences
+// for different paths", plus the text about ExampleBot.
+func TestUsageAttachExample(t *testing.T) {
+	tests := []struct {
+		agent, path string
+		crawl       bool
+		want        string // Usage.String(); "N/A" when no preference applies
+	}{
+		{"*", "/test", true, "train-ai=n"},
+		{"*", "/never/test", false, "N/A"},
+		{"*", "/ai-ok/test", true, "train-ai=y"},
+		{"OtherBot", "/ai-ok/test", true, "train-ai=y"},
+		{"ExampleBot", "/test", true, "train-ai=y"},
+		{"ExampleBot", "/never/test", true, "train-ai=y"},
+	}
+	// Not Draft: its first-match reading lets "Allow: /" decide every path.
+	for _, p := range []Profile{RFC9309, Google} {
+		pol := Compile(grammar.ParseString("robots.txt", attachExample, grammar.Options{}), p)
+		for _, tt := range tests {
+			t.Run(p.String()+"/"+tt.agent+tt.path, func(t *testing.T) {
+				a := pol.Agent(tt.agent)
+				if got := a.Allowed(tt.path); got != tt.crawl {
+					t.Errorf("Allowed(%q, %q) = %v, want %v", tt.agent, tt.path, got, tt.crawl)
+				}
+				u := a.Usage(tt.path)
+				got := "N/A"
+				if u.Applies {
+					got = u.Usage.String()
+				}
+				if got != tt.want {
+					t.Errorf("Usage(%q, %q) = %q, want %q", tt.agent, tt.path, got, tt.want)
+				}
+			})
+		}
+	}
+}
+
+// TestParseUsage covers draft-ietf-aipref-vocab's "Exemplary Serialization
+// Format" and "Processing Algorithm" examples.
+func TestParseUsage(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    Usage
+		wantErr bool
+	}{
+		// "allow model training, disallow search, others unknown"
+		{"train-ai=y, search=n", Usage{TrainAI: Allow, Search: Disallow}, false},
+		// "Multiple Preferences": the last value applies; a Boolean and a
+		// String are not Tokens, so all are unknown.
+		{`train-ai=y, train-ai, search=n, search="n"`, Usage{}, false},
+		// "Preference Parameters": the parameters of an overridden value
+		// do not apply; the last value allows.
+		{"train-ai;allow=n, train-ai=y", Usage{TrainAI: Allow}, false},
+		// "parameters on an unknown preference": the draft's example ends
+		// in ';', which RFC 9651 section 4.2.3.2 rejects (a parameter needs
+		// a key), so the whole Dictionary fails and all is unknown anyway.
+		{`train-ai;has;parameters="?";`, Usage{}, true},
+		{`train-ai;has;parameters="?"`, Usage{}, false},
+		// keys are case-sensitive: upper case fails the Dictionary parse
+		{"Train-AI=n", Usage{}, true},
+		{"train-ai=n, ai-use=n, search=y", Usage{TrainAI: Disallow, AIUse: Disallow, Search: Allow}, false},
+		{"train-ai=yes", Usage{}, false},                // a Token other than y/n
+		{"train-ai=?1", Usage{}, false},                 // a Boolean
+		{"foo=n, ai-use=y", Usage{AIUse: Allow}, false}, // unknown labels ignored
+		{"train-ai=(n)", Usage{}, false},                // an inner list
+		{"train-ai=n,", Usage{}, true},                  // a trailing comma
+		{"", Usage{}, false},                            // the empty Dictionary
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := ParseUsage(tt.in)
+			if got != tt.want || (err != nil) != tt.wantErr {
+				t.Errorf("ParseUsage(%q) = %+v, %v; want %+v, error %v", tt.in, got, err, tt.want, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestUsageRules(t *testing.T) {
+	tests := []struct {
+		name, file, agent, url string
+		profile                Profile
+		applies                bool
+		usage, signal          string
+	}{
+		{"identical paths combine most restrictively",
+			"User-agent: *\nContent-Usage: /a train-ai=y, search=y\nContent-Usage: /a train-ai=n\n", "*", "/a/b", RFC9309, true, "train-ai=n, search=y", ""},
+		{"longest path wins", "User-agent: *\nContent-Usage: / train-ai=n\nContent-Usage: /open/ train-ai=y\n", "*", "/open/x", RFC9309, true, "train-ai=y", ""},
+		{"no rule matches", "User-agent: *\nContent-Usage: /a train-ai=n\n", "*", "/b", RFC9309, true, "", ""},
+		{"percent-encoding as Allow/Disallow", "User-agent: *\nContent-Usage: /%7Ejoe/ train-ai=n\n", "*", "http://x/~joe/page", RFC9309, true, "train-ai=n", ""},
+		{"wildcard path", "User-agent: *\nContent-Usage: /*.pdf$ train-ai=n\n", "*", "/a/b.pdf", RFC9309, true, "train-ai=n", ""},
+		{"disallowed has none", "User-agent: *\nDisallow: /private\nContent-Usage: / train-ai=n\n", "*", "/private/x", RFC9309, false, "", ""},
+		{"bad dictionary is unknown", "User-agent: *\nContent-Usage: / train-ai=n,,\n", "*", "/", RFC9309, true, "", ""},
+		{"comment is not part of the value", "User-agent: *\nContent-Usage: / train-ai=n # no\n", "*", "/", RFC9309, true, "train-ai=n", ""},
+		{"group rule: next agent starts a group (rfc9309)",
+			"User-agent: a\nContent-Usage: / train-ai=n\nUser-agent: b\nDisallow: /\n", "a", "/x", RFC9309, true, "train-ai=n", ""},
+		{"not a group rule under google",
+			"User-agent: a\nContent-Usage: / train-ai=n\nUser-agent: b\nDisallow: /\n", "a", "/x", Google, false, "", ""},
+		{"not a group rule under draft",
+			"User-agent: a\nContent-Usage: / train-ai=n\nUser-agent: b\nDisallow: /\n", "a", "/x", Draft, false, "", ""},
+		{"not a group rule under norobots",
+			"User-agent: a\nContent-Usage: / train-ai=n\nUser-agent: b\nDisallow: /\n", "a", "/x", NoRobots, false, "", ""},
+		{"specific group only", "User-agent: *\nContent-Usage: / train-ai=n\n\nUser-agent: a\nAllow: /\n", "a", "/x", RFC9309, true, "", ""},
+		{"content-signal", "User-agent: *\nContent-Signal: search=yes, ai-train=no, ai-input=no\nAllow: /\n", "*", "/x", RFC9309, true, "", "train-ai=n, ai-use=n, search=y"},
+		{"content-signal with path beats group-wide", "User-agent: *\nContent-Signal: ai-train=no\nContent-Signal: /free/ ai-train=yes\n", "*", "/free/x", RFC9309, true, "", "train-ai=y"},
+		{"content-signal case and unknown values", "User-agent: *\ncontent-signal: Search=YES, ai-train=maybe\n", "*", "/", RFC9309, true, "", "search=y"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pol := Compile(grammar.ParseString("r", tt.file, grammar.Options{}), tt.profile)
+			u := pol.Agent(tt.agent).Usage(tt.url)
+			if u.Applies != tt.applies || u.Usage.String() != tt.usage || u.Signal.String() != tt.signal {
+				t.Errorf("Usage(%q, %q) = {applies %v, usage %q, signal %q}, want {%v, %q, %q}",
+					tt.agent, tt.url, u.Applies, u.Usage, u.Signal, tt.applies, tt.usage, tt.signal)
+			}
+		})
+	}
+}
+
+func TestLicenses(t *testing.T) {
+	f := grammar.ParseString("r", "License: https://example.com/license.xml\nUser-agent: *\nLicense: https://example.com/b.xml\nLicense: /rel\nAllow: /\n", grammar.Options{})
+	pol := Compile(f, RFC9309)
+	var got []string
+	for _, l := range pol.Licenses() {
+		got = append(got, l.URL)
+	}
+	if want := "https://example.com/license.xml https://example.com/b.xml"; strings.Join(got, " ") != want {
+		t.Errorf("Licenses() = %v, want %s", got, want)
+	}
+	if ds := pol.Diagnostics(); len(ds) != 1 || ds[0].Code != "license-url" || ds[0].Range.Start.Line != 4 {
+		t.Errorf("Diagnostics() = %v, want one license-url at line 4", ds)
+	}
+}
+
+func TestLintUsage(t *testing.T) {
+	tests := []struct {
+		name, file string
+		want       string // "line:col code" joined by "; "
+	}{
+		{"clean", "User-agent: *\nAllow: /\nContent-Usage: / train-ai=n, search=y\nContent-Signal: search=yes, ai-train=no\nLicense: https://x.example/l.xml\n", ""},
+		{"unknown label", "User-agent: *\nContent-Usage: / train=n\n", "2:18 usage-label"},
+		{"bad value", "User-agent: *\nContent-Usage: / train-ai=no\n", "2:18 usage-value"},
+		{"upper case", "User-agent: *\nContent-Usage: / Train-AI=n\n", "2:18 usage-syntax"},
+		{"not a dictionary", "User-agent: *\nContent-Usage: / train-ai=n;;\n", "2:18 usage-syntax"},
+		{"path without slash", "User-agent: *\nContent-Usage: * train-ai=n\n", "2:16 usage-path"},
+		{"disallowed path", "User-agent: *\nDisallow: /private/\nContent-Usage: /private/x train-ai=n\n", "3:16 usage-disallowed"},
+		{"before any agent", "Content-Usage: / train-ai=n\nUser-agent: *\nAllow: /\n", "1:1 usage-outside-group"},
+		{"signal label and value", "User-agent: *\nContent-Signal: search=yes, ai-train=nope, ai-foo=no\n", "2:17 usage-value; 2:17 usage-label"},
+		{"license not absolute", "License: /license.xml\n", "1:10 license-url"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, d := range Lint(grammar.ParseString("r", tt.file, grammar.Options{})) {
+				if strings.HasPrefix(d.Code, "usage-") || d.Code == "content-usage" || d.Code == "content-signal" || d.Code == "license-url" {
+					got = append(got, d.Range.Start.String()+" "+d.Code)
+				}
+			}
+			if g := strings.Join(got, "; "); g != tt.want {
+				t.Errorf("Lint(%q) = %q, want %q", tt.file, g, tt.want)
+			}
+		})
+	}
+}
+
+func FuzzUsage(f *testing.F) {
+	f.Add(attachExample, "/ai-ok/x")
+	f.Add("User-agent: *\nContent-Signal: /a search=yes\nContent-Usage: /%41 train-ai=n;x=1\n", "/A")
+	f.Fuzz(func(t *testing.T, file, url string) {
+		gf := grammar.ParseString("f", file, grammar.Options{})
+		for _, p := range Profiles {
+			pol := Compile(gf, p)
+			a := pol.Agent("*")
+			u := a.Usage(url)
+			if u.Applies != a.Allowed(url) {
+				t.Fatalf("Usage(%q).Applies = %v, Allowed = %v", url, u.Applies, !u.Applies)
+			}
+			if !u.Applies && (!u.Usage.IsZero() || len(u.Rules) > 0) {
+				t.Fatalf("disallowed URL %q has a preference", url)
+			}
+		}
+		Lint(gf)
+	})
+}
+
+// FuzzUsageMatchesLikeRules checks that a Content-Usage rule matches
+// exactly the URLs an Allow rule with the same path matches, under every
+// profile: the same pattern compilation and the same URL normalisation.
+func FuzzUsageMatchesLikeRules(f *testing.F) {
+	f.Add("/a%7e*b$", "http://x/a~zb")
+	f.Add("/*.pdf$", "/x/y.PDF?q")
+	f.Add("/%E2%82%AC", "/€")
+	f.Fuzz(func(t *testing.T, pattern, url string) {
+		if !strings.HasPrefix(pattern, "/") || strings.ContainsRune(pattern, '#') {
+			return
+		}
+		for i := 0; i < len(pattern); i++ {
+			if pattern[i] <= ' ' || pattern[i] == 0x7f {
+				return // white space and controls end or trim a value
+			}
+		}
+		file := "User-agent: *\nDisallow: /\nAllow: " + pattern + "\nContent-Usage: " + pattern + " train-ai=n\n"
+		gf := grammar.ParseString("f", file, grammar.Options{})
+		for _, p := range []Profile{RFC9309, Google, Draft} {
+			a := Compile(gf, p).Agent("*")
+			d := a.Decide(url)
+			allowRule := d.Rule != nil && d.Rule.Allow
+			u := a.Usage(url)
+			if p == Draft {
+				continue // first match in file order: Disallow: / decides
+			}
+			if d.Reason == ReasonRobotsTxt {
+				continue
+			}
+			if got := len(u.Rules) > 0; got != allowRule {
+				t.Fatalf("%s: pattern %q, URL %q: Allow rule matched %v, Content-Usage rule matched %v", p, pattern, url, allowRule, got)
+			}
+		}
+	})
+}
+
+// FuzzParseUsage: the preference parsers never panic, a failed Dictionary
+// leaves every category unknown, and a Usage written back in the
+// vocabulary's format reads back the same.
+func FuzzParseUsage(f *testing.F) {
+	for _, s := range []string{"train-ai=y, search=n", `train-ai;allow=n, train-ai=y`, "ai-use=?0", "search=n;a=(1 2)"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		u, err := ParseUsage(s)
+		if err != nil && !u.IsZero() {
+			t.Fatalf("ParseUsage(%q) = %+v with error %v, want all unknown", s, u, err)
+		}
+		back, err := ParseUsage(u.String())
+		if err != nil || back != u {
+			t.Fatalf("ParseUsage(%q) = %+v; its String %q reads back as %+v, %v", s, u, u.String(), back, err)
+		}
+		if sig, err := ParseContentSignal(s); err == nil && sig.Usage() != sig.Usage().Combine(Usage{}) {
+			t.Fatalf("ParseContentSignal(%q): combining with nothing changed it", s)
+		}
+		if r, err := ParseContentUsage("/ " + s); err == nil && r.Usage != u {
+			t.Fatalf("ParseContentUsage(%q) = %+v, ParseUsage = %+v", "/ "+s, r.Usage, u)
+		}
+	})
+}
+
+// BenchmarkUsage decides the usage preference of a URL under the attach
+// draft's example file (a decision plus the Content-Usage lookup).
+func BenchmarkUsage(b *testing.B) {
+	a := Compile(grammar.ParseString("robots.txt", attachExample, grammar.Options{}), RFC9309).Agent("OtherBot")
+	const url = "https://example.com/ai-ok/some/page.html?x=1"
+	b.SetBytes(int64(len(url)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if u := a.Usage(url); u.Usage.TrainAI != Allow {
+			b.Fatalf("Usage = %+v", u.Usage)
+		}
+	}
+}
