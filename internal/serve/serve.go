@@ -47,6 +47,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/sitetxt/sitetxt/cache"
 	"github.com/sitetxt/sitetxt/cache/rediscache"
+	"github.com/sitetxt/sitetxt/internal/fetch"
 	"github.com/sitetxt/sitetxt/robots"
 )
 
@@ -134,8 +135,15 @@ func New(cfg Config) *Server {
 		s.metrics.fetches.WithLabelValues(outcome).Inc()
 		s.metrics.fetchTime.Observe(d.Seconds())
 	}}}
+	ua := cfg.UserAgent
+	if ua == "" {
+		// A service answers for many crawlers: it names itself, as
+		// documented, rather than the first crawler that asks
+		// (robots.Client's own default).
+		ua = fetch.DefaultUserAgent
+	}
 	for _, p := range []robots.Profile{robots.RFC9309, robots.Google, robots.Draft, robots.NoRobots} {
-		s.clients[p] = &robots.Client{Profile: p, UserAgent: cfg.UserAgent, HTTPClient: hc,
+		s.clients[p] = &robots.Client{Profile: p, UserAgent: ua, HTTPClient: hc,
 			Timeout: cfg.FetchTimeout, Cache: cfg.Cache}
 	}
 	s.mux = http.NewServeMux()
