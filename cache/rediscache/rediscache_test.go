@@ -58,10 +58,18 @@ func newSite(t *testing.T, status int, body string) *site {
 const rules = "User-agent: *\nDisallow: /private/\n"
 
 // open returns a Cache on the Redis at url with a quiet logger, as one
-// process of a fleet would have.
+// process of a fleet would have. Its commands may take up to 5 s: on a
+// loaded test machine the 250 ms default can time out, and the Cache would
+// then (correctly) fetch directly, which the tests of sharing do not claim.
+// The tests of a slow or absent Redis use openTimeout with the default.
 func open(t *testing.T, url string) *rediscache.Cache {
 	t.Helper()
-	c, err := rediscache.Open(url, rediscache.Options{Logger: slog.New(slog.DiscardHandler)})
+	return openTimeout(t, url, 5*time.Second)
+}
+
+func openTimeout(t *testing.T, url string, d time.Duration) *rediscache.Cache {
+	t.Helper()
+	c, err := rediscache.Open(url, rediscache.Options{Logger: slog.New(slog.DiscardHandler), Timeout: d})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +367,7 @@ func TestExtend(t *testing.T) {
 // after Options.Timeout and answers come from direct fetches.
 func TestRedisSlow(t *testing.T) {
 	srv := redistest.Start(t)
-	rc := open(t, srv.URL())
+	rc := openTimeout(t, srv.URL(), rediscache.DefaultTimeout)
 	if err := rc.Ping(context.Background()); err != nil {
 		t.Fatal(err)
 	}

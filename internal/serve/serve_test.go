@@ -241,7 +241,7 @@ func get(t *testing.T, h http.Handler, path string) (int, string) {
 
 func TestHealthz(t *testing.T) {
 	srv := redistest.Start(t)
-	up, err := rediscache.Open(srv.URL(), rediscache.Options{Logger: quiet()})
+	up, err := rediscache.Open(srv.URL(), rediscache.Options{Logger: quiet(), Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +280,7 @@ func TestHealthz(t *testing.T) {
 			if tc.rc == up {
 				// Another server (its own connection and local copy) on the
 				// same Redis reads what this one stored.
-				other, err := rediscache.Open(srv.URL(), rediscache.Options{Logger: quiet()})
+				other, err := rediscache.Open(srv.URL(), rediscache.Options{Logger: quiet(), Timeout: 5 * time.Second})
 				if err != nil {
 					t.Fatal(err)
 				}
