@@ -148,18 +148,9 @@ func checkRun(opts *checkOptions) error {
 
 	out := newStream(opts.IO.Out, streamsInput(opts.IO, opts.URLsFile))
 	st := newStyle(opts.IO, opts.IO.Out)
-	var (
-		jl *jsonLines
-		cw *csvRows
-	)
-	switch opts.Output {
-	case "json":
-		jl = newJSONLines(out)
-	case "csv":
-		cw = newCSV(out)
-		if err := cw.write(decisionCSVHeader()...); err != nil {
-			return err
-		}
+	jl, cw, err := machineOutput(out, opts.Output, decisionCSVHeader())
+	if err != nil {
+		return err
 	}
 	bar := newProgress(opts.IO, opts.URLsFile)
 	disallowed := false

@@ -503,3 +503,16 @@ func agentNote(ios *IOStreams, prof robots.Profile, agent string) {
 		note(ios, "--agent %q is read as the crawler name %q", agent, name)
 	}
 }
+
+// machineOutput opens the writer -o asks for: JSON Lines for "json", CSV
+// with header as its first row for "csv", and neither for text.
+func machineOutput(out *stream, format string, header []string) (*jsonLines, *csvRows, error) {
+	switch format {
+	case "json":
+		return newJSONLines(out), nil, nil
+	case "csv":
+		cw := newCSV(out)
+		return nil, cw, cw.write(header...)
+	}
+	return nil, nil, nil
+}

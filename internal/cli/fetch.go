@@ -139,18 +139,9 @@ func fetchRun(opts *fetchOptions) error {
 		}()
 	}
 	out := newStream(opts.IO.Out, true)
-	var (
-		jl *jsonLines
-		cw *csvRows
-	)
-	switch opts.Output {
-	case "json":
-		jl = newJSONLines(out)
-	case "csv":
-		cw = newCSV(out)
-		if err := cw.write(fetchCSVHeader...); err != nil {
-			return err
-		}
+	jl, cw, err := machineOutput(out, opts.Output, fetchCSVHeader)
+	if err != nil {
+		return err
 	}
 	code := ExitOK
 	for i := range jobs {

@@ -243,18 +243,9 @@ func lintRun(opts *lintOptions) error {
 		texts[src.name] = src.data
 	}
 	out := newStream(opts.IO.Out, false)
-	var (
-		jl *jsonLines
-		cw *csvRows
-	)
-	switch opts.Output {
-	case "json":
-		jl = newJSONLines(out)
-	case "csv":
-		cw = newCSV(out)
-		if err := cw.write(diagCSVHeader...); err != nil {
-			return err
-		}
+	jl, cw, err := machineOutput(out, opts.Output, diagCSVHeader)
+	if err != nil {
+		return err
 	}
 	for _, d := range all {
 		var err error
