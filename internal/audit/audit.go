@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"github.com/sitetxt/sitetxt/internal/decision"
 
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/robots"
@@ -67,34 +68,11 @@ type ProfileVerdict struct {
 }
 
 // Verdict is a decision with its usage preference: the decision object of
-// docs/cli.md (url, agent, profile, allowed, reason, rule, group) plus
-// "usage".
+// docs/cli.md (package decision: url, agent, profile, allowed, reason,
+// rule, group) plus "usage".
 type Verdict struct {
-	URL     string     `json:"url"`
-	Agent   string     `json:"agent"`
-	Profile string     `json:"profile"`
-	Allowed bool       `json:"allowed"`
-	Reason  string     `json:"reason"`
-	Rule    *RuleRef   `json:"rule"`
-	Group   *GroupRef  `json:"group"`
-	Usage   *UsageView `json:"usage"` // null when the path is disallowed
-}
-
-// RuleRef is the deciding rule, with flat positions.
-type RuleRef struct {
-	Directive string `json:"directive"`
-	Pattern   string `json:"pattern"`
-	File      string `json:"file"`
-	Line      int    `json:"line"`
-	Column    int    `json:"column"`
-}
-
-// GroupRef is the group that applied.
-type GroupRef struct {
-	Agents []string `json:"agents"`
-	File   string   `json:"file"`
-	Line   int      `json:"line"`
-	Column int      `json:"column"`
+	decision.Decision
+	Usage *UsageView `json:"usage"` // null when the path is disallowed
 }
 
 // Line is a line of the file that says something file-wide or about
@@ -220,15 +198,8 @@ func lineRef(file string, l *grammar.Line, v string) Line {
 
 // verdict builds the decision object of one answer.
 func verdict(file string, d robots.Decision, u robots.UsageDecision) Verdict {
-	v := Verdict{Allowed: d.Allowed, Reason: d.Reason}
-	if r := d.Rule; r != nil {
-		p := r.Line.FieldPos() // where the directive starts, as the CLI's decision object says
-		v.Rule = &RuleRef{Directive: r.Directive(), Pattern: r.Pattern, File: file, Line: p.Line, Column: p.Column}
-	}
-	if g := d.Group; g != nil {
-		p := g.Pos()
-		v.Group = &GroupRef{Agents: g.Agents, File: file, Line: p.Line, Column: p.Column}
-	}
+	v := Verdict{Decision: decision.Decision{Allowed: d.Allowed, Reason: d.Reason,
+		Rule: decision.RuleOf(d.Rule, file), Group: decision.GroupOf(d.Group, file)}}
 	v.Usage = UsageOf(file, u)
 	return v
 }

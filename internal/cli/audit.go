@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"github.com/sitetxt/sitetxt/internal/decision"
 	"io"
 	"io/fs"
 	"os"
@@ -157,7 +158,7 @@ func auditRun(opts *auditOptions) error {
 func fixReport(rep *audit.Report, d robots.Decision) {
 	for _, c := range rep.Crawlers {
 		for _, p := range c.Paths {
-			p.Verdict = audit.Verdict{URL: p.URL, Agent: p.Agent, Profile: p.Profile, Allowed: d.Allowed, Reason: d.Reason}
+			p.Verdict = audit.Verdict{Decision: decision.Decision{URL: p.URL, Agent: p.Agent, Profile: p.Profile, Allowed: d.Allowed, Reason: d.Reason}}
 			p.Disagree = false
 			for i := range p.Profiles {
 				p.Profiles[i].Allowed, p.Profiles[i].Usage = d.Allowed, ""

@@ -313,8 +313,7 @@ func (v *decisionViews) rule(r *robots.Rule) *ruleJSON {
 	if j, ok := v.rules[r]; ok {
 		return j
 	}
-	p := r.Line.FieldPos()
-	j := &ruleJSON{Directive: r.Directive(), Pattern: r.Pattern, File: v.file, Line: p.Line, Column: p.Column}
+	j := decision.RuleOf(r, v.file)
 	v.rules[r] = j
 	return j
 }
@@ -326,12 +325,7 @@ func (v *decisionViews) group(g *robots.Group) *groupJSON {
 	if j, ok := v.groups[g]; ok {
 		return j
 	}
-	p := g.Pos()
-	agents := g.Agents
-	if agents == nil {
-		agents = []string{}
-	}
-	j := &groupJSON{Agents: agents, File: v.file, Line: p.Line, Column: p.Column}
+	j := decision.GroupOf(g, v.file)
 	v.groups[g] = j
 	return j
 }

@@ -6,8 +6,12 @@
 // positions in the robots.txt, and, for a robots.txt fetched over HTTP,
 // what the fetch gave.
 //
-// The types only carry data; internal/cli and internal/serve build them.
+// RuleOf and GroupOf build the parts that name a robots.txt line, so that
+// every output places them the same way; internal/cli and internal/serve
+// fill in the rest.
 package decision
+
+import "github.com/sitetxt/sitetxt/robots"
 
 // Decision is one URL's verdict. Rule and Group are null when no rule or
 // group applied; Fetch is left out when the robots.txt was not fetched.
@@ -45,4 +49,29 @@ type Fetch struct {
 	Status  int    `json:"status"`  // the HTTP status, 0 when there was no response
 	Meaning string `json:"meaning"` // parse, allow-all, disallow-all, defer
 	Error   string `json:"error"`   // why the fetch failed, "" when it did not
+}
+
+// RuleOf returns the rule part of a decision: r's directive and pattern,
+// and where its field starts in file; nil when no rule decided.
+func RuleOf(r *robots.Rule, file string) *Rule {
+	if r == nil {
+		return nil
+	}
+	p := r.Line.FieldPos()
+	return &Rule{Directive: r.Directive(), Pattern: r.Pattern, File: file, Line: p.Line, Column: p.Column}
+}
+
+// GroupOf returns the group part of a decision: g's User-agent values
+// (an empty list, never null) and where its first User-agent line starts
+// in file; nil when no group applied.
+func GroupOf(g *robots.Group, file string) *Group {
+	if g == nil {
+		return nil
+	}
+	p := g.Pos()
+	agents := g.Agents
+	if agents == nil {
+		agents = []string{}
+	}
+	return &Group{Agents: agents, File: file, Line: p.Line, Column: p.Column}
 }

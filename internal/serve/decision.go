@@ -38,17 +38,9 @@ func decisionOf(url, agent string, prof robots.Profile, a *robots.Answer, err er
 		return d
 	}
 	d.Reason = a.Decision.Reason
-	if r := a.Decision.Rule; r != nil {
-		p := r.Line.FieldPos()
-		d.Rule = &decision.Rule{Directive: r.Directive(), Pattern: r.Pattern, File: a.RobotsURL, Line: p.Line, Column: p.Column}
-	}
+	d.Rule = decision.RuleOf(a.Decision.Rule, a.RobotsURL)
+	d.Group = decision.GroupOf(a.Decision.Group, a.RobotsURL)
 	if g := a.Decision.Group; g != nil {
-		p := g.Pos()
-		agents := g.Agents
-		if agents == nil {
-			agents = []string{}
-		}
-		d.Group = &decision.Group{Agents: agents, File: a.RobotsURL, Line: p.Line, Column: p.Column}
 		if g.CrawlDelay != nil {
 			sec := g.CrawlDelay.Delay.Seconds()
 			d.CrawlDelay = &sec
