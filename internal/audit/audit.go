@@ -2,9 +2,9 @@ package audit
 
 import (
 	"fmt"
-	"github.com/sitetxt/sitetxt/internal/decision"
 
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/decision"
 	"github.com/sitetxt/sitetxt/robots"
 )
 

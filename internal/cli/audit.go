@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"github.com/sitetxt/sitetxt/internal/decision"
 	"io"
 	"io/fs"
 	"os"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/audit"
+	"github.com/sitetxt/sitetxt/internal/decision"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )
