@@ -45,15 +45,18 @@ type tokenAgent struct {
 // Agent is the rules a Policy applies to one crawler, selected once. It is
 // immutable and safe for concurrent use.
 type Agent struct {
-	policy *Policy
-	token  string   // the token the groups were selected by ("*" for the global groups)
-	groups []*Group // the groups that apply, in file order; empty when none does
-	rules  []*Rule  // in decision order: the first that matches decides
-	global bool
+	// What a decision reads comes first, in one cache line: the rule
+	// index (built on first use, see ruleIndex), the policy's profile, the
+	// rules and the groups.
+	ix      atomic.Pointer[ruleIndex]
+	profile Profile // the policy's
+	global  bool
+	rules   []*Rule  // in decision order: the first that matches decides
+	groups  []*Group // the groups that apply, in file order; empty when none does
 
-	// The rule index, built on first use (see ruleIndex).
+	policy *Policy
+	token  string // the token the groups were selected by ("*" for the global groups)
 	ixOnce sync.Once
-	ix     atomic.Pointer[ruleIndex]
 }
 
 // Compile interprets a parsed robots.txt file under profile p. Values the
@@ -364,14 +367,14 @@ func squeezeStars(pat string) string {
 // index builds the agent tables.
 func (pol *Policy) index() {
 	pol.none = &pol.noneVal
-	pol.none.policy = pol
+	pol.none.policy, pol.none.profile = pol, pol.profile
 	switch pol.profile {
 	case Draft, NoRobots:
 		pol.records = make([]*Agent, len(pol.groups))
 		slab := make([]Agent, len(pol.groups))
 		for i, g := range pol.groups {
 			a := &slab[i]
-			*a = Agent{policy: pol, groups: pol.groups[i : i+1 : i+1], global: g.Global, rules: g.Rules}
+			*a = Agent{policy: pol, profile: pol.profile, groups: pol.groups[i : i+1 : i+1], global: g.Global, rules: g.Rules}
 			if hasNever(g.Rules) {
 				a.rules = nil
 				for _, r := range g.Rules {
@@ -485,7 +488,7 @@ func (pol *Policy) index() {
 // decision order, longest pattern first, Allow before Disallow on equal
 // length, file order after that.
 func (pol *Policy) merge(slab *[]Agent, tok string, gs []*Group, global bool) *Agent {
-	*slab = append(*slab, Agent{policy: pol, token: tok, groups: gs, global: global})
+	*slab = append(*slab, Agent{policy: pol, profile: pol.profile, token: tok, groups: gs, global: global})
 	a := &(*slab)[len(*slab)-1]
 	own := false // a.rules is the agent's own slice, not a group's
 	if len(gs) == 1 && !hasNever(gs[0].Rules) {

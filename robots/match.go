@@ -46,7 +46,7 @@ const pathBufSize = 2048
 // match costs O((len(path) + len(pattern)) * 64) at worst and
 // O(len(path) + len(pattern)) in practice: see BenchmarkAdversarial.
 func (a *Agent) Decide(url string) Decision {
-	p := a.policy.profile
+	p := a.profile
 	raw, slash := pathOf(url)
 	if !slash {
 		switch p {
@@ -73,7 +73,7 @@ func (a *Agent) decideRewritten(raw string, slash bool) Decision {
 	if slash {
 		b = append(b, '/')
 	}
-	switch a.policy.profile {
+	switch a.profile {
 	case RFC9309:
 		b = normRFC(b, raw, true)
 	case Draft:
@@ -86,7 +86,7 @@ func (a *Agent) decideRewritten(raw string, slash bool) Decision {
 
 // decidePath decides a path in the profile's comparison form.
 func (a *Agent) decidePath(path string) Decision {
-	p := a.policy.profile
+	p := a.profile
 	if (p == RFC9309 || p == Draft) && path == "/robots.txt" {
 		return Decision{Allowed: true, Reason: ReasonRobotsTxt}
 	}
@@ -548,9 +548,19 @@ func pathOf(url string) (path string, slash bool) {
 }
 
 // indexAny3 returns the index of the first '/', '?' or ';' at or after
-// from, or -1.
+// from, or -1. It skips eight bytes at a time while none of them is one.
 func indexAny3(s string, from int) int {
-	for i := from; i < len(s); i++ {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	const slash, qmark, semi = 0x2F2F2F2F2F2F2F2F, 0x3F3F3F3F3F3F3F3F, 0x3B3B3B3B3B3B3B3B
+	i := from
+	for ; i+8 <= len(s); i += 8 {
+		w := load64(s, i)
+		x, y, z := w^slash, w^qmark, w^semi // a zero byte where s has '/', '?', ';'
+		if ((x-lo)&^x|(y-lo)&^y|(z-lo)&^z)&hi != 0 {
+			break // the loop below finds which byte
+		}
+	}
+	for ; i < len(s); i++ {
 		if c := s[i]; c == '/' || c == '?' || c == ';' {
 			return i
 		}
@@ -600,24 +610,36 @@ func needsNormRFC(s string) bool {
 
 // needsNormRFCPath reports whether normRFC would change the path s:
 // whether it holds a '%', '*', '$' or a byte outside ASCII. It tests eight
-// bytes at a time.
+// bytes at a time, the last eight overlapping the ones before.
 func needsNormRFCPath(s string) bool {
+	if len(s) < 8 {
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c == '%' || c == '*' || c == '$' || c >= 0x80 {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i+8 < len(s); i += 8 {
+		if normWord(load64(s, i)) {
+			return true
+		}
+	}
+	return normWord(load64(s, len(s)-8))
+}
+
+// normWord reports whether one of the eight bytes of w is '%', '*', '$'
+// or outside ASCII.
+func normWord(w uint64) bool {
 	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	const pct, star, dollar = 0x2525252525252525, 0x2A2A2A2A2A2A2A2A, 0x2424242424242424
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		w := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
-		x, y, z := w^pct, w^star, w^dollar // a zero byte where s has '%', '*', '$'
-		if w&hi != 0 || ((x-lo)&^x|(y-lo)&^y|(z-lo)&^z)&hi != 0 {
-			return true
-		}
-	}
-	for ; i < len(s); i++ {
-		if c := s[i]; c == '%' || c == '*' || c == '$' || c >= 0x80 {
-			return true
-		}
-	}
-	return false
+	x, y, z := w^pct, w^star, w^dollar // a zero byte where w has '%', '*', '$'
+	return (w|(x-lo)&^x|(y-lo)&^y|(z-lo)&^z)&hi != 0
+}
+
+// load64 returns the eight bytes of s at i, little-endian.
+func load64(s string, i int) uint64 {
+	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
 }
 
 // normRFC appends s in RFC 9309's comparison form to dst: escapes of
