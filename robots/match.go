@@ -761,7 +761,7 @@ var minScan = uint32(8)
 // costs its length in transitions plus the rules whose key it holds,
 // however many rules the node has.
 type keyScan struct {
-	starts [4]uint64 // the first bytes of the keys: elsewhere the root state stays
+	root   [256]uint32 // the root state's child on each byte, or 0: the path's bytes no key starts with cost one load
 	states []acState
 	by     []byte   // the byte on the edge into each state
 	out    []uint32 // indexes in ruleIndex.wild, state by state, in rank order
@@ -781,18 +781,21 @@ func (ks *keyScan) first(wild []wildRule, rest string, best uint32) uint32 {
 	s := uint32(0)
 	for i := 0; i < len(rest); i++ {
 		c := rest[i]
-		if s == 0 && ks.starts[c>>6]&(1<<(c&63)) == 0 {
-			continue
-		}
-		for {
-			if t := ks.next(s, c); t != 0 {
-				s = t
-				break
+		if s == 0 {
+			if s = ks.root[c]; s == 0 {
+				continue
 			}
-			if s == 0 {
-				break
+		} else {
+			for {
+				if t := ks.next(s, c); t != 0 {
+					s = t
+					break
+				}
+				if s = ks.states[s].fail; s == 0 {
+					s = ks.root[c]
+					break
+				}
 			}
-			s = ks.states[s].fail
 		}
 		for o := s; o != 0; o = ks.states[o].dict {
 			st := &ks.states[o]
@@ -890,8 +893,8 @@ func buildScan(wild []wildRule, w0, w1 uint32) *keyScan {
 		}
 	}
 	build(0, 0, len(keys), 0)
-	for _, c := range ks.by[1 : 1+ks.states[0].nkids] {
-		ks.starts[c>>6] |= 1 << (c & 63)
+	for t := uint32(1); t < 1+ks.states[0].nkids; t++ {
+		ks.root[ks.by[t]] = t
 	}
 	// Failure and output links, breadth first.
 	queue := []uint32{0}
