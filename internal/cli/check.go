@@ -173,7 +173,7 @@ func checkRun(opts *checkOptions) error {
 		switch {
 		case jl != nil:
 			if usage != nil {
-				return jl.write(decisionUsageJSON{cs.views.view(u, opts.Agent, d), usage})
+				return jl.write(audit.Verdict{Decision: cs.views.view(u, opts.Agent, d), Usage: usage}) // the decision object plus "usage"
 			}
 			return jl.write(cs.views.view(u, opts.Agent, d))
 		case cw != nil:

@@ -101,7 +101,7 @@ func siteURL(arg string) string {
 }
 
 func fetchRun(opts *fetchOptions) error {
-	if err := checkOutput(opts.Output, "text", "json"); err != nil {
+	if err := checkOutput(opts.Output, "text", "json", "csv"); err != nil {
 		return err
 	}
 	if _, err := opts.Fetch.mode("robots.txt"); err != nil {

@@ -116,6 +116,7 @@ func TestFetchCmd(t *testing.T) {
 	}{
 		{"ok", []string{s.ok.URL + "/"}, ExitOK, "ok.txt"},
 		{"ok json", []string{"-o", "json", s.ok.URL}, ExitOK, "ok.json"},
+		{"ok csv", []string{"-o", "csv", s.ok.URL}, ExitOK, "ok.csv"},
 		{"html", []string{s.html.URL + "/some/page.html"}, ExitFindings, "html.txt"},
 		{"down", []string{s.down.URL}, ExitError, "down.txt"},
 		{"moved", []string{s.moved.URL}, ExitOK, "moved.txt"},

@@ -141,9 +141,8 @@ func matrixRun(opts *matrixOptions) error {
 			return err
 		}
 	}
-	any := false
+	disallowed := false
 	ds := make([]robots.Decision, len(sel))
-	cells := make([]bool, len(sel))
 	err = forEachURL(opts.IO, opts.URLs, opts.URLsFile, func(u string) error {
 		for i, a := range sel {
 			if isFixed {
@@ -151,9 +150,8 @@ func matrixRun(opts *matrixOptions) error {
 			} else {
 				ds[i] = a.Decide(u)
 			}
-			cells[i] = ds[i].Allowed
-			if !cells[i] {
-				any = true
+			if !ds[i].Allowed {
+				disallowed = true
 			}
 		}
 		switch {
@@ -165,15 +163,15 @@ func matrixRun(opts *matrixOptions) error {
 			return jl.write(row)
 		case cw != nil:
 			row := []string{u}
-			for _, c := range cells {
-				row = append(row, verdictWord(c))
+			for _, d := range ds {
+				row = append(row, verdictWord(d.Allowed))
 			}
 			return cw.write(row...)
 		}
 		var b strings.Builder
-		for _, c := range cells {
-			w := verdictWord(c)
-			b.WriteString(st.verdict(c, w, w))
+		for _, d := range ds {
+			w := verdictWord(d.Allowed)
+			b.WriteString(st.verdict(d.Allowed, w, w))
 			b.WriteString(strings.Repeat(" ", width-len(w)+2))
 		}
 		b.WriteString(shownURL(u))
@@ -194,5 +192,5 @@ func matrixRun(opts *matrixOptions) error {
 	if err != nil {
 		return err
 	}
-	return exitWith(failure, any)
+	return exitWith(failure, disallowed)
 }

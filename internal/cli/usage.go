@@ -9,14 +9,6 @@ import (
 	"github.com/sitetxt/sitetxt/robots"
 )
 
-// decisionUsageJSON is the decision object with the usage preference of
-// the URL ("usage", docs/ai-preferences.md), for files with
-// usage-preference lines.
-type decisionUsageJSON struct {
-	decisionJSON
-	Usage *audit.UsageView `json:"usage"`
-}
-
 // writeUsage writes a usage preference for people, under its decision.
 func writeUsage(w io.Writer, u *audit.UsageView) error {
 	_, err := fmt.Fprintf(w, "  usage: train-ai %s, ai-use %s, search %s%s\n", u.TrainAI, u.AIUse, u.Search, usageLines(u))
