@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/decision"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )
@@ -39,7 +40,7 @@ Sitemap and Host lines.
 -o json prints one object:
   {"file","agent","profile","why","groups":[{"agents","file","line","column"}],
    "rules":[{"directive","pattern","file","line","column","implied"}],
-   "crawl_delay_seconds","request_rate":{"requests","period_seconds"},
+   "crawl_delay","request_rate":{"requests","seconds"},
    "visit_time":{"from","to"},"sitemaps":[{"url","file","line","column"}],
    "host":{"host","file","line","column"},"fetch":{...}}
 
@@ -63,26 +64,22 @@ fetched.`,
 // The JSON form of an explanation.
 type (
 	explainJSON struct {
-		File        string            `json:"file"`
-		Agent       string            `json:"agent"`
-		Profile     string            `json:"profile"`
-		Why         string            `json:"why"`
-		Groups      []*groupJSON      `json:"groups"`
-		Rules       []explainRuleJSON `json:"rules"`
-		CrawlDelay  *float64          `json:"crawl_delay_seconds"`
-		RequestRate *requestRateJSON  `json:"request_rate"`
-		VisitTime   *visitTimeJSON    `json:"visit_time"`
-		Sitemaps    []sitemapJSON     `json:"sitemaps"`
-		Host        *hostJSON         `json:"host"`
-		Fetch       *fetchJSON        `json:"fetch,omitempty"`
+		File        string                `json:"file"`
+		Agent       string                `json:"agent"`
+		Profile     string                `json:"profile"`
+		Why         string                `json:"why"`
+		Groups      []*groupJSON          `json:"groups"`
+		Rules       []explainRuleJSON     `json:"rules"`
+		CrawlDelay  *float64              `json:"crawl_delay"` // seconds
+		RequestRate *decision.RequestRate `json:"request_rate"`
+		VisitTime   *visitTimeJSON        `json:"visit_time"`
+		Sitemaps    []sitemapJSON         `json:"sitemaps"`
+		Host        *hostJSON             `json:"host"`
+		Fetch       *fetchJSON            `json:"fetch,omitempty"`
 	}
 	explainRuleJSON struct {
 		ruleJSON
 		Implied bool `json:"implied"`
-	}
-	requestRateJSON struct {
-		Requests      int     `json:"requests"`
-		PeriodSeconds float64 `json:"period_seconds"`
 	}
 	visitTimeJSON struct {
 		From string `json:"from"` // "06:00" UTC
@@ -156,7 +153,7 @@ func explainRun(opts *explainOptions) error {
 			v.CrawlDelay = &s
 		}
 		if rr := a.RequestRate(); rr != nil {
-			v.RequestRate = &requestRateJSON{rr.Requests, rr.Period.Seconds()}
+			v.RequestRate = &decision.RequestRate{Requests: rr.Requests, Seconds: rr.Period.Seconds()}
 		}
 		if vt := a.VisitTime(); vt != nil {
 			v.VisitTime = &visitTimeJSON{hhmm(vt.From), hhmm(vt.To)}
@@ -215,7 +212,7 @@ func printExplain(w io.Writer, prof robots.Profile, a *robots.Agent, v *explainJ
 			fmt.Fprintf(&b, "crawl-delay: %gs (line %d)\n", *v.CrawlDelay, a.CrawlDelay().Line.Pos.Line)
 		}
 		if v.RequestRate != nil {
-			fmt.Fprintf(&b, "request-rate: %d per %gs (line %d)\n", v.RequestRate.Requests, v.RequestRate.PeriodSeconds, a.RequestRate().Line.Pos.Line)
+			fmt.Fprintf(&b, "request-rate: %d per %gs (line %d)\n", v.RequestRate.Requests, v.RequestRate.Seconds, a.RequestRate().Line.Pos.Line)
 		}
 		if v.VisitTime != nil {
 			fmt.Fprintf(&b, "visit-time: %s-%s UTC (line %d)\n", v.VisitTime.From, v.VisitTime.To, a.VisitTime().Line.Pos.Line)

@@ -75,3 +75,29 @@ func GroupOf(g *robots.Group, file string) *Group {
 	}
 	return &Group{Agents: agents, File: file, Line: p.Line, Column: p.Column}
 }
+
+// RequestRate is a group's Request-rate line: at most Requests per Seconds.
+// "crawl_delay" (seconds) and "request_rate" are the keys every output
+// that carries a group's pace uses (serve, explain).
+type RequestRate struct {
+	Requests int     `json:"requests"`
+	Seconds  float64 `json:"seconds"`
+}
+
+// Pace returns a group's Crawl-delay in seconds and its Request-rate, each
+// nil when the group has none (or g is nil).
+func Pace(g *robots.Group) (*float64, *RequestRate) {
+	if g == nil {
+		return nil, nil
+	}
+	var cd *float64
+	if g.CrawlDelay != nil {
+		s := g.CrawlDelay.Delay.Seconds()
+		cd = &s
+	}
+	var rr *RequestRate
+	if r := g.RequestRate; r != nil {
+		rr = &RequestRate{Requests: r.Requests, Seconds: r.Period.Seconds()}
+	}
+	return cd, rr
+}

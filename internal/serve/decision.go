@@ -11,15 +11,9 @@ import (
 // not be decided at all (not an http or https URL).
 type Decision struct {
 	decision.Decision
-	CrawlDelay  *float64     `json:"crawl_delay,omitempty"` // seconds
-	RequestRate *RequestRate `json:"request_rate,omitempty"`
-	Error       string       `json:"error,omitempty"`
-}
-
-// RequestRate is a Request-rate line: at most Requests per Seconds.
-type RequestRate struct {
-	Requests int     `json:"requests"`
-	Seconds  float64 `json:"seconds"`
+	CrawlDelay  *float64              `json:"crawl_delay,omitempty"` // seconds
+	RequestRate *decision.RequestRate `json:"request_rate,omitempty"`
+	Error       string                `json:"error,omitempty"`
 }
 
 // decisionOf builds the result for one URL from a Client's answer.
@@ -40,14 +34,6 @@ func decisionOf(url, agent string, prof robots.Profile, a *robots.Answer, err er
 	d.Reason = a.Decision.Reason
 	d.Rule = decision.RuleOf(a.Decision.Rule, a.RobotsURL)
 	d.Group = decision.GroupOf(a.Decision.Group, a.RobotsURL)
-	if g := a.Decision.Group; g != nil {
-		if g.CrawlDelay != nil {
-			sec := g.CrawlDelay.Delay.Seconds()
-			d.CrawlDelay = &sec
-		}
-		if rr := g.RequestRate; rr != nil {
-			d.RequestRate = &RequestRate{Requests: rr.Requests, Seconds: rr.Period.Seconds()}
-		}
-	}
+	d.CrawlDelay, d.RequestRate = decision.Pace(a.Decision.Group)
 	return d
 }
