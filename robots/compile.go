@@ -257,7 +257,7 @@ func (c *compiler) groupLines() {
 			spans[len(spans)-1].r1 = len(c.rules)
 		default:
 			c.extension(cur, l)
-			if p == RFC9309 && cur != nil && isUsageField(l) {
+			if p == RFC9309 && cur != nil && l.IsGroupRule() {
 				sawRule = true // draft-ietf-aipref-attach: a rule of its group
 			}
 		}

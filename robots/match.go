@@ -69,19 +69,22 @@ func (a *Agent) Decide(url string) Decision {
 // Decide so the common case does not pay for clearing it).
 func (a *Agent) decideRewritten(raw string, slash bool) Decision {
 	var buf [pathBufSize]byte
-	b := buf[:0]
+	return a.decidePath(bytesString(a.appendPath(buf[:0], raw, slash)))
+}
+
+// appendPath appends a URL's raw path (from pathOf) to dst in the
+// profile's comparison form: what Decide and Usage match rules against.
+func (a *Agent) appendPath(dst []byte, raw string, slash bool) []byte {
 	if slash {
-		b = append(b, '/')
+		dst = append(dst, '/')
 	}
 	switch a.profile {
 	case RFC9309:
-		b = normRFC(b, raw, true)
+		return normRFC(dst, raw, true)
 	case Draft:
-		b = normDraft(b, raw)
-	default:
-		b = append(b, raw...)
+		return normDraft(dst, raw)
 	}
-	return a.decidePath(bytesString(b))
+	return append(dst, raw...)
 }
 
 // decidePath decides a path in the profile's comparison form.

@@ -193,11 +193,6 @@ func (pol *Policy) HasUsage() bool {
 	return false
 }
 
-// isUsageField reports whether the line is a Content-Usage line.
-func isUsageField(l *grammar.Line) bool {
-	return l.Kind == grammar.Extension && !l.NoColon && l.FieldIs("content-usage")
-}
-
 // usageLine reads a Content-Usage, Content-Signal or License line into g
 // (nil outside any group); it reports whether the line was one of them.
 func (c *compiler) usageLine(g *Group, l *grammar.Line) bool {
@@ -363,22 +358,15 @@ func (u UsageDecision) Combined() Usage { return u.Usage.Combine(u.Signal) }
 // as Allow and Disallow rules are, under the policy's profile) and the
 // longest matching Content-Signal line.
 func (a *Agent) Usage(u string) UsageDecision {
-	if !a.Decide(u).Allowed {
+	// The path in comparison form, found once: the decision and the usage
+	// rules are matched against the same bytes.
+	var buf [pathBufSize]byte
+	raw, slash := pathOf(u)
+	path := bytesString(a.appendPath(buf[:0], raw, slash))
+	if !a.decidePath(path).Allowed {
 		return UsageDecision{}
 	}
 	out := UsageDecision{Applies: true}
-	hasAny := false
-	for _, g := range a.groups {
-		if len(g.Usage) > 0 || len(g.Signals) > 0 {
-			hasAny = true
-			break
-		}
-	}
-	if !hasAny {
-		return out
-	}
-	var buf [pathBufSize]byte
-	path := a.comparisonPath(buf[:0], u)
 	best := int32(-1)
 	for _, g := range a.groups {
 		for _, r := range g.Usage {
@@ -408,24 +396,6 @@ func (a *Agent) Usage(u string) UsageDecision {
 		}
 	}
 	return out
-}
-
-// comparisonPath returns the path of u in the profile's comparison form,
-// as Decide compares it, appended to dst.
-func (a *Agent) comparisonPath(dst []byte, u string) string {
-	raw, slash := pathOf(u)
-	if slash {
-		dst = append(dst, '/')
-	}
-	switch a.policy.profile {
-	case RFC9309:
-		dst = normRFC(dst, raw, true) // as Agent.Decide normalises
-	case Draft:
-		dst = normDraft(dst, raw)
-	default:
-		dst = append(dst, raw...)
-	}
-	return string(dst)
 }
 
 // lintUsage checks the usage-preference lines of a file:
