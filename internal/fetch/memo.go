@@ -43,7 +43,7 @@ const memoOverhead = 512
 //
 // A Memo holds at most MaxEntries values compiled from at most MaxBytes of
 // manifests; past either it drops the least recently used values until the
-// new one fits. A kept value is found under a read lock, so callers of
+// new one fits (past MaxEntries, down to 15/16 of it at once). A kept value is found under a read lock, so callers of
 // fresh values do not queue behind each other. A dropped value costs one
 // flight the next time it is needed (a Cache lookup, and a request only if
 // the Cache dropped the response too) and one compile, never more, however
@@ -74,6 +74,7 @@ type Memo[V any] struct {
 	once    sync.Once
 	seed    maphash.Seed
 	mu      sync.RWMutex // held for reading on the path of a kept value
+	tick    atomic.Int64 // the clock of memoItem.used: one tick per use, so no two uses tie
 	items   map[string]*memoItem[V]
 	bytes   int
 	flights map[string]*memoFlight[V]
@@ -98,7 +99,7 @@ type memoItem[V any] struct {
 	id    uint64 // identity of the body, when res.Status is Parse
 	n     int    // the body's length
 	size  int
-	used  atomic.Int64 // when it was last returned, in Unix nanoseconds
+	used  atomic.Int64 // when it was last returned, as a tick of the Memo's clock
 }
 
 type memoFlight[V any] struct {
@@ -141,13 +142,13 @@ func (m *Memo[V]) Get(ctx context.Context, key, rawURL string, compile func(*Res
 	it := m.items[key]
 	m.mu.RUnlock()
 	if it != nil && it.res.FreshAt(now) {
-		it.used.Store(time.Now().UnixNano())
+		it.used.Store(m.tick.Add(1))
 		return Memoized[V]{Result: it.res, Value: it.value, Kept: true}
 	}
 	m.mu.Lock()
 	if it := m.items[key]; it != nil && it.res.FreshAt(now) { // kept since the look above
 		m.mu.Unlock()
-		it.used.Store(time.Now().UnixNano())
+		it.used.Store(m.tick.Add(1))
 		return Memoized[V]{Result: it.res, Value: it.value, Kept: true}
 	}
 	fl := m.flights[key]
@@ -215,7 +216,7 @@ func (m *Memo[V]) identity(r *Result) uint64 {
 // keep stores it, dropping least recently used items until it fits. An
 // item larger than the whole bound is not kept. m.mu is held.
 func (m *Memo[V]) keep(it *memoItem[V]) {
-	it.used.Store(time.Now().UnixNano())
+	it.used.Store(m.tick.Add(1))
 	if old := m.items[it.key]; old != nil {
 		m.bytes -= old.size
 		delete(m.items, it.key)
@@ -224,14 +225,18 @@ func (m *Memo[V]) keep(it *memoItem[V]) {
 		return
 	}
 	if len(m.items) >= m.maxEntries() || m.bytes+it.size > m.maxBytes() {
-		// Rare (the bound is full), and dearer than the scan: a compile.
+		// The bound is full: drop the least recently used, down to 15/16
+		// of the entry bound, so that a crawler that sees more sites than
+		// the bound sorts once per 1/16 of the values, not once per new
+		// site (the byte bound is kept exactly).
+		lowItems := m.maxEntries() - m.maxEntries()/16
 		byUse := make([]*memoItem[V], 0, len(m.items))
 		for _, o := range m.items {
 			byUse = append(byUse, o)
 		}
 		slices.SortFunc(byUse, func(a, b *memoItem[V]) int { return cmp.Compare(a.used.Load(), b.used.Load()) })
 		for _, o := range byUse {
-			if len(m.items) < m.maxEntries() && m.bytes+it.size <= m.maxBytes() {
+			if len(m.items) < lowItems && m.bytes+it.size <= m.maxBytes() {
 				break
 			}
 			m.bytes -= o.size
