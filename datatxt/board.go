@@ -18,7 +18,8 @@ import (
 type BoardLimits struct {
 	// MaxDepth is how many levels of files below the first are read: 1
 	// reads a pins 0.x index's pin directories or a _pins.yaml's version
-	// directories; 0 reads the first file only.
+	// directories; 0 means DefaultBoardLimits.MaxDepth, and a negative
+	// value reads the first file only.
 	MaxDepth int
 	// MaxFetches is how many files may be fetched in all, the first
 	// included; each URL is fetched at most once.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/fetch"
 )
 
 // SiteRules decides whether an agent may fetch a URL on any site, fetching
@@ -73,7 +74,7 @@ func (f *Fetcher) Probe(ctx context.Context, c *Catalog, opts ProbeOptions) gram
 	}
 	perRequest := f.Timeout
 	if perRequest <= 0 {
-		perRequest = 30 * time.Second
+		perRequest = fetch.DefaultTimeout
 	}
 
 	type job struct {

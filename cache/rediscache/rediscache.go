@@ -214,7 +214,9 @@ func (c *Cache) Put(key string, value []byte) { c.PutTTL(key, value, DefaultTTL)
 // removes key.
 func (c *Cache) PutTTL(key string, value []byte, ttl time.Duration) {
 	if ttl <= 0 {
-		c.local.Put(key, nil) // an empty value never decodes: a miss
+		if _, ok := c.local.Get(key); ok {
+			c.local.Put(key, nil) // an empty value never decodes: a miss
+		}
 		_ = c.call(context.Background(), func(ctx context.Context) error {
 			return c.rdb.Del(ctx, c.opts.Prefix+key).Err()
 		})

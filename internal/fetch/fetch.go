@@ -104,7 +104,8 @@ type Result struct {
 	// status other than 2xx, 404 and 410), the earliest time to ask again:
 	// the server's Retry-After, else now plus the Fetcher's Retry. Such
 	// answers are remembered in memory until then, never stored in the
-	// Cache.
+	// Cache, except in a cache.Shared (Redis), which keeps them under
+	// "failure:<URL>" until then for every process (docs/fleet.md).
 	RetryAfter time.Time
 	// Err is set when no usable answer came from the server: a network
 	// error, a timeout, too many redirects, a 5xx or 429 status, or any

@@ -118,7 +118,7 @@ func (f *Fetcher) fetchShared(ctx context.Context, key string, cached *entry) *o
 			return o
 		}
 		if round == maxLeaseRounds {
-			break
+			return f.fetch(ctx, key, cached) // waited long enough: fetch directly
 		}
 		token, held, err := sc.TryLease(ctx, key, leaseTTL)
 		if err != nil {
