@@ -181,8 +181,8 @@ type auditWriter struct {
 	format string
 	w      io.Writer
 	st     style
-	enc    *json.Encoder
-	csv    *csv.Writer
+	jl     *jsonLines
+	csv    *csvRows
 	html   []*audit.Report
 	n      int
 }
@@ -191,10 +191,9 @@ func newAuditWriter(format string, s *stream, st style) *auditWriter {
 	aw := &auditWriter{format: format, w: s.w, st: st}
 	switch format {
 	case "json":
-		aw.enc = json.NewEncoder(s.w)
-		aw.enc.SetEscapeHTML(false)
+		aw.jl = newJSONLines(s)
 	case "csv":
-		aw.csv = csv.NewWriter(s.w)
+		aw.csv = newCSV(s)
 	}
 	return aw
 }
@@ -203,7 +202,7 @@ func (aw *auditWriter) report(rep *audit.Report) error {
 	defer func() { aw.n++ }()
 	switch aw.format {
 	case "json":
-		return aw.enc.Encode(rep) // one compact object per line
+		return aw.jl.write(rep)
 	case "csv":
 		return aw.csvReport(rep)
 	case "html":
@@ -226,7 +225,7 @@ var csvHeader = []string{"source", "token", "operator", "category", "path", "pro
 
 func (aw *auditWriter) csvReport(rep *audit.Report) error {
 	if aw.n == 0 {
-		if err := aw.csv.Write(csvHeader); err != nil {
+		if err := aw.csv.write(csvHeader...); err != nil {
 			return err
 		}
 	}
@@ -240,16 +239,12 @@ func (aw *auditWriter) csvReport(rep *audit.Report) error {
 			if u := p.Usage; u != nil {
 				row[12], row[13], row[14] = u.TrainAI, u.AIUse, u.Search
 			}
-			for i, cell := range row {
-				row[i] = csvCell(cell)
-			}
-			if err := aw.csv.Write(row); err != nil {
+			if err := aw.csv.write(row...); err != nil {
 				return err
 			}
 		}
 	}
-	aw.csv.Flush()
-	return aw.csv.Error()
+	return nil
 }
 
 // textReport writes one report for people: per category its verdict line

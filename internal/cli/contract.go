@@ -136,10 +136,11 @@ type csvRows struct {
 func newCSV(s *stream) *csvRows { return &csvRows{s: s, cw: csv.NewWriter(s.w)} }
 
 func (c *csvRows) write(cells ...string) error {
+	row := make([]string, len(cells)) // the caller's slice (a shared header) stays as it is
 	for i, v := range cells {
-		cells[i] = csvCell(v)
+		row[i] = csvCell(v)
 	}
-	if err := c.cw.Write(cells); err != nil {
+	if err := c.cw.Write(row); err != nil {
 		return err
 	}
 	c.cw.Flush()
