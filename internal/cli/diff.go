@@ -110,24 +110,16 @@ func diffRun(opts *diffOptions) error {
 	}
 	out := newStream(opts.IO.Out, streamsInput(opts.IO, opts.URLsFile))
 	st := newStyle(opts.IO, opts.IO.Out)
-	var (
-		jl *jsonLines
-		cw *csvRows
-		dt *diffText
-	)
-	switch opts.Output {
-	case "json":
-		jl = newJSONLines(out)
-	case "csv":
-		cw = newCSV(out)
-		head := []string{"url", "agent"}
-		for _, p := range pols {
-			head = append(head, p.prof.String())
-		}
-		if err := cw.write(append(head, "agree", "why")...); err != nil {
-			return err
-		}
-	default:
+	head := []string{"url", "agent"}
+	for _, p := range pols {
+		head = append(head, p.prof.String())
+	}
+	jl, cw, err := machineOutput(out, opts.Output, append(head, "agree", "why"))
+	if err != nil {
+		return err
+	}
+	var dt *diffText
+	if jl == nil && cw == nil {
 		dt = newDiffText(out.w, st, pols, src.data)
 		if err := dt.header(); err != nil {
 			return err

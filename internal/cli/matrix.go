@@ -109,25 +109,17 @@ func matrixRun(opts *matrixOptions) error {
 	views := newDecisionViews(src.name, as[0].prof, as[0].fetched)
 	out := newStream(opts.IO.Out, streamsInput(opts.IO, opts.URLsFile))
 	st := newStyle(opts.IO, opts.IO.Out)
-	var (
-		jl *jsonLines
-		cw *csvRows
-	)
 	// Text: a fixed-width column per agent, then the URL, so rows line up
 	// as they stream.
 	width := len(wordDisallowed)
 	for _, a := range agents {
 		width = max(width, len(visible(a)))
 	}
-	switch opts.Output {
-	case "json":
-		jl = newJSONLines(out)
-	case "csv":
-		cw = newCSV(out)
-		if err := cw.write(append([]string{"url"}, agents...)...); err != nil {
-			return err
-		}
-	default:
+	jl, cw, err := machineOutput(out, opts.Output, append([]string{"url"}, agents...))
+	if err != nil {
+		return err
+	}
+	if jl == nil && cw == nil {
 		var b strings.Builder
 		for _, a := range agents {
 			a = visible(a)
