@@ -95,6 +95,9 @@ type Client struct {
 
 	uaOnce    sync.Once
 	ua        string // UserAgent, or the first agent checked
+	uaErr     error  // why ua cannot be sent, fixed with ua
+	base      *url.URL
+	baseErr   error // BaseURL parsed once, in init
 	once      sync.Once
 	memo      *fetch.Memo[*Policy]
 	onCompile func(robotsURL string) // test hook: a robots.txt was compiled
@@ -148,6 +151,11 @@ type Answer struct {
 
 func (c *Client) init() {
 	c.once.Do(func() {
+		if c.BaseURL != "" {
+			if c.base, c.baseErr = url.Parse(c.BaseURL); c.baseErr != nil {
+				c.baseErr = fmt.Errorf("robots: Client.BaseURL: %w", c.baseErr)
+			}
+		}
 		maxBytes := c.MaxPolicyBytes
 		if maxBytes <= 0 {
 			maxBytes = fetch.DefaultMemoBytes
@@ -182,24 +190,26 @@ func (c *Client) Check(ctx context.Context, agent, rawURL string) (*Answer, erro
 		if c.ua == "" {
 			c.ua = agent
 		}
+		if ProductToken(c.ua) == "" {
+			c.uaErr = fmt.Errorf("robots: Client.UserAgent is empty and the agent %q has no product token to send in its place: set UserAgent to the crawler's User-Agent", c.ua)
+		}
 	})
-	if ProductToken(c.ua) == "" {
-		return nil, fmt.Errorf("robots: Client.UserAgent is empty and the agent %q has no product token to send in its place: set UserAgent to the crawler's User-Agent", c.ua)
+	if c.uaErr != nil {
+		return nil, c.uaErr
 	}
 	c.init()
 	if strings.HasPrefix(rawURL, "/") && !strings.HasPrefix(rawURL, "//") {
 		if c.BaseURL == "" {
 			return nil, fmt.Errorf("robots: %q is a path: set Client.BaseURL to the site it is on, or pass an absolute URL", rawURL)
 		}
-		base, err := url.Parse(c.BaseURL)
-		if err != nil {
-			return nil, fmt.Errorf("robots: Client.BaseURL: %w", err)
+		if c.baseErr != nil {
+			return nil, c.baseErr
 		}
 		ref, err := url.Parse(rawURL)
 		if err != nil {
 			return nil, err
 		}
-		rawURL = base.ResolveReference(ref).String()
+		rawURL = c.base.ResolveReference(ref).String()
 	}
 	robotsURL, err := fetch.ManifestURL(rawURL, "robots.txt")
 	if err != nil {

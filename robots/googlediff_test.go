@@ -71,7 +71,7 @@ func TestGooglePerturbed(t *testing.T) {
 		t.Skip("../../shared/corpus/robots is absent: the perturbed-file differential test needs the shared data")
 	}
 	step := 25
-	if os.Getenv("SITETXT_SLOW") != "" {
+	if shareddata.Slow() {
 		step = 1
 	} else if testing.Short() || raceEnabled {
 		step = 250
