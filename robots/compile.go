@@ -85,10 +85,11 @@ const (
 	kDisallow
 )
 
-// kind returns what profile p takes l for.
-func kind(p Profile, f *grammar.File, l *grammar.Line) lineKind {
+// kind returns what the profile takes l for.
+func (c *compiler) kind(l *grammar.Line) lineKind {
+	p := c.pol.profile
 	if p == Google {
-		switch k, _ := googleLine(f, l); k {
+		switch k, _ := c.googleLine(l); k {
 		case grammar.AgentLine:
 			return kAgent
 		case grammar.AllowLine:
@@ -128,6 +129,9 @@ func (p Profile) recordsEndAtBlank() bool { return p == Draft || p == NoRobots }
 type compiler struct {
 	pol  *Policy
 	file *grammar.File
+	// controls is set, under Google, when a line holds a NUL, vertical
+	// tab or form feed: only then are lines re-read as Google reads them.
+	controls bool
 
 	// Slabs: every Rule, rule pointer, group, agent value and agent line of
 	// the file comes from one allocation each; groups take sub-slices.
@@ -146,13 +150,23 @@ func (c *compiler) newRule() *Rule {
 	return &c.slab[len(c.slab)-1]
 }
 
-// value returns the line's value as profile p reads it (see googleLine).
-func value(p Profile, f *grammar.File, l *grammar.Line) string {
-	if p == Google {
-		_, v := googleLine(f, l)
+// value returns the line's value as the profile reads it (see googleLine).
+func (c *compiler) value(l *grammar.Line) string {
+	if c.pol.profile == Google {
+		_, v := c.googleLine(l)
 		return v
 	}
 	return l.Value
+}
+
+// googleLine is googleLine for the compiler's file: a file with no NUL,
+// vertical tab or form feed (c.controls false, found by one scan when
+// compiling starts) reads as the grammar read it, with no scan per line.
+func (c *compiler) googleLine(l *grammar.Line) (grammar.Kind, string) {
+	if !c.controls {
+		return l.Kind, l.Value
+	}
+	return googleLine(c.file, l)
 }
 
 // googleLine returns the kind and value of a line as Google's parser reads
@@ -204,9 +218,17 @@ func trimGoogle(s string) string {
 // groupLines splits the file's lines into groups as the profile does.
 func (c *compiler) groupLines() {
 	p := c.pol.profile
+	if p == Google {
+		for _, l := range c.file.Lines {
+			if strings.ContainsAny(c.file.LineText(l), "\x00\v\f") {
+				c.controls = true
+				break
+			}
+		}
+	}
 	nAgents, nRules := 0, 0
 	for _, l := range c.file.Lines {
-		switch kind(p, c.file, l) {
+		switch c.kind(l) {
 		case kAgent:
 			nAgents++
 		case kAllow, kDisallow:
@@ -229,7 +251,7 @@ func (c *compiler) groupLines() {
 	var cur *Group
 	sawRule := false
 	for _, l := range c.file.Lines {
-		switch k := kind(p, c.file, l); k {
+		switch k := c.kind(l); k {
 		case kBlank:
 			if p.recordsEndAtBlank() {
 				cur = nil
@@ -241,7 +263,7 @@ func (c *compiler) groupLines() {
 				spans = append(spans, span{len(c.rules), len(c.rules), len(c.agents), len(c.agents)})
 				sawRule = false
 			}
-			v := value(p, c.file, l)
+			v := c.value(l)
 			c.agents = append(c.agents, v)
 			c.agentLines = append(c.agentLines, l)
 			spans[len(spans)-1].a1 = len(c.agents)
@@ -289,7 +311,7 @@ func isGlobalValue(p Profile, v string) bool {
 func (c *compiler) addRule(g *Group, l *grammar.Line, allow bool) {
 	p := c.pol.profile
 	r := c.newRule()
-	*r = Rule{Allow: allow, Line: l, Group: g, Pattern: value(p, c.file, l)}
+	*r = Rule{Allow: allow, Line: l, Group: g, Pattern: c.value(l)}
 	r.compile(p)
 	c.rules = append(c.rules, r)
 	if p == Google && r.Allow {
