@@ -283,7 +283,7 @@ func (aw *auditWriter) textReport(rep *audit.Report) error {
 			cells = append(cells, why(rep.Source, c.Verdict))
 			t.add(cells, paint)
 			if u := c.Usage; u != nil && (u.TrainAI != "unknown" || u.AIUse != "unknown" || u.Search != "unknown") {
-				t.note(fmt.Sprintf("      usage: train-ai %s, ai-use %s, search %s%s", u.TrainAI, u.AIUse, u.Search, usageLines(u)))
+				t.note("      " + usageText(u))
 			}
 			if !c.ValidToken {
 				t.note("      note: this token breaks RFC 9309's product-token grammar")

@@ -11,8 +11,14 @@ import (
 
 // writeUsage writes a usage preference for people, under its decision.
 func writeUsage(w io.Writer, u *audit.UsageView) error {
-	_, err := fmt.Fprintf(w, "  usage: train-ai %s, ai-use %s, search %s%s\n", u.TrainAI, u.AIUse, u.Search, usageLines(u))
+	_, err := fmt.Fprintf(w, "  %s\n", usageText(u))
 	return err
+}
+
+// usageText says a usage preference for people, with the lines it came
+// from: "usage: train-ai disallow, ai-use unknown, search allow (line 11)".
+func usageText(u *audit.UsageView) string {
+	return fmt.Sprintf("usage: train-ai %s, ai-use %s, search %s%s", u.TrainAI, u.AIUse, u.Search, usageLines(u))
 }
 
 // usageLineJSON is the typed reading of a usage-preference line in parse
