@@ -12,25 +12,27 @@ import (
 // Usage preferences say what a crawler may do with what it fetched, where
 // Allow and Disallow say what it may fetch. Three lines carry them:
 //
-//   - Content-Usage: <path> <preference> (draft-ietf-aipref-attach,
-//     section 3): a rule of its group. The preference is a Structured Field
-//     Dictionary (RFC 9651) over the vocabulary of draft-ietf-aipref-vocab:
-//     train-ai, ai-use and search, each y or n.
-//   - Content-Signal: [<path>] search=yes, ai-input=no, ai-train=no
-//     (Cloudflare's Content Signals Policy): a line of its group.
+//   - Content-Usage: [<path> 1*WS] <preference> (draft-ietf-aipref-attach-05
+//     section 3): a rule of its group; without a path it covers
+//     everything the group covers. The preference is a Structured Field
+//     Dictionary (RFC 9651) over the vocabulary of draft-ietf-aipref-vocab
+//     (section 6.1 of -07: train-ai and search, each y or n).
+//   - Content-Signal: search=yes, ai-input=no, ai-train=no (Cloudflare's
+//     Content Signals Policy): a line of its group, read under its own
+//     names and values, never as the vocabulary.
 //   - License: <absolute URL> (RSL 1.0): file-wide, may repeat.
 //
-// docs/ai-preferences.md says which revision of each text this follows.
+// docs/ai-preferences.md cites the section behind each rule.
 
 // Preference is the answer for one category of use: unknown (no statement
-// of preference), allow or disallow.
+// of preference), allow or disallow (draft-ietf-aipref-vocab section 5).
 type Preference int8
 
 // The preferences.
 const (
-	Unknown Preference = iota
-	Allow
-	Disallow
+	PrefUnknown Preference = iota
+	PrefAllow
+	PrefDisallow
 )
 
 var preferenceNames = [...]string{"unknown", "allow", "disallow"}
@@ -46,30 +48,29 @@ func (p Preference) String() string {
 // MarshalText encodes the preference as its name.
 func (p Preference) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
 
-// combine returns the most restrictive of p and q (draft-ietf-aipref-vocab,
-// "Combining Preferences"): disallow over allow over unknown.
+// combine returns the most restrictive of p and q (draft-ietf-aipref-vocab-07
+// section 5.1, "Combining Preferences"): disallow over allow over unknown.
 func (p Preference) combine(q Preference) Preference {
 	switch {
-	case p == Disallow || q == Disallow:
-		return Disallow
-	case p == Allow || q == Allow:
-		return Allow
+	case p == PrefDisallow || q == PrefDisallow:
+		return PrefDisallow
+	case p == PrefAllow || q == PrefAllow:
+		return PrefAllow
 	}
-	return Unknown
+	return PrefUnknown
 }
 
 // Usage is a statement of preference: one Preference per category of the
-// AIPREF vocabulary.
+// AIPREF vocabulary (draft-ietf-aipref-vocab-07 section 4; labels in 6.1).
 type Usage struct {
-	TrainAI Preference `json:"train_ai"` // "train-ai": training generative AI models
-	AIUse   Preference `json:"ai_use"`   // "ai-use": input to generative AI models
-	Search  Preference `json:"search"`   // "search": search applications
+	TrainAI Preference `json:"train_ai"` // "train-ai": AI model training (4.1)
+	Search  Preference `json:"search"`   // "search": search applications (4.2)
 }
 
 // Combine returns the most restrictive preference of u and v in each
-// category, as draft-ietf-aipref-vocab combines statements.
+// category, as draft-ietf-aipref-vocab-07 section 5.1 combines statements.
 func (u Usage) Combine(v Usage) Usage {
-	return Usage{TrainAI: u.TrainAI.combine(v.TrainAI), AIUse: u.AIUse.combine(v.AIUse), Search: u.Search.combine(v.Search)}
+	return Usage{TrainAI: u.TrainAI.combine(v.TrainAI), Search: u.Search.combine(v.Search)}
 }
 
 // IsZero reports whether every category is unknown.
@@ -82,63 +83,76 @@ func (u Usage) String() string {
 	var parts []string
 	add := func(label string, p Preference) {
 		switch p {
-		case Allow:
+		case PrefAllow:
 			parts = append(parts, label+"=y")
-		case Disallow:
+		case PrefDisallow:
 			parts = append(parts, label+"=n")
 		}
 	}
 	add("train-ai", u.TrainAI)
-	add("ai-use", u.AIUse)
 	add("search", u.Search)
 	return strings.Join(parts, ", ")
 }
 
-// ParseUsage reads a usage preference expression as draft-ietf-aipref-vocab
-// section "Processing Algorithm" says: the bytes are parsed as a Structured
-// Field Dictionary; the token y allows a category, n disallows it, anything
-// else (absent, another type, another token) leaves it unknown; unknown
-// labels and all parameters are ignored. When the Dictionary does not parse,
-// every category is unknown and err says why.
+// ParseUsage reads a usage preference expression as draft-ietf-aipref-vocab-07
+// section 6.5 says: the bytes are parsed as a Structured Field Dictionary
+// (RFC 9651 section 4.2.2); the Token y allows a category, n disallows it,
+// anything else (absent, another type, another Token) leaves it unknown
+// (6.5); unknown labels and all parameters are ignored (6.4, 6.5.2); a
+// repeated label keeps its last value (6.5.1). When the Dictionary does
+// not parse, every category is unknown (6.5.1) and err says where and why.
 func ParseUsage(expr string) (Usage, error) {
 	d, err := httpsfv.UnmarshalDictionary([]string{expr})
 	if err != nil {
+		if e := sfDictCheck(expr); e != nil {
+			return Usage{}, e
+		}
 		return Usage{}, err
 	}
-	var u Usage
 	get := func(label string) Preference {
 		m, ok := d.Get(label)
 		if !ok {
-			return Unknown
+			return PrefUnknown
 		}
 		it, ok := m.(httpsfv.Item)
 		if !ok {
-			return Unknown // an inner list
+			return PrefUnknown // an inner list
 		}
-		tok, ok := it.Value.(httpsfv.Token)
-		if !ok {
-			return Unknown
-		}
-		switch tok {
+		switch tok, _ := it.Value.(httpsfv.Token); tok {
 		case "y":
-			return Allow
+			return PrefAllow
 		case "n":
-			return Disallow
+			return PrefDisallow
 		}
-		return Unknown
+		return PrefUnknown
 	}
-	u.TrainAI, u.AIUse, u.Search = get("train-ai"), get("ai-use"), get("search")
-	return u, nil
+	return Usage{TrainAI: get("train-ai"), Search: get("search")}, nil
 }
 
-// usageLabels are the vocabulary's labels.
-var usageLabels = map[string]bool{"train-ai": true, "ai-use": true, "search": true}
+// usageLabels are the vocabulary's labels (draft-ietf-aipref-vocab-07
+// section 6.1, table "Mappings for Categories").
+var usageLabels = map[string]bool{"train-ai": true, "search": true}
+
+// retiredLabels are labels of earlier revisions of the vocabulary, with
+// the revision that dropped them: a file written for them gets a warning
+// that says so, and the label is ignored like any unknown one.
+var retiredLabels = map[string]string{
+	"ai-use":      "draft-ietf-aipref-vocab-05 removed the ai-use category",
+	"bots":        "draft-ietf-aipref-vocab-05 removed the bots category",
+	"train-genai": "draft-ietf-aipref-vocab-04 merged train-genai into train-ai",
+	"ai-output":   "draft-ietf-aipref-vocab-05 removed the ai-output category",
+	"ai":          "no revision of draft-ietf-aipref-vocab defines ai (attach-05's example text says \"ai=y\" for train-ai=y)",
+}
 
 // UsageRule is a Content-Usage line.
 type UsageRule struct {
-	// Path is the path pattern as written; Pref the preference expression.
+	// Path is the path pattern as written, "" when the line has none
+	// (then it covers everything its group covers, as the shortest path:
+	// draft-ietf-aipref-attach-05 section 3.2). Pref is the statement of
+	// preference.
 	Path, Pref string
-	// Usage is the preference read from Pref; all unknown when Err is set.
+	// Usage is the preference read from Pref; all unknown when Err is set
+	// or Pref is empty.
 	Usage Usage
 	// Err is why Pref is not a Structured Field Dictionary, or nil.
 	Err error
@@ -149,26 +163,52 @@ type UsageRule struct {
 	match Rule // the path in the profile's matching form
 }
 
-// Signal is a Content-Signal line (Cloudflare's Content Signals Policy):
-// search, ai-input and ai-train, each yes or no.
-type Signal struct {
-	// Path is the path the line names before its signals, or "" for the
-	// whole group.
-	Path string
-	// Search, AIInput and AITrain are the signals as read.
+// SignalSet is what Content-Signal lines say, in the Content Signals
+// Policy's own terms: search, ai-input and ai-train, each yes (PrefAllow),
+// no (PrefDisallow) or not stated.
+type SignalSet struct {
 	Search, AIInput, AITrain Preference
+}
+
+// IsZero reports whether no signal is stated.
+func (s SignalSet) IsZero() bool { return s == SignalSet{} }
+
+// String returns the stated signals as the policy writes them
+// ("search=yes, ai-train=no"), or "" when none is stated.
+func (s SignalSet) String() string { return s.format("=yes", "=no") }
+
+// Words returns the stated signals under the policy's names with
+// sitetxt's verdict words ("search allow, ai-train disallow"), or "".
+func (s SignalSet) Words() string { return s.format(" allow", " disallow") }
+
+func (s SignalSet) format(yes, no string) string {
+	var parts []string
+	for _, f := range []struct {
+		name string
+		p    Preference
+	}{{"search", s.Search}, {"ai-input", s.AIInput}, {"ai-train", s.AITrain}} {
+		switch f.p {
+		case PrefAllow:
+			parts = append(parts, f.name+yes)
+		case PrefDisallow:
+			parts = append(parts, f.name+no)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (s SignalSet) combine(o SignalSet) SignalSet {
+	return SignalSet{Search: s.Search.combine(o.Search), AIInput: s.AIInput.combine(o.AIInput), AITrain: s.AITrain.combine(o.AITrain)}
+}
+
+// Signal is a Content-Signal line (Cloudflare's Content Signals Policy).
+// The policy writes it inside a User-agent group and gives it no path, so
+// it covers everything its group covers.
+type Signal struct {
+	SignalSet
 	// Line is the Content-Signal line; Group the group it is in.
 	Line  *grammar.Line
 	Group *Group
-
-	match Rule
-}
-
-// Usage maps the signals to the AIPREF vocabulary: search to search,
-// ai-train to train-ai, ai-input (live input for AI answers, such as
-// retrieval-augmented generation) to ai-use.
-func (s *Signal) Usage() Usage {
-	return Usage{TrainAI: s.AITrain, AIUse: s.AIInput, Search: s.Search}
 }
 
 // License is a License line (RSL 1.0): the URL of the site's license
@@ -195,47 +235,35 @@ func (pol *Policy) HasUsage() bool {
 
 // usageLine reads a Content-Usage, Content-Signal or License line into g
 // (nil outside any group); it reports whether the line was one of them.
+// What is odd about a line is Lint's to say; Compile reports only a
+// License that is not an absolute URL.
 func (c *compiler) usageLine(g *Group, l *grammar.Line) bool {
 	if l.Kind != grammar.Extension || l.NoColon {
 		return false
 	}
-	p := c.pol.profile
 	switch {
 	case l.FieldIs("content-usage"):
-		r, err := ParseContentUsage(l.Value)
-		if err == errUsagePath {
-			return true
-		}
-		if err != nil {
-			c.diag(l, grammar.Error, "content-usage", fmt.Sprintf("Content-Usage value %q %v", l.Value, err))
-			return true
-		}
 		if g == nil {
 			return true
 		}
+		r := ParseContentUsage(l.Value)
 		r.Line, r.Group = l, g
-		r.match = Rule{Pattern: r.Path, Line: l, Group: g, Allow: true}
-		r.match.compile(p)
-		g.Usage = append(g.Usage, r)
-	case l.FieldIs("content-signal"):
-		s, err := ParseContentSignal(l.Value)
-		if err != nil {
-			c.diag(l, grammar.Error, "content-signal", fmt.Sprintf("Content-Signal value %q %v", l.Value, err))
-			return true
-		}
-		if g == nil {
-			return true
-		}
-		s.Line, s.Group = l, g
-		pat := s.Path
+		pat := r.Path
 		if pat == "" {
 			pat = "/"
 		}
-		s.match = Rule{Pattern: pat, Line: l, Group: g, Allow: true}
-		s.match.compile(p)
-		if s.Path == "" {
-			s.match.prio = 0 // weaker than any line naming a path
+		r.match = Rule{Pattern: pat, Line: l, Group: g, Allow: true}
+		r.match.compile(c.pol.profile)
+		if r.Path == "" {
+			r.match.prio = 0 // the shortest path: weaker than any line naming one
 		}
+		g.Usage = append(g.Usage, r)
+	case l.FieldIs("content-signal"):
+		s, err := ParseContentSignal(l.Value)
+		if err != nil || g == nil {
+			return true // lint says why
+		}
+		s.Line, s.Group = l, g
 		g.Signals = append(g.Signals, s)
 	case l.FieldIs("license"):
 		if err := checkAbsURL(l.Value); err != nil {
@@ -249,73 +277,62 @@ func (c *compiler) usageLine(g *Group, l *grammar.Line) bool {
 	return true
 }
 
-// errUsagePath is splitUsage's error for a path not starting with "/":
-// the line is ignored, and Lint (usage-path) reports it.
-var errUsagePath = errors.New("has a path that does not start with \"/\"")
-
-// splitUsage splits a Content-Usage value at its first space or tab into
-// the path and the preference expression.
-func splitUsage(v string) (path, pref string, err error) {
+// splitUsage splits a Content-Usage rule value as draft-ietf-aipref-attach-05
+// section 3.2 says: a value starting with "/" names a path, which ends at
+// the first SP or HTAB, and the rest is the statement of preference; any
+// other value has no path and is all preference.
+func splitUsage(v string) (path, pref string) {
+	if !strings.HasPrefix(v, "/") {
+		return "", v
+	}
 	i := strings.IndexAny(v, " \t")
 	if i < 0 {
-		if v == "" {
-			return "", "", fmt.Errorf("is empty; want a path and a usage preference")
-		}
-		return "", "", fmt.Errorf("has no usage preference after the path")
+		return v, ""
 	}
-	path, pref = v[:i], strings.TrimLeft(v[i:], " \t")
-	if !strings.HasPrefix(path, "/") {
-		return "", "", errUsagePath
-	}
-	return path, pref, nil
+	return v[:i], strings.TrimLeft(v[i:], " \t")
 }
 
 // signalLabels are the Content Signals Policy's signals.
 var signalLabels = map[string]bool{"search": true, "ai-input": true, "ai-train": true}
 
-// ParseContentUsage reads the value of a Content-Usage line: the path,
-// then after white space the usage preference (see ParseUsage; a
-// preference that does not parse sets UsageRule.Err and leaves every
-// category unknown). The error is for a value with no path or no
-// preference, or a path not starting with "/".
-func ParseContentUsage(v string) (*UsageRule, error) {
-	path, pref, err := splitUsage(v)
-	if err != nil {
-		return nil, err
-	}
+// ParseContentUsage reads the value of a Content-Usage line: an optional
+// path, then the statement of preference (see splitUsage and ParseUsage).
+// It never fails: a line with no preference, or one that does not parse,
+// states nothing (every category unknown; UsageRule.Err says why for the
+// latter).
+func ParseContentUsage(v string) *UsageRule {
+	path, pref := splitUsage(v)
 	r := &UsageRule{Path: path, Pref: pref}
 	r.Usage, r.Err = ParseUsage(pref)
-	return r, nil
+	return r
 }
 
-// ParseContentSignal reads a Content-Signal value: an optional path, then
-// comma-separated name=value pairs. Names are compared ignoring case;
-// values are yes or no (ignoring case), anything else leaves the signal
-// unknown. Unknown names are ignored.
+// errSignalPath is ParseContentSignal's error for a value that starts with
+// a path: the Content Signals Policy defines none, so the line is not read.
+var errSignalPath = errors.New("starts with a path, which the Content Signals Policy does not define")
+
+// ParseContentSignal reads a Content-Signal value: comma-separated
+// name=value pairs. Names are compared ignoring case; values are yes or no
+// (ignoring case), anything else leaves the signal unknown. Unknown names
+// are ignored. A value starting with "/" is an error: the policy gives the
+// line no path.
 func ParseContentSignal(v string) (*Signal, error) {
-	s := &Signal{}
 	if strings.HasPrefix(v, "/") {
-		i := strings.IndexAny(v, " \t")
-		if i < 0 {
-			return nil, fmt.Errorf("has a path and no signals")
-		}
-		s.Path, v = v[:i], strings.TrimLeft(v[i:], " \t")
+		return nil, errSignalPath
 	}
-	if strings.TrimSpace(v) == "" {
-		return nil, fmt.Errorf("has no signals")
-	}
+	s := &Signal{}
 	for _, part := range strings.Split(v, ",") {
 		name, val, ok := strings.Cut(strings.TrimSpace(part), "=")
 		if !ok {
 			continue
 		}
 		name, val = strings.ToLower(strings.TrimSpace(name)), strings.ToLower(strings.TrimSpace(val))
-		pr := Unknown
+		pr := PrefUnknown
 		switch val {
 		case "yes":
-			pr = Allow
+			pr = PrefAllow
 		case "no":
-			pr = Disallow
+			pr = PrefDisallow
 		}
 		switch name {
 		case "search":
@@ -332,31 +349,71 @@ func ParseContentSignal(v string) (*Signal, error) {
 // UsageDecision is the usage preference for one URL and crawler.
 type UsageDecision struct {
 	// Applies is false when the crawler may not fetch the URL: a
-	// disallowed URL has no usage preference (draft-ietf-aipref-attach
+	// disallowed URL has no usage preference (draft-ietf-aipref-attach-05
 	// section 3.1). Everything else is then empty.
 	Applies bool
 	// Usage is the preference from the Content-Usage rules with the
 	// longest matching path, combined most restrictively when several
-	// have that length; all unknown when none matches.
+	// have that length (attach-05 section 3.1, vocab-07 section 5.1); all
+	// unknown when none matches. Rules are the rules that decided it.
 	Usage Usage
-	// Rules are the Content-Usage rules that decided Usage.
 	Rules []*UsageRule
-	// Signal is the Content-Signal answer mapped to the vocabulary (see
-	// Signal.Usage), found the same way; Signals are the lines it came
-	// from.
-	Signal  Usage
+	// Signal is what the crawler's groups' Content-Signal lines say,
+	// combined most restrictively; Signals are those lines.
+	Signal  SignalSet
 	Signals []*Signal
 }
 
-// Combined returns the Content-Usage and Content-Signal answers combined
-// most restrictively.
-func (u UsageDecision) Combined() Usage { return u.Usage.Combine(u.Signal) }
+// Field names one source of a usage preference in a Derivation.
+type Field string
+
+// The fields.
+const (
+	FieldNone          Field = "none"           // neither line states it
+	FieldContentUsage  Field = "content-usage"  // the Content-Usage rule decided
+	FieldContentSignal Field = "content-signal" // the Content-Signal line decided
+	FieldBoth          Field = "both"           // both state it, and agree
+)
+
+// Derivation is sitetxt's own combined view of Content-Usage and
+// Content-Signal; no text defines it. sitetxt maps the signal ai-train to
+// train-ai and search to search (ai-input has no category in
+// draft-ietf-aipref-vocab-07), then combines the two most restrictively
+// as vocab-07 section 5.1 combines statements. TrainAIFrom and SearchFrom
+// say which field decided each category.
+type Derivation struct {
+	Usage                   Usage
+	TrainAIFrom, SearchFrom Field
+}
+
+// Derived returns sitetxt's combined view of the decision (see Derivation).
+func (u UsageDecision) Derived() Derivation {
+	pick := func(cu, cs Preference) (Preference, Field) {
+		switch {
+		case cu == PrefUnknown && cs == PrefUnknown:
+			return PrefUnknown, FieldNone
+		case cs == PrefUnknown:
+			return cu, FieldContentUsage
+		case cu == PrefUnknown:
+			return cs, FieldContentSignal
+		case cu == cs:
+			return cu, FieldBoth
+		case cu == PrefDisallow:
+			return cu, FieldContentUsage
+		}
+		return cs, FieldContentSignal
+	}
+	var d Derivation
+	d.Usage.TrainAI, d.TrainAIFrom = pick(u.Usage.TrainAI, u.Signal.AITrain)
+	d.Usage.Search, d.SearchFrom = pick(u.Usage.Search, u.Signal.Search)
+	return d
+}
 
 // Usage returns the usage preference for url, an absolute URL or a path,
 // and the crawler: none when the crawler may not fetch it; otherwise from
 // the longest matching Content-Usage rule of the crawler's groups (matched
-// as Allow and Disallow rules are, under the policy's profile) and the
-// longest matching Content-Signal line.
+// as Allow and Disallow rules are, under the policy's profile; a rule
+// without a path is the shortest) and the groups' Content-Signal lines.
 func (a *Agent) Usage(u string) UsageDecision {
 	// The path in comparison form, found once: the decision and the usage
 	// rules are matched against the same bytes.
@@ -380,19 +437,9 @@ func (a *Agent) Usage(u string) UsageDecision {
 				out.Usage, out.Rules = out.Usage.Combine(r.Usage), append(out.Rules, r)
 			}
 		}
-	}
-	best = -1
-	for _, g := range a.groups {
 		for _, s := range g.Signals {
-			if !s.match.match(path) {
-				continue
-			}
-			switch {
-			case s.match.prio > best:
-				best, out.Signal, out.Signals = s.match.prio, s.Usage(), append(out.Signals[:0], s)
-			case s.match.prio == best:
-				out.Signal, out.Signals = out.Signal.Combine(s.Usage()), append(out.Signals, s)
-			}
+			out.Signal = out.Signal.combine(s.SignalSet)
+			out.Signals = append(out.Signals, s)
 		}
 	}
 	return out
@@ -400,14 +447,19 @@ func (a *Agent) Usage(u string) UsageDecision {
 
 // lintUsage checks the usage-preference lines of a file:
 //
-//   - usage-label: a Content-Usage label outside the vocabulary, or a
-//     Content-Signal name outside the policy (ignored)
+//   - usage-label: a Content-Usage label outside the vocabulary (one an
+//     earlier revision had is named as such), or a Content-Signal name
+//     outside the policy; both are ignored, and the known ones are named
 //   - usage-value: a value other than y/n (yes/no for Content-Signal),
 //     which leaves the category unknown
-//   - usage-syntax: a preference that is not a Structured Field
-//     Dictionary (every category unknown), or a label written in upper
-//     case, which the byte-wise format does not accept
-//   - usage-path: a path that does not start with "/"
+//   - usage-syntax: a statement of preference that is not a Structured
+//     Field Dictionary (every category unknown), at the byte where RFC
+//     9651's parsing stops
+//   - usage-empty: a Content-Usage line with no statement of preference,
+//     which states nothing
+//   - usage-path: a Content-Usage value that starts with a path-like word
+//     not starting with "/", or a Content-Signal line with a path (the
+//     policy defines none: the line is not read)
 //   - usage-disallowed: a Content-Usage rule under a path its group
 //     disallows, which can never apply
 //   - usage-outside-group: a Content-Usage or Content-Signal line before
@@ -449,8 +501,8 @@ func (l *linter) usage(pol *Policy) {
 		}
 		a := pol.Agent(name)
 		for _, u := range g.Usage {
-			if strings.ContainsAny(u.Path, "*$") {
-				continue // a pattern: some paths it matches may be allowed
+			if u.Path == "" || strings.ContainsAny(u.Path, "*$") {
+				continue // a pattern or the whole group: some paths may be allowed
 			}
 			if d := a.Decide(u.Path); !d.Allowed && d.Rule != nil {
 				ln := u.Line
@@ -461,39 +513,49 @@ func (l *linter) usage(pol *Policy) {
 	}
 }
 
+// valueAt returns the position of byte off of ln's value.
+func valueAt(ln *grammar.Line, off int) grammar.Pos {
+	at := ln.ValuePos()
+	at.Offset += off
+	at.Column += off
+	return at
+}
+
 func (l *linter) usageValue(ln *grammar.Line) {
 	v := ln.Value
-	i := strings.IndexAny(v, " \t")
-	path := v
-	if i >= 0 {
-		path = v[:i]
+	path, pref := splitUsage(v)
+	prefOff := len(v) - len(pref)
+	if path == "" {
+		// No path. A first word that looks like one but does not start
+		// with "/" (a pattern, a relative path) is a path the writer
+		// meant: say so rather than only that the Dictionary fails.
+		if word, rest, ok := strings.Cut(v, " "); ok && strings.ContainsAny(word, "/*$") && sfDictCheck(strings.TrimLeft(rest, " \t")) == nil {
+			l.warn("usage-path", ln.ValuePos(), ln.End(), "Content-Usage path %q does not start with \"/\", so the whole value is read as the preference and states nothing", word)
+			return
+		}
 	}
-	if path != "" && !strings.HasPrefix(path, "/") {
-		l.warn("usage-path", ln.ValuePos(), ln.End(), "Content-Usage path %q does not start with \"/\"", path)
+	if strings.TrimSpace(pref) == "" {
+		l.warn("usage-empty", ln.ValuePos(), ln.End(), "Content-Usage line states no preference: every category is unknown for the paths it covers")
 		return
 	}
-	if i < 0 {
-		return // Compile reports it
+	if err := sfDictCheck(pref); err != nil {
+		l.warn("usage-syntax", valueAt(ln, prefOff+err.Offset), ln.End(), "usage preference %q is not a Structured Field Dictionary: %s (RFC 9651 section 4.2.2); every category is unknown", pref, err.Msg)
+		return
 	}
-	pref := strings.TrimLeft(v[i:], " \t")
-	at := ln.ValuePos()
-	at.Offset += len(v) - len(pref)
-	at.Column += len(v) - len(pref)
 	d, err := httpsfv.UnmarshalDictionary([]string{pref})
 	if err != nil {
-		if lower := strings.ToLower(pref); lower != pref {
-			if _, err2 := httpsfv.UnmarshalDictionary([]string{lower}); err2 == nil {
-				l.warn("usage-syntax", at, ln.End(), "usage preference %q has upper-case letters; labels are case-sensitive, so every category is unknown", pref)
-				return
-			}
-		}
-		l.warn("usage-syntax", at, ln.End(), "usage preference %q is not a Structured Field Dictionary (%v); every category is unknown", pref, err)
+		l.warn("usage-syntax", valueAt(ln, prefOff), ln.End(), "usage preference %q is not a Structured Field Dictionary (%v); every category is unknown", pref, err)
 		return
 	}
 	for _, name := range d.Names() {
 		m, _ := d.Get(name)
+		at := valueAt(ln, prefOff+memberOffset(pref, name))
 		if !usageLabels[name] {
-			l.warn("usage-label", at, ln.End(), "unknown usage label %q is ignored (known: train-ai, ai-use, search)", name)
+			if why, ok := retiredLabels[name]; ok {
+				l.warn("usage-label", at, ln.End(), "usage label %q is ignored: %s (known: train-ai, search)", name, why)
+			} else {
+				l.warn("usage-label", at, ln.End(), "unknown usage label %q is ignored (known: train-ai, search)", name)
+			}
 			continue
 		}
 		it, ok := m.(httpsfv.Item)
@@ -505,6 +567,29 @@ func (l *linter) usageValue(ln *grammar.Line) {
 			l.warn("usage-value", at, ln.End(), "usage label %q has value %s, not y or n; its preference is unknown", name, sfvString(m))
 		}
 	}
+}
+
+// memberOffset returns the byte offset of the last member named key in
+// the Dictionary pref (the one that applies, RFC 9651 4.2.2), or 0.
+func memberOffset(pref, key string) int {
+	off := 0
+	for i := 0; i < len(pref); {
+		j := i
+		for j < len(pref) && (pref[j] == ' ' || pref[j] == '\t') {
+			j++
+		}
+		if strings.HasPrefix(pref[j:], key) {
+			if k := j + len(key); k == len(pref) || strings.IndexByte("=;, \t", pref[k]) >= 0 {
+				off = j
+			}
+		}
+		n := strings.IndexByte(pref[i:], ',')
+		if n < 0 {
+			break
+		}
+		i += n + 1
+	}
+	return off
 }
 
 // sfvString returns a member of a Dictionary as it would be serialised.
@@ -525,28 +610,63 @@ func (l *linter) signalValue(ln *grammar.Line) {
 	v := ln.Value
 	at := ln.ValuePos()
 	if strings.HasPrefix(v, "/") {
-		if i := strings.IndexAny(v, " \t"); i >= 0 {
-			v = strings.TrimLeft(v[i:], " \t")
-		}
-	} else if len(v) > 0 && !strings.Contains(strings.SplitN(v, ",", 2)[0], "=") {
-		l.warn("usage-path", at, ln.End(), "Content-Signal value %q starts with neither a path nor a signal", ln.Value)
+		l.warn("usage-path", at, ln.End(), "Content-Signal value %q starts with a path, which the Content Signals Policy does not define; the line is not read", v)
 		return
 	}
+	off := 0
 	for _, part := range strings.Split(v, ",") {
+		pat := valueAt(ln, off+len(part)-len(strings.TrimLeft(part, " \t")))
+		off += len(part) + 1
 		name, val, ok := strings.Cut(strings.TrimSpace(part), "=")
 		name = strings.TrimSpace(name)
 		if !ok {
 			if name != "" {
-				l.warn("usage-value", at, ln.End(), "content signal %q has no value; want yes or no", name)
+				l.warn("usage-value", pat, ln.End(), "content signal %q has no value; want yes or no", name)
 			}
 			continue
 		}
 		if !signalLabels[strings.ToLower(name)] {
-			l.warn("usage-label", at, ln.End(), "unknown content signal %q is ignored (known: search, ai-input, ai-train)", name)
+			l.warn("usage-label", pat, ln.End(), "unknown content signal %q is ignored (known: search, ai-input, ai-train)%s", name, suggest(strings.ToLower(name)))
 			continue
 		}
 		if val := strings.ToLower(strings.TrimSpace(val)); val != "yes" && val != "no" {
-			l.warn("usage-value", at, ln.End(), "content signal %q has value %q, not yes or no; its preference is unknown", name, strings.TrimSpace(val))
+			l.warn("usage-value", pat, ln.End(), "content signal %q has value %q, not yes or no; its preference is unknown", name, strings.TrimSpace(val))
 		}
 	}
+}
+
+// suggest names the known signal a misspelt one most likely meant, as
+// "; did you mean ai-train?", or "".
+func suggest(name string) string {
+	best, bestD := "", 3
+	for _, k := range []string{"search", "ai-input", "ai-train"} {
+		if d := editDistance(name, k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return "; did you mean " + best + "?"
+}
+
+// editDistance is the Levenshtein distance of a and b, short strings.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }

@@ -7,14 +7,14 @@ import (
 	"github.com/sitetxt/sitetxt/robots"
 )
 
-// The example of draft-ietf-aipref-attach: the preference for a URL comes
-// from the longest matching Content-Usage rule, and a disallowed URL has
-// none.
+// The example of draft-ietf-aipref-attach-05 section 3.4: the preference
+// for a URL comes from the longest matching Content-Usage rule (a rule
+// without a path is the shortest), and a disallowed URL has none.
 func ExampleAgent_Usage() {
 	f := grammar.ParseString("robots.txt", `User-Agent: *
 Allow: /
 Disallow: /never/
-Content-Usage: / train-ai=n
+Content-Usage: train-ai=n
 Content-Usage: /ai-ok/ train-ai=y
 `, grammar.Options{})
 	a := robots.Compile(f, robots.RFC9309).Agent("ExampleBot")
@@ -34,11 +34,11 @@ Content-Usage: /ai-ok/ train-ai=y
 
 func ExampleParseUsage() {
 	u, err := robots.ParseUsage("train-ai=n, search=y;reason=\"ok\", future-label=n")
-	fmt.Println(u.TrainAI, u.AIUse, u.Search, err)
+	fmt.Println(u.TrainAI, u.Search, err)
 	_, err = robots.ParseUsage("Train-AI=n")
 	fmt.Println(err != nil)
 	// Output:
-	// disallow unknown allow <nil>
+	// disallow allow <nil>
 	// true
 }
 

@@ -7,18 +7,50 @@ import (
 	"github.com/sitetxt/sitetxt/grammar"
 )
 
-// attachExample is the example robots.txt of draft-ietf-aipref-attach
-// section 3.4 (figure "Example robots.txt file").
+// attachExample is the example robots.txt of draft-ietf-aipref-attach-05
+// section 3.4 (figure "Example robots.txt file"), as the draft writes it:
+// two of its Content-Usage lines have no path.
 const attachExample = `User-Agent: *
 Allow: /
 Disallow: /never/
-Content-Usage: / train-ai=n
+Content-Usage: train-ai=n
 Content-Usage: /ai-ok/ train-ai=y
 
 User-Agent: ExampleBot
 Allow: /
-Content-Usage: / train-ai=y
+Content-Usage: train-ai=y
 `
+
+// attachIntroExample is the robots.txt of draft-ietf-aipref-attach-05
+// section 1.2 ("Examples").
+const attachIntroExample = `User-Agent: *
+Allow: /
+Content-Usage: train-ai=n
+`
+
+// TestUsageAttachIntroExample: section 1.2's file states train-ai=n for
+// every path, and lint has nothing to say about it.
+func TestUsageAttachIntroExample(t *testing.T) {
+	f := grammar.ParseString("robots.txt", attachIntroExample, grammar.Options{})
+	for _, p := range Profiles {
+		a := Compile(f, p).Agent("AnyBot")
+		for _, path := range []string{"/", "/a/b?c"} {
+			if got := a.Usage(path).Usage.String(); got != "train-ai=n" {
+				t.Errorf("%s: Usage(%q, %q) = %q, want %q", p, "AnyBot", path, got, "train-ai=n")
+			}
+		}
+	}
+	if ds := Lint(f); len(ds) != 0 {
+		t.Errorf("Lint(section 1.2 example) = %v, want nothing", ds)
+	}
+}
+
+// TestLintAttachExample: the drafts' own files are valid.
+func TestLintAttachExample(t *testing.T) {
+	if ds := Lint(grammar.ParseString("robots.txt", attachExample, grammar.Options{})); len(ds) != 0 {
+		t.Errorf("Lint(section 3.4 example) = %v, want nothing", ds)
+	}
+}
 
 // TestUsageAttachExample is the draft's table "Sample of usage preferences
 // for different paths", plus the text about ExampleBot.
@@ -57,8 +89,9 @@ func TestUsageAttachExample(t *testing.T) {
 	}
 }
 
-// TestParseUsage covers draft-ietf-aipref-vocab's "Exemplary Serialization
-// Format" and "Processing Algorithm" examples.
+// TestParseUsage covers draft-ietf-aipref-vocab-07's examples: section 6
+// ("Exemplary Serialization Format"), 6.5.1 ("Multiple Preferences") and
+// 6.5.2 ("Preference Parameters"), then the rules of 6.1, 6.2, 6.4, 6.5.
 func TestParseUsage(t *testing.T) {
 	tests := []struct {
 		in      string
@@ -66,13 +99,13 @@ func TestParseUsage(t *testing.T) {
 		wantErr bool
 	}{
 		// "allow model training, disallow search, others unknown"
-		{"train-ai=y, search=n", Usage{TrainAI: Allow, Search: Disallow}, false},
+		{"train-ai=y, search=n", Usage{TrainAI: PrefAllow, Search: PrefDisallow}, false},
 		// "Multiple Preferences": the last value applies; a Boolean and a
 		// String are not Tokens, so all are unknown.
 		{`train-ai=y, train-ai, search=n, search="n"`, Usage{}, false},
 		// "Preference Parameters": the parameters of an overridden value
 		// do not apply; the last value allows.
-		{"train-ai;allow=n, train-ai=y", Usage{TrainAI: Allow}, false},
+		{"train-ai;allow=n, train-ai=y", Usage{TrainAI: PrefAllow}, false},
 		// "parameters on an unknown preference": the draft's example ends
 		// in ';', which RFC 9651 section 4.2.3.2 rejects (a parameter needs
 		// a key), so the whole Dictionary fails and all is unknown anyway.
@@ -80,13 +113,18 @@ func TestParseUsage(t *testing.T) {
 		{`train-ai;has;parameters="?"`, Usage{}, false},
 		// keys are case-sensitive: upper case fails the Dictionary parse
 		{"Train-AI=n", Usage{}, true},
-		{"train-ai=n, ai-use=n, search=y", Usage{TrainAI: Disallow, AIUse: Disallow, Search: Allow}, false},
-		{"train-ai=yes", Usage{}, false},                // a Token other than y/n
-		{"train-ai=?1", Usage{}, false},                 // a Boolean
-		{"foo=n, ai-use=y", Usage{AIUse: Allow}, false}, // unknown labels ignored
-		{"train-ai=(n)", Usage{}, false},                // an inner list
-		{"train-ai=n,", Usage{}, true},                  // a trailing comma
-		{"", Usage{}, false},                            // the empty Dictionary
+		// 6.4: unknown labels are ignored; ai-use left the vocabulary in -05
+		{"train-ai=n, ai-use=n, search=y", Usage{TrainAI: PrefDisallow, Search: PrefAllow}, false},
+		{"train-ai=yes", Usage{}, false},                                                  // a Token other than y/n
+		{"train-ai=?1", Usage{}, false},                                                   // a Boolean
+		{"foo=n, ai-use=y", Usage{}, false},                                               // unknown labels ignored
+		{"train-ai=(n)", Usage{}, false},                                                  // an inner list
+		{"train-ai=n,", Usage{}, true},                                                    // a trailing comma
+		{"", Usage{}, false},                                                              // the empty Dictionary
+		{"search=n;why=\"x\"", Usage{Search: PrefDisallow}, false},                        // 6.5.2: parameters ignored
+		{"  train-ai=n  ", Usage{TrainAI: PrefDisallow}, false},                           // RFC 9651 4.2: SP around the field
+		{"train-ai=n,\tsearch=y", Usage{TrainAI: PrefDisallow, Search: PrefAllow}, false}, // OWS after a comma
+		{"\ttrain-ai=n", Usage{}, true},                                                   // but not a leading HTAB
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -123,9 +161,15 @@ func TestUsageRules(t *testing.T) {
 		{"not a group rule under norobots",
 			"User-agent: a\nContent-Usage: / train-ai=n\nUser-agent: b\nDisallow: /\n", "a", "/x", NoRobots, false, "", ""},
 		{"specific group only", "User-agent: *\nContent-Usage: / train-ai=n\n\nUser-agent: a\nAllow: /\n", "a", "/x", RFC9309, true, "", ""},
-		{"content-signal", "User-agent: *\nContent-Signal: search=yes, ai-train=no, ai-input=no\nAllow: /\n", "*", "/x", RFC9309, true, "", "train-ai=n, ai-use=n, search=y"},
-		{"content-signal with path beats group-wide", "User-agent: *\nContent-Signal: ai-train=no\nContent-Signal: /free/ ai-train=yes\n", "*", "/free/x", RFC9309, true, "", "train-ai=y"},
-		{"content-signal case and unknown values", "User-agent: *\ncontent-signal: Search=YES, ai-train=maybe\n", "*", "/", RFC9309, true, "", "search=y"},
+		{"content-signal", "User-agent: *\nContent-Signal: search=yes, ai-train=no, ai-input=no\nAllow: /\n", "*", "/x", RFC9309, true, "", "search=yes, ai-input=no, ai-train=no"},
+		{"content-signal with a path is not read", "User-agent: *\nContent-Signal: ai-train=no\nContent-Signal: /free/ ai-train=yes\n", "*", "/free/x", RFC9309, true, "", "ai-train=no"},
+		{"content-signal lines combine most restrictively", "User-agent: *\nContent-Signal: ai-train=yes\nContent-Signal: ai-train=no, search=yes\n", "*", "/x", RFC9309, true, "", "search=yes, ai-train=no"},
+		{"content-signal case and unknown values", "User-agent: *\ncontent-signal: Search=YES, ai-train=maybe\n", "*", "/", RFC9309, true, "", "search=yes"},
+		{"path-less rule covers the group", "User-agent: *\nContent-Usage: train-ai=n\n", "*", "/any/thing", RFC9309, true, "train-ai=n", ""},
+		{"a path beats the path-less rule", "User-agent: *\nContent-Usage: train-ai=n\nContent-Usage: / train-ai=y\n", "*", "/x", RFC9309, true, "train-ai=y", ""},
+		{"path-less rules combine", "User-agent: *\nContent-Usage: train-ai=y\nContent-Usage: train-ai=n, search=y\n", "*", "/x", RFC9309, true, "train-ai=n, search=y", ""},
+		{"a path and no preference states nothing", "User-agent: *\nContent-Usage: train-ai=n\nContent-Usage: /open/\n", "*", "/open/x", RFC9309, true, "", ""},
+		{"no path and a tab", "User-agent: *\nContent-Usage:\ttrain-ai=n\n", "*", "/", RFC9309, true, "train-ai=n", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -163,11 +207,18 @@ func TestLintUsage(t *testing.T) {
 		{"unknown label", "User-agent: *\nContent-Usage: / train=n\n", "2:18 usage-label"},
 		{"bad value", "User-agent: *\nContent-Usage: / train-ai=no\n", "2:18 usage-value"},
 		{"upper case", "User-agent: *\nContent-Usage: / Train-AI=n\n", "2:18 usage-syntax"},
-		{"not a dictionary", "User-agent: *\nContent-Usage: / train-ai=n;;\n", "2:18 usage-syntax"},
+		{"not a dictionary", "User-agent: *\nContent-Usage: / train-ai=n;;\n", "2:29 usage-syntax"},
 		{"path without slash", "User-agent: *\nContent-Usage: * train-ai=n\n", "2:16 usage-path"},
+		{"no path", "User-agent: *\nContent-Usage: train-ai=n\n", ""},
+		{"path, no preference", "User-agent: *\nContent-Usage: /a\n", "2:16 usage-empty"},
+		{"retired label", "User-agent: *\nContent-Usage: train-ai=n, ai-use=n\n", "2:28 usage-label"},
+		{"syntax error at its column", "User-agent: *\nContent-Usage: / train-ai=n search=y\n", "2:29 usage-syntax"},
+		{"upper case at its column", "User-agent: *\nContent-Usage: / train-AI=n\n", "2:24 usage-syntax"},
+		{"signal with a path", "User-agent: *\nContent-Signal: /a ai-train=no\n", "2:17 usage-path"},
+		{"misspelt signal", "User-agent: *\nContent-Signal: search=yes, ai_train=no\n", "2:29 usage-label"},
 		{"disallowed path", "User-agent: *\nDisallow: /private/\nContent-Usage: /private/x train-ai=n\n", "3:16 usage-disallowed"},
 		{"before any agent", "Content-Usage: / train-ai=n\nUser-agent: *\nAllow: /\n", "1:1 usage-outside-group"},
-		{"signal label and value", "User-agent: *\nContent-Signal: search=yes, ai-train=nope, ai-foo=no\n", "2:17 usage-value; 2:17 usage-label"},
+		{"signal label and value", "User-agent: *\nContent-Signal: search=yes, ai-train=nope, ai-foo=no\n", "2:29 usage-value; 2:44 usage-label"},
 		{"license not absolute", "License: /license.xml\n", "1:10 license-url"},
 	}
 	for _, tt := range tests {
@@ -260,7 +311,7 @@ func FuzzParseUsage(f *testing.F) {
 		if err != nil || back != u {
 			t.Fatalf("ParseUsage(%q) = %+v; its String %q reads back as %+v, %v", s, u, u.String(), back, err)
 		}
-		if r, err := ParseContentUsage("/ " + s); err == nil && r.Usage != u {
+		if r := ParseContentUsage("/ " + s); r.Usage != u {
 			t.Fatalf("ParseContentUsage(%q) = %+v, ParseUsage = %+v", "/ "+s, r.Usage, u)
 		}
 	})
@@ -274,7 +325,7 @@ func BenchmarkUsage(b *testing.B) {
 	b.SetBytes(int64(len(url)))
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if u := a.Usage(url); u.Usage.TrainAI != Allow {
+		if u := a.Usage(url); u.Usage.TrainAI != PrefAllow {
 			b.Fatalf("Usage = %+v", u.Usage)
 		}
 	}

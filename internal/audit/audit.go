@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/decision"
@@ -58,13 +59,20 @@ type PathReport struct {
 	Verdict
 	Profiles []ProfileVerdict `json:"profiles"`
 	Disagree bool             `json:"disagree"`
+	// Why says, for each profile that answers differently from the main
+	// one, which rule of which profile makes the difference, or which
+	// lines each reads for the usage preference.
+	Why []string `json:"why,omitempty"`
 }
 
 // ProfileVerdict is one profile's short answer.
 type ProfileVerdict struct {
 	Profile string `json:"profile"`
 	Allowed bool   `json:"allowed"`
-	Usage   string `json:"usage"` // Usage.String() of the combined preference, "" if none
+	// Usage says what the usage lines state under this profile, each
+	// field in its own terms ("content-usage: train-ai=n; content-signal:
+	// search=yes"), "" when the path may not be fetched.
+	Usage string `json:"usage"`
 }
 
 // Verdict is a decision with its usage preference: the decision object of
@@ -84,20 +92,52 @@ type Line struct {
 	Column int    `json:"column"`
 }
 
-// UsageView is the usage preference of a path: per category allow,
-// disallow or unknown, from the Content-Usage and Content-Signal lines
-// combined most restrictively, and the lines it came from.
+// UsageView is the usage preference of a path, its two sources kept
+// apart: ContentUsage is draft-ietf-aipref's field in its vocabulary,
+// ContentSignal Cloudflare's field in its own names and values, and
+// Derived sitetxt's own combination of the two, labelled as such.
 type UsageView struct {
+	ContentUsage  ContentUsageView  `json:"content_usage"`
+	ContentSignal ContentSignalView `json:"content_signal"`
+	Derived       DerivedView       `json:"derived"`
+}
+
+// ContentUsageView is what the Content-Usage rules with the longest
+// matching path say (draft-ietf-aipref-attach-05 section 3): per category
+// of draft-ietf-aipref-vocab-07, allow, disallow or unknown.
+type ContentUsageView struct {
 	TrainAI string `json:"train_ai"`
-	AIUse   string `json:"ai_use"`
 	Search  string `json:"search"`
-	// FromContentUsage and FromSignal are the two statements before they
-	// are combined, in the vocabulary's format ("train-ai=n, search=y";
-	// "" when a statement says nothing).
-	FromContentUsage string `json:"from_content_usage"`
-	FromSignal       string `json:"from_content_signal"`
-	ContentUsage     []Line `json:"content_usage"`
-	Signal           []Line `json:"content_signal"`
+	Lines   []Line `json:"lines"`
+}
+
+// ContentSignalView is what the group's Content-Signal lines say, under
+// the Content Signals Policy's own names: per signal allow (the policy's
+// "yes"), disallow ("no") or unknown (not stated), the words every
+// sitetxt output uses.
+type ContentSignalView struct {
+	Search  string `json:"search"`
+	AIInput string `json:"ai_input"`
+	AITrain string `json:"ai_train"`
+	Lines   []Line `json:"lines"`
+}
+
+// DerivedView is sitetxt's combined view (robots.Derivation): By is always
+// "sitetxt", since no standard maps one field onto the other; TrainAIFrom
+// and SearchFrom name the field that decided (content-usage,
+// content-signal, both or none).
+type DerivedView struct {
+	By          string `json:"by"`
+	TrainAI     string `json:"train_ai"`
+	Search      string `json:"search"`
+	TrainAIFrom string `json:"train_ai_from"`
+	SearchFrom  string `json:"search_from"`
+}
+
+// IsZero reports whether neither field states anything.
+func (u *UsageView) IsZero() bool {
+	return u.Derived.TrainAIFrom == "none" && u.Derived.SearchFrom == "none" &&
+		u.ContentSignal.AIInput == "unknown"
 }
 
 // CategoryReport is the one-line verdict of a category: how many of its
@@ -144,22 +184,31 @@ func File(f *grammar.File, opts Options) *Report {
 		}
 		for _, path := range paths {
 			pr := &PathReport{Path: path}
+			var first robots.UsageDecision
 			for j, a := range agents {
 				d := a.Decide(path)
 				u := a.Usage(path)
 				pv := ProfileVerdict{Profile: order[j].String(), Allowed: d.Allowed}
 				if u.Applies {
-					pv.Usage = u.Combined().String()
+					pv.Usage = usageSummary(u)
 				}
 				pr.Profiles = append(pr.Profiles, pv)
 				if j == 0 {
 					pr.Verdict = verdict(f.Name, d, u)
 					pr.URL, pr.Agent, pr.Profile = path, c.Token, order[0].String()
+					first = u
 					continue
 				}
 				if pv != (ProfileVerdict{Profile: pv.Profile, Allowed: pr.Profiles[0].Allowed, Usage: pr.Profiles[0].Usage}) {
 					pr.Disagree = true
+					if pv.Allowed == pr.Profiles[0].Allowed {
+						pr.Why = append(pr.Why, usageWhy(order[0], first, order[j], u))
+					}
 				}
+			}
+			if pr.Disagree {
+				cmp := robots.Compare(pols, c.Token, path)
+				pr.Why = append(cmp.Why, pr.Why...)
 			}
 			if pr.Disagree {
 				cr.Disagree = true
@@ -204,20 +253,59 @@ func verdict(file string, d robots.Decision, u robots.UsageDecision) Verdict {
 	return v
 }
 
+// usageWhy says why two profiles that both allow a path read different
+// usage preferences for it: the lines each reads.
+func usageWhy(p0 robots.Profile, u0 robots.UsageDecision, p robots.Profile, u robots.UsageDecision) string {
+	return fmt.Sprintf("%s reads %s where %s reads %s", p, usageLinesOf(u), p0, usageLinesOf(u0))
+}
+
+// usageLinesOf names the usage lines a decision came from.
+func usageLinesOf(u robots.UsageDecision) string {
+	var ls []string
+	for _, r := range u.Rules {
+		ls = append(ls, fmt.Sprintf("Content-Usage line %d (%s)", r.Line.Pos.Line, orNone(r.Usage.String())))
+	}
+	for _, s := range u.Signals {
+		ls = append(ls, fmt.Sprintf("Content-Signal line %d (%s)", s.Line.Pos.Line, orNone(s.SignalSet.Words())))
+	}
+	if len(ls) == 0 {
+		return "none of its usage lines (the groups it applies have none that match)"
+	}
+	return strings.Join(ls, ", ")
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "states nothing"
+	}
+	return s
+}
+
+// usageSummary says a usage decision in one line, each field in its own
+// terms, for comparing profiles.
+func usageSummary(u robots.UsageDecision) string {
+	return "content-usage: " + u.Usage.String() + "; content-signal: " + u.Signal.Words()
+}
+
 // UsageOf returns the JSON form of a usage decision, or nil when no
 // preference applies (the URL may not be fetched).
 func UsageOf(file string, u robots.UsageDecision) *UsageView {
 	if !u.Applies {
 		return nil
 	}
-	c := u.Combined()
-	uv := &UsageView{TrainAI: c.TrainAI.String(), AIUse: c.AIUse.String(), Search: c.Search.String(),
-		FromContentUsage: u.Usage.String(), FromSignal: u.Signal.String(), ContentUsage: []Line{}, Signal: []Line{}}
+	d := u.Derived()
+	uv := &UsageView{
+		ContentUsage: ContentUsageView{TrainAI: u.Usage.TrainAI.String(), Search: u.Usage.Search.String(), Lines: []Line{}},
+		ContentSignal: ContentSignalView{Search: u.Signal.Search.String(), AIInput: u.Signal.AIInput.String(),
+			AITrain: u.Signal.AITrain.String(), Lines: []Line{}},
+		Derived: DerivedView{By: "sitetxt", TrainAI: d.Usage.TrainAI.String(), Search: d.Usage.Search.String(),
+			TrainAIFrom: string(d.TrainAIFrom), SearchFrom: string(d.SearchFrom)},
+	}
 	for _, r := range u.Rules {
-		uv.ContentUsage = append(uv.ContentUsage, lineRef(file, r.Line, r.Line.Value))
+		uv.ContentUsage.Lines = append(uv.ContentUsage.Lines, lineRef(file, r.Line, r.Line.Value))
 	}
 	for _, s := range u.Signals {
-		uv.Signal = append(uv.Signal, lineRef(file, s.Line, s.Line.Value))
+		uv.ContentSignal.Lines = append(uv.ContentSignal.Lines, lineRef(file, s.Line, s.Line.Value))
 	}
 	return uv
 }

@@ -102,7 +102,7 @@ func TestFile(t *testing.T) {
 	tests := []struct {
 		token          string
 		allowed        bool
-		usage          string // train_ai at "/"
+		usage          string // derived train_ai at "/"
 		privateAllowed bool
 		disagree       bool
 	}{
@@ -118,7 +118,7 @@ func TestFile(t *testing.T) {
 		}
 		got := ""
 		if c.Usage != nil {
-			got = c.Usage.TrainAI
+			got = c.Usage.Derived.TrainAI
 		}
 		if got != tt.usage {
 			t.Errorf("%s: usage train_ai = %q, want %q", c.Token, got, tt.usage)

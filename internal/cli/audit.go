@@ -221,7 +221,7 @@ func (aw *auditWriter) finish() error {
 
 // csvHeader is the header row of audit -o csv.
 var csvHeader = []string{"source", "token", "operator", "category", "path", "profile", "verdict", "reason",
-	"directive", "pattern", "line", "column", "train_ai", "ai_use", "search", "disagree"}
+	"directive", "pattern", "line", "column", "train_ai", "search", "signal_search", "signal_ai_input", "signal_ai_train", "derived_train_ai", "derived_search", "disagree"}
 
 func (aw *auditWriter) csvReport(rep *audit.Report) error {
 	if aw.n == 0 {
@@ -232,12 +232,14 @@ func (aw *auditWriter) csvReport(rep *audit.Report) error {
 	for _, c := range rep.Crawlers {
 		for _, p := range c.Paths {
 			row := []string{rep.Source, c.Token, c.Operator, c.Category, p.Path, rep.Profile, verdictWord(p.Allowed), p.Reason,
-				"", "", "", "", "", "", "", strconv.FormatBool(p.Disagree)}
+				"", "", "", "", "", "", "", "", "", "", "", strconv.FormatBool(p.Disagree)}
 			if r := p.Rule; r != nil {
 				row[8], row[9], row[10], row[11] = r.Directive, r.Pattern, strconv.Itoa(r.Line), strconv.Itoa(r.Column)
 			}
 			if u := p.Usage; u != nil {
-				row[12], row[13], row[14] = u.TrainAI, u.AIUse, u.Search
+				row[12], row[13] = u.ContentUsage.TrainAI, u.ContentUsage.Search
+				row[14], row[15], row[16] = u.ContentSignal.Search, u.ContentSignal.AIInput, u.ContentSignal.AITrain
+				row[17], row[18] = u.Derived.TrainAI, u.Derived.Search
 			}
 			if err := aw.csv.write(row...); err != nil {
 				return err
@@ -282,8 +284,14 @@ func (aw *auditWriter) textReport(rep *audit.Report) error {
 			}
 			cells = append(cells, why(rep.Source, c.Verdict))
 			t.add(cells, paint)
-			if u := c.Usage; u != nil && (u.TrainAI != "unknown" || u.AIUse != "unknown" || u.Search != "unknown") {
-				t.note("      " + usageText(u))
+			shown := ""
+			for _, p := range c.Paths {
+				if u := p.Usage; u != nil && !u.IsZero() {
+					if text := usageText(u); text != shown {
+						t.note("      " + p.Path + ": " + text)
+						shown = text
+					}
+				}
 			}
 			if !c.ValidToken {
 				t.note("      note: this token breaks RFC 9309's product-token grammar")
@@ -311,20 +319,6 @@ func why(file string, v audit.Verdict) string {
 	return visible(v.Reason)
 }
 
-func usageLines(u *audit.UsageView) string {
-	var ls []string
-	for _, l := range u.ContentUsage {
-		ls = append(ls, fmt.Sprintf("line %d", l.Line))
-	}
-	for _, l := range u.Signal {
-		ls = append(ls, fmt.Sprintf("line %d", l.Line))
-	}
-	if len(ls) == 0 {
-		return ""
-	}
-	return " (" + strings.Join(ls, ", ") + ")"
-}
-
 // disagreement says which profiles answer which path differently.
 func disagreement(c *audit.CrawlerReport) string {
 	var parts []string
@@ -333,16 +327,21 @@ func disagreement(c *audit.CrawlerReport) string {
 			continue
 		}
 		var vs []string
+		split := false
 		for _, pv := range p.Profiles {
-			s := pv.Profile + " " + verdictWord(pv.Allowed)
-			if pv.Usage != "" {
-				s += " (" + pv.Usage + ")"
-			}
-			vs = append(vs, s)
+			vs = append(vs, pv.Profile+" "+verdictWord(pv.Allowed))
+			split = split || pv.Allowed != p.Profiles[0].Allowed
 		}
-		parts = append(parts, p.Path+": "+strings.Join(vs, ", "))
+		part := p.Path + ": "
+		if split {
+			part += strings.Join(vs, ", ") + "; "
+		}
+		if len(p.Why) > 0 {
+			part += strings.Join(p.Why, "; ")
+		}
+		parts = append(parts, strings.TrimSuffix(part, "; "))
 	}
-	return strings.Join(parts, "; ")
+	return strings.Join(parts, " | ")
 }
 
 // auditSummaryRun is audit --summary.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"strings"
 
 	"github.com/sitetxt/sitetxt/internal/audit"
 )
@@ -72,7 +71,7 @@ td.selected { box-shadow: inset 0 0 0 2px #228; }
 {{range $c := byCategory $rep $cat.Category}}<tr data-token="{{.Token}}">
 <td>{{.Token}}{{if not .ValidToken}} <span class="badtoken" title="this token breaks RFC 9309's product-token grammar">&#9888;</span>{{end}}</td><td>{{.Operator}}</td>
 {{range .Paths}}<td data-path="{{.Path}}" class="cell {{word .Allowed}}{{if .Disagree}} disagree{{end}}" tabindex="0" title="{{why $rep.Source .Verdict}}" data-detail="{{$c.Token}} {{.Path}}: {{word .Allowed}} &#8212; {{why $rep.Source .Verdict}}&#10;{{usage .Verdict}}{{range .Profiles}}&#10;  {{.Profile}}: {{word .Allowed}}{{if .Usage}} ({{.Usage}}){{end}}{{end}}">{{word .Allowed}}</td>{{end}}
-<td class="pref">{{with .Usage}}<span class="{{.TrainAI}}">train-ai {{.TrainAI}}</span>, <span class="{{.AIUse}}">ai-use {{.AIUse}}</span>, <span class="{{.Search}}">search {{.Search}}</span>{{else}}&#8212;{{end}}</td>
+<td class="pref">{{with .Usage}}{{with .Derived}}<span class="{{.TrainAI}}">train-ai {{.TrainAI}}</span>, <span class="{{.Search}}">search {{.Search}}</span>{{end}}{{else}}&#8212;{{end}}</td>
 </tr>
 {{end}}{{end}}</tbody>
 </table>
@@ -129,16 +128,6 @@ func htmlUsage(v audit.Verdict) string {
 	if u == nil {
 		return "usage preference: none (the path may not be fetched)"
 	}
-	s := fmt.Sprintf("usage preference: train-ai %s, ai-use %s, search %s", u.TrainAI, u.AIUse, u.Search)
-	var ls []string
-	for _, l := range u.ContentUsage {
-		ls = append(ls, fmt.Sprintf("line %d: Content-Usage: %s", l.Line, l.Value))
-	}
-	for _, l := range u.Signal {
-		ls = append(ls, fmt.Sprintf("line %d: Content-Signal: %s", l.Line, l.Value))
-	}
-	if len(ls) > 0 {
-		s += " (" + strings.Join(ls, "; ") + ")"
-	}
+	s := usageText(u)
 	return s
 }

@@ -46,7 +46,9 @@ func TestAuditJSON(t *testing.T) {
 			Category string `json:"category"`
 			Allowed  bool   `json:"allowed"`
 			Usage    *struct {
-				TrainAI string `json:"train_ai"`
+				Derived struct {
+					TrainAI string `json:"train_ai"`
+				} `json:"derived"`
 			} `json:"usage"`
 		} `json:"crawlers"`
 	}
@@ -63,7 +65,7 @@ func TestAuditJSON(t *testing.T) {
 			s = "allowed"
 		}
 		if c.Usage != nil {
-			s += " train-ai " + c.Usage.TrainAI
+			s += " train-ai " + c.Usage.Derived.TrainAI
 		}
 		got[c.Token] = c.Category + " " + s
 	}
@@ -208,7 +210,7 @@ func TestAuditHTMLChromium(t *testing.T) {
 	}
 	got = dom("#show=Google-Extended@/")
 	want := `<div class="detail" aria-live="polite">Google-Extended /: allowed — no rule matched
-usage preference: train-ai disallow, ai-use unknown, search unknown (line 11: Content-Usage: / train-ai=n)`
+usage: Content-Usage train-ai=n (line 11)`
 	if !strings.Contains(got, want) {
 		i := strings.Index(got, `class="detail"`)
 		t.Errorf("after opening a cell the detail panel shows\n%.300s\nwant it to start %q", got[max(i, 0):], want)
@@ -223,10 +225,10 @@ func TestCheckUsage(t *testing.T) {
 	tests := []struct {
 		agent, url, text, json string
 	}{
-		{"*", "/ai-ok/x", "  usage: train-ai disallow, ai-use disallow, search allow (line 20, line 21)\n",
-			`"usage":{"train_ai":"disallow","ai_use":"disallow","search":"allow","from_content_usage":"train-ai=y","from_content_signal":"train-ai=n, ai-use=n, search=y"`},
-		{"Google-Extended", "/x", "  usage: train-ai disallow, ai-use unknown, search unknown (line 11)\n",
-			`"usage":{"train_ai":"disallow","ai_use":"unknown","search":"unknown","from_content_usage":"train-ai=n","from_content_signal":""`},
+		{"*", "/ai-ok/x", "  usage: Content-Usage train-ai=y (line 20); Content-Signal search allow, ai-input disallow, ai-train disallow (line 21); derived by sitetxt (its own mapping): train-ai disallow (Content-Signal ai-train disallow is stricter than Content-Usage), search allow (from Content-Signal search)\n",
+			`"usage":{"content_usage":{"train_ai":"allow","search":"unknown","lines":[{"value":"/ai-ok/ train-ai=y","file":"testdata/robots/aipref.txt","line":20,"column":1}]},"content_signal":{"search":"allow","ai_input":"disallow","ai_train":"disallow","lines":[{"value":"search=yes, ai-input=no, ai-train=no","file":"testdata/robots/aipref.txt","line":21,"column":1}]},"derived":{"by":"sitetxt","train_ai":"disallow","search":"allow","train_ai_from":"content-signal","search_from":"content-signal"}}`},
+		{"Google-Extended", "/x", "  usage: Content-Usage train-ai=n (line 11)\n",
+			`"usage":{"content_usage":{"train_ai":"disallow","search":"unknown","lines":[{"value":"/ train-ai=n","file":"testdata/robots/aipref.txt","line":11,"column":1}]},"content_signal":{"search":"unknown","ai_input":"unknown","ai_train":"unknown","lines":[]},"derived":{"by":"sitetxt","train_ai":"disallow","search":"unknown","train_ai_from":"content-usage","search_from":"none"}}`},
 		{"*", "/never/x", "", ""}, // disallowed: no preference
 	}
 	for _, tt := range tests {
@@ -266,6 +268,23 @@ func TestAuditURLSource(t *testing.T) {
 		_, out, errOut := runFetchCLI(t, "audit", "--no-cache", "-o", "json", srv.URL+"/")
 		if !strings.Contains(out, tt.blocked) {
 			t.Errorf("audit (HTTP %d): %s (stderr %q), want %q", tt.code, out, errOut, tt.blocked)
+		}
+	}
+}
+
+// TestAuditPathUsage: the text of audit --path P shows P's usage lines
+// (issue: it showed those of "/"), and where Content-Usage and
+// Content-Signal disagree it says which wins and why.
+func TestAuditPathUsage(t *testing.T) {
+	chdirRoot(t)
+	out, _, _ := runCLI(t, "", "audit", "--path", "/ai-ok/page", auditFile)
+	for _, want := range []string{
+		"      /: usage: Content-Usage train-ai=n, search=y (line 19); Content-Signal search allow, ai-input disallow, ai-train disallow (line 21)\n",
+		"      /ai-ok/page: usage: Content-Usage train-ai=y (line 20); Content-Signal search allow, ai-input disallow, ai-train disallow (line 21); derived by sitetxt (its own mapping): train-ai disallow (Content-Signal ai-train disallow is stricter than Content-Usage)",
+		"profiles disagree: /: draft reads Content-Usage line 11 (train-ai=n) where rfc9309 reads Content-Usage line 19",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("audit --path /ai-ok/page lacks %q", want)
 		}
 	}
 }
