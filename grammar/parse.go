@@ -56,16 +56,26 @@ func parse(name, src, ignored string, opts Options) *File {
 			fmt.Sprintf("input is larger than %d bytes; the last %d bytes are ignored", len(src), len(ignored)))
 	}
 	s.summarize()
-	f := &File{Name: name, BOM: src[:bom], Lines: s.lines, Ignored: ignored, LineLimit: opts.maxLineLength()}
+	f := &File{Name: name, BOM: src[:bom], Lines: s.lines, Ignored: ignored, LineLimit: opts.maxLineLength(), SizeLimit: opts.maxSize()}
 	f.build()
 	f.Diagnostics = s.diags
 	f.Diagnostics.Sort()
 	return f
 }
 
-// build runs the participle grammar over the lines and fills in Preamble
-// and Records.
+// build finds the Preamble and runs the participle grammar over the lines
+// to place the Records.
 func (f *File) build() {
+	f.Preamble = f.Lines
+	for i, l := range f.Lines {
+		if l.Kind == AgentLine {
+			f.Preamble = f.Lines[:i:i]
+			break
+		}
+	}
+	if len(f.Preamble) == len(f.Lines) {
+		return // no User-agent line, so no record
+	}
 	lex, err := lexer.Upgrade(&lineLexer{lines: f.Lines})
 	if err != nil {
 		panic("grammar: line lexer failed: " + err.Error())
@@ -76,37 +86,27 @@ func (f *File) build() {
 		panic("grammar: " + err.Error())
 	}
 	if len(tree.Records) == 0 {
-		f.Preamble = f.Lines
 		return
-	}
-	if n := tree.Records[0].Pos.Line - 1; n > 0 {
-		f.Preamble = f.Lines[:n:n]
 	}
 	recs := make([]Record, len(tree.Records))
 	f.Records = make([]*Record, len(tree.Records))
 	// Every record's User-agent lines come from one slab.
 	nAgents := 0
 	for _, l := range f.Lines {
-		if l.Kind == AgentLine {
+		if l.Kind == AgentLine && l.inBNF() {
 			nAgents++
 		}
 	}
 	agents := make([]*Line, 0, nAgents)
 	for i := range tree.Records {
-		r := &recs[i]
-		start := tree.Records[i].Pos.Line - 1
-		end := len(f.Lines)
-		if i+1 < len(tree.Records) {
-			end = tree.Records[i+1].Pos.Line - 1
-		}
+		t, r := &tree.Records[i], &recs[i]
+		start, end := t.Pos.Line-1, t.EndPos.Line-1
 		r.Lines = f.Lines[start:end:end]
 		r.Pos = r.Lines[0].Pos
 		a0 := len(agents)
 		for _, l := range r.Lines {
-			if l.Kind == AgentLine {
+			if l.Kind == AgentLine && l.inBNF() {
 				agents = append(agents, l)
-			} else if l.IsGroupRule() {
-				break
 			}
 		}
 		r.Agents = agents[a0:len(agents):len(agents)]

@@ -153,10 +153,10 @@ func (l *linter) fields() {
 // RFC 9309's grammar, and says how the profiles read one that is not.
 func (l *linter) agentValue(ln *grammar.Line) {
 	v := ln.Value
-	if isGlobalValue(RFC9309, v) || ValidAgentName(v) {
+	if RFC9309.desc().agents.isGlobal(v) || ValidAgentName(v) {
 		return
 	}
-	rfc, google := strings.Join(valueNames(RFC9309, v, nil), `", "`), fileToken(v)
+	rfc, google := strings.Join(RFC9309.desc().agents.names(v, nil), `", "`), fileToken(v)
 	how := fmt.Sprintf("rfc9309 reads the name %q, google %q", rfc, google)
 	switch {
 	case rfc == "" && google == "":
@@ -221,8 +221,8 @@ func (l *linter) groups() {
 		here := map[string]bool{}
 		for i, v := range g.Agents {
 			keys := []string{"*"}
-			if !isGlobalValue(RFC9309, v) {
-				keys = valueNames(RFC9309, v, nil)
+			if !RFC9309.desc().agents.isGlobal(v) {
+				keys = RFC9309.desc().agents.names(v, nil)
 			}
 			ln := g.AgentLines[i]
 			for _, key := range keys {
@@ -264,7 +264,7 @@ func (l *linter) unreachable(pol *Policy) {
 	for _, a := range pol.allAgents() {
 		seen := map[string]*Rule{}
 		for _, r := range a.rules {
-			key := normPattern(pol.profile, r.Pattern)
+			key := pol.profile.desc().percent.pattern(r.Pattern)
 			if r.Allow {
 				key = "A" + key
 			} else {

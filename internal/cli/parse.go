@@ -205,7 +205,19 @@ func printTree(w io.Writer, f *grammar.File) {
 			line(l)
 		}
 	}
+	// The lines after the preamble: each record's, and those outside
+	// every record (a blank line ends a record) under their own heading.
+	next := len(f.Preamble)
+	outside := func(to int) {
+		if next < to {
+			fmt.Fprintln(w, "outside any record:")
+			for _, l := range f.Lines[next:to] {
+				line(l)
+			}
+		}
+	}
 	for _, r := range f.Records {
+		outside(r.Pos.Line - 1)
 		agents := make([]string, len(r.Agents))
 		for i, a := range r.Agents {
 			agents[i] = a.Value
@@ -214,7 +226,9 @@ func printTree(w io.Writer, f *grammar.File) {
 		for _, l := range r.Lines {
 			line(l)
 		}
+		next = r.Pos.Line - 1 + len(r.Lines)
 	}
+	outside(len(f.Lines))
 	if f.Ignored != "" {
 		fmt.Fprintf(w, "ignored: %d bytes past the size limit\n", len(f.Ignored))
 	}
