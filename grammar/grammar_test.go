@@ -543,3 +543,69 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestCodes: the parser emits every code of Codes and no other, and
+// docs/grammar.md's table lists exactly Codes, in order.
+func TestCodes(t *testing.T) {
+	inputs := []struct {
+		in   string
+		opts Options
+	}{
+		{"<!doctype html><html></html>\n", Options{}},
+		{"User-agent: *\nDisallow: /abcdef\n", Options{MaxSize: 20}},
+		{"a: 1\nb: 2\nc: 3\n", Options{MaxLines: 1}},
+		{"Disallow: /" + strings.Repeat("a", 100) + "\n", Options{MaxLineLength: 20}},
+		{"disallow /x\njunk\n: x\nDisallow: /\x00\nAllow: /\xff\n", Options{}},
+	}
+	emitted := map[string]bool{}
+	for _, in := range inputs {
+		for _, d := range ParseString("t", in.in, in.opts).Diagnostics {
+			emitted[d.Code] = true
+		}
+	}
+	listed := map[string]bool{}
+	for _, c := range Codes {
+		listed[c] = true
+		if !emitted[c] {
+			t.Errorf("code %q is in Codes but no test input emits it", c)
+		}
+	}
+	for c := range emitted {
+		if !listed[c] {
+			t.Errorf("code %q is emitted but not in Codes", c)
+		}
+	}
+	doc, err := os.ReadFile("../docs/grammar.md")
+	if err != nil {
+		t.Skipf("docs/grammar.md: %v", err)
+	}
+	var documented []string
+	for _, line := range strings.Split(string(doc), "\n") {
+		if f := strings.Split(line, "|"); len(f) > 3 && strings.HasPrefix(strings.TrimSpace(f[1]), "`") &&
+			(strings.TrimSpace(f[2]) == "warning" || strings.TrimSpace(f[2]) == "error") {
+			documented = append(documented, strings.Trim(strings.TrimSpace(f[1]), "`"))
+		}
+	}
+	if strings.Join(documented, " ") != strings.Join(Codes, " ") {
+		t.Errorf("docs/grammar.md documents the codes %q, want Codes %q", documented, Codes)
+	}
+}
+
+func TestDiagnosticConcerns(t *testing.T) {
+	tests := []struct {
+		profiles []string
+		profile  string
+		want     bool
+	}{
+		{nil, "rfc9309", true},
+		{[]string{"draft", "norobots"}, "draft", true},
+		{[]string{"draft", "norobots"}, "rfc9309", false},
+		{[]string{}, "google", false},
+	}
+	for _, tt := range tests {
+		d := &Diagnostic{Profiles: tt.profiles}
+		if got := d.Concerns(tt.profile); got != tt.want {
+			t.Errorf("Diagnostic{Profiles: %q}.Concerns(%q) = %v, want %v", tt.profiles, tt.profile, got, tt.want)
+		}
+	}
+}

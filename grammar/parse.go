@@ -35,12 +35,12 @@ func parse(name, src, ignored string, opts Options) *File {
 	if at, what := markup(src); at >= 0 {
 		s.html = true
 		p := PosAt(src, at)
-		s.diag(Error, "markup", Range{p, p}, fmt.Sprintf("input looks like an %s document, not a plain-text manifest", what))
+		s.diag(Error, CodeMarkup, Range{p, p}, fmt.Sprintf("input looks like an %s document, not a plain-text manifest", what))
 	}
 	s.scan(bom)
 	if s.stop >= 0 {
 		p := Pos{Offset: s.stop, Line: len(s.lines) + 1, Column: 1}
-		s.diag(Warning, "too-many-lines", Range{p, p},
+		s.diag(Warning, CodeTooManyLines, Range{p, p},
 			fmt.Sprintf("input has more than %d lines; the last %d bytes are ignored", len(s.lines), len(src)-s.stop+len(ignored)))
 		src, ignored = src[:s.stop], src[s.stop:]+ignored
 	}
@@ -52,7 +52,7 @@ func parse(name, src, ignored string, opts Options) *File {
 				end = Pos{Offset: len(src), Line: end.Line + 1, Column: 1}
 			}
 		}
-		s.diag(Warning, "too-large", Range{end, end},
+		s.diag(Warning, CodeTooLarge, Range{end, end},
 			fmt.Sprintf("input is larger than %d bytes; the last %d bytes are ignored", len(src), len(ignored)))
 	}
 	s.summarize()
