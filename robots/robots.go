@@ -14,14 +14,21 @@
 //     order, records end at blank lines).
 //   - NoRobots: the 1994 "Standard for Robot Exclusion" (Disallow only).
 //
-// docs/profiles.md lists every difference, with its source.
+// Each profile is a row of data (its access method, how much of a file it
+// reads, which lines it reads, how groups form and merge, how a rule is
+// chosen and matched) that the package asks; docs/profiles.md lists every
+// difference, with its source.
 //
-// Compile turns a parsed file (see package grammar) into a Policy once; the
-// Policy is immutable and safe for concurrent use, and deciding a URL
-// allocates nothing. Policy.Agent selects a crawler's rules once, for callers
-// that check many URLs for one crawler. Every Decision explains itself: the
-// rule that decided (with its position), the group that applied, or why
-// neither did.
+// Compile turns a parsed file (see package grammar) into a Policy once,
+// reading the tree at the level the profile's standard defines: rfc9309 and
+// google read the User-agent and rule lines in order, draft and norobots
+// the grammar's blank-line records. The Policy is immutable and safe for
+// concurrent use, and deciding a URL allocates nothing. Policy.Agent
+// selects a crawler's rules once, for callers that check many URLs for one
+// crawler. Every Decision explains itself: the rule that decided (with its
+// position), the group that applied, or why neither did; Policy.Explain
+// says what the file means for one crawler, and Compare why profiles
+// disagree.
 //
 // Since 2023 a file may also say what a crawler may do with what it
 // fetched: Content-Usage rules (draft-ietf-aipref-attach), Content-Signal
