@@ -29,6 +29,9 @@ import (
 // (Rulelines), or the lines outside every record (Gap): from a blank line,
 // or the start of the file, up to the next User-agent line. Consecutive
 // tokens always differ in class, so no production needs an alternative.
+// participle elides the Gaps (they separate records, which is all they
+// do: a record ends where the Gap after it starts, at its blank line), so
+// the grammar costs no node per blank line.
 
 // robotstxt is the whole file.
 //
@@ -41,9 +44,9 @@ import (
 // Lenient: any line may stand outside the records (File.Preamble: rule
 // lines with no User-agent line above them are common, and so are rules
 // after a blank line that ended their record); all of them, blank lines
-// included, are the Gaps between the records.
+// included, are the elided Gaps between the records.
 type robotstxt struct {
-	Records []record `parser:"Gap? ( @@ Gap? )*"`
+	Records []record `parser:"@@*"`
 }
 
 // record is a group of User-agent lines and the lines that apply to them,
@@ -66,10 +69,12 @@ type robotstxt struct {
 // extension lines with productions of their own.
 type record struct {
 	Pos    lexer.Position // its first line
-	EndPos lexer.Position // the line after its last
 	Agents bool           `parser:"Agentlines"`
 	Rules  bool           `parser:"Rulelines?"`
 }
+
+// The record's end is where the elided Gap after it starts (its blank
+// line), or the next record: File.build finds it.
 
 // symbols names the terminals: each is a run of lines (see above).
 var symbols = map[string]lexer.TokenType{
@@ -160,7 +165,7 @@ var (
 
 func theParser() *participle.Parser[robotstxt] {
 	parserOnce.Do(func() {
-		parser = participle.MustBuild[robotstxt](participle.Lexer(lineDefinition{}))
+		parser = participle.MustBuild[robotstxt](participle.Lexer(lineDefinition{}), participle.Elide("Gap"))
 	})
 	return parser
 }

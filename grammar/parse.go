@@ -76,7 +76,7 @@ func (f *File) build() {
 	if len(f.Preamble) == len(f.Lines) {
 		return // no User-agent line, so no record
 	}
-	lex, err := lexer.Upgrade(&lineLexer{lines: f.Lines})
+	lex, err := lexer.Upgrade(&lineLexer{lines: f.Lines}, tGap)
 	if err != nil {
 		panic("grammar: line lexer failed: " + err.Error())
 	}
@@ -99,8 +99,19 @@ func (f *File) build() {
 	}
 	agents := make([]*Line, 0, nAgents)
 	for i := range tree.Records {
-		t, r := &tree.Records[i], &recs[i]
-		start, end := t.Pos.Line-1, t.EndPos.Line-1
+		r := &recs[i]
+		// A record runs to the Gap after it, which starts at a blank line,
+		// or to the next record.
+		start, end := tree.Records[i].Pos.Line-1, len(f.Lines)
+		if i+1 < len(tree.Records) {
+			end = tree.Records[i+1].Pos.Line - 1
+		}
+		for j := start + 1; j < end; j++ {
+			if f.Lines[j].Kind == Blank {
+				end = j
+				break
+			}
+		}
 		r.Lines = f.Lines[start:end:end]
 		r.Pos = r.Lines[0].Pos
 		a0 := len(agents)

@@ -125,13 +125,8 @@ type compiler struct {
 	rules      []*Rule
 	agents     []string
 	agentLines []*grammar.Line
-	groups     []Group
-	spans      []span // each group's part of rules and agents
+	groups     []Group // the last is the one being read: its slices end the slabs
 }
-
-// span is a group's part of the compiler's slabs: rules[r0:r1],
-// agents[a0:a1].
-type span struct{ r0, r1, a0, a1 int }
 
 // newRule returns a zero Rule from the slab.
 func (c *compiler) newRule() *Rule {
@@ -155,7 +150,6 @@ func (c *compiler) value(l *grammar.Line) string {
 // and nRules rules.
 func (c *compiler) alloc(nGroups, nAgents, nRules int) {
 	c.groups = make([]Group, 0, nGroups)
-	c.spans = make([]span, 0, nGroups)
 	c.slab = make([]Rule, 0, nRules)
 	c.rules = make([]*Rule, 0, nRules)
 	c.agents = make([]string, 0, nAgents)
@@ -165,29 +159,32 @@ func (c *compiler) alloc(nGroups, nAgents, nRules int) {
 // newGroup starts a group (within the capacity alloc gave).
 func (c *compiler) newGroup() *Group {
 	c.groups = append(c.groups, Group{index: len(c.groups)})
-	c.spans = append(c.spans, span{len(c.rules), len(c.rules), len(c.agents), len(c.agents)})
-	return &c.groups[len(c.groups)-1]
+	g := &c.groups[len(c.groups)-1]
+	g.Rules, g.Agents, g.AgentLines = c.rules[len(c.rules):], c.agents[len(c.agents):], c.agentLines[len(c.agentLines):]
+	return g
 }
 
-// addAgent adds a User-agent line to g, the last group.
+// addAgent adds a User-agent line to g, the last group: its agents are
+// the end of the slabs.
 func (c *compiler) addAgent(g *Group, l *grammar.Line) {
 	v := c.value(l)
+	n := len(g.Agents) + 1
 	c.agents = append(c.agents, v)
 	c.agentLines = append(c.agentLines, l)
-	c.spans[len(c.spans)-1].a1 = len(c.agents)
+	g.Agents, g.AgentLines = c.agents[len(c.agents)-n:], c.agentLines[len(c.agentLines)-n:]
 	if c.desc.agents.isGlobal(v) {
 		g.Global = true
 	}
 }
 
-// finish gives each group its part of the slabs.
+// finish lists the groups, each with its part of the slabs.
 func (c *compiler) finish() {
 	c.pol.groups = make([]*Group, len(c.groups))
 	for i := range c.groups {
-		g, sp := &c.groups[i], c.spans[i]
-		g.Rules = c.rules[sp.r0:sp.r1:sp.r1]
-		g.Agents = c.agents[sp.a0:sp.a1:sp.a1]
-		g.AgentLines = c.agentLines[sp.a0:sp.a1:sp.a1]
+		g := &c.groups[i]
+		g.Rules = g.Rules[:len(g.Rules):len(g.Rules)]
+		g.Agents = g.Agents[:len(g.Agents):len(g.Agents)]
+		g.AgentLines = g.AgentLines[:len(g.AgentLines):len(g.AgentLines)]
 		c.pol.groups[i] = g
 	}
 }
@@ -309,8 +306,11 @@ func (c *compiler) outside(l *grammar.Line) {
 	}
 }
 
+// addRule adds a rule line to g, the last group: its rules are the end of
+// the slab.
 func (c *compiler) addRule(g *Group, l *grammar.Line, allow bool) {
 	p := c.pol.profile
+	start := len(c.rules) - len(g.Rules)
 	r := c.newRule()
 	*r = Rule{Allow: allow, Line: l, Group: g, Pattern: c.value(l)}
 	r.compile(p)
@@ -324,7 +324,7 @@ func (c *compiler) addRule(g *Group, l *grammar.Line, allow bool) {
 			c.rules = append(c.rules, ir)
 		}
 	}
-	c.spans[len(c.spans)-1].r1 = len(c.rules)
+	g.Rules = c.rules[start:]
 }
 
 // compile fills in the rule's matching form.
