@@ -27,7 +27,8 @@ func newParseCmd(ios *IOStreams) *cobra.Command {
 		Short: "Print the syntax tree of a manifest, with positions",
 		Long: `Parse a robots.txt, data.txt or any file in the drafts' line format and
 print its syntax tree: every line with its position, kind, field, value and
-comment, the lines before the first record, the records, and the
+comment, the lines before the first User-agent line, the records (the
+drafts' records: a blank line ends one) and the lines outside them, and the
 diagnostics. SOURCE is a file, "-" for standard input, or an http(s) URL.
 
 -o json prints the tree as one object on one line (yaml: one document);
