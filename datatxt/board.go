@@ -148,7 +148,7 @@ func (d *discovery) get(u string) (*fetch.Result, error) {
 	}
 	d.fetches++
 	d.f.init()
-	r := d.f.memo.Fetcher.Fetch(d.ctx, u, fetch.DataTxt)
+	r := d.f.memo.Fetcher.Fetch(d.ctx, u, fetch.AccessDataTxt)
 	d.seen[u] = r
 	return r, nil
 }

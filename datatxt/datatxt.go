@@ -421,7 +421,7 @@ func (p *parser) duplicates() {
 // access decides Entry.Allowed.
 func (p *parser) access() {
 	var own Access
-	if p.opts.Rules != nil && p.c.File != nil && len(p.c.File.Records) > 0 {
+	if f := p.c.File; p.opts.Rules != nil && f != nil && len(f.Preamble) < len(f.Lines) { // a User-agent line
 		own = p.opts.Rules(p.c.File)
 	}
 	site := p.opts.Robots

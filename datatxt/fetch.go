@@ -74,7 +74,7 @@ func (f *Fetcher) Fetch(ctx context.Context, site string, opts Options) (*Catalo
 		return Parse(url, r.Body, o)
 	}
 	if opts.Rules != nil || opts.Robots != nil {
-		r := f.memo.Fetcher.Fetch(ctx, url, fetch.DataTxt)
+		r := f.memo.Fetcher.Fetch(ctx, url, fetch.AccessDataTxt)
 		if err := failure(url, r); err != nil {
 			return nil, err
 		}
@@ -106,7 +106,7 @@ func (f *Fetcher) init() {
 		if cache == nil {
 			cache = fetch.NewMemoryCacheFor(fetch.DefaultMemoBytes, fetch.DefaultMemoEntries)
 		}
-		f.memo = &fetch.Memo[*Catalog]{Mode: fetch.DataTxt, OnCompile: f.onParse,
+		f.memo = &fetch.Memo[*Catalog]{Mode: fetch.AccessDataTxt, OnCompile: f.onParse,
 			Fetcher: &fetch.Fetcher{Client: f.HTTPClient, UserAgent: f.UserAgent, Timeout: f.Timeout, Cache: cache}}
 	})
 }

@@ -103,40 +103,23 @@ func (l *Line) IsField() bool { return l.Kind >= AgentLine && l.Kind <= Extensio
 // FieldIs reports whether the field name is name, ignoring case.
 func (l *Line) FieldIs(name string) bool { return strings.EqualFold(l.Field, name) }
 
-// Record is a record as RFC 9309 groups lines: one or more User-agent lines
-// (with any comment, blank or extension lines among them), then every line
-// up to the next User-agent line that follows an Allow or Disallow line.
-// Blank lines do not end it; Paragraphs splits it where the 1994 and 1996
-// texts end records.
+// inBNF reports whether the line is in the BNF's own form: not a
+// misspelt field, not a line with no colon.
+func (l *Line) inBNF() bool { return !l.Typo && !l.NoColon }
+
+// Record is a record of the drafts' BNF (1994 "RES Format", 1996/97
+// draft section 3.3): one or more User-agent lines, then the lines that
+// apply to them, up to the blank line that ends it or the User-agent line
+// after a rule line that starts the next record. Only lines in the BNF's
+// form place records: a misspelt field (Line.Typo) or a line with no colon
+// (Line.NoColon) is an unknown line there, as are Content-Usage and other
+// extension lines. The draft and norobots profiles read records; RFC 9309
+// and Google's parser group lines without regard to blank lines, so the
+// rfc9309 and google profiles read File.Lines.
 type Record struct {
 	Pos    Pos     // start of its first User-agent line
-	Lines  []*Line // every line of the record, in order
-	Agents []*Line // its User-agent lines, a subset of Lines
-}
-
-// Paragraphs splits the record's lines at blank lines, as the drafts'
-// records end: the first paragraph starts with the record's first
-// User-agent line; paragraphs after it may hold no User-agent line at all.
-// Blank lines themselves are left out.
-func (r *Record) Paragraphs() [][]*Line {
-	var out [][]*Line
-	start := -1
-	for i, l := range r.Lines {
-		if l.Kind == Blank {
-			if start >= 0 {
-				out = append(out, r.Lines[start:i])
-				start = -1
-			}
-			continue
-		}
-		if start < 0 {
-			start = i
-		}
-	}
-	if start >= 0 {
-		out = append(out, r.Lines[start:])
-	}
-	return out
+	Lines  []*Line // every line of the record, in order; never a blank line
+	Agents []*Line // its User-agent lines (those in the BNF's form), a subset of Lines
 }
 
 // File is a parsed manifest: robots.txt, data.txt in its record form, or
@@ -149,9 +132,12 @@ type File struct {
 	BOM string
 	// Lines is every line, in order.
 	Lines []*Line
-	// Preamble is the lines before the first User-agent line.
+	// Preamble is the lines before the first User-agent line (of any
+	// spelling: a misspelt one counts).
 	Preamble []*Line
-	// Records is the records, in order; they share Lines' elements.
+	// Records is the drafts' records, in order; they share Lines'
+	// elements. Lines outside every record (blank lines, rules after a
+	// blank line) are in Lines only.
 	Records []*Record
 	// Ignored is the input past the size limit, kept so nothing is lost.
 	Ignored string
@@ -160,6 +146,10 @@ type File struct {
 	// LineLimit is the line-length limit the parse applied
 	// (Options.MaxLineLength, resolved; negative for none).
 	LineLimit int
+	// SizeLimit is the size limit the parse applied (Options.MaxSize,
+	// resolved; negative for none). A File with Ignored input was cut at
+	// it, or before it at Options.MaxLines.
+	SizeLimit int
 }
 
 // LineText returns the part of a line's Raw that was split into field,

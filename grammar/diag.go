@@ -31,7 +31,8 @@ func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil
 
 // Diagnostic is one finding about a manifest: its severity, a one-line
 // summary, an optional detail, and where it is. Code is a short stable name
-// of the check that produced it ("no-colon", "html", ...), for filtering.
+// of the check that produced it (Codes lists the parser's: "no-colon",
+// "markup", ...; the interpreters add theirs), for filtering.
 type Diagnostic struct {
 	Severity Severity
 	Code     string
@@ -39,7 +40,44 @@ type Diagnostic struct {
 	Detail   string
 	Filename string
 	Range    Range
+	// Profiles names the readings of the file the finding concerns when
+	// it concerns only some of them: the robots.txt profiles ("draft",
+	// "norobots") under which a rule after a blank line is lost, say.
+	// Nil means every reading. A tool that reads the file one way
+	// (sitetxt lint --profile) can leave out what does not concern it
+	// without reading the summary.
+	Profiles []string
 }
+
+// Concerns reports whether the finding concerns the reading named
+// profile: whether Profiles is nil or names it.
+func (d *Diagnostic) Concerns(profile string) bool {
+	if d.Profiles == nil {
+		return true
+	}
+	for _, p := range d.Profiles {
+		if p == profile {
+			return true
+		}
+	}
+	return false
+}
+
+// The codes of the parser's diagnostics (docs/grammar.md describes each).
+const (
+	CodeMarkup       = "markup"         // error: an HTML or XML document, not a plain-text manifest
+	CodeTooLarge     = "too-large"      // input past Options.MaxSize, kept in File.Ignored
+	CodeTooManyLines = "too-many-lines" // lines past Options.MaxLines, kept in File.Ignored
+	CodeLineTooLong  = "line-too-long"  // a line past Options.MaxLineLength
+	CodeNoColon      = "no-colon"       // a two-word line without a colon
+	CodeInvalidLine  = "invalid-line"   // a line that is no field, comment or blank
+	CodeNUL          = "nul"            // a NUL byte in a line
+	CodeUTF8         = "utf8"           // a line that is not valid UTF-8
+)
+
+// Codes lists every code the parser emits, in the order docs/grammar.md
+// lists them.
+var Codes = []string{CodeMarkup, CodeTooLarge, CodeTooManyLines, CodeLineTooLong, CodeNoColon, CodeInvalidLine, CodeNUL, CodeUTF8}
 
 // Position returns where the diagnostic starts, with its file name.
 func (d *Diagnostic) Position() Position {
@@ -125,7 +163,7 @@ func (ds Diagnostics) Limit(perCode int) Diagnostics {
 
 // leftOut is the diagnostic that stands, after last, for n more of its code.
 func leftOut(last *Diagnostic, n int) *Diagnostic {
-	return &Diagnostic{Severity: last.Severity, Code: last.Code, Filename: last.Filename, Range: last.Range,
+	return &Diagnostic{Severity: last.Severity, Code: last.Code, Filename: last.Filename, Range: last.Range, Profiles: last.Profiles,
 		Summary: fmt.Sprintf("%d more %q diagnostics like this one are left out", n, last.Code)}
 }
 

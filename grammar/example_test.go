@@ -20,7 +20,7 @@ func ExampleParse() {
 	}
 	fmt.Println(f.Text() == src)
 	// Output:
-	// record at 2:1 with 1 agent(s), 4 lines
+	// record at 2:1 with 1 agent(s), 2 lines
 	// 1:1 disallowline "Disallow" "/early"
 	// 2:1 agentline "User-agent" "FooBot"
 	// 3:1 disallowline "Disallow" "/private"

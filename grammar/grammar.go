@@ -8,26 +8,30 @@ import (
 	"github.com/alecthomas/participle/v2/lexer"
 )
 
-// The participle grammar. Its terminals are whole lines, classified by the
-// scanner; its types are named after the drafts' BNF productions, and its
-// EBNF (EBNF returns it) is kept in docs/grammar.ebnf.
+// The participle grammar. Its terminals are runs of classified lines; its
+// types are named after the drafts' BNF productions, and its EBNF (EBNF
+// returns it) is kept in docs/grammar.ebnf.
 //
 // The BNF is strict; real files are not. Where the grammar is more lenient
 // than the production it names, its doc comment says how.
 
-// The terminals are runs of lines. Only two kinds of line place records:
-// User-agent lines, and rule lines: Allow, Disallow and Content-Usage
-// (draft-ietf-aipref-attach section 3 extends RFC 9309's rule production:
-// "rule =/ content-usage"; see Line.IsGroupRule). Every other line (blank,
-// comment, extension, Mobile-agent-server, invalid) is trivia: every
+// The terminals are runs of lines. Three kinds of line place the drafts'
+// records: User-agent lines, rule lines (Allow and Disallow) and blank
+// lines, which end a record. Only lines in the BNF's own form count: a
+// misspelt field (Line.Typo) or a line with no colon (Line.NoColon) is not
+// an agentline or a ruleline of the BNF. Every other line (comment,
+// extension, Content-Usage, Mobile-agent-server, invalid) is trivia: every
 // production of the drafts that accepts it where it stands accepts it
 // anywhere among the lines around it, so it never moves a record boundary.
-// The scanner therefore hands participle one token per run of lines that
-// starts with a User-agent line (Agentlines) or a rule line (Rulelines)
-// and goes on through lines of the same class and the trivia
-// after them; only trivia at the very start of the file forms a token of
-// its own (Otherlines). Consecutive tokens always differ in class, so no
-// production needs an alternative.
+// The scanner therefore hands participle one token per run of lines: a
+// User-agent line and the User-agent lines and trivia after it
+// (Agentlines), a rule line and the rule lines and trivia after it
+// (Rulelines), or the lines outside every record (Gap): from a blank line,
+// or the start of the file, up to the next User-agent line. Consecutive
+// tokens always differ in class, so no production needs an alternative.
+// participle elides the Gaps (they separate records, which is all they
+// do: a record ends where the Gap after it starts, at its blank line), so
+// the grammar costs no node per blank line.
 
 // robotstxt is the whole file.
 //
@@ -37,74 +41,74 @@ import (
 //	blankcomment = 1*(blank | commentline)
 //	commentblank = *commentline blank *(blankcomment)
 //
-// Lenient: any line may stand before the first record (File.Preamble: rule
-// lines with no User-agent line above them are common), and records need no
-// blank line between them (RFC 9309 section 2.1).
+// Lenient: any line may stand outside the records (File.Preamble: rule
+// lines with no User-agent line above them are common, and so are rules
+// after a blank line that ended their record); all of them, blank lines
+// included, are the elided Gaps between the records.
 type robotstxt struct {
-	Preamble bool     `parser:"Otherlines? Rulelines?"`
-	Records  []record `parser:"@@*"`
+	Records []record `parser:"@@*"`
 }
 
-// record is a group of User-agent lines and the lines that apply to them.
+// record is a group of User-agent lines and the lines that apply to them,
+// up to the blank line that ends it or the User-agent line that starts the
+// next.
 //
 //	record       = *commentline agentline *(commentline | agentline)
 //	               1*ruleline *(commentline | ruleline)
 //	agentline    = "User-agent:" *space agent  [comment] CRLF
-//	ruleline     = (disallowline | allowline | usageline | extension)
+//	ruleline     = (disallowline | allowline | extension)
 //	disallowline = "Disallow" ":" *space path [comment] CRLF
 //	allowline    = "Allow" ":" *space rpath [comment] CRLF
-//	usageline    = "Content-Usage" ":" *space path-pattern 1*space usage-pref
-//	               [comment] CRLF
 //	extension    = token ":" *space value [comment] CRLF
-//	mobileagentrec = "Mobile-agent-server:" *space path *space (simplified_url | "none")
 //
-// Lenient: blank, extension and invalid lines may stand among the
-// User-agent lines, whose run ends at the first Allow or Disallow line (as
-// RFC 9309 section 2.1 groups them); blank and invalid lines may stand among
-// the rule lines; a record may have no rule line. Comment lines before a
-// User-agent line stay with whatever precedes it. A Mobile-agent-server line
-// is an extension line with a production of its own. So is a Content-Usage
-// line, which is a rule of its group as Allow and Disallow are: a
-// User-agent line after it starts the next record. Its Line.Kind stays
-// Extension; only its class here differs (classOf).
+// Lenient: extension and invalid lines may stand among the User-agent
+// lines, whose run ends at the first Allow or Disallow line; invalid lines
+// may stand among the rule lines; a record may have no rule line. Comment
+// lines before a User-agent line stay with whatever precedes it. A
+// Mobile-agent-server line (mobileagentrec) and a Content-Usage line are
+// extension lines with productions of their own.
 type record struct {
-	Pos    lexer.Position
-	Agents bool `parser:"Agentlines"`
-	Rules  bool `parser:"Rulelines?"`
+	Pos    lexer.Position // its first line
+	Agents bool           `parser:"Agentlines"`
+	Rules  bool           `parser:"Rulelines?"`
 }
 
-// symbols names the terminals: each is a run of lines of one class with
-// the trivia after it.
+// The record's end is where the elided Gap after it starts (its blank
+// line), or the next record: File.build finds it.
+
+// symbols names the terminals: each is a run of lines (see above).
 var symbols = map[string]lexer.TokenType{
 	"EOF":        lexer.EOF,
-	"Otherlines": tOther,
+	"Gap":        tGap,
 	"Agentlines": tAgent,
 	"Rulelines":  tRule,
 }
 
-// The token types: the class of a run's first line.
+// The token types: the class of a run's first line. Trivia (tOther)
+// starts no run of its own except at the start of the file, where it
+// starts a Gap.
 const (
 	tOther lexer.TokenType = iota + 1
+	tGap
 	tAgent
 	tRule
 )
 
-// class is the token type a line of each kind starts, or tOther for
-// trivia.
-var class = [...]lexer.TokenType{
-	Blank: tOther, CommentLine: tOther, Extension: tOther, MobileAgentRec: tOther, Invalid: tOther,
-	AgentLine:    tAgent,
-	AllowLine:    tRule,
-	DisallowLine: tRule,
-}
-
-// classOf returns the token type a line starts: class by its kind, except
-// that a Content-Usage line is a rule line.
+// classOf returns the class of a line in the drafts' BNF.
 func classOf(l *Line) lexer.TokenType {
-	if l.Kind == Extension && l.IsGroupRule() {
-		return tRule
+	switch l.Kind {
+	case Blank:
+		return tGap
+	case AgentLine:
+		if l.inBNF() {
+			return tAgent
+		}
+	case AllowLine, DisallowLine:
+		if l.inBNF() {
+			return tRule
+		}
 	}
-	return class[l.Kind]
+	return tOther
 }
 
 // lineLexer is the participle lexer: one token per run of lines.
@@ -115,16 +119,21 @@ type lineLexer struct {
 
 func (l *lineLexer) Next() (lexer.Token, error) {
 	if l.next >= len(l.lines) {
-		return lexer.EOFToken(lexer.Position{}), nil
+		return lexer.EOFToken(lexer.Position{Line: len(l.lines) + 1, Column: 1}), nil
 	}
 	ln := l.lines[l.next]
 	c := classOf(ln)
+	if l.next == 0 && c != tAgent {
+		c = tGap // the lines before the first record
+	}
 	l.next++
 	for l.next < len(l.lines) {
-		if k := classOf(l.lines[l.next]); k != c && k != tOther {
-			break
+		k := classOf(l.lines[l.next])
+		if c == tGap && k != tAgent || k == c || k == tOther {
+			l.next++
+			continue
 		}
-		l.next++
+		break
 	}
 	return lexer.Token{
 		Type:  c,
@@ -156,7 +165,7 @@ var (
 
 func theParser() *participle.Parser[robotstxt] {
 	parserOnce.Do(func() {
-		parser = participle.MustBuild[robotstxt](participle.Lexer(lineDefinition{}))
+		parser = participle.MustBuild[robotstxt](participle.Lexer(lineDefinition{}), participle.Elide("Gap"))
 	})
 	return parser
 }

@@ -2,6 +2,7 @@ package grammar
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -166,32 +167,33 @@ func TestRecords(t *testing.T) {
 		in       string
 		preamble int
 		recs     []recWant
-		paras    []int // paragraphs per record
 	}{
-		{"empty", "", 0, nil, nil},
-		{"no user-agent", "Disallow: /\nAllow: /a\n", 2, nil, nil},
-		{"one record", "User-agent: *\nDisallow: /\n", 0, []recWant{{1, 2, []int{1}}}, []int{1}},
-		{"rules before agent", "Disallow: /x\n# c\nUser-agent: a\nDisallow: /\n", 2, []recWant{{3, 2, []int{3}}}, []int{1}},
+		{"empty", "", 0, nil},
+		{"no user-agent", "Disallow: /\nAllow: /a\n", 2, nil},
+		{"one record", "User-agent: *\nDisallow: /\n", 0, []recWant{{1, 2, []int{1}}}},
+		{"rules before agent", "Disallow: /x\n# c\nUser-agent: a\nDisallow: /\n", 2, []recWant{{3, 2, []int{3}}}},
 		{"no blank between records", "User-agent: a\nDisallow: /\nUser-agent: b\nAllow: /\n", 0,
-			[]recWant{{1, 2, []int{1}}, {3, 2, []int{3}}}, []int{1, 1}},
-		{"blank inside record", "User-agent: a\nDisallow: /x\n\nDisallow: /y\n", 0, []recWant{{1, 4, []int{1}}}, []int{2}},
-		{"agents split by blank", "User-agent: a\n\nUser-agent: b\nDisallow: /\n", 0, []recWant{{1, 4, []int{1, 3}}}, []int{2}},
-		{"extension among agents", "User-agent: a\nCrawl-delay: 1\nUser-agent: b\nDisallow: /\n", 0, []recWant{{1, 4, []int{1, 3}}}, []int{1}},
+			[]recWant{{1, 2, []int{1}}, {3, 2, []int{3}}}},
+		{"blank ends record", "User-agent: a\nDisallow: /x\n\nDisallow: /y\n", 0, []recWant{{1, 2, []int{1}}}},
+		{"blank lines between records", "User-agent: a\nDisallow: /\n\n \n# c\nUser-agent: b\nDisallow: /\n", 0,
+			[]recWant{{1, 2, []int{1}}, {6, 2, []int{6}}}},
+		{"agents split by blank", "User-agent: a\n\nUser-agent: b\nDisallow: /\n", 0, []recWant{{1, 1, []int{1}}, {3, 2, []int{3}}}},
+		{"extension among agents", "User-agent: a\nCrawl-delay: 1\nUser-agent: b\nDisallow: /\n", 0, []recWant{{1, 4, []int{1, 3}}}},
 		{"sitemap after rules stays", "User-agent: a\nDisallow: /\nSitemap: /s\nUser-agent: b\nDisallow: /\n", 0,
-			[]recWant{{1, 3, []int{1}}, {4, 2, []int{4}}}, []int{1, 1}},
-		// draft-ietf-aipref-attach section 3: "rule =/ content-usage".
-		{"content-usage ends agent head", "User-agent: a\nContent-Usage: / train-ai=n\nUser-agent: b\nDisallow: /\n", 0,
-			[]recWant{{1, 2, []int{1}}, {3, 2, []int{3}}}, []int{1, 1}},
+			[]recWant{{1, 3, []int{1}}, {4, 2, []int{4}}}},
+		// The drafts know no Content-Usage line: an extension line.
+		{"content-usage is an extension", "User-agent: a\nContent-Usage: / train-ai=n\nUser-agent: b\nDisallow: /\n", 0,
+			[]recWant{{1, 4, []int{1, 3}}}},
 		{"content-usage among rules", "User-agent: a\nAllow: /\ncontent-usage : / train-ai=n\nUser-agent: b\n", 0,
-			[]recWant{{1, 3, []int{1}}, {4, 1, []int{4}}}, []int{1, 1}},
+			[]recWant{{1, 3, []int{1}}, {4, 1, []int{4}}}},
 		{"content-usage before agent", "Content-Usage: / train-ai=n\nUser-agent: a\nDisallow: /\n", 1,
-			[]recWant{{2, 2, []int{2}}}, []int{1}},
-		{"content-signal is no rule", "User-agent: a\nContent-Signal: search=yes\nUser-agent: b\nDisallow: /\n", 0,
-			[]recWant{{1, 4, []int{1, 3}}}, []int{1}},
-		{"typo agent starts record", "useragent: a\ndisalow: /\nuser agent: b\n", 0,
-			[]recWant{{1, 2, []int{1}}, {3, 1, []int{3}}}, []int{1, 1}},
+			[]recWant{{2, 2, []int{2}}}},
+		// A misspelt field or a line with no colon is no line of the BNF.
+		{"typo agent starts no record", "useragent: a\ndisalow: /\nuser agent: b\n", 0, nil},
+		{"typo rule ends no agent run", "User-agent: a\ndisalow: /\nUser-agent: b\nDisallow /x\nDisallow: /\n", 0,
+			[]recWant{{1, 5, []int{1, 3}}}},
 		{"fict.org", readFile(t, "../testdata/robots/fict.org.txt"), 3,
-			[]recWant{{4, 3, []int{4}}, {7, 4, []int{7, 8}}, {11, 6, []int{11}}}, []int{1, 1, 1}},
+			[]recWant{{4, 2, []int{4}}, {7, 3, []int{7, 8}}, {11, 6, []int{11}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -210,9 +212,6 @@ func TestRecords(t *testing.T) {
 				}
 				if r.Pos.Line != w.start || len(r.Lines) != w.n || !equalInts(agents, w.agents) {
 					t.Errorf("Records[%d] = {start %d, %d lines, agents %v}, want %+v", i, r.Pos.Line, len(r.Lines), agents, w)
-				}
-				if got := len(r.Paragraphs()); got != tt.paras[i] {
-					t.Errorf("Records[%d].Paragraphs() = %d, want %d", i, got, tt.paras[i])
 				}
 			}
 			checkInvariants(t, tt.in, f)
@@ -360,37 +359,56 @@ func checkInvariants(t *testing.T, in string, f *File) {
 		}
 		off += len(l.Raw) + len(l.EOL)
 	}
-	next := len(f.Preamble)
-	for i, r := range f.Records {
-		if len(r.Lines) == 0 || r.Lines[0] != f.Lines[next] || r.Lines[0].Kind != AgentLine {
-			t.Fatalf("record %d does not start at line %d with a User-agent line", i, next+1)
-		}
-		next += len(r.Lines)
-	}
-	if next != len(f.Lines) {
-		t.Fatalf("preamble and records cover %d of %d lines", next, len(f.Lines))
-	}
-	// The records are where a plain reading of RFC 9309 section 2.1 puts
-	// them: a User-agent line starts a record unless it follows another
-	// User-agent line of the same record with no Allow, Disallow or
-	// Content-Usage line between them.
-	var starts []int
-	inRecord, seenRule := false, false
+	// The preamble is every line before the first User-agent line.
 	for i, l := range f.Lines {
+		if l.Kind == AgentLine {
+			if len(f.Preamble) != i {
+				t.Fatalf("Preamble has %d lines, want the %d before the first User-agent line", len(f.Preamble), i)
+			}
+			break
+		}
+	}
+	// The records are where a plain reading of the drafts' BNF puts them:
+	// a User-agent line in the BNF's form starts a record unless it follows
+	// one of the same record with no rule line between them; a blank line
+	// ends a record.
+	type span struct{ start, end int } // lines, 1-based, end exclusive
+	var want []span
+	inRec, seenRule := false, false
+	for i, l := range f.Lines {
+		bnf := !l.Typo && !l.NoColon
 		switch {
-		case l.Kind == AgentLine && (!inRecord || seenRule):
-			starts = append(starts, i+1)
-			inRecord, seenRule = true, false
-		case l.IsGroupRule():
+		case l.Kind == Blank:
+			if inRec {
+				want[len(want)-1].end, inRec = i+1, false
+			}
+		case l.Kind == AgentLine && bnf && (!inRec || seenRule):
+			if inRec {
+				want[len(want)-1].end = i + 1
+			}
+			want = append(want, span{i + 1, 0})
+			inRec, seenRule = true, false
+		case l.Kind.IsRule() && bnf:
 			seenRule = true
 		}
 	}
-	var got []int
-	for _, r := range f.Records {
-		got = append(got, r.Pos.Line)
+	if inRec {
+		want[len(want)-1].end = len(f.Lines) + 1
 	}
-	if !equalInts(got, starts) {
-		t.Fatalf("records start at lines %v, want %v", got, starts)
+	var got []span
+	for i, r := range f.Records {
+		got = append(got, span{r.Pos.Line, r.Pos.Line + len(r.Lines)})
+		if len(r.Lines) == 0 || r.Lines[0] != f.Lines[r.Pos.Line-1] {
+			t.Fatalf("record %d does not start at its line %d", i, r.Pos.Line)
+		}
+		for j, l := range r.Lines {
+			if l != f.Lines[r.Pos.Line-1+j] {
+				t.Fatalf("record %d is not a run of the file's lines", i)
+			}
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("records span lines %v, want %v", got, want)
 	}
 	for _, d := range f.Diagnostics {
 		if p := d.Range.Start; p.Offset < 0 || p.Offset > len(in) {
@@ -524,4 +542,70 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCodes: the parser emits every code of Codes and no other, and
+// docs/grammar.md's table lists exactly Codes, in order.
+func TestCodes(t *testing.T) {
+	inputs := []struct {
+		in   string
+		opts Options
+	}{
+		{"<!doctype html><html></html>\n", Options{}},
+		{"User-agent: *\nDisallow: /abcdef\n", Options{MaxSize: 20}},
+		{"a: 1\nb: 2\nc: 3\n", Options{MaxLines: 1}},
+		{"Disallow: /" + strings.Repeat("a", 100) + "\n", Options{MaxLineLength: 20}},
+		{"disallow /x\njunk\n: x\nDisallow: /\x00\nAllow: /\xff\n", Options{}},
+	}
+	emitted := map[string]bool{}
+	for _, in := range inputs {
+		for _, d := range ParseString("t", in.in, in.opts).Diagnostics {
+			emitted[d.Code] = true
+		}
+	}
+	listed := map[string]bool{}
+	for _, c := range Codes {
+		listed[c] = true
+		if !emitted[c] {
+			t.Errorf("code %q is in Codes but no test input emits it", c)
+		}
+	}
+	for c := range emitted {
+		if !listed[c] {
+			t.Errorf("code %q is emitted but not in Codes", c)
+		}
+	}
+	doc, err := os.ReadFile("../docs/grammar.md")
+	if err != nil {
+		t.Skipf("docs/grammar.md: %v", err)
+	}
+	var documented []string
+	for _, line := range strings.Split(string(doc), "\n") {
+		if f := strings.Split(line, "|"); len(f) > 3 && strings.HasPrefix(strings.TrimSpace(f[1]), "`") &&
+			(strings.TrimSpace(f[2]) == "warning" || strings.TrimSpace(f[2]) == "error") {
+			documented = append(documented, strings.Trim(strings.TrimSpace(f[1]), "`"))
+		}
+	}
+	if strings.Join(documented, " ") != strings.Join(Codes, " ") {
+		t.Errorf("docs/grammar.md documents the codes %q, want Codes %q", documented, Codes)
+	}
+}
+
+func TestDiagnosticConcerns(t *testing.T) {
+	tests := []struct {
+		profiles []string
+		profile  string
+		want     bool
+	}{
+		{nil, "rfc9309", true},
+		{[]string{"draft", "norobots"}, "draft", true},
+		{[]string{"draft", "norobots"}, "rfc9309", false},
+		{[]string{}, "google", false},
+	}
+	for _, tt := range tests {
+		d := &Diagnostic{Profiles: tt.profiles}
+		if got := d.Concerns(tt.profile); got != tt.want {
+			t.Errorf("Diagnostic{Profiles: %q}.Concerns(%q) = %v, want %v", tt.profiles, tt.profile, got, tt.want)
+		}
+	}
 }

@@ -193,17 +193,17 @@ func (s *scanner) split(l *Line, maxLine int) {
 	if maxLine >= 0 && len(text) > maxLine {
 		text = text[:maxLine]
 		l.TooLong = true
-		s.diag(Warning, "line-too-long", Range{l.at(int32(maxLine)), l.End()},
+		s.diag(Warning, CodeLineTooLong, Range{l.at(int32(maxLine)), l.End()},
 			"line is longer than "+strconv.Itoa(maxLine)+" bytes; the rest of it is ignored")
 	}
 	for k := 0; k < len(text); k++ {
 		if c := text[k]; c == 0 {
 			p := l.at(int32(k))
-			s.diag(Warning, "nul", Range{p, p}, "NUL byte in line")
+			s.diag(Warning, CodeNUL, Range{p, p}, "NUL byte in line")
 			break
 		} else if c >= utf8.RuneSelf {
 			if !utf8.ValidString(text[k:]) {
-				s.diag(Warning, "utf8", Range{l.Pos, l.End()}, "line is not valid UTF-8")
+				s.diag(Warning, CodeUTF8, Range{l.Pos, l.End()}, "line is not valid UTF-8")
 			}
 			break
 		}
@@ -257,7 +257,7 @@ func (s *scanner) split(l *Line, maxLine int) {
 		if w == b1 || strings.ContainsAny(body[v:b1], space) {
 			l.Kind = Invalid
 			if !s.html {
-				s.diag(Warning, "invalid-line", Range{l.at(int32(b0)), l.at(int32(b1))}, `line is not a "field: value" line`)
+				s.diag(Warning, CodeInvalidLine, Range{l.at(int32(b0)), l.at(int32(b1))}, `line is not a "field: value" line`)
 			}
 			return
 		}
@@ -267,7 +267,7 @@ func (s *scanner) split(l *Line, maxLine int) {
 	if f0 == f1 {
 		l.Kind = Invalid
 		if !s.html {
-			s.diag(Warning, "invalid-line", Range{l.at(int32(b0)), l.at(int32(b1))}, `line has no field name before ":"`)
+			s.diag(Warning, CodeInvalidLine, Range{l.at(int32(b0)), l.at(int32(b1))}, `line has no field name before ":"`)
 		}
 		return
 	}
@@ -275,7 +275,7 @@ func (s *scanner) split(l *Line, maxLine int) {
 	l.Value, l.valueCol = body[v0:v1], int32(v0)
 	l.Kind, l.Typo = classify(l.Field)
 	if l.NoColon && !s.html {
-		s.diag(Warning, "no-colon", Range{l.FieldPos(), l.at(int32(f1))}, `missing ":" after field "`+l.Field+`"`)
+		s.diag(Warning, CodeNoColon, Range{l.FieldPos(), l.at(int32(f1))}, `missing ":" after field "`+l.Field+`"`)
 	}
 }
 

@@ -35,12 +35,12 @@ func parse(name, src, ignored string, opts Options) *File {
 	if at, what := markup(src); at >= 0 {
 		s.html = true
 		p := PosAt(src, at)
-		s.diag(Error, "markup", Range{p, p}, fmt.Sprintf("input looks like an %s document, not a plain-text manifest", what))
+		s.diag(Error, CodeMarkup, Range{p, p}, fmt.Sprintf("input looks like an %s document, not a plain-text manifest", what))
 	}
 	s.scan(bom)
 	if s.stop >= 0 {
 		p := Pos{Offset: s.stop, Line: len(s.lines) + 1, Column: 1}
-		s.diag(Warning, "too-many-lines", Range{p, p},
+		s.diag(Warning, CodeTooManyLines, Range{p, p},
 			fmt.Sprintf("input has more than %d lines; the last %d bytes are ignored", len(s.lines), len(src)-s.stop+len(ignored)))
 		src, ignored = src[:s.stop], src[s.stop:]+ignored
 	}
@@ -52,21 +52,31 @@ func parse(name, src, ignored string, opts Options) *File {
 				end = Pos{Offset: len(src), Line: end.Line + 1, Column: 1}
 			}
 		}
-		s.diag(Warning, "too-large", Range{end, end},
+		s.diag(Warning, CodeTooLarge, Range{end, end},
 			fmt.Sprintf("input is larger than %d bytes; the last %d bytes are ignored", len(src), len(ignored)))
 	}
 	s.summarize()
-	f := &File{Name: name, BOM: src[:bom], Lines: s.lines, Ignored: ignored, LineLimit: opts.maxLineLength()}
+	f := &File{Name: name, BOM: src[:bom], Lines: s.lines, Ignored: ignored, LineLimit: opts.maxLineLength(), SizeLimit: opts.maxSize()}
 	f.build()
 	f.Diagnostics = s.diags
 	f.Diagnostics.Sort()
 	return f
 }
 
-// build runs the participle grammar over the lines and fills in Preamble
-// and Records.
+// build finds the Preamble and runs the participle grammar over the lines
+// to place the Records.
 func (f *File) build() {
-	lex, err := lexer.Upgrade(&lineLexer{lines: f.Lines})
+	f.Preamble = f.Lines
+	for i, l := range f.Lines {
+		if l.Kind == AgentLine {
+			f.Preamble = f.Lines[:i:i]
+			break
+		}
+	}
+	if len(f.Preamble) == len(f.Lines) {
+		return // no User-agent line, so no record
+	}
+	lex, err := lexer.Upgrade(&lineLexer{lines: f.Lines}, tGap)
 	if err != nil {
 		panic("grammar: line lexer failed: " + err.Error())
 	}
@@ -76,37 +86,38 @@ func (f *File) build() {
 		panic("grammar: " + err.Error())
 	}
 	if len(tree.Records) == 0 {
-		f.Preamble = f.Lines
 		return
-	}
-	if n := tree.Records[0].Pos.Line - 1; n > 0 {
-		f.Preamble = f.Lines[:n:n]
 	}
 	recs := make([]Record, len(tree.Records))
 	f.Records = make([]*Record, len(tree.Records))
 	// Every record's User-agent lines come from one slab.
 	nAgents := 0
 	for _, l := range f.Lines {
-		if l.Kind == AgentLine {
+		if l.Kind == AgentLine && l.inBNF() {
 			nAgents++
 		}
 	}
 	agents := make([]*Line, 0, nAgents)
 	for i := range tree.Records {
 		r := &recs[i]
-		start := tree.Records[i].Pos.Line - 1
-		end := len(f.Lines)
+		// A record runs to the Gap after it, which starts at a blank line,
+		// or to the next record.
+		start, end := tree.Records[i].Pos.Line-1, len(f.Lines)
 		if i+1 < len(tree.Records) {
 			end = tree.Records[i+1].Pos.Line - 1
+		}
+		for j := start + 1; j < end; j++ {
+			if f.Lines[j].Kind == Blank {
+				end = j
+				break
+			}
 		}
 		r.Lines = f.Lines[start:end:end]
 		r.Pos = r.Lines[0].Pos
 		a0 := len(agents)
 		for _, l := range r.Lines {
-			if l.Kind == AgentLine {
+			if l.Kind == AgentLine && l.inBNF() {
 				agents = append(agents, l)
-			} else if l.IsGroupRule() {
-				break
 			}
 		}
 		r.Agents = agents[a0:len(agents):len(agents)]

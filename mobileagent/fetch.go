@@ -60,7 +60,7 @@ func (f *Fetcher) Fetch(ctx context.Context, site string) (*Table, error) {
 		if cache == nil {
 			cache = fetch.NewMemoryCacheFor(fetch.DefaultMemoBytes, fetch.DefaultMemoEntries)
 		}
-		f.memo = &fetch.Memo[*Table]{Mode: fetch.RFC9309, OnCompile: f.onCompile,
+		f.memo = &fetch.Memo[*Table]{Mode: fetch.AccessRFC9309, OnCompile: f.onCompile,
 			Fetcher: &fetch.Fetcher{Client: f.HTTPClient, UserAgent: f.UserAgent, Timeout: f.Timeout, Cache: cache},
 			Compile: func(r *fetch.Result) *Table { return Compile(grammar.Parse(r.URL, r.Body, grammar.Options{})) }}
 	})

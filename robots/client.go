@@ -166,12 +166,8 @@ func (c *Client) init() {
 		}
 		f := &fetch.Fetcher{Client: c.HTTPClient, UserAgent: c.ua, Timeout: c.Timeout,
 			MaxSize: c.MaxSize, Cache: cache, MaxStale: c.MaxStale, Now: c.Now}
-		m, err := fetch.ParseMode(c.Profile.String())
-		if err != nil {
-			m = fetch.RFC9309
-		}
 		profile := c.Profile
-		c.memo = &fetch.Memo[*Policy]{Fetcher: f, Mode: m, MaxBytes: maxBytes, OnCompile: c.onCompile,
+		c.memo = &fetch.Memo[*Policy]{Fetcher: f, Mode: profile.Access(), MaxBytes: maxBytes, OnCompile: c.onCompile,
 			Compile: func(r *fetch.Result) *Policy {
 				return Compile(grammar.Parse(r.URL, r.Body, grammar.Options{MaxSize: -1}), profile)
 			}}

@@ -42,7 +42,8 @@ func Compare(policies []*Policy, agent, url string) Comparison {
 	return c
 }
 
-// explain says, in one line, why two verdicts for the same URL differ.
+// explain says, in one line, why two verdicts for the same URL differ,
+// from the two profiles' rows.
 func explain(a, b Verdict, url string) string {
 	da, db := a.Decision, b.Decision
 	pa, pb := a.Profile, b.Profile
@@ -55,42 +56,43 @@ func explain(a, b Verdict, url string) string {
 		return fmt.Sprintf("implicit /robots.txt: %s always allows /robots.txt, %s applies the rules to it", pa, pb)
 	case groupLine(da) != groupLine(db):
 		return fmt.Sprintf("group choice: %s uses %s (%s), %s uses %s (%s)",
-			pa, groupDesc(da), agentRule(pa), pb, groupDesc(db), agentRule(pb))
+			pa, groupDesc(da), pa.desc().groupChoice(), pb, groupDesc(db), pb.desc().groupChoice())
 	}
 	ra, rb := da.Rule, db.Rule
 	if ra == nil {
 		ra, rb, pa, pb = rb, ra, pb, pa
 	}
+	A, B := pa.desc(), pb.desc()
 	if rb == nil {
 		// ra decides under pa; under pb no rule matched.
 		l := ra.Line
 		switch {
-		case pa == Google && (l.Typo || l.NoColon):
-			return fmt.Sprintf("misspelt field: only google reads line %d (%q)", l.Pos.Line, strings.TrimSpace(l.Raw))
-		case pa == Google && strings.IndexByte(l.Value, 0) >= 0:
-			return fmt.Sprintf("NUL byte: google ends the value on line %d at its NUL byte, %s keeps the rest", l.Pos.Line, pb)
+		case A.googleLines && (l.Typo || l.NoColon):
+			return fmt.Sprintf("misspelt field: only %s reads line %d (%q)", pa, l.Pos.Line, strings.TrimSpace(l.Raw))
+		case A.googleLines && strings.IndexByte(l.Value, 0) >= 0:
+			return fmt.Sprintf("NUL byte: %s ends the value on line %d at its NUL byte, %s keeps the rest", pa, l.Pos.Line, pb)
 		case ra.Implied:
-			return fmt.Sprintf("index.html: google also allows the directory of the Allow rule on line %d", l.Pos.Line)
-		case ra.Allow && pb == NoRobots:
-			return fmt.Sprintf("Allow lines: norobots ignores them (line %d)", l.Pos.Line)
-		case strings.ContainsAny(ra.Pattern, "*$") && wild(pa) != wild(pb):
+			return fmt.Sprintf("index.html: %s also allows the directory of the Allow rule on line %d", pa, l.Pos.Line)
+		case ra.Allow && !B.allow:
+			return fmt.Sprintf("Allow lines: %s ignores them (line %d)", pb, l.Pos.Line)
+		case strings.ContainsAny(ra.Pattern, "*$") && A.wildcards != B.wildcards:
 			return fmt.Sprintf("wildcards: %s reads '*' and a final '$' on line %d as patterns, %s as plain characters", wildOf(pa, pb), l.Pos.Line, plainOf(pa, pb))
 		case strings.IndexByte(url, '%') >= 0 || strings.IndexByte(ra.Pattern, '%') >= 0 || hasNonASCII(url) || hasNonASCII(ra.Pattern):
-			return fmt.Sprintf("percent-encoding: line %d matches under %s but not under %s, which compare escapes differently (%s)", l.Pos.Line, pa, pb, escapeRule(pb))
+			return fmt.Sprintf("percent-encoding: line %d matches under %s but not under %s, which compare escapes differently (%s %s)", l.Pos.Line, pa, pb, pb, B.percent.words())
 		}
 		return fmt.Sprintf("%s: line %d (%s) matches; %s: no rule matches", pa, l.Pos.Line, ra, pb)
 	}
-	if pb == NoRobots && ra.Allow || pa == NoRobots && rb.Allow {
-		r := ra
-		if pa == NoRobots {
-			r = rb
+	if !B.allow && ra.Allow || !A.allow && rb.Allow {
+		r, p := ra, pb
+		if !A.allow {
+			r, p = rb, pa
 		}
-		return fmt.Sprintf("Allow lines: norobots ignores them (line %d)", r.Line.Pos.Line)
+		return fmt.Sprintf("Allow lines: %s ignores them (line %d)", p, r.Line.Pos.Line)
 	}
-	if pa == Draft || pa == NoRobots || pb == Draft || pb == NoRobots {
+	if A.firstMatch || B.firstMatch {
 		first, longest := pa, pb
 		rf, rl := ra, rb
-		if pb == Draft || pb == NoRobots {
+		if B.firstMatch {
 			first, longest, rf, rl = pb, pa, rb, ra
 		}
 		return fmt.Sprintf("first vs longest match: %s takes the first matching rule (line %d, %s), %s the longest (line %d, %s)",
@@ -113,45 +115,20 @@ func groupDesc(d Decision) string {
 	return fmt.Sprintf("the group at line %d (User-agent: %s)", d.Group.Pos().Line, strings.Join(d.Group.Agents, ", "))
 }
 
-// agentRule says how a profile picks a crawler's group.
-func agentRule(p Profile) string {
-	switch p {
-	case Google:
-		return "whole-name match, same-name groups merged"
-	case Draft, NoRobots:
-		return "first record whose User-agent contains the name"
-	}
-	return "product-token match, same-name groups merged"
-}
-
-// wild reports whether '*' and '$' are special under p.
-func wild(p Profile) bool { return p == RFC9309 || p == Google }
-
+// wildOf returns whichever of a and b reads '*' and '$' as patterns,
+// plainOf the other.
 func wildOf(a, b Profile) Profile {
-	if wild(a) {
+	if a.desc().wildcards {
 		return a
 	}
 	return b
 }
 
 func plainOf(a, b Profile) Profile {
-	if wild(a) {
+	if a.desc().wildcards {
 		return b
 	}
 	return a
-}
-
-// escapeRule says how a profile compares percent escapes.
-func escapeRule(p Profile) string {
-	switch p {
-	case Google:
-		return "google percent-encodes the rule only and compares the URL as given"
-	case Draft:
-		return "draft decodes %xx except %2F on both sides"
-	case NoRobots:
-		return "norobots compares octets as written"
-	}
-	return "rfc9309 decodes escaped unreserved characters and encodes non-ASCII"
 }
 
 func hasNonASCII(s string) bool {

@@ -103,3 +103,44 @@ func ExampleGroup_String() {
 	// User-agent: * (line 5)
 	// User-agent: FooBot (line 1) decides: Disallow: /
 }
+
+func ExamplePolicy_Explain() {
+	pol := robots.Compile(grammar.ParseString("robots.txt", exampleRobots, grammar.Options{}), robots.RFC9309)
+	e := pol.Explain("OtherBot/1.0")
+	fmt.Println(e.Why)
+	for _, g := range e.Groups {
+		fmt.Println(g)
+	}
+	fmt.Println("rules,", e.Order+":")
+	for _, r := range e.Rules {
+		fmt.Printf("  line %d: %s\n", r.Line.Pos.Line, r)
+	}
+	fmt.Println("crawl-delay:", e.CrawlDelay.Delay)
+	fmt.Println("sitemap:", e.Sitemaps[0].URL)
+
+	draft := robots.Compile(grammar.ParseString("robots.txt", exampleRobots, grammar.Options{}), robots.Draft)
+	e = draft.Explain("FooBot/2.1")
+	fmt.Println(e.Why)
+	fmt.Println("rules,", e.Order+":", e.Rules)
+	// Output:
+	// no User-agent line names "OtherBot/1.0", so the "*" group applies
+	// User-agent: * (line 5)
+	// rules, longest match first; on a tie Allow wins:
+	//   line 6: Disallow: /private/
+	// crawl-delay: 2s
+	// sitemap: https://example.com/sitemap.xml
+	// a User-agent line names "FooBot", the product token of "FooBot/2.1"
+	// rules, in file order; the first match decides: [Allow: /public/ Disallow: /]
+}
+
+func ExampleProfile_ParseOptions() {
+	// A file parsed as the profile reads it: google reads all of it.
+	for _, p := range robots.Profiles {
+		fmt.Println(p, p.ParseOptions().MaxSize)
+	}
+	// Output:
+	// rfc9309 512000
+	// google -1
+	// draft 512000
+	// norobots 512000
+}

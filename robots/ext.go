@@ -65,9 +65,11 @@ func (pol *Policy) Host() *Host { return pol.host }
 // order, whatever group it stands in.
 func (pol *Policy) CleanParams() []*CleanParam { return pol.cleanParams }
 
-// isSitemapField reports whether a field names a Sitemap line under p.
+// isSitemapField reports whether a field names a Sitemap line under p:
+// Google's parser takes any field that starts with "sitemap" or
+// "site-map".
 func isSitemapField(p Profile, field string) bool {
-	if p == Google {
+	if p.desc().googleLines {
 		return hasPrefixFold(field, "sitemap") || hasPrefixFold(field, "site-map")
 	}
 	return equalFoldASCII(field, "sitemap")
@@ -83,7 +85,7 @@ func (c *compiler) extension(g *Group, l *grammar.Line) {
 	if l.Kind != grammar.Extension && !(l.Kind.IsRule() || l.Kind == grammar.AgentLine) {
 		return
 	}
-	if l.NoColon && c.pol.profile != Google {
+	if l.NoColon && !c.desc.googleLines {
 		return
 	}
 	if c.usageLine(g, l) {

@@ -81,6 +81,11 @@ func FuzzCompile(f *testing.F) {
 			if d.Rule != nil && d.Rule.Allow != d.Allowed {
 				t.Fatalf("%s: Decide(%q, %q) = %+v: the rule's directive is not the verdict", p, agent, url, d)
 			}
+			if p.desc().records {
+				if got, want := groupLines(pol), refRecordGroups(file, p); got != want {
+					t.Fatalf("%s: groups from the grammar's records %s, want %s (a line-by-line reading)\n%q", p, got, want, src)
+				}
+			}
 			if p == RFC9309 && len(src) <= 2048 && len(url) <= 512 {
 				if want := refRFCAllowed(file, agent, url); d.Allowed != want {
 					t.Fatalf("rfc9309: Allowed(%q, %q) = %v, want %v (reference)\n%q", agent, url, d.Allowed, want, src)
@@ -410,4 +415,62 @@ func FuzzPathOf(f *testing.F) {
 			t.Errorf("pathOf(%q) = %q, %v, want %q, %v", url, p, s, q, r)
 		}
 	})
+}
+
+// groupLines lists the lines of a policy's groups: "a1,a2,:r1,r2,;...".
+func groupLines(pol *Policy) string {
+	var gs [][2][]int
+	for _, g := range pol.Groups() {
+		var ag [2][]int
+		for _, l := range g.AgentLines {
+			ag[0] = append(ag[0], l.Pos.Line)
+		}
+		for _, r := range g.Rules {
+			ag[1] = append(ag[1], r.Line.Pos.Line)
+		}
+		gs = append(gs, ag)
+	}
+	return formatGroups(gs)
+}
+
+func formatGroups(gs [][2][]int) string {
+	var b strings.Builder
+	for _, g := range gs {
+		for _, n := range g[0] {
+			fmt.Fprintf(&b, "%d,", n)
+		}
+		b.WriteByte(':')
+		for _, n := range g[1] {
+			fmt.Fprintf(&b, "%d,", n)
+		}
+		b.WriteByte(';')
+	}
+	return b.String()
+}
+
+// refRecordGroups groups a file's lines line by line as the 1994 and
+// 1996/97 texts do, without the grammar's records: a blank line ends a
+// record, a User-agent line after a rule the profile reads starts one, and
+// a rule outside every record is ignored. Only lines in the BNF's form
+// count; the profile says whether Allow lines are rules.
+func refRecordGroups(f *grammar.File, p Profile) string {
+	var gs [][2][]int
+	in, sawRule := false, false
+	for _, l := range f.Lines {
+		bnf := !l.Typo && !l.NoColon
+		switch {
+		case l.Kind == grammar.Blank:
+			in = false
+		case l.Kind == grammar.AgentLine && bnf:
+			if !in || sawRule {
+				gs = append(gs, [2][]int{})
+				in, sawRule = true, false
+			}
+			gs[len(gs)-1][0] = append(gs[len(gs)-1][0], l.Pos.Line)
+		case bnf && in && (l.Kind == grammar.DisallowLine || l.Kind == grammar.AllowLine && p.desc().allow):
+			sawRule = true
+			gs[len(gs)-1][1] = append(gs[len(gs)-1][1], l.Pos.Line)
+		}
+	}
+	return formatGroups(gs)
 }

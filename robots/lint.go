@@ -79,12 +79,26 @@ type linter struct {
 	ds   grammar.Diagnostics
 }
 
-func (l *linter) warn(code string, start, end grammar.Pos, format string, args ...any) {
-	l.ds = append(l.ds, &grammar.Diagnostic{
+func (l *linter) warn(code string, start, end grammar.Pos, format string, args ...any) *grammar.Diagnostic {
+	d := &grammar.Diagnostic{
 		Severity: grammar.Warning, Code: code, Summary: fmt.Sprintf(format, args...),
 		Filename: l.file.Name, Range: grammar.Range{Start: start, End: end},
-	})
+	}
+	l.ds = append(l.ds, d)
+	return d
 }
+
+// What lint says about portability, from the profile table: the profiles
+// a finding concerns (grammar.Diagnostic.Profiles), and the words for
+// them.
+var (
+	readsRecords = profilesWhere(func(d *profile) bool { return d.records })     // a blank line ends a record
+	merges       = profilesWhere(func(d *profile) bool { return d.merge })       // groups naming a crawler are merged
+	firstOnly    = profilesWhere(func(d *profile) bool { return !d.merge })      // only the first group naming a crawler counts
+	readsTypos   = profilesWhere(func(d *profile) bool { return d.googleLines }) // misspelt fields count
+	strictFields = profilesWhere(func(d *profile) bool { return !d.googleLines })
+	allowWinsTie = profilesWhere(func(d *profile) bool { return !d.firstMatch && d.tieAllow })
+)
 
 func fieldEnd(ln *grammar.Line) grammar.Pos {
 	p := ln.FieldPos()
@@ -111,7 +125,7 @@ func (l *linter) fields() {
 		case grammar.AgentLine, grammar.AllowLine, grammar.DisallowLine:
 			if ln.Typo {
 				l.warn("misspelled-field", ln.FieldPos(), fieldEnd(ln),
-					"field %q is not %q; only the google profile accepts it", ln.Field, canonicalField(ln.Kind))
+					"field %q is not %q; only the %s profile accepts it", ln.Field, canonicalField(ln.Kind), joinNames(readsTypos)).Profiles = strictFields
 			}
 			if ln.Kind == grammar.AgentLine {
 				l.agentValue(ln)
@@ -141,7 +155,7 @@ func (l *linter) fields() {
 					}
 				}
 			case hasPrefixFold(name, "sitemap") || hasPrefixFold(name, "site-map"):
-				l.warn("misspelled-field", ln.FieldPos(), fieldEnd(ln), "field %q is not \"Sitemap\"; only the google profile accepts it", ln.Field)
+				l.warn("misspelled-field", ln.FieldPos(), fieldEnd(ln), "field %q is not \"Sitemap\"; only the %s profile accepts it", ln.Field, joinNames(readsTypos)).Profiles = strictFields
 			case !dataTxt:
 				l.warn("unknown-field", ln.FieldPos(), fieldEnd(ln), "unknown field %q is ignored", ln.Field)
 			}
@@ -153,10 +167,10 @@ func (l *linter) fields() {
 // RFC 9309's grammar, and says how the profiles read one that is not.
 func (l *linter) agentValue(ln *grammar.Line) {
 	v := ln.Value
-	if isGlobalValue(RFC9309, v) || ValidAgentName(v) {
+	if RFC9309.desc().agents.isGlobal(v) || ValidAgentName(v) {
 		return
 	}
-	rfc, google := strings.Join(valueNames(RFC9309, v, nil), `", "`), fileToken(v)
+	rfc, google := strings.Join(RFC9309.desc().agents.names(v, nil), `", "`), fileToken(v)
 	how := fmt.Sprintf("rfc9309 reads the name %q, google %q", rfc, google)
 	switch {
 	case rfc == "" && google == "":
@@ -207,7 +221,7 @@ func (l *linter) records() {
 		case grammar.AllowLine, grammar.DisallowLine:
 			if !inRecord && sawAgent {
 				l.warn("rule-outside-record", ln.Pos, ln.End(),
-					"%s line follows a blank line; the draft and norobots profiles ignore it, as records end at blank lines", canonicalField(ln.Kind))
+					"%s line follows a blank line; the %s profiles ignore it, as records end at blank lines", canonicalField(ln.Kind), joinNames(readsRecords)).Profiles = readsRecords
 			}
 		}
 	}
@@ -221,8 +235,8 @@ func (l *linter) groups() {
 		here := map[string]bool{}
 		for i, v := range g.Agents {
 			keys := []string{"*"}
-			if !isGlobalValue(RFC9309, v) {
-				keys = valueNames(RFC9309, v, nil)
+			if !RFC9309.desc().agents.isGlobal(v) {
+				keys = RFC9309.desc().agents.names(v, nil)
 			}
 			ln := g.AgentLines[i]
 			for _, key := range keys {
@@ -239,8 +253,8 @@ func (l *linter) groups() {
 				}
 				here[key] = true
 				if prev, ok := first[key]; ok {
-					l.warn("repeated-group", ln.ValuePos(), ln.End(),
-						"%s already has a group at line %d; rfc9309 and google merge them, draft and norobots use only the first", who, prev.Pos.Line)
+					l.warn("repeated-group", ln.ValuePos(), ln.End(), "%s already has a group at line %d; %s merge them, %s use only the first",
+						who, prev.Pos.Line, joinNames(merges), joinNames(firstOnly)).Profiles = firstOnly
 					continue
 				}
 				first[key] = ln
@@ -264,7 +278,7 @@ func (l *linter) unreachable(pol *Policy) {
 	for _, a := range pol.allAgents() {
 		seen := map[string]*Rule{}
 		for _, r := range a.rules {
-			key := normPattern(pol.profile, r.Pattern)
+			key := pol.profile.desc().percent.pattern(r.Pattern)
 			if r.Allow {
 				key = "A" + key
 			} else {
@@ -279,8 +293,8 @@ func (l *linter) unreachable(pol *Policy) {
 			if !r.Allow {
 				if prev, ok := seen["A"+key[1:]]; ok && !reported[r] {
 					reported[r] = true
-					l.warn("unreachable-rule", r.Line.Pos, r.Line.End(),
-						"%s never decides under rfc9309 and google: Allow with the same pattern at line %d wins ties", r, prev.Line.Pos.Line)
+					l.warn("unreachable-rule", r.Line.Pos, r.Line.End(), "%s never decides under %s: Allow with the same pattern at line %d wins ties",
+						r, joinNames(allowWinsTie), prev.Line.Pos.Line).Profiles = allowWinsTie
 				}
 			}
 		}

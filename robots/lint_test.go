@@ -46,3 +46,32 @@ func TestLint(t *testing.T) {
 		})
 	}
 }
+
+// TestLintProfiles: a finding that matters only under some profiles says
+// which (Diagnostic.Profiles, from the profile table); the others concern
+// every profile.
+func TestLintProfiles(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []string // "line code profiles"
+	}{
+		{"rule outside record", "User-agent: *\nDisallow: /x\n\nDisallow: /y\n", []string{"4 rule-outside-record [draft norobots]"}},
+		{"misspelling", "User-agent: *\ndisalow: /x\nsite-map: https://example.com/s.xml\n",
+			[]string{"2 misspelled-field [rfc9309 draft norobots]", "3 misspelled-field [rfc9309 draft norobots]"}},
+		{"second group", "User-agent: a\nDisallow: /x\n\nUser-agent: a\nDisallow: /y\n", []string{"4 repeated-group [draft norobots]"}},
+		{"repeated in its group", "User-agent: a\nUser-agent: a\nDisallow: /x\n", []string{"2 repeated-group []"}},
+		{"tie", "User-agent: *\nAllow: /y\nDisallow: /y\n", []string{"3 unreachable-rule [rfc9309 google]"}},
+		{"same rule twice", "User-agent: *\nDisallow: /y\nDisallow: /y\n", []string{"3 unreachable-rule []"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, d := range Lint(grammar.ParseString("robots.txt", tt.src, grammar.Options{})) {
+				got = append(got, fmt.Sprintf("%d %s %v", d.Range.Start.Line, d.Code, d.Profiles))
+			}
+			if strings.Join(got, ", ") != strings.Join(tt.want, ", ") {
+				t.Errorf("Lint(%q) = %q, want %q", tt.src, got, tt.want)
+			}
+		})
+	}
+}

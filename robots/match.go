@@ -49,12 +49,12 @@ func (a *Agent) Decide(url string) Decision {
 	p := a.profile
 	raw, slash := pathOf(url)
 	if !slash {
-		switch p {
-		case RFC9309:
+		switch p.desc().percent {
+		case percentRFC:
 			if !needsNormRFCPath(raw) {
 				return a.decidePath(raw)
 			}
-		case Draft:
+		case percentDraft:
 			if strings.IndexByte(raw, '%') < 0 {
 				return a.decidePath(raw)
 			}
@@ -78,10 +78,10 @@ func (a *Agent) appendPath(dst []byte, raw string, slash bool) []byte {
 	if slash {
 		dst = append(dst, '/')
 	}
-	switch a.profile {
-	case RFC9309:
+	switch a.profile.desc().percent {
+	case percentRFC:
 		return normRFC(dst, raw, true)
-	case Draft:
+	case percentDraft:
 		return normDraft(dst, raw)
 	}
 	return append(dst, raw...)
@@ -90,7 +90,7 @@ func (a *Agent) appendPath(dst []byte, raw string, slash bool) []byte {
 // decidePath decides a path in the profile's comparison form.
 func (a *Agent) decidePath(path string) Decision {
 	p := a.profile
-	if (p == RFC9309 || p == Draft) && path == "/robots.txt" {
+	if p.desc().robotsTxt && path == "/robots.txt" {
 		return Decision{Allowed: true, Reason: ReasonRobotsTxt}
 	}
 	if len(a.rules) > 0 {

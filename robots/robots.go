@@ -14,14 +14,21 @@
 //     order, records end at blank lines).
 //   - NoRobots: the 1994 "Standard for Robot Exclusion" (Disallow only).
 //
-// docs/profiles.md lists every difference, with its source.
+// Each profile is a row of data (its access method, how much of a file it
+// reads, which lines it reads, how groups form and merge, how a rule is
+// chosen and matched) that the package asks; docs/profiles.md lists every
+// difference, with its source.
 //
-// Compile turns a parsed file (see package grammar) into a Policy once; the
-// Policy is immutable and safe for concurrent use, and deciding a URL
-// allocates nothing. Policy.Agent selects a crawler's rules once, for callers
-// that check many URLs for one crawler. Every Decision explains itself: the
-// rule that decided (with its position), the group that applied, or why
-// neither did.
+// Compile turns a parsed file (see package grammar) into a Policy once,
+// reading the tree at the level the profile's standard defines: rfc9309 and
+// google read the User-agent and rule lines in order, draft and norobots
+// the grammar's blank-line records. The Policy is immutable and safe for
+// concurrent use, and deciding a URL allocates nothing. Policy.Agent
+// selects a crawler's rules once, for callers that check many URLs for one
+// crawler. Every Decision explains itself: the rule that decided (with its
+// position), the group that applied, or why neither did; Policy.Explain
+// says what the file means for one crawler, and Compare why profiles
+// disagree.
 //
 // Since 2023 a file may also say what a crawler may do with what it
 // fetched: Content-Usage rules (draft-ietf-aipref-attach), Content-Signal
@@ -38,64 +45,6 @@ import (
 
 	"github.com/sitetxt/sitetxt/grammar"
 )
-
-// Profile selects how a robots.txt file is interpreted.
-type Profile uint8
-
-// The profiles.
-const (
-	// RFC9309 is RFC 9309 as written: groups merged by agent, exact
-	// product-token match, longest match with Allow winning ties, '*' and a
-	// final '$', percent-encoding normalised, /robots.txt always allowed.
-	RFC9309 Profile = iota
-	// Google is the behaviour of Google's open-source robots.txt parser
-	// (github.com/google/robotstxt), including its lenient field names.
-	Google
-	// Draft is the 1996 Internet-Draft as revised in 1997: records end at
-	// blank lines, the first record naming the robot applies, the first
-	// matching rule in file order decides.
-	Draft
-	// NoRobots is the 1994 Standard for Robot Exclusion: Disallow lines
-	// only, prefix matching, records end at blank lines.
-	NoRobots
-)
-
-var profileNames = [...]string{"rfc9309", "google", "draft", "norobots"}
-
-// Profiles lists every profile, the default first.
-var Profiles = []Profile{RFC9309, Google, Draft, NoRobots}
-
-// String returns the profile's name as ParseProfile accepts it.
-func (p Profile) String() string {
-	if int(p) < len(profileNames) {
-		return profileNames[p]
-	}
-	return fmt.Sprintf("profile(%d)", int(p))
-}
-
-// MarshalText encodes the profile as its name.
-func (p Profile) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
-
-// UnmarshalText decodes a profile name.
-func (p *Profile) UnmarshalText(b []byte) error {
-	q, err := ParseProfile(string(b))
-	if err != nil {
-		return err
-	}
-	*p = q
-	return nil
-}
-
-// ParseProfile returns the profile named name: "rfc9309", "google",
-// "draft" or "norobots" (case-insensitive).
-func ParseProfile(name string) (Profile, error) {
-	for i, n := range profileNames {
-		if strings.EqualFold(name, n) {
-			return Profile(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown profile %q (want %s)", name, strings.Join(profileNames[:], ", "))
-}
 
 // Rule is one Allow or Disallow line as a profile reads it.
 type Rule struct {

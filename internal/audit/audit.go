@@ -16,12 +16,9 @@ type Options struct {
 	// Paths are checked besides "/" (which always comes first).
 	Paths []string
 	// Profile is the profile the main answers use; the others are
-	// compared with it.
+	// compared with it. Each reads as much of the file as it does
+	// (robots.Compile reads a file parsed short of that again).
 	Profile robots.Profile
-	// GoogleFile is the file as the google profile reads it (whole, where
-	// the others read 500 KiB), when it differs from the file given to
-	// File; nil means the same file.
-	GoogleFile *grammar.File
 }
 
 // Report is the audit of one file.
@@ -165,10 +162,6 @@ func File(f *grammar.File, opts Options) *Report {
 		}
 	}
 	for i, p := range order {
-		if p == robots.Google && opts.GoogleFile != nil {
-			pols[i] = robots.Compile(opts.GoogleFile, p)
-			continue
-		}
 		pols[i] = robots.Compile(f, p)
 	}
 	rep := &Report{Source: f.Name, Profile: opts.Profile.String(), Paths: paths}

@@ -327,8 +327,7 @@ func BenchmarkSummarize(b *testing.B) {
 func TestGoogleReadsWholeFile(t *testing.T) {
 	src := strings.Repeat("# padding\n", grammar.DefaultMaxSize/10+1) + "User-agent: GPTBot\nDisallow: /\n"
 	reg := &Registry{Crawlers: []Crawler{{Token: "GPTBot", Operator: "OpenAI", Category: AITraining}}}
-	rep := File(grammar.ParseString("big", src, grammar.Options{}), Options{Registry: reg,
-		GoogleFile: grammar.ParseString("big", src, grammar.Options{MaxSize: -1})})
+	rep := File(grammar.ParseString("big", src, grammar.Options{}), Options{Registry: reg})
 	got := rep.Crawlers[0].Paths[0].Profiles
 	if !got[0].Allowed || got[1].Allowed || !rep.Crawlers[0].Disagree {
 		t.Errorf("File: profiles %+v, want rfc9309 allowed, google disallowed, a disagreement", got)

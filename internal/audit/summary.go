@@ -60,7 +60,7 @@ type Input struct {
 
 // Counts counts files by level, under each profile (indexed as
 // robots.Profiles).
-type Counts [4][3]int
+type Counts [][3]int
 
 // Summary is what Summarize counted.
 type Summary struct {
@@ -90,7 +90,18 @@ type Summary struct {
 }
 
 func newSummary(reg *Registry) *Summary {
-	return &Summary{Registry: reg, Crawlers: make([]Counts, len(reg.Crawlers)), Categories: make([]Counts, len(Categories))}
+	s := &Summary{Registry: reg, Crawlers: newCounts(len(reg.Crawlers)), Categories: newCounts(len(Categories))}
+	return s
+}
+
+// newCounts returns n Counts, all zero.
+func newCounts(n int) []Counts {
+	cs := make([]Counts, n)
+	slab := make([][3]int, n*len(robots.Profiles))
+	for i := range cs {
+		cs[i] = slab[i*len(robots.Profiles) : (i+1)*len(robots.Profiles) : (i+1)*len(robots.Profiles)]
+	}
+	return cs
 }
 
 func (s *Summary) add(o *Summary) {
@@ -111,9 +122,9 @@ func (s *Summary) add(o *Summary) {
 }
 
 func addCounts(a, b *Counts) {
-	for p := range a {
-		for l := range a[p] {
-			a[p][l] += b[p][l]
+	for p := range *a {
+		for l := range (*a)[p] {
+			(*a)[p][l] += (*b)[p][l]
 		}
 	}
 }
@@ -144,7 +155,10 @@ func Summarize(in <-chan Input, reg *Registry, workers int) *Summary {
 		go func() {
 			defer wg.Done()
 			local := newSummary(reg)
-			levels := make([][4]Level, len(reg.Crawlers))
+			levels := make([][]Level, len(reg.Crawlers))
+			for i := range levels {
+				levels[i] = make([]Level, len(robots.Profiles))
+			}
 			for f := range in {
 				if f.Data == nil && f.Read != nil && f.Err == nil {
 					f.Data, f.Err = f.Read()
@@ -172,17 +186,14 @@ func Summarize(in <-chan Input, reg *Registry, workers int) *Summary {
 }
 
 // count audits one file into s.
-func (s *Summary) count(f Input, levels [][4]Level, catOf []int) {
+func (s *Summary) count(f Input, levels [][]Level, catOf []int) {
 	s.Files++
 	s.Bytes += int64(len(f.Data))
-	gf := grammar.Parse(f.Name, f.Data, grammar.Options{})
-	var pols [4]*robots.Policy
+	// Each profile reads as much of the file as it does: Compile parses
+	// again for one that reads more (google reads the whole file).
+	gf := grammar.Parse(f.Name, f.Data, robots.RFC9309.ParseOptions())
+	pols := make([]*robots.Policy, len(robots.Profiles))
 	for p, prof := range robots.Profiles {
-		if prof == robots.Google && len(f.Data) > grammar.DefaultMaxSize {
-			// Google reads the whole file; the others their first 500 KiB.
-			pols[p] = robots.Compile(grammar.Parse(f.Name, f.Data, grammar.Options{MaxSize: -1}), prof)
-			continue
-		}
 		pols[p] = robots.Compile(gf, prof)
 	}
 	if len(pols[0].Licenses()) > 0 {

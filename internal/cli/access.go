@@ -43,15 +43,12 @@ func (a *access) Decide(agent, url string) robots.Decision {
 // Allowed reports whether agent may fetch url (for datatxt and mobileagent).
 func (a *access) Allowed(agent, url string) bool { return a.Decide(agent, url).Allowed }
 
-// parseFor parses src as profile reads it: Google reads the whole file
-// (Google's parser has no size limit; the grammar's line limit, all the
-// lines 500 KiB can hold, still bounds memory), the others their first
-// 500 KiB.
+// parseFor parses src as profile reads it (robots.Profile.MaxSize): google
+// reads the whole file (Google's parser has no size limit; the grammar's
+// line limit, all the lines 500 KiB can hold, still bounds memory), the
+// others their first 500 KiB.
 func parseFor(src *source, prof robots.Profile) *grammar.File {
-	if prof == robots.Google {
-		return src.parse(grammar.Options{MaxSize: -1})
-	}
-	return src.parse(grammar.Options{})
+	return src.parse(prof.ParseOptions())
 }
 
 // accessFor compiles src under each named profile. For a fetched source,
@@ -61,8 +58,8 @@ func accessFor(ff *fetchFlags, src *source, names []string) ([]*access, error) {
 		return nil, usageError("no profile given")
 	}
 	var (
-		part, whole *grammar.File
-		out         []*access
+		parsed = map[int]*grammar.File{} // by how much of src a profile reads (-1: all)
+		out    []*access
 	)
 	for _, n := range names {
 		p, err := robots.ParseProfile(n)
@@ -75,15 +72,15 @@ func accessFor(ff *fetchFlags, src *source, names []string) ([]*access, error) {
 				return nil, err
 			}
 		}
-		f := &part
-		if p == robots.Google && len(src.data) > grammar.DefaultMaxSize {
-			f = &whole
+		reads := p.MaxSize()
+		if reads < 0 || reads >= len(src.data) {
+			reads = -1
 		}
-		if *f == nil {
-			*f = parseFor(src, p)
+		if parsed[reads] == nil {
+			parsed[reads] = parseFor(src, p)
 		}
-		a.file = *f
-		a.policy = robots.Compile(*f, p)
+		a.file = parsed[reads]
+		a.policy = robots.Compile(a.file, p)
 		out = append(out, a)
 	}
 	return out, nil

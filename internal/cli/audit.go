@@ -15,7 +15,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/audit"
 	"github.com/sitetxt/sitetxt/internal/decision"
 	"github.com/sitetxt/sitetxt/robots"
@@ -124,12 +123,10 @@ func auditRun(opts *auditOptions) error {
 		if f := reportFetch(opts.IO, src); f != nil {
 			failure = f // the cause is on standard error; the answers still print
 		}
+		// Parsed as rfc9309 reads it; robots.Compile parses again for a
+		// profile that reads more (google reads the whole file).
 		f := parseFor(src, robots.RFC9309)
-		aopts := audit.Options{Paths: opts.Paths, Profile: prof}
-		if len(src.data) > grammar.DefaultMaxSize {
-			aopts.GoogleFile = parseFor(src, robots.Google)
-		}
-		rep := audit.File(f, aopts)
+		rep := audit.File(f, audit.Options{Paths: opts.Paths, Profile: prof})
 		if d, ok := fixedDecision(src.fetched); ok {
 			fixReport(rep, d)
 		}

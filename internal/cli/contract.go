@@ -490,12 +490,13 @@ func readNotes(ios *IOStreams, src *source, f *grammar.File) {
 
 // agentNote says when an agent name is not matched whole: under every
 // profile but google only its product token ("FooBot" of "FooBot/2.1
-// (+https://foo.example/bot)") is compared with the User-agent lines.
+// (+https://foo.example/bot)") is compared with the User-agent lines
+// (robots.Profile.CrawlerName).
 func agentNote(ios *IOStreams, prof robots.Profile, agent string) {
-	if prof == robots.Google || agent == globalAgent {
+	if agent == globalAgent {
 		return
 	}
-	if name, cut := robots.CrawlerName(agent); cut {
+	if name, cut := prof.CrawlerName(agent); cut {
 		note(ios, "--agent %q is read as the crawler name %q", agent, name)
 	}
 }

@@ -99,21 +99,6 @@ type (
 	}
 )
 
-// groupWhy says why these groups apply to agent.
-func groupWhy(prof robots.Profile, agent string, a *robots.Agent) string {
-	switch {
-	case len(a.Groups()) == 0:
-		return fmt.Sprintf("no group names %q and there is no \"*\" group: everything is allowed", agent)
-	case a.Global() && agent == globalAgent:
-		return `the "*" group applies`
-	case a.Global():
-		return fmt.Sprintf("no User-agent line names %q, so the \"*\" group applies", agent)
-	case prof != robots.Google && robots.ProductToken(agent) != agent:
-		return fmt.Sprintf("a User-agent line names %q, the product token of %q", robots.ProductToken(agent), agent)
-	}
-	return fmt.Sprintf("a User-agent line names %q", agent)
-}
-
 func hhmm(min int) string { return fmt.Sprintf("%02d:%02d", min/60, min%60) }
 
 func explainRun(opts *explainOptions) error {
@@ -133,36 +118,35 @@ func explainRun(opts *explainOptions) error {
 	f := parseFor(src, prof)
 	readNotes(opts.IO, src, f)
 	markupWarning(opts.IO, src)
-	pol := robots.Compile(f, prof)
-	a := pol.Agent(opts.Agent)
+	e := robots.Compile(f, prof).Explain(opts.Agent)
 	views := newDecisionViews(src.name, prof, src.fetched)
 
-	v := explainJSON{File: src.name, Agent: opts.Agent, Profile: prof.String(), Why: groupWhy(prof, opts.Agent, a),
+	v := explainJSON{File: src.name, Agent: opts.Agent, Profile: prof.String(), Why: e.Why,
 		Groups: []*groupJSON{}, Rules: []explainRuleJSON{}, Sitemaps: []sitemapJSON{}, Fetch: views.fetch}
 	if d, ok := fixedDecision(src.fetched); ok {
 		v.Why = "the fetch decides every URL: " + d.Reason
 	} else {
-		for _, g := range a.Groups() {
+		for _, g := range e.Groups {
 			v.Groups = append(v.Groups, views.group(g))
 		}
-		for _, r := range a.Rules() {
+		for _, r := range e.Rules {
 			v.Rules = append(v.Rules, explainRuleJSON{*views.rule(r), r.Implied})
 		}
-		if cd := a.CrawlDelay(); cd != nil {
+		if cd := e.CrawlDelay; cd != nil {
 			s := cd.Delay.Seconds()
 			v.CrawlDelay = &s
 		}
-		if rr := a.RequestRate(); rr != nil {
+		if rr := e.RequestRate; rr != nil {
 			v.RequestRate = &decision.RequestRate{Requests: rr.Requests, Seconds: rr.Period.Seconds()}
 		}
-		if vt := a.VisitTime(); vt != nil {
+		if vt := e.VisitTime; vt != nil {
 			v.VisitTime = &visitTimeJSON{hhmm(vt.From), hhmm(vt.To)}
 		}
-		for _, s := range pol.Sitemaps() {
+		for _, s := range e.Sitemaps {
 			p := s.Line.ValuePos()
 			v.Sitemaps = append(v.Sitemaps, sitemapJSON{s.URL, src.name, p.Line, p.Column})
 		}
-		if h := pol.Host(); h != nil {
+		if h := e.Host; h != nil {
 			p := h.Line.ValuePos()
 			v.Host = &hostJSON{h.Host, src.name, p.Line, p.Column}
 		}
@@ -171,7 +155,7 @@ func explainRun(opts *explainOptions) error {
 	if opts.Output == "json" {
 		err = newJSONLines(out).write(v)
 	} else {
-		err = printExplain(out.w, prof, a, &v)
+		err = printExplain(out.w, &e, &v)
 	}
 	if ferr := out.done(); err == nil {
 		err = ferr
@@ -183,21 +167,16 @@ func explainRun(opts *explainOptions) error {
 }
 
 // printExplain writes an explanation for people.
-func printExplain(w io.Writer, prof robots.Profile, a *robots.Agent, v *explainJSON) error {
+func printExplain(w io.Writer, e *robots.Explanation, v *explainJSON) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s for %q under %s\n", v.File, v.Agent, v.Profile)
 	fmt.Fprintf(&b, "why: %s\n", v.Why)
-	if len(a.Groups()) > 0 && v.Fetch == nil || v.Fetch != nil && v.Fetch.Meaning == "parse" {
+	if len(e.Groups) > 0 && v.Fetch == nil || v.Fetch != nil && v.Fetch.Meaning == "parse" {
 		b.WriteString("groups that apply:\n")
-		for _, g := range a.Groups() {
+		for _, g := range e.Groups {
 			fmt.Fprintf(&b, "  %s\n", g)
 		}
-		order := "longest match first; on a tie Allow wins"
-		switch prof {
-		case robots.Draft, robots.NoRobots:
-			order = "in file order; the first match decides"
-		}
-		fmt.Fprintf(&b, "rules in the order tried (%s):\n", order)
+		fmt.Fprintf(&b, "rules in the order tried (%s):\n", e.Order)
 		if len(v.Rules) == 0 {
 			b.WriteString("  none: every URL is allowed\n")
 		}
@@ -209,13 +188,13 @@ func printExplain(w io.Writer, prof robots.Profile, a *robots.Agent, v *explainJ
 			b.WriteByte('\n')
 		}
 		if v.CrawlDelay != nil {
-			fmt.Fprintf(&b, "crawl-delay: %gs (line %d)\n", *v.CrawlDelay, a.CrawlDelay().Line.Pos.Line)
+			fmt.Fprintf(&b, "crawl-delay: %gs (line %d)\n", *v.CrawlDelay, e.CrawlDelay.Line.Pos.Line)
 		}
 		if v.RequestRate != nil {
-			fmt.Fprintf(&b, "request-rate: %d per %gs (line %d)\n", v.RequestRate.Requests, v.RequestRate.Seconds, a.RequestRate().Line.Pos.Line)
+			fmt.Fprintf(&b, "request-rate: %d per %gs (line %d)\n", v.RequestRate.Requests, v.RequestRate.Seconds, e.RequestRate.Line.Pos.Line)
 		}
 		if v.VisitTime != nil {
-			fmt.Fprintf(&b, "visit-time: %s-%s UTC (line %d)\n", v.VisitTime.From, v.VisitTime.To, a.VisitTime().Line.Pos.Line)
+			fmt.Fprintf(&b, "visit-time: %s-%s UTC (line %d)\n", v.VisitTime.From, v.VisitTime.To, e.VisitTime.Line.Pos.Line)
 		}
 		for _, s := range v.Sitemaps {
 			fmt.Fprintf(&b, "sitemap: %s (line %d)\n", s.URL, s.Line)
@@ -307,11 +286,8 @@ func summaryRun(opts *summaryOptions) error {
 		}
 		f := parseFor(src, prof)
 		pol := robots.Compile(f, prof)
-		v := fileSummaryJSON{File: src.name, Profile: prof.String(), Bytes: len(src.data), LimitBytes: grammar.DefaultMaxSize,
+		v := fileSummaryJSON{File: src.name, Profile: prof.String(), Bytes: len(src.data), LimitBytes: max(prof.MaxSize(), 0),
 			Ignored: len(f.Ignored), Lines: len(f.Lines), Groups: len(pol.Groups()), Agents: []string{}, Sitemaps: len(pol.Sitemaps())}
-		if prof == robots.Google {
-			v.LimitBytes = 0
-		}
 		seen := map[string]bool{}
 		for _, g := range pol.Groups() {
 			for _, a := range g.Agents {

@@ -104,7 +104,7 @@ func fetchRun(opts *fetchOptions) error {
 	if err := checkOutput(opts.Output, "text", "json", "csv"); err != nil {
 		return err
 	}
-	if _, err := opts.Fetch.mode("robots.txt"); err != nil {
+	if _, _, err := opts.Fetch.mode("robots.txt"); err != nil {
 		return err
 	}
 	if err := opts.Fetch.prepare(opts.IO); err != nil {
@@ -196,9 +196,9 @@ func fetchRow(r *fetchReport) []string {
 
 // fetchOne fetches one manifest and reports on it.
 func fetchOne(ff *fetchFlags, site, url, manifest string) fetchReport {
-	m, _ := ff.mode(manifest)
+	m, reader, _ := ff.mode(manifest)
 	r := ff.Fetcher().Fetch(context.Background(), url, m)
-	rep := fetchReport{Site: site, Manifest: manifest, URL: url, Mode: m.String(), Status: r.Status.String(),
+	rep := fetchReport{Site: site, Manifest: manifest, URL: url, Mode: reader, Status: r.Status.String(),
 		Reason: r.Reason, HTTPStatus: r.HTTPStatus, FinalURL: r.FinalURL, Redirects: r.Redirects, Size: len(r.Body),
 		Truncated: r.Truncated, ContentType: r.ContentType, FromCache: r.FromCache, Revalidated: r.Revalidated,
 		Stale: r.Stale, FetchedAt: timePtr(r.FetchedAt), Expires: timePtr(r.Expires), RetryAfter: timePtr(r.RetryAfter)}

@@ -129,21 +129,21 @@ func (ff *fetchFlags) Fetcher() *fetch.Fetcher {
 	return f
 }
 
-// mode returns the fetch mode for a manifest: data.txt's own, or the
-// access method of ff.Profile for robots.txt.
-func (ff *fetchFlags) mode(manifest string) (fetch.Mode, error) {
+// mode returns the access method for a manifest and whose it is:
+// data.txt's own ("datatxt"), or for robots.txt that of ff.Profile (its
+// name).
+func (ff *fetchFlags) mode(manifest string) (fetch.Mode, string, error) {
 	if manifest == "data.txt" {
-		return fetch.DataTxt, nil
+		return fetch.AccessDataTxt, "datatxt", nil
 	}
-	if ff.Profile == "" {
-		return fetch.RFC9309, nil
+	p := robots.RFC9309
+	if ff.Profile != "" {
+		var err error
+		if p, err = robots.ParseProfile(ff.Profile); err != nil {
+			return 0, "", usageError("%v", err)
+		}
 	}
-	m, err := fetch.ParseMode(ff.Profile)
-	if err != nil || m == fetch.DataTxt {
-		_, perr := robots.ParseProfile(ff.Profile)
-		return 0, usageError("%v", perr)
-	}
-	return m, nil
+	return p.Access(), p.String(), nil
 }
 
 // fetchSource fetches the manifest at url (already resolved) as a source.
@@ -152,7 +152,7 @@ func (ff *fetchFlags) mode(manifest string) (fetch.Mode, error) {
 // disallowed", is a source whose data is the body (empty unless Status is
 // Parse) and whose fetched field says what the response meant.
 func (ff *fetchFlags) fetchSource(url, manifest string) (*source, error) {
-	m, err := ff.mode(manifest)
+	m, _, err := ff.mode(manifest)
 	if err != nil {
 		return nil, err
 	}
@@ -231,10 +231,9 @@ func (ff *fetchFlags) interpretAs(src *source, profile string) (*fetch.Result, e
 	if src.fetched == nil {
 		return nil, fmt.Errorf("%s was not fetched", src.name)
 	}
-	m, err := fetch.ParseMode(profile)
-	if err != nil || m == fetch.DataTxt {
-		_, perr := robots.ParseProfile(profile)
-		return nil, usageError("%v", perr)
+	p, err := robots.ParseProfile(profile)
+	if err != nil {
+		return nil, usageError("%v", err)
 	}
-	return ff.Fetcher().Fetch(context.Background(), src.fetched.URL, m), nil
+	return ff.Fetcher().Fetch(context.Background(), src.fetched.URL, p.Access()), nil
 }

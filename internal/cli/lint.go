@@ -293,21 +293,10 @@ func lintRun(opts *lintOptions) error {
 }
 
 // portabilityOnly reports whether a diagnostic matters only to profiles
-// other than prof: a rule after a blank line (records end there only under
-// draft and norobots), a second group for an agent (merged under rfc9309
-// and google), a misspelt field (which google accepts), a tie that only
-// longest match has.
+// other than prof (grammar.Diagnostic.Profiles): a rule after a blank line
+// (records end there only under draft and norobots), a second group for an
+// agent (merged under rfc9309 and google), a misspelt field (which google
+// accepts), a tie that only longest match has.
 func portabilityOnly(prof robots.Profile, d *grammar.Diagnostic) bool {
-	longest := prof == robots.RFC9309 || prof == robots.Google
-	switch d.Code {
-	case "rule-outside-record":
-		return longest
-	case "repeated-group":
-		return longest && strings.Contains(d.Summary, "draft and norobots use only the first")
-	case "misspelled-field":
-		return prof == robots.Google
-	case "unreachable-rule":
-		return !longest && strings.Contains(d.Summary, "under rfc9309 and google")
-	}
-	return false
+	return !d.Concerns(prof.String())
 }

@@ -27,7 +27,8 @@ func newParseCmd(ios *IOStreams) *cobra.Command {
 		Short: "Print the syntax tree of a manifest, with positions",
 		Long: `Parse a robots.txt, data.txt or any file in the drafts' line format and
 print its syntax tree: every line with its position, kind, field, value and
-comment, the lines before the first record, the records, and the
+comment, the lines before the first User-agent line, the records (the
+drafts' records: a blank line ends one) and the lines outside them, and the
 diagnostics. SOURCE is a file, "-" for standard input, or an http(s) URL.
 
 -o json prints the tree as one object on one line (yaml: one document);
@@ -205,7 +206,19 @@ func printTree(w io.Writer, f *grammar.File) {
 			line(l)
 		}
 	}
+	// The lines after the preamble: each record's, and those outside
+	// every record (a blank line ends a record) under their own heading.
+	next := len(f.Preamble)
+	outside := func(to int) {
+		if next < to {
+			fmt.Fprintln(w, "outside any record:")
+			for _, l := range f.Lines[next:to] {
+				line(l)
+			}
+		}
+	}
 	for _, r := range f.Records {
+		outside(r.Pos.Line - 1)
 		agents := make([]string, len(r.Agents))
 		for i, a := range r.Agents {
 			agents[i] = a.Value
@@ -214,7 +227,9 @@ func printTree(w io.Writer, f *grammar.File) {
 		for _, l := range r.Lines {
 			line(l)
 		}
+		next = r.Pos.Line - 1 + len(r.Lines)
 	}
+	outside(len(f.Lines))
 	if f.Ignored != "" {
 		fmt.Fprintf(w, "ignored: %d bytes past the size limit\n", len(f.Ignored))
 	}

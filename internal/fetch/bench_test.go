@@ -15,11 +15,11 @@ func BenchmarkFetchCached(b *testing.B) {
 	s := newBenchServer(b, body)
 	f := &Fetcher{}
 	u := s.URL + "/robots.txt"
-	f.Fetch(context.Background(), u, RFC9309)
+	f.Fetch(context.Background(), u, AccessRFC9309)
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if r := f.Fetch(context.Background(), u, RFC9309); !r.FromCache {
+		if r := f.Fetch(context.Background(), u, AccessRFC9309); !r.FromCache {
 			b.Fatal("not from cache")
 		}
 	}
@@ -34,7 +34,7 @@ func BenchmarkFetchLoopback(b *testing.B) {
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if r := f.Fetch(context.Background(), u, RFC9309); r.Status != Parse {
+		if r := f.Fetch(context.Background(), u, AccessRFC9309); r.Status != Parse {
 			b.Fatal(r.Status, r.Err)
 		}
 	}

@@ -41,18 +41,18 @@ func TestCacheHitMissExpiry(t *testing.T) {
 		mode  Mode
 		fresh time.Duration // how long the first response is fresh
 	}{
-		{"default rfc9309", "", RFC9309, 24 * time.Hour},
-		{"default google", "", Google, 24 * time.Hour},
-		{"default draft", "", Draft, 7 * 24 * time.Hour},
-		{"default norobots", "", NoRobots, 7 * 24 * time.Hour},
-		{"default datatxt", "", DataTxt, 7 * 24 * time.Hour},
-		{"max-age", "?cc=max-age%3D60", RFC9309, time.Minute},
-		{"max-age over 24h capped", "?cc=max-age%3D172800", RFC9309, 24 * time.Hour},
-		{"max-age over 24h under draft", "?cc=max-age%3D1209600", Draft, 14 * 24 * time.Hour},
-		{"expires", "?expires=2h", RFC9309, 2 * time.Hour},
-		{"expires under draft", "?expires=48h", Draft, 48 * time.Hour},
-		{"max-age beats expires", "?cc=max-age%3D60&expires=2h", Draft, time.Minute},
-		{"no-cache", "?cc=no-cache", RFC9309, 0},
+		{"default rfc9309", "", AccessRFC9309, 24 * time.Hour},
+		{"default google", "", AccessRFC9309, 24 * time.Hour},
+		{"default draft", "", AccessDraft, 7 * 24 * time.Hour},
+		{"default norobots", "", AccessDraft, 7 * 24 * time.Hour},
+		{"default datatxt", "", AccessDataTxt, 7 * 24 * time.Hour},
+		{"max-age", "?cc=max-age%3D60", AccessRFC9309, time.Minute},
+		{"max-age over 24h capped", "?cc=max-age%3D172800", AccessRFC9309, 24 * time.Hour},
+		{"max-age over 24h under draft", "?cc=max-age%3D1209600", AccessDraft, 14 * 24 * time.Hour},
+		{"expires", "?expires=2h", AccessRFC9309, 2 * time.Hour},
+		{"expires under draft", "?expires=48h", AccessDraft, 48 * time.Hour},
+		{"max-age beats expires", "?cc=max-age%3D60&expires=2h", AccessDraft, time.Minute},
+		{"no-cache", "?cc=no-cache", AccessRFC9309, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -93,11 +93,11 @@ func TestNoStore(t *testing.T) {
 	mem := new(MemoryCache)
 	f := &Fetcher{Now: clk.Now, Cache: mem}
 	u := s.URL + "/robots.txt?cc=no-store"
-	f.Fetch(context.Background(), u, RFC9309)
+	f.Fetch(context.Background(), u, AccessRFC9309)
 	if _, ok := mem.Get(u); ok {
 		t.Errorf("a no-store response was cached")
 	}
-	if r := f.Fetch(context.Background(), u, RFC9309); r.FromCache || s.hits.Load() != 2 {
+	if r := f.Fetch(context.Background(), u, AccessRFC9309); r.FromCache || s.hits.Load() != 2 {
 		t.Errorf("second Fetch of no-store: from cache %v, hits %d; want 2 server hits", r.FromCache, s.hits.Load())
 	}
 }
@@ -109,11 +109,11 @@ func TestStaleWhileUnreachable(t *testing.T) {
 		want      Status
 		wantStale bool
 	}{
-		{RFC9309, 25 * time.Hour, Parse, true},
-		{Google, 24*time.Hour + 29*24*time.Hour, Parse, true},
-		{RFC9309, 24*time.Hour + 30*24*time.Hour, DisallowAll, false},
-		{Draft, 8 * 24 * time.Hour, Defer, false},
-		{DataTxt, 8 * 24 * time.Hour, Error, false},
+		{AccessRFC9309, 25 * time.Hour, Parse, true},
+		{AccessRFC9309, 24*time.Hour + 29*24*time.Hour, Parse, true},
+		{AccessRFC9309, 24*time.Hour + 30*24*time.Hour, DisallowAll, false},
+		{AccessDraft, 8 * 24 * time.Hour, Defer, false},
+		{AccessDataTxt, 8 * 24 * time.Hour, Error, false},
 	} {
 		t.Run(tt.mode.String()+"/"+tt.after.String(), func(t *testing.T) {
 			clk := newClock()
@@ -146,7 +146,7 @@ func TestRememberedFailure(t *testing.T) {
 	f := &Fetcher{Now: clk.Now}
 	u := s.URL + "/robots.txt"
 	for i := range 3 {
-		if r := f.Fetch(context.Background(), u, RFC9309); r.Status != DisallowAll || r.HTTPStatus != 503 {
+		if r := f.Fetch(context.Background(), u, AccessRFC9309); r.Status != DisallowAll || r.HTTPStatus != 503 {
 			t.Errorf("Fetch %d = %s HTTP %d, want disallow-all HTTP 503", i, r.Status, r.HTTPStatus)
 		}
 	}
@@ -154,7 +154,7 @@ func TestRememberedFailure(t *testing.T) {
 		t.Errorf("server hits within Retry-After = %d, want 1", n)
 	}
 	clk.Add(120 * time.Second)
-	f.Fetch(context.Background(), u, RFC9309)
+	f.Fetch(context.Background(), u, AccessRFC9309)
 	if n := s.hits.Load(); n != 2 {
 		t.Errorf("server hits after Retry-After = %d, want 2", n)
 	}
@@ -173,7 +173,7 @@ func TestCoalesce(t *testing.T) {
 	var wg sync.WaitGroup
 	results := make([]*Result, callers)
 	for i := range callers {
-		wg.Go(func() { results[i] = f.Fetch(context.Background(), u, Mode(i%5)) })
+		wg.Go(func() { results[i] = f.Fetch(context.Background(), u, Mode(i%3)) })
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for joined.Load() < callers-1 && time.Now().Before(deadline) {
@@ -202,7 +202,7 @@ func TestDirCacheCorrupt(t *testing.T) {
 	dc := DirCache{Dir: dir}
 	good := func() []byte {
 		f := &Fetcher{Now: clk.Now, Cache: dc}
-		if r := f.Fetch(context.Background(), u, RFC9309); r.Status != Parse {
+		if r := f.Fetch(context.Background(), u, AccessRFC9309); r.Status != Parse {
 			t.Fatalf("Fetch = %s, want parse", r.Status)
 		}
 		data, err := os.ReadFile(dc.path(u))
@@ -229,14 +229,14 @@ func TestDirCacheCorrupt(t *testing.T) {
 			}
 			before := s.hits.Load()
 			f := &Fetcher{Now: clk.Now, Cache: dc}
-			r := f.Fetch(context.Background(), u, RFC9309)
+			r := f.Fetch(context.Background(), u, AccessRFC9309)
 			if r.Status != Parse || r.FromCache || string(r.Body) != robotsBody {
 				t.Errorf("Fetch over a %s cache file = %s, from cache %v, body %q; want a fresh parse", tt.name, r.Status, r.FromCache, r.Body)
 			}
 			if s.hits.Load() != before+1 {
 				t.Errorf("Fetch over a %s cache file did not refetch", tt.name)
 			}
-			if r := f.Fetch(context.Background(), u, RFC9309); !r.FromCache {
+			if r := f.Fetch(context.Background(), u, AccessRFC9309); !r.FromCache {
 				t.Errorf("the refetched entry was not written back over the %s file", tt.name)
 			}
 		})
@@ -259,7 +259,7 @@ func TestDirCacheUnwritable(t *testing.T) {
 	s := cacheServer(t, clk, nil)
 	// The cache "directory" is a file: every write fails, and fetching still works.
 	f := &Fetcher{Now: clk.Now, Cache: DirCache{Dir: filepath.Join(file, "sub")}}
-	if r := f.Fetch(context.Background(), s.URL+"/robots.txt", RFC9309); r.Status != Parse || r.Err != nil {
+	if r := f.Fetch(context.Background(), s.URL+"/robots.txt", AccessRFC9309); r.Status != Parse || r.Err != nil {
 		t.Errorf("Fetch with an unwritable cache = %s, err %v, want parse", r.Status, r.Err)
 	}
 }
@@ -318,25 +318,25 @@ func TestLifetime(t *testing.T) {
 		mode   Mode
 		want   time.Duration
 	}{
-		{http.Header{}, RFC9309, 24 * time.Hour},
-		{http.Header{}, DataTxt, 7 * 24 * time.Hour},
-		{http.Header{"Cache-Control": {"public, max-age=600"}}, RFC9309, 10 * time.Minute},
-		{http.Header{"Cache-Control": {`max-age="600"`}}, RFC9309, 10 * time.Minute},
-		{http.Header{"Cache-Control": {"max-age=600"}, "Age": {"100"}}, RFC9309, 500 * time.Second},
-		{http.Header{"Cache-Control": {"max-age=600"}, "Age": {"1000"}}, RFC9309, 0},
-		{http.Header{"Cache-Control": {"max-age=600", "max-age=60"}}, RFC9309, time.Minute},
-		{http.Header{"Cache-Control": {"max-age=abc"}}, Draft, 0},
-		{http.Header{"Cache-Control": {"max-age=99999999999999"}}, Draft, MaxLifetime},
-		{http.Header{"Cache-Control": {"no-cache"}}, Draft, 0},
-		{http.Header{"Cache-Control": {"No-Store"}}, Draft, 0},
-		{http.Header{"Pragma": {"no-cache"}}, Draft, 0},
-		{http.Header{"Pragma": {"no-cache"}, "Cache-Control": {"max-age=60"}}, Draft, time.Minute},
-		{http.Header{"Expires": {"0"}}, Draft, 0},
-		{http.Header{"Expires": {at.Add(-time.Hour).Format(http.TimeFormat)}, "Date": {date}}, Draft, 0},
-		{http.Header{"Expires": {at.Add(3 * time.Hour).Format(http.TimeFormat)}, "Date": {date}}, Draft, 3 * time.Hour},
-		{http.Header{"Expires": {at.Add(30 * time.Hour).Format(http.TimeFormat)}}, RFC9309, 24 * time.Hour},
+		{http.Header{}, AccessRFC9309, 24 * time.Hour},
+		{http.Header{}, AccessDataTxt, 7 * 24 * time.Hour},
+		{http.Header{"Cache-Control": {"public, max-age=600"}}, AccessRFC9309, 10 * time.Minute},
+		{http.Header{"Cache-Control": {`max-age="600"`}}, AccessRFC9309, 10 * time.Minute},
+		{http.Header{"Cache-Control": {"max-age=600"}, "Age": {"100"}}, AccessRFC9309, 500 * time.Second},
+		{http.Header{"Cache-Control": {"max-age=600"}, "Age": {"1000"}}, AccessRFC9309, 0},
+		{http.Header{"Cache-Control": {"max-age=600", "max-age=60"}}, AccessRFC9309, time.Minute},
+		{http.Header{"Cache-Control": {"max-age=abc"}}, AccessDraft, 0},
+		{http.Header{"Cache-Control": {"max-age=99999999999999"}}, AccessDraft, MaxLifetime},
+		{http.Header{"Cache-Control": {"no-cache"}}, AccessDraft, 0},
+		{http.Header{"Cache-Control": {"No-Store"}}, AccessDraft, 0},
+		{http.Header{"Pragma": {"no-cache"}}, AccessDraft, 0},
+		{http.Header{"Pragma": {"no-cache"}, "Cache-Control": {"max-age=60"}}, AccessDraft, time.Minute},
+		{http.Header{"Expires": {"0"}}, AccessDraft, 0},
+		{http.Header{"Expires": {at.Add(-time.Hour).Format(http.TimeFormat)}, "Date": {date}}, AccessDraft, 0},
+		{http.Header{"Expires": {at.Add(3 * time.Hour).Format(http.TimeFormat)}, "Date": {date}}, AccessDraft, 3 * time.Hour},
+		{http.Header{"Expires": {at.Add(30 * time.Hour).Format(http.TimeFormat)}}, AccessRFC9309, 24 * time.Hour},
 		// Expires is relative to the server's Date, not to our clock.
-		{http.Header{"Expires": {at.Add(-22 * time.Hour).Format(http.TimeFormat)}, "Date": {at.Add(-24 * time.Hour).Format(http.TimeFormat)}}, Draft, 2 * time.Hour},
+		{http.Header{"Expires": {at.Add(-22 * time.Hour).Format(http.TimeFormat)}, "Date": {at.Add(-24 * time.Hour).Format(http.TimeFormat)}}, AccessDraft, 2 * time.Hour},
 	}
 	for _, tt := range tests {
 		e := &entry{Header: tt.header, FetchedAt: at}

@@ -68,7 +68,7 @@ func TestFailureCauses(t *testing.T) {
 				if !strings.Contains(r.Reason, tt.cause) {
 					t.Errorf("%s: Fetch(%s).Reason = %q, want it to say %q", m, tt.name, r.Reason, tt.cause)
 				}
-				if m == RFC9309 && (!strings.HasPrefix(r.Reason, tt.rfc) || r.Status != DisallowAll) {
+				if m == AccessRFC9309 && (!strings.HasPrefix(r.Reason, tt.rfc) || r.Status != DisallowAll) {
 					t.Errorf("rfc9309: Fetch(%s) = %s, %q; want disallow-all, %q...", tt.name, r.Status, r.Reason, tt.rfc)
 				}
 				var ne *NetError

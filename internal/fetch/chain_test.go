@@ -26,7 +26,7 @@ func TestRedirectChain(t *testing.T) {
 	cache := new(MemoryCache)
 	want := []string{srv.URL + "/a", srv.URL + "/b"}
 	for i, f := range []*Fetcher{{Cache: cache}, {Cache: cache}} {
-		r := f.Fetch(context.Background(), srv.URL+"/robots.txt", RFC9309)
+		r := f.Fetch(context.Background(), srv.URL+"/robots.txt", AccessRFC9309)
 		if !slices.Equal(r.Chain, want) || r.Redirects != 2 || r.FinalURL != want[1] || r.FromCache != (i == 1) {
 			t.Errorf("Fetch #%d: Chain = %q, Redirects = %d, FinalURL = %q, FromCache = %v; want %q, 2, %q, %v",
 				i+1, r.Chain, r.Redirects, r.FinalURL, r.FromCache, want, want[1], i == 1)

@@ -22,7 +22,7 @@ func TestDirCacheHostile(t *testing.T) {
 	u := s.URL + "/robots.txt"
 	// A valid entry for u, written elsewhere to be linked to.
 	other := DirCache{Dir: t.TempDir()}
-	(&Fetcher{Now: clk.Now, Cache: other}).Fetch(context.Background(), u, RFC9309)
+	(&Fetcher{Now: clk.Now, Cache: other}).Fetch(context.Background(), u, AccessRFC9309)
 	valid, err := os.ReadFile(other.path(u))
 	if err != nil {
 		t.Fatalf("no valid entry to plant: %v", err)
@@ -73,7 +73,7 @@ func TestDirCacheHostile(t *testing.T) {
 			t.Logf("%s: a miss, %d bytes allocated", tt.name, alloc)
 			before := s.hits.Load()
 			f := &Fetcher{Now: clk.Now, Cache: dc}
-			if r := f.Fetch(context.Background(), u, RFC9309); r.Status != Parse || r.FromCache || s.hits.Load() != before+1 {
+			if r := f.Fetch(context.Background(), u, AccessRFC9309); r.Status != Parse || r.FromCache || s.hits.Load() != before+1 {
 				t.Errorf("Fetch over a %s = %s, from cache %v; want a parse fetched again", tt.name, r.Status, r.FromCache)
 			}
 		})
@@ -116,12 +116,12 @@ func TestFutureFetchTime(t *testing.T) {
 	e := &entry{URL: u, FinalURL: u, StatusCode: 200, Header: make(map[string][]string),
 		FetchedAt: clk.Now().Add(365 * 24 * time.Hour), Body: []byte("User-agent: *\nDisallow: /\n")}
 	f := &Fetcher{Now: clk.Now, Cache: readOnlyCache{u, string(e.encode())}}
-	if r := f.Fetch(context.Background(), u, RFC9309); r.FromCache || s.hits.Load() != 1 || string(r.Body) != robotsBody {
+	if r := f.Fetch(context.Background(), u, AccessRFC9309); r.FromCache || s.hits.Load() != 1 || string(r.Body) != robotsBody {
 		t.Errorf("Fetch over an entry fetched in a year = from cache %v, %d hits, body %q; want the server's body", r.FromCache, s.hits.Load(), r.Body)
 	}
 	clk.Add(365*24*time.Hour + time.Second)
 	f = &Fetcher{Now: clk.Now, Cache: readOnlyCache{u, string(e.encode())}}
-	if r := f.Fetch(context.Background(), u, RFC9309); !r.FromCache || s.hits.Load() != 1 {
+	if r := f.Fetch(context.Background(), u, AccessRFC9309); !r.FromCache || s.hits.Load() != 1 {
 		t.Errorf("Fetch once the entry's time has come = from cache %v, %d hits; want the cached entry", r.FromCache, s.hits.Load())
 	}
 }

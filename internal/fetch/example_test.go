@@ -24,15 +24,15 @@ func ExampleFetcher_Fetch() {
 
 	f := &fetch.Fetcher{UserAgent: "ExampleBot/1.0"}
 	robots, _ := fetch.ManifestURL(srv.URL+"/some/page.html", "robots.txt")
-	r := f.Fetch(context.Background(), robots, fetch.RFC9309)
+	r := f.Fetch(context.Background(), robots, fetch.AccessRFC9309)
 	fmt.Println(r.Status, r.HTTPStatus, r.FromCache, r.Expires.Sub(r.FetchedAt))
 	fmt.Printf("%s", r.Body)
 
-	r = f.Fetch(context.Background(), robots, fetch.RFC9309)
+	r = f.Fetch(context.Background(), robots, fetch.AccessRFC9309)
 	fmt.Println(r.Status, r.FromCache)
 
 	data, _ := fetch.ManifestURL(srv.URL, "data.txt")
-	r = f.Fetch(context.Background(), data, fetch.DataTxt)
+	r = f.Fetch(context.Background(), data, fetch.AccessDataTxt)
 	fmt.Println(r.Status, r.HTTPStatus, r.Err)
 	// Output:
 	// parse 200 false 1h0m0s
@@ -51,7 +51,7 @@ func ExampleMemo_Get() {
 	compiles := 0
 	m := &fetch.Memo[int]{
 		Fetcher: &fetch.Fetcher{UserAgent: "ExampleBot/1.0"},
-		Mode:    fetch.RFC9309,
+		Mode:    fetch.AccessRFC9309,
 		// A real Compile builds a policy; this one counts lines.
 		Compile: func(r *fetch.Result) int { compiles++; return bytes.Count(r.Body, []byte("\n")) },
 	}

@@ -109,7 +109,7 @@ type Result struct {
 	RetryAfter time.Time
 	// Err is set when no usable answer came from the server: a network
 	// error, a timeout, too many redirects, a 5xx or 429 status, or any
-	// failure under DataTxt.
+	// failure under AccessDataTxt.
 	Err error
 }
 

@@ -56,7 +56,9 @@ func newServer(t *testing.T, h http.HandlerFunc) *server {
 	return s
 }
 
-var allModes = []Mode{RFC9309, Google, Draft, NoRobots, DataTxt}
+// allModes is the access method of each robots.txt profile (rfc9309,
+// google, draft, norobots), then data.txt's.
+var allModes = []Mode{AccessRFC9309, AccessRFC9309, AccessDraft, AccessDraft, AccessDataTxt}
 
 const robotsBody = "User-agent: *\nDisallow: /private/\n"
 
@@ -152,7 +154,7 @@ func TestDeferRetryAfter(t *testing.T) {
 	}
 	for _, tt := range tests {
 		f := &Fetcher{Now: clk.Now}
-		r := f.Fetch(context.Background(), s.URL+"/robots.txt"+tt.query, Draft)
+		r := f.Fetch(context.Background(), s.URL+"/robots.txt"+tt.query, AccessDraft)
 		if r.Status != Defer {
 			t.Fatalf("Fetch(503%s).Status = %s, want defer", tt.query, r.Status)
 		}
@@ -200,7 +202,7 @@ func TestRedirects(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
 			f := &Fetcher{Cache: NoCache{}}
-			r := f.Fetch(context.Background(), first.URL+tt.path, RFC9309)
+			r := f.Fetch(context.Background(), first.URL+tt.path, AccessRFC9309)
 			if r.Status != tt.want || r.Redirects != tt.redirects || r.FinalURL != tt.final {
 				t.Errorf("Fetch(%s) = %s after %d redirects at %s, want %s after %d at %s (%s; %v)",
 					tt.path, r.Status, r.Redirects, r.FinalURL, tt.want, tt.redirects, tt.final, r.Reason, r.Err)
@@ -241,7 +243,7 @@ func TestLargeBody(t *testing.T) {
 	})
 	f := &Fetcher{Cache: NoCache{}}
 	var r *Result
-	alloc := allocated(func() { r = f.Fetch(context.Background(), s.URL+"/robots.txt", RFC9309) })
+	alloc := allocated(func() { r = f.Fetch(context.Background(), s.URL+"/robots.txt", AccessRFC9309) })
 	t.Logf("11 MB body: %d bytes allocated", alloc)
 	if r.Status != Parse || len(r.Body) != DefaultMaxSize || !r.Truncated {
 		t.Fatalf("Fetch(11 MB) = %s, %d bytes, truncated %v, want parse, %d bytes, truncated (%v)", r.Status, len(r.Body), r.Truncated, DefaultMaxSize, r.Err)
@@ -269,7 +271,7 @@ func TestGzipBomb(t *testing.T) {
 	})
 	f := &Fetcher{Cache: NoCache{}}
 	var r *Result
-	alloc := allocated(func() { r = f.Fetch(context.Background(), s.URL+"/robots.txt", RFC9309) })
+	alloc := allocated(func() { r = f.Fetch(context.Background(), s.URL+"/robots.txt", AccessRFC9309) })
 	t.Logf("gzip bomb (%d bytes, 100 MiB decoded): %d bytes allocated", len(bomb), alloc)
 	if r.Status != Parse || len(r.Body) != DefaultMaxSize || !r.Truncated {
 		t.Fatalf("Fetch(gzip bomb) = %s, %d bytes, truncated %v, want parse, %d bytes, truncated (%v)", r.Status, len(r.Body), r.Truncated, DefaultMaxSize, r.Err)
@@ -287,7 +289,7 @@ func TestGzipSmall(t *testing.T) {
 		zw.Close()
 	})
 	f := &Fetcher{Cache: NoCache{}}
-	r := f.Fetch(context.Background(), s.URL+"/robots.txt", RFC9309)
+	r := f.Fetch(context.Background(), s.URL+"/robots.txt", AccessRFC9309)
 	if r.Status != Parse || string(r.Body) != robotsBody || r.Truncated {
 		t.Errorf("Fetch(gzip) = %s %q truncated %v, want parse %q", r.Status, r.Body, r.Truncated, robotsBody)
 	}
@@ -299,7 +301,7 @@ func TestBrokenGzip(t *testing.T) {
 		io.WriteString(w, "not gzip at all")
 	})
 	f := &Fetcher{Cache: NoCache{}}
-	if r := f.Fetch(context.Background(), s.URL+"/robots.txt", RFC9309); r.Status != DisallowAll || r.Err == nil {
+	if r := f.Fetch(context.Background(), s.URL+"/robots.txt", AccessRFC9309); r.Status != DisallowAll || r.Err == nil {
 		t.Errorf("Fetch(broken gzip) = %s, err %v, want disallow-all with an error", r.Status, r.Err)
 	}
 }
@@ -316,7 +318,7 @@ func TestTimeout(t *testing.T) {
 	for _, tt := range []struct {
 		m    Mode
 		want Status
-	}{{RFC9309, DisallowAll}, {Draft, Defer}, {DataTxt, Error}} {
+	}{{AccessRFC9309, DisallowAll}, {AccessDraft, Defer}, {AccessDataTxt, Error}} {
 		f := &Fetcher{Cache: NoCache{}, Timeout: 200 * time.Millisecond}
 		r := f.Fetch(context.Background(), s.URL+"/robots.txt", tt.m)
 		if r.Status != tt.want || r.Err == nil || r.HTTPStatus != 0 {
@@ -337,12 +339,12 @@ func TestCallerCancel(t *testing.T) {
 	f := &Fetcher{}
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	if r := f.Fetch(ctx, s.URL+"/robots.txt", RFC9309); r.Status != DisallowAll || r.Err == nil {
+	if r := f.Fetch(ctx, s.URL+"/robots.txt", AccessRFC9309); r.Status != DisallowAll || r.Err == nil {
 		t.Errorf("Fetch(canceled) = %s, err %v, want disallow-all with an error", r.Status, r.Err)
 	}
 	close(release)
 	// The abandoned fetch still completes and fills the cache.
-	r := f.Fetch(context.Background(), s.URL+"/robots.txt", RFC9309)
+	r := f.Fetch(context.Background(), s.URL+"/robots.txt", AccessRFC9309)
 	if r.Status != Parse {
 		t.Errorf("Fetch after cancel = %s, want parse", r.Status)
 	}
@@ -358,7 +360,7 @@ func TestHTMLBody(t *testing.T) {
 		io.WriteString(w, page)
 	})
 	f := &Fetcher{Cache: NoCache{}}
-	r := f.Fetch(context.Background(), s.URL+"/robots.txt", RFC9309)
+	r := f.Fetch(context.Background(), s.URL+"/robots.txt", AccessRFC9309)
 	if r.Status != Parse || string(r.Body) != page || r.ContentType != "text/html; charset=utf-8" {
 		t.Fatalf("Fetch(HTML) = %s %q (%s), want parse with the page", r.Status, r.Body, r.ContentType)
 	}
@@ -387,7 +389,7 @@ func TestUserAgentAndConditional(t *testing.T) {
 	})
 	clk := newClock()
 	f := &Fetcher{UserAgent: "ExampleBot/1.0", Now: clk.Now}
-	r := f.Fetch(context.Background(), s.URL+"/robots.txt", RFC9309)
+	r := f.Fetch(context.Background(), s.URL+"/robots.txt", AccessRFC9309)
 	if ua := gotUA.Load(); ua != "ExampleBot/1.0" {
 		t.Errorf("User-Agent = %q, want ExampleBot/1.0", ua)
 	}
@@ -395,7 +397,7 @@ func TestUserAgentAndConditional(t *testing.T) {
 		t.Fatalf("first Fetch = %s, from cache %v, want parse from the server", r.Status, r.FromCache)
 	}
 	clk.Add(61 * time.Second)
-	r = f.Fetch(context.Background(), s.URL+"/robots.txt", RFC9309)
+	r = f.Fetch(context.Background(), s.URL+"/robots.txt", AccessRFC9309)
 	if inm := gotINM.Load(); inm != `"v1"` {
 		t.Errorf("If-None-Match = %q, want \"v1\"", inm)
 	}
@@ -414,7 +416,7 @@ func TestUserAgentAndConditional(t *testing.T) {
 func TestBadURL(t *testing.T) {
 	f := &Fetcher{}
 	for _, u := range []string{"ftp://example.org/robots.txt", "/robots.txt", "http://", "http://a b/"} {
-		if r := f.Fetch(context.Background(), u, RFC9309); r.Status != Error || r.Err == nil {
+		if r := f.Fetch(context.Background(), u, AccessRFC9309); r.Status != Error || r.Err == nil {
 			t.Errorf("Fetch(%q) = %s, err %v, want error", u, r.Status, r.Err)
 		}
 	}
@@ -422,7 +424,7 @@ func TestBadURL(t *testing.T) {
 
 func TestResultFailure(t *testing.T) {
 	f := &Fetcher{}
-	r := f.Fetch(context.Background(), "ftp://example.org/robots.txt", RFC9309)
+	r := f.Fetch(context.Background(), "ftp://example.org/robots.txt", AccessRFC9309)
 	if got, want := r.Failure().Error(), `cannot fetch ftp://example.org/robots.txt: unsupported scheme "ftp" (want http or https)`; got != want {
 		t.Errorf("Failure() = %q, want %q", got, want)
 	}

@@ -3,25 +3,24 @@ package fetch
 import (
 	"fmt"
 	"net/http"
-	"strings"
 )
 
-// Mode says which standard's access method interprets a response. The
-// robots.txt modes mirror the robots profiles of the same names.
+// Mode is an access method: how a standard reads the HTTP response for
+// its manifest (which status means "allowed", "disallowed", "try later",
+// and how long a copy may be kept). A robots.txt profile names its own
+// (robots.Profile.Access); data.txt has its own.
 type Mode uint8
 
-// The modes.
+// The access methods.
 const (
-	RFC9309  Mode = iota // RFC 9309, section 2.3.1
-	Google               // Google's documented robots.txt handling (as RFC9309)
-	Draft                // Koster's 1996 draft, section 3.1
-	NoRobots             // the 1994 standard (as Draft)
-	DataTxt              // the data.txt draft, section 3.1
+	AccessRFC9309 Mode = iota // RFC 9309, section 2.3.1 (the rfc9309 and google profiles)
+	AccessDraft               // Koster's 1996 draft, section 3.1 (the draft and norobots profiles)
+	AccessDataTxt             // the data.txt draft, section 3.1
 )
 
-var modeNames = [...]string{RFC9309: "rfc9309", Google: "google", Draft: "draft", NoRobots: "norobots", DataTxt: "datatxt"}
+var modeNames = [...]string{AccessRFC9309: "rfc9309", AccessDraft: "draft", AccessDataTxt: "datatxt"}
 
-// String returns the mode's name as ParseMode accepts it.
+// String returns the access method's name: the standard it follows.
 func (m Mode) String() string {
 	if int(m) < len(modeNames) {
 		return modeNames[m]
@@ -29,19 +28,8 @@ func (m Mode) String() string {
 	return fmt.Sprintf("Mode(%d)", m)
 }
 
-// ParseMode returns the mode named name ("rfc9309", "google", "draft",
-// "norobots" or "datatxt"), ignoring case.
-func ParseMode(name string) (Mode, error) {
-	for m, n := range modeNames {
-		if strings.EqualFold(name, n) {
-			return Mode(m), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown mode %q (want rfc9309, google, draft, norobots or datatxt)", name)
-}
-
 // isRFC reports whether m follows RFC 9309's access method.
-func (m Mode) isRFC() bool { return m == RFC9309 || m == Google }
+func (m Mode) isRFC() bool { return m == AccessRFC9309 }
 
 // Status is what a response means for the visitor.
 type Status uint8
@@ -124,7 +112,7 @@ func meaning(m Mode, k outcomeKind, code int, cause string) (Status, string) {
 			return AllowAll, "unavailable (" + statusText(code) + " without a usable redirect): everything is allowed (RFC 9309 2.3.1.3)"
 		}
 	}
-	if m == DataTxt {
+	if m == AccessDataTxt {
 		switch {
 		case k == networkError || k == badRedirect:
 			return Error, "data.txt could not be fetched (" + cause + ")"
@@ -136,7 +124,7 @@ func meaning(m Mode, k outcomeKind, code int, cause string) (Status, string) {
 			return Error, "data.txt could not be fetched (" + statusText(code) + ")"
 		}
 	}
-	// Draft and NoRobots.
+	// AccessDraft.
 	switch {
 	case k == networkError:
 		return Defer, "temporary failure (" + cause + "): defer visits (1996 draft 3.1)"

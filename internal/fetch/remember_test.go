@@ -20,16 +20,16 @@ func TestWhatIsStored(t *testing.T) {
 		err    bool // Result.Err set
 		stored bool
 	}{
-		{200, RFC9309, Parse, false, true},
-		{404, DataTxt, NotFound, false, true},
-		{410, RFC9309, AllowAll, false, true},
-		{403, DataTxt, Error, true, false},
-		{403, RFC9309, AllowAll, false, false},
-		{403, Draft, DisallowAll, false, false},
-		{401, DataTxt, Error, true, false},
-		{304, RFC9309, AllowAll, false, false},
-		{304, DataTxt, Error, true, false},
-		{503, DataTxt, Error, true, false},
+		{200, AccessRFC9309, Parse, false, true},
+		{404, AccessDataTxt, NotFound, false, true},
+		{410, AccessRFC9309, AllowAll, false, true},
+		{403, AccessDataTxt, Error, true, false},
+		{403, AccessRFC9309, AllowAll, false, false},
+		{403, AccessDraft, DisallowAll, false, false},
+		{401, AccessDataTxt, Error, true, false},
+		{304, AccessRFC9309, AllowAll, false, false},
+		{304, AccessDataTxt, Error, true, false},
+		{503, AccessDataTxt, Error, true, false},
 	}
 	for _, tt := range tests {
 		t.Run(http.StatusText(tt.code)+"/"+tt.mode.String(), func(t *testing.T) {
@@ -84,7 +84,7 @@ func TestOldEntryNotStorable(t *testing.T) {
 	u := s.URL + "/data.txt"
 	e := &entry{URL: u, FinalURL: u, StatusCode: 403, Header: http.Header{}, FetchedAt: clk.Now()}
 	f := &Fetcher{Now: clk.Now, Cache: readOnlyCache{u, string(e.encode())}}
-	if r := f.Fetch(context.Background(), u, DataTxt); r.FromCache || s.hits.Load() != 1 {
+	if r := f.Fetch(context.Background(), u, AccessDataTxt); r.FromCache || s.hits.Load() != 1 {
 		t.Errorf("Fetch over a stored 403 = from cache %v after %d requests, want a request", r.FromCache, s.hits.Load())
 	}
 }

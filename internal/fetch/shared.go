@@ -86,8 +86,8 @@ func decodeFailure(key string, data []byte) (*outcome, bool) {
 // sharedTTL is how long a shared cache keeps e: as long as any mode may
 // use it, fresh or (RFC 9309 2.4) stale while its site is unreachable.
 func (f *Fetcher) sharedTTL(e *entry) time.Duration {
-	end := e.expires(DataTxt)
-	if d := e.expires(RFC9309); f.maxStale() > 0 {
+	end := e.expires(AccessDataTxt)
+	if d := e.expires(AccessRFC9309); f.maxStale() > 0 {
 		d = d.Add(f.maxStale())
 		if d.After(end) {
 			end = d

@@ -142,7 +142,7 @@ func New(cfg Config) *Server {
 		// (robots.Client's own default).
 		ua = fetch.DefaultUserAgent
 	}
-	for _, p := range []robots.Profile{robots.RFC9309, robots.Google, robots.Draft, robots.NoRobots} {
+	for _, p := range robots.Profiles {
 		s.clients[p] = &robots.Client{Profile: p, UserAgent: ua, HTTPClient: hc,
 			Timeout: cfg.FetchTimeout, Cache: cfg.Cache}
 	}

@@ -1,0 +1,510 @@
+package robots
+
+import (
+	"encoding/binary"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// tokenAgent is one entry of Policy.byToken: a product token, lower case,
+// and its agent (shared by tokens that name the same groups).
+type tokenAgent struct {
+	token string
+	agent *Agent
+	next  int32 // next entry with the same hash, or -1
+}
+
+// Agent is the rules a Policy applies to one crawler, selected once. It is
+// immutable and safe for concurrent use.
+type Agent struct {
+	// What a decision reads comes first, in one cache line: the rule
+	// index (built on first use, see ruleIndex), the policy's profile, the
+	// rules and the groups.
+	ix      atomic.Pointer[ruleIndex]
+	profile Profile // the policy's
+	global  bool
+	rules   []*Rule  // in decision order: the first that matches decides
+	groups  []*Group // the groups that apply, in file order; empty when none does
+
+	policy *Policy
+	token  string // the token the groups were selected by ("*" for the global groups)
+	ixOnce sync.Once
+}
+
+// index builds the agent tables: one Agent per record for a profile
+// that does not merge groups, else one per product token and one for the
+// "*" groups.
+func (pol *Policy) index() {
+	pol.none = &pol.noneVal
+	pol.none.policy, pol.none.profile = pol, pol.profile
+	if !pol.profile.desc().merge {
+		pol.indexRecords()
+		return
+	}
+	pol.indexTokens()
+}
+
+// indexRecords makes one Agent per group, in file order, for a profile
+// that uses the first group naming a crawler.
+func (pol *Policy) indexRecords() {
+	pol.records = make([]*Agent, len(pol.groups))
+	slab := make([]Agent, 0, len(pol.groups))
+	for i, g := range pol.groups {
+		tok := ""
+		if g.Global {
+			tok = "*"
+		}
+		pol.records[i] = pol.merge(&slab, tok, pol.groups[i:i+1:i+1], g.Global)
+	}
+}
+
+// indexTokens makes the agent of each product token the file names, and
+// of the "*" groups, for a profile that merges the groups naming a
+// crawler.
+func (pol *Policy) indexTokens() {
+	agents := pol.profile.desc().agents
+	// The tokens in order of first appearance, each with its groups: a
+	// sub-slice of pol.groups while it names one group, its own slice once
+	// it names more.
+	type tokGroups struct {
+		tok    string
+		groups []*Group
+	}
+	at := map[string]int32{}
+	var global []*Group
+	var nameBuf [4]string
+	names := nameBuf[:0]
+	nGlobal, nValues, lastGlobal := 0, 0, 0
+	for i, g := range pol.groups {
+		if g.Global {
+			nGlobal, lastGlobal = nGlobal+1, i
+		}
+		nValues += len(g.Agents)
+	}
+	switch {
+	case nGlobal == 1:
+		global = pol.groups[lastGlobal : lastGlobal+1 : lastGlobal+1]
+	case nGlobal > 1:
+		global = make([]*Group, 0, nGlobal)
+		for _, g := range pol.groups {
+			if g.Global {
+				global = append(global, g)
+			}
+		}
+	}
+	toks := make([]tokGroups, 0, nValues)
+	for i, g := range pol.groups {
+		for _, v := range g.Agents {
+			if agents.isGlobal(v) {
+				continue
+			}
+			names = agents.names(v, names[:0])
+			for _, tok := range names {
+				tok = asciiLower(tok)
+				j, ok := at[tok]
+				if !ok {
+					at[tok] = int32(len(toks))
+					toks = append(toks, tokGroups{tok, pol.groups[i : i+1 : i+1]})
+					continue
+				}
+				t := &toks[j]
+				if t.groups[len(t.groups)-1] == g {
+					continue // named twice in one group
+				}
+				t.groups = append(t.groups, g) // copies on the first append: capacity is 1
+			}
+		}
+	}
+	slab := make([]Agent, 0, len(toks)+1)
+	if len(global) > 0 {
+		pol.global = pol.merge(&slab, "*", global, true)
+	}
+	pol.byToken = make(map[uint64]int32, len(toks))
+	pol.tokens = make([]tokenAgent, len(toks))
+	// Tokens naming the same groups share one agent: files often list
+	// dozens of crawlers over one group.
+	single := make([]*Agent, len(pol.groups))
+	var multi map[string]*Agent
+	var key []byte
+	for i, t := range toks {
+		var a *Agent
+		if len(t.groups) == 1 {
+			gi := t.groups[0].index
+			if a = single[gi]; a == nil {
+				a = pol.merge(&slab, t.tok, t.groups, false)
+				single[gi] = a
+			}
+		} else {
+			key = key[:0]
+			for _, g := range t.groups {
+				key = binary.AppendUvarint(key, uint64(g.index))
+			}
+			if a = multi[string(key)]; a == nil {
+				a = pol.merge(&slab, t.tok, t.groups, false)
+				if multi == nil {
+					multi = map[string]*Agent{}
+				}
+				multi[string(key)] = a
+			}
+		}
+		h := foldHash(t.tok)
+		next := int32(-1)
+		if j, ok := pol.byToken[h]; ok {
+			next = j
+		}
+		pol.tokens[i] = tokenAgent{t.tok, a, next}
+		pol.byToken[h] = int32(i)
+	}
+}
+
+// merge makes one Agent of the groups naming the same token: their rules
+// (those that can match) in decision order: file order for a first-match
+// profile; else longest pattern first, Allow before Disallow on equal
+// length when Allow wins ties, file order after that.
+func (pol *Policy) merge(slab *[]Agent, tok string, gs []*Group, global bool) *Agent {
+	*slab = append(*slab, Agent{policy: pol, profile: pol.profile, token: tok, groups: gs, global: global})
+	a := &(*slab)[len(*slab)-1]
+	own := false // a.rules is the agent's own slice, not a group's
+	if len(gs) == 1 && !hasNever(gs[0].Rules) {
+		a.rules = gs[0].Rules
+	} else {
+		n := 0
+		for _, g := range gs {
+			n += len(g.Rules)
+		}
+		a.rules, own = make([]*Rule, 0, n), true
+		for _, g := range gs {
+			for _, r := range g.Rules {
+				if !r.never {
+					a.rules = append(a.rules, r)
+				}
+			}
+		}
+	}
+	d := pol.profile.desc()
+	if d.firstMatch || sortedForDecision(a.rules, d.tieAllow) {
+		return a
+	}
+	if !own {
+		a.rules = slices.Clone(a.rules)
+	}
+	if len(a.rules) <= 64 {
+		// Insertion sort, stable: file order stays among equals.
+		for i := 1; i < len(a.rules); i++ {
+			for j := i; j > 0 && before(a.rules[j], a.rules[j-1], d.tieAllow); j-- {
+				a.rules[j], a.rules[j-1] = a.rules[j-1], a.rules[j]
+			}
+		}
+		return a
+	}
+	// Sort by one integer key: priority (descending), Allow first (when
+	// it wins ties), then file order.
+	keys := make([]uint64, len(a.rules))
+	for i, r := range a.rules {
+		k := uint64(1<<24-1-min(r.prio, 1<<24-1)) << 33
+		if !r.Allow && d.tieAllow {
+			k |= 1 << 32
+		}
+		keys[i] = k | uint64(i)
+	}
+	slices.Sort(keys)
+	rules := slices.Clone(a.rules)
+	for i, k := range keys {
+		a.rules[i] = rules[uint32(k)]
+	}
+	return a
+}
+
+// before reports whether x comes before y in longest-match order, file
+// order aside: a longer pattern first, Allow first on equal length when
+// tieAllow is set.
+func before(x, y *Rule, tieAllow bool) bool {
+	return x.prio > y.prio || tieAllow && x.prio == y.prio && x.Allow && !y.Allow
+}
+
+func hasNever(rules []*Rule) bool {
+	for _, r := range rules {
+		if r.never {
+			return true
+		}
+	}
+	return false
+}
+
+// sortedForDecision reports whether rules are already in longest-match
+// order.
+func sortedForDecision(rules []*Rule, tieAllow bool) bool {
+	for i := 1; i < len(rules); i++ {
+		x, y := rules[i-1], rules[i]
+		if before(y, x, tieAllow) {
+			return false
+		}
+	}
+	return true
+}
+
+// asciiLower returns s with ASCII letters lower-cased (and only those: the
+// agent index folds ASCII case only, as equalFoldASCII compares).
+func asciiLower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			var b strings.Builder // one allocation
+			b.Grow(len(s))
+			b.WriteString(s[:i])
+			for j := i; j < len(s); j++ {
+				c := s[j]
+				if c >= 'A' && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				b.WriteByte(c)
+			}
+			return b.String()
+		}
+	}
+	return s
+}
+
+// fileToken returns the product token of a User-agent value in a file as
+// Google's parser reads it: the run of letters, '-' and '_' at its start.
+func fileToken(v string) string {
+	for i := 0; i < len(v); i++ {
+		if !isTokenByte(v[i]) {
+			return v[:i]
+		}
+	}
+	return v
+}
+
+func isTokenByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '_'
+}
+
+// foldHash is FNV-1a over the ASCII-lower-cased bytes of s.
+func foldHash(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
+}
+
+// Agent returns the rules that apply to a crawler; choosing them is the
+// part of a decision that depends only on the crawler, so a caller checking
+// many URLs for one crawler calls Agent once.
+//
+// agent is the crawler's name. Under RFC9309, Draft and NoRobots it may be
+// a whole User-Agent header: the name CrawlerName finds at its start is
+// used ("MJ12bot/1.4" is "MJ12bot"), and under RFC9309 it is compared whole
+// and ASCII case-insensitively with the names of the file's User-agent
+// values. Under Google it is compared whole with the values cut as
+// Google's parser cuts them, as Google's parser does: pass the token. The
+// name "*" selects the "*" group(s) only.
+func (pol *Policy) Agent(agent string) *Agent {
+	d := pol.profile.desc()
+	tok, named := d.agents.token(agent)
+	if !d.merge {
+		return pol.recordAgent(d.agents, tok, named)
+	}
+	if !named {
+		return pol.globalOrNone()
+	}
+	if pol.byToken != nil {
+		if j, ok := pol.byToken[foldHash(tok)]; ok {
+			for ; j >= 0; j = pol.tokens[j].next {
+				if e := &pol.tokens[j]; equalFoldASCII(e.token, tok) {
+					return e.agent
+				}
+			}
+		}
+	}
+	return pol.globalOrNone()
+}
+
+func (pol *Policy) globalOrNone() *Agent {
+	if pol.global != nil {
+		return pol.global
+	}
+	return pol.none
+}
+
+// recordAgent selects the first record with a User-agent value that
+// selects the crawler matched by tok (when named), else the first "*"
+// record.
+func (pol *Policy) recordAgent(m agentMatch, tok string, named bool) *Agent {
+	var star *Agent
+	for _, a := range pol.records {
+		if a.global && star == nil {
+			star = a
+		}
+		if !named {
+			continue
+		}
+		for _, v := range a.groups[0].Agents {
+			if !m.isGlobal(v) && m.selects(v, tok) {
+				return a
+			}
+		}
+	}
+	if star != nil {
+		return star
+	}
+	return pol.none
+}
+
+// containsFold reports whether sub is in s, ignoring ASCII case.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if equalFoldASCII(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// equalFoldASCII reports whether a and b are equal ignoring ASCII case
+// only, as Google's parser compares names (strings.EqualFold would also
+// fold "K", the Kelvin sign, to "k").
+func equalFoldASCII(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if x == y {
+			continue
+		}
+		if x|0x20 != y|0x20 || x|0x20 < 'a' || x|0x20 > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// ProductToken returns the crawler name at the start of a User-Agent
+// header, as CrawlerName finds it: "FooBot" for
+// "FooBot/2.1 (+https://foo.example/bot)", "MJ12bot" for "MJ12bot/v1.4.8",
+// and "" when the header does not start with a name (as "*" or "/x").
+func ProductToken(userAgent string) string {
+	name, _ := CrawlerName(userAgent)
+	return name
+}
+
+// CrawlerName returns the crawler name that a User-Agent header, or a
+// User-agent value in a file, gives, and whether anything but white space
+// was cut off to get it. The name is the header's first product name: after
+// any leading white space, everything up to the first white space, control
+// byte, '/' (which starts a version), or one of the HTTP delimiters
+// `"(),;<=>?@[\]{}` and ':'. Digits and non-ASCII letters are part of the
+// name, so "crawler1" and "crawler2" are two crawlers and "360Spider" and
+// "Jävla-Foobot" are names whole. A '*' at the start gives "" (it is not a
+// name).
+//
+// The rfc9309, draft and norobots profiles compare crawler names this way
+// (rfc9309 whole and case-insensitively, on both sides). cut reports that
+// the caller gave more than a name and its version, e.g. a whole header
+// "Mozilla/5.0 (compatible; Googlebot/2.1)", whose name is "Mozilla": a
+// tool may want to say so; a version alone ("Googlebot/2.1") is not a cut.
+// RFC 9309's own product-token grammar is
+// narrower (letters, '-' and '_': see ValidAgentName).
+func CrawlerName(userAgent string) (name string, cut bool) {
+	s := strings.TrimLeft(userAgent, " \t")
+	i := 0
+	for i < len(s) && !isNameEnd(s[i]) {
+		i++
+	}
+	name = s[:i]
+	if strings.HasPrefix(name, "*") {
+		name = ""
+	}
+	rest := s[i:]
+	if name != "" && strings.HasPrefix(rest, "/") {
+		// A version ("FooBot/2.1") is not part of the name, and dropping
+		// it loses nothing.
+		j := 1
+		for j < len(rest) && rest[j] != ' ' && rest[j] != '\t' {
+			j++
+		}
+		rest = rest[j:]
+	}
+	return name, strings.TrimRight(rest, " \t") != ""
+}
+
+// isNameEnd reports whether c ends a crawler name: white space, a control
+// byte, '/' or an HTTP delimiter.
+func isNameEnd(c byte) bool {
+	if c <= ' ' || c == 0x7f {
+		return true
+	}
+	return strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0
+}
+
+// ValidAgentName reports whether name is a product token in RFC 9309's
+// grammar (section 2.2.1) and a name Google's parser can match: not empty,
+// and only ASCII letters, '-' and '_'. Names outside that grammar
+// ("MJ12bot", "360Spider") still select their own groups under rfc9309;
+// Google's parser cuts the file's values before the first other character.
+func ValidAgentName(name string) bool {
+	return name != "" && fileToken(name) == name
+}
+
+// Groups returns the groups that apply to the crawler, in file order; none
+// when no group applies.
+func (a *Agent) Groups() []*Group { return a.groups }
+
+// Global reports whether the crawler fell back to the "*" group(s).
+func (a *Agent) Global() bool { return a.global }
+
+// Rules returns the rules that apply, in the order the profile tries them:
+// the first that matches decides.
+func (a *Agent) Rules() []*Rule { return a.rules }
+
+// CrawlDelay returns the first valid Crawl-delay of the crawler's groups.
+func (a *Agent) CrawlDelay() *CrawlDelay {
+	for _, g := range a.groups {
+		if g.CrawlDelay != nil {
+			return g.CrawlDelay
+		}
+	}
+	return nil
+}
+
+// RequestRate returns the first valid Request-rate of the crawler's groups.
+func (a *Agent) RequestRate() *RequestRate {
+	for _, g := range a.groups {
+		if g.RequestRate != nil {
+			return g.RequestRate
+		}
+	}
+	return nil
+}
+
+// VisitTime returns the first valid Visit-time of the crawler's groups.
+func (a *Agent) VisitTime() *VisitTime {
+	for _, g := range a.groups {
+		if g.VisitTime != nil {
+			return g.VisitTime
+		}
+	}
+	return nil
+}
+
+// allAgents returns every agent the policy can select: the "*" agent, one
+// per product token (an agent shared by tokens once per token), and under
+// Draft and NoRobots one per record.
+func (pol *Policy) allAgents() []*Agent {
+	agents := make([]*Agent, 0, 1+len(pol.tokens)+len(pol.records))
+	if pol.global != nil {
+		agents = append(agents, pol.global)
+	}
+	for _, e := range pol.tokens {
+		agents = append(agents, e.agent)
+	}
+	return append(agents, pol.records...)
+}
