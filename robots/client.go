@@ -133,6 +133,9 @@ type Answer struct {
 	Reason string
 	// Decision is the rules' decision when Status is "parse", else nil.
 	Decision *Decision
+	// Usage is the usage preference for the URL (Agent.Usage) when Status
+	// is "parse" and the file has usage lines (Policy.HasUsage), else nil.
+	Usage *UsageDecision
 	// HTTPStatus is the status of the robots.txt response (0 for a network
 	// error); FinalURL where it came from after redirects.
 	HTTPStatus int
@@ -220,6 +223,10 @@ func (c *Client) Check(ctx context.Context, agent, rawURL string) (*Answer, erro
 	case fetch.Parse:
 		d := got.Value.Decide(agent, rawURL)
 		v.Decision, v.Allowed = &d, d.Allowed
+		if got.Value.HasUsage() {
+			u := got.Value.Agent(agent).Usage(rawURL)
+			v.Usage = &u
+		}
 	case fetch.AllowAll:
 		v.Allowed = true
 	}

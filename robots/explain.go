@@ -1,6 +1,9 @@
 package robots
 
-import "fmt"
+import (
+	"fmt"
+	"sort"
+)
 
 // Explanation is what a policy means for one crawler, as sitetxt explain
 // prints it: the groups that apply and why, the rules in the order the
@@ -31,6 +34,11 @@ type Explanation struct {
 	CrawlDelay  *CrawlDelay
 	RequestRate *RequestRate
 	VisitTime   *VisitTime
+	// UsageRules are the Content-Usage rules of the groups, longest path
+	// first and path-less ones last (the order Agent.Usage prefers them);
+	// Signals the groups' Content-Signal lines.
+	UsageRules []*UsageRule
+	Signals    []*Signal
 	// Sitemaps and Host are the file's, whatever group they stand in.
 	Sitemaps []Sitemap
 	Host     *Host
@@ -41,7 +49,15 @@ type Explanation struct {
 func (pol *Policy) Explain(agent string) Explanation {
 	a := pol.Agent(agent)
 	d := pol.profile.desc()
+	var usage []*UsageRule
+	var signals []*Signal
+	for _, g := range a.Groups() {
+		usage = append(usage, g.Usage...)
+		signals = append(signals, g.Signals...)
+	}
+	sort.SliceStable(usage, func(i, j int) bool { return usage[i].match.prio > usage[j].match.prio })
 	return Explanation{
+		UsageRules: usage, Signals: signals,
 		Agent: agent, Profile: pol.profile, Why: why(pol.profile, agent, a), Global: a.Global(),
 		Groups: a.Groups(), Order: d.ruleOrder(), Rules: a.Rules(),
 		CrawlDelay: a.CrawlDelay(), RequestRate: a.RequestRate(), VisitTime: a.VisitTime(),

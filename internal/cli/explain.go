@@ -75,7 +75,17 @@ type (
 		VisitTime   *visitTimeJSON        `json:"visit_time"`
 		Sitemaps    []sitemapJSON         `json:"sitemaps"`
 		Host        *hostJSON             `json:"host"`
-		Fetch       *fetchJSON            `json:"fetch,omitempty"`
+		// Usage lists the usage lines of the groups: Content-Usage rules
+		// in the order they are preferred, then Content-Signal lines.
+		Usage []*usageLineRef `json:"usage"`
+		Fetch *fetchJSON      `json:"fetch,omitempty"`
+	}
+	usageLineRef struct {
+		Field  string `json:"field"` // Content-Usage or Content-Signal
+		Value  string `json:"value"`
+		File   string `json:"file"`
+		Line   int    `json:"line"`
+		Column int    `json:"column"`
 	}
 	explainRuleJSON struct {
 		ruleJSON
@@ -122,7 +132,7 @@ func explainRun(opts *explainOptions) error {
 	views := newDecisionViews(src.name, prof, src.fetched)
 
 	v := explainJSON{File: src.name, Agent: opts.Agent, Profile: prof.String(), Why: e.Why,
-		Groups: []*groupJSON{}, Rules: []explainRuleJSON{}, Sitemaps: []sitemapJSON{}, Fetch: views.fetch}
+		Groups: []*groupJSON{}, Rules: []explainRuleJSON{}, Sitemaps: []sitemapJSON{}, Usage: []*usageLineRef{}, Fetch: views.fetch}
 	if d, ok := fixedDecision(src.fetched); ok {
 		v.Why = "the fetch decides every URL: " + d.Reason
 	} else {
@@ -141,6 +151,12 @@ func explainRun(opts *explainOptions) error {
 		}
 		if vt := e.VisitTime; vt != nil {
 			v.VisitTime = &visitTimeJSON{hhmm(vt.From), hhmm(vt.To)}
+		}
+		for _, r := range e.UsageRules {
+			v.Usage = append(v.Usage, &usageLineRef{"Content-Usage", r.Line.Value, src.name, r.Line.Pos.Line, r.Line.Pos.Column})
+		}
+		for _, sg := range e.Signals {
+			v.Usage = append(v.Usage, &usageLineRef{"Content-Signal", sg.Line.Value, src.name, sg.Line.Pos.Line, sg.Line.Pos.Column})
 		}
 		for _, s := range e.Sitemaps {
 			p := s.Line.ValuePos()
@@ -195,6 +211,12 @@ func printExplain(w io.Writer, e *robots.Explanation, v *explainJSON) error {
 		}
 		if v.VisitTime != nil {
 			fmt.Fprintf(&b, "visit-time: %s-%s UTC (line %d)\n", v.VisitTime.From, v.VisitTime.To, e.VisitTime.Line.Pos.Line)
+		}
+		if len(v.Usage) > 0 {
+			b.WriteString("usage lines (Content-Usage longest path first; see docs/ai-preferences.md):\n")
+			for _, u := range v.Usage {
+				fmt.Fprintf(&b, "  line %d: %s: %s\n", u.Line, u.Field, u.Value)
+			}
 		}
 		for _, s := range v.Sitemaps {
 			fmt.Fprintf(&b, "sitemap: %s (line %d)\n", s.URL, s.Line)

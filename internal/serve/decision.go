@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"github.com/sitetxt/sitetxt/internal/audit"
 	"github.com/sitetxt/sitetxt/internal/decision"
 	"github.com/sitetxt/sitetxt/robots"
 )
@@ -13,7 +14,10 @@ type Decision struct {
 	decision.Decision
 	CrawlDelay  *float64              `json:"crawl_delay,omitempty"` // seconds
 	RequestRate *decision.RequestRate `json:"request_rate,omitempty"`
-	Error       string                `json:"error,omitempty"`
+	// Usage is the usage preference, as check -o json gives it, when the
+	// file has usage lines and the URL may be fetched.
+	Usage *audit.UsageView `json:"usage,omitempty"`
+	Error string           `json:"error,omitempty"`
 }
 
 // decisionOf builds the result for one URL from a Client's answer.
@@ -35,5 +39,8 @@ func decisionOf(url, agent string, prof robots.Profile, a *robots.Answer, err er
 	d.Rule = decision.RuleOf(a.Decision.Rule, a.RobotsURL)
 	d.Group = decision.GroupOf(a.Decision.Group, a.RobotsURL)
 	d.CrawlDelay, d.RequestRate = decision.Pace(a.Decision.Group)
+	if a.Usage != nil {
+		d.Usage = audit.UsageOf(a.RobotsURL, *a.Usage)
+	}
 	return d
 }

@@ -1,0 +1,50 @@
+package serve
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"testing"
+
+	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/audit"
+	"github.com/sitetxt/sitetxt/robots"
+)
+
+// TestUsageSameAsLibrary: /v1/check gives the usage preference the
+// library gives (Agent.Usage, in the one JSON form audit.UsageOf that
+// check -o json and audit also print), for the file of testdata with
+// Content-Usage and Content-Signal lines.
+func TestUsageSameAsLibrary(t *testing.T) {
+	body, err := os.ReadFile("../../testdata/robots/aipref.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		w.Write(body)
+	}))
+	defer site.Close()
+	robotsURL := site.URL + "/robots.txt"
+	pol := robots.Compile(grammar.Parse(robotsURL, body, grammar.Options{}), robots.RFC9309)
+	h := New(Config{AllowPrivate: true, Logger: quiet()}).Handler()
+	for _, agent := range []string{"*", "Google-Extended", "GPTBot"} {
+		paths := []string{"/ai-ok/x", "/x", "/never/x"}
+		var urls []string
+		for _, p := range paths {
+			urls = append(urls, site.URL+p)
+		}
+		code, resp, raw := post(t, h, checkBody(agent, urls...), "")
+		if code != 200 || len(resp.Results) != len(urls) {
+			t.Fatalf("POST /v1/check = %d %s", code, raw)
+		}
+		for i, u := range urls {
+			want, _ := json.Marshal(audit.UsageOf(robotsURL, pol.Agent(agent).Usage(u)))
+			got, _ := json.Marshal(resp.Results[i].Usage)
+			if string(got) != string(want) {
+				t.Errorf("usage of %s for %s: serve %s, library %s", paths[i], agent, got, want)
+			}
+		}
+	}
+}
