@@ -7,6 +7,8 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -36,6 +38,9 @@ type serveOptions struct {
 	Grace        time.Duration
 	LogFormat    string
 	LogLevel     string
+	MaxMemory    string
+	MaxConns     int
+	MaxAgent     int
 
 	// ready, when set, is called with the address listened on (tests).
 	ready func(addr string)
@@ -89,6 +94,9 @@ SIGINT stops accepting connections and finishes the requests in flight
 	fl.StringVar(&opts.UserAgent, "user-agent", defaultUserAgent(), "User-Agent header to send when fetching robots.txt")
 	fl.IntVar(&opts.MaxURLs, "max-urls", serve.DefaultMaxURLs, "most URLs in one request")
 	fl.Int64Var(&opts.MaxBody, "max-body", serve.DefaultMaxBody, "most bytes in one request body")
+	fl.StringVar(&opts.MaxMemory, "max-memory", "1GiB", "memory budget the caches, compiled rules and fetches in flight share (e.g. 512MiB, 4GiB); also the Go runtime's soft limit (docs/fleet.md)")
+	fl.IntVar(&opts.MaxConns, "max-conns", serve.DefaultMaxConns, "most client connections held at once")
+	fl.IntVar(&opts.MaxAgent, "max-agent", serve.DefaultMaxAgent, "most bytes in a request's agent")
 	fl.DurationVar(&opts.Grace, "grace", 30*time.Second, "on SIGTERM, how long to wait for requests in flight")
 	fl.StringVar(&opts.LogFormat, "log-format", "text", "log format: text or json")
 	fl.StringVar(&opts.LogLevel, "log-level", "info", "least level logged: debug, info, warn or error")
@@ -103,6 +111,16 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 	if opts.Timeout <= 0 || opts.ReqTimeout <= 0 || opts.MaxURLs <= 0 || opts.MaxBody <= 0 || opts.Grace < 0 {
 		return usageError("--timeout, --request-timeout, --max-urls and --max-body must be positive, --grace not negative")
 	}
+	maxMem := int64(serve.DefaultMaxMemory)
+	if opts.MaxMemory != "" {
+		if maxMem, err = parseBytes(opts.MaxMemory); err != nil || maxMem < 64<<20 {
+			return usageError("--max-memory %q: want a size of at least 64MiB (e.g. 512MiB, 4GiB)", opts.MaxMemory)
+		}
+	}
+	if opts.MaxConns < 0 || opts.MaxAgent < 0 {
+		return usageError("--max-conns and --max-agent must be positive")
+	}
+	debug.SetMemoryLimit(maxMem)
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(opts.LogLevel)); err != nil {
 		return usageError("unknown --log-level %q (want debug, info, warn or error)", opts.LogLevel)
@@ -118,7 +136,8 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 		return usageError("unknown --log-format %q (want text or json)", opts.LogFormat)
 	}
 	cfg := serve.Config{Profile: prof, UserAgent: opts.UserAgent, AllowPrivate: opts.AllowPrivate,
-		MaxURLs: opts.MaxURLs, MaxBody: opts.MaxBody, FetchTimeout: opts.Timeout, RequestTimeout: opts.ReqTimeout, Logger: log}
+		MaxURLs: opts.MaxURLs, MaxBody: opts.MaxBody, FetchTimeout: opts.Timeout, RequestTimeout: opts.ReqTimeout, Logger: log,
+		MaxMemory: maxMem, MaxConns: opts.MaxConns, MaxAgent: opts.MaxAgent}
 	if opts.TokenFile != "" {
 		b, err := os.ReadFile(opts.TokenFile)
 		if err != nil {
@@ -157,4 +176,25 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// parseBytes reads a size: a number with an optional unit (B, KiB, MiB,
+// GiB, or KB, MB, GB as powers of 1,000).
+func parseBytes(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	i := strings.IndexFunc(s, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
+	num, unit := s, ""
+	if i >= 0 {
+		num, unit = s[:i], strings.TrimSpace(s[i:])
+	}
+	f, err := strconv.ParseFloat(num, 64)
+	if err != nil || f < 0 {
+		return 0, fmt.Errorf("not a size: %q", s)
+	}
+	mult := map[string]float64{"": 1, "b": 1, "kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40,
+		"kb": 1e3, "mb": 1e6, "gb": 1e9, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}[strings.ToLower(unit)]
+	if mult == 0 {
+		return 0, fmt.Errorf("unknown unit %q", unit)
+	}
+	return int64(f * mult), nil
 }

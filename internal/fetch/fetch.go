@@ -131,6 +131,11 @@ type outcome struct {
 type call struct {
 	done chan struct{}
 	o    *outcome
+	// waiters counts the callers still waiting; when the last one gives
+	// up, cancel stops the fetch (a client that leaves takes its work
+	// with it).
+	waiters int
+	cancel  context.CancelFunc
 }
 
 // redirectError is a redirect the Fetcher does not follow: one past
@@ -269,24 +274,30 @@ func (f *Fetcher) remembered(key string, now time.Time) *outcome {
 }
 
 // do runs one fetch of key for all concurrent callers. The fetch runs on
-// its own goroutine with the Fetcher's timeout, detached from ctx, so one
-// caller giving up does not fail the others.
+// its own goroutine with the Fetcher's timeout, detached from each ctx, so
+// one caller giving up does not fail the others; when every caller has
+// given up, the fetch is canceled and its outcome not remembered.
 func (f *Fetcher) do(ctx context.Context, key string, cached *entry) *outcome {
 	f.mu.Lock()
 	c, ok := f.calls[key]
 	if !ok {
-		c = &call{done: make(chan struct{})}
+		fctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		c = &call{done: make(chan struct{}), cancel: cancel}
 		if f.calls == nil {
 			f.calls = make(map[string]*call)
 		}
 		f.calls[key] = c
 		go func() {
-			o := f.fetchShared(context.WithoutCancel(ctx), key, cached)
+			o := f.fetchShared(fctx, key, cached)
+			abandoned := fctx.Err() != nil
+			cancel()
 			f.mu.Lock()
 			defer f.mu.Unlock()
 			c.o = o
-			delete(f.calls, key)
-			if o.e == nil && !o.retryAt.IsZero() {
+			if f.calls[key] == c {
+				delete(f.calls, key)
+			}
+			if o.e == nil && !o.retryAt.IsZero() && !abandoned {
 				if f.failures == nil {
 					f.failures = make(map[string]*outcome)
 				}
@@ -311,6 +322,7 @@ func (f *Fetcher) do(ctx context.Context, key string, cached *entry) *outcome {
 			close(c.done)
 		}()
 	}
+	c.waiters++
 	f.mu.Unlock()
 	if ok && f.onJoin != nil {
 		f.onJoin()
@@ -319,6 +331,14 @@ func (f *Fetcher) do(ctx context.Context, key string, cached *entry) *outcome {
 	case <-c.done:
 		return c.o
 	case <-ctx.Done():
+		f.mu.Lock()
+		if c.waiters--; c.waiters == 0 {
+			c.cancel() // nobody waits: stop the fetch; a new caller starts anew
+			if f.calls[key] == c {
+				delete(f.calls, key)
+			}
+		}
+		f.mu.Unlock()
 		return &outcome{kind: networkError, err: ctx.Err(), finalURL: key}
 	}
 }

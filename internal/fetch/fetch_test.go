@@ -327,11 +327,16 @@ func TestTimeout(t *testing.T) {
 	}
 }
 
+// TestCallerCancel: when its only caller gives up, a fetch stops (the
+// server sees its request canceled), nothing is remembered of it, and the
+// next caller fetches anew.
 func TestCallerCancel(t *testing.T) {
 	release := make(chan struct{})
+	gone := make(chan struct{}, 4)
 	s := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():
+			gone <- struct{}{}
 		case <-release:
 			io.WriteString(w, robotsBody)
 		}
@@ -342,14 +347,18 @@ func TestCallerCancel(t *testing.T) {
 	if r := f.Fetch(ctx, s.URL+"/robots.txt", AccessRFC9309); r.Status != DisallowAll || r.Err == nil {
 		t.Errorf("Fetch(canceled) = %s, err %v, want disallow-all with an error", r.Status, r.Err)
 	}
+	select {
+	case <-gone:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the server's request was not canceled after its only caller left")
+	}
 	close(release)
-	// The abandoned fetch still completes and fills the cache.
 	r := f.Fetch(context.Background(), s.URL+"/robots.txt", AccessRFC9309)
 	if r.Status != Parse {
-		t.Errorf("Fetch after cancel = %s, want parse", r.Status)
+		t.Errorf("Fetch after cancel = %s, want parse (an abandoned fetch is not remembered as a failure)", r.Status)
 	}
-	if n := s.hits.Load(); n != 1 {
-		t.Errorf("server hits = %d, want 1", n)
+	if n := s.hits.Load(); n != 2 {
+		t.Errorf("server hits = %d, want 2", n)
 	}
 }
 

@@ -105,6 +105,10 @@ type memoItem[V any] struct {
 type memoFlight[V any] struct {
 	done chan struct{}
 	m    Memoized[V]
+	// waiters counts the callers still waiting; the last one to give up
+	// cancels the flight.
+	waiters int
+	cancel  context.CancelFunc
 }
 
 func (m *Memo[V]) init() {
@@ -153,18 +157,28 @@ func (m *Memo[V]) Get(ctx context.Context, key, rawURL string, compile func(*Res
 	}
 	fl := m.flights[key]
 	if fl == nil {
-		fl = &memoFlight[V]{done: make(chan struct{})}
+		fctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		fl = &memoFlight[V]{done: make(chan struct{}), cancel: cancel}
 		m.flights[key] = fl
 		if compile == nil {
 			compile = m.Compile
 		}
-		go m.fly(context.WithoutCancel(ctx), key, rawURL, compile, fl)
+		go m.fly(fctx, key, rawURL, compile, fl)
 	}
+	fl.waiters++
 	m.mu.Unlock()
 	select {
 	case <-fl.done:
 		return fl.m
 	case <-ctx.Done():
+		m.mu.Lock()
+		if fl.waiters--; fl.waiters == 0 {
+			fl.cancel() // nobody waits: stop the fetch; a new caller starts anew
+			if m.flights[key] == fl {
+				delete(m.flights, key)
+			}
+		}
+		m.mu.Unlock()
 		return Memoized[V]{Result: abandoned(rawURL, m.Mode, ctx.Err(), now)}
 	}
 }
@@ -172,6 +186,17 @@ func (m *Memo[V]) Get(ctx context.Context, key, rawURL string, compile func(*Res
 // fly fetches and compiles key for every caller waiting on fl.
 func (m *Memo[V]) fly(ctx context.Context, key, rawURL string, compile func(*Result) V, fl *memoFlight[V]) {
 	r := m.Fetcher.Fetch(ctx, rawURL, m.Mode)
+	if ctx.Err() != nil {
+		// Every caller left: keep nothing, so the next asks again.
+		m.mu.Lock()
+		fl.m = Memoized[V]{Result: abandoned(rawURL, m.Mode, ctx.Err(), m.Fetcher.now())}
+		if m.flights[key] == fl {
+			delete(m.flights, key)
+		}
+		m.mu.Unlock()
+		close(fl.done)
+		return
+	}
 	it := &memoItem[V]{key: key, n: len(r.Body), size: len(r.Body) + memoOverhead}
 	if r.Status == Parse {
 		it.id = m.identity(r)
@@ -197,7 +222,9 @@ func (m *Memo[V]) fly(ctx context.Context, key, rawURL string, compile func(*Res
 	m.mu.Lock()
 	m.keep(it)
 	fl.m = Memoized[V]{Result: it.res, Value: it.value}
-	delete(m.flights, key)
+	if m.flights[key] == fl {
+		delete(m.flights, key)
+	}
 	m.mu.Unlock()
 	close(fl.done)
 }

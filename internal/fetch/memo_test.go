@@ -51,8 +51,9 @@ func TestMemoRevalidationKeepsValue(t *testing.T) {
 }
 
 // TestMemoCallerGivesUp: a caller whose context ends gets the meaning of a
-// network error at once; the flight goes on and the next caller gets its
-// value.
+// network error at once; its flight, with nobody else waiting, stops and
+// keeps nothing, and the next caller gets the value from a flight of its
+// own.
 func TestMemoCallerGivesUp(t *testing.T) {
 	release := make(chan struct{})
 	s := newServer(t, func(w http.ResponseWriter, r *http.Request) {
@@ -70,8 +71,8 @@ func TestMemoCallerGivesUp(t *testing.T) {
 		t.Errorf("Get with an ended context = %s, err %v; want disallow-all with an error", got.Result.Status, got.Result.Err)
 	}
 	close(release)
-	if got := m.Get(context.Background(), u, u, nil); got.Value != robotsBody || s.hits.Load() != 1 || compiles.Load() != 1 {
-		t.Errorf("Get after the flight = %q, %d requests, %d compiles; want the body, 1, 1", got.Value, s.hits.Load(), compiles.Load())
+	if got := m.Get(context.Background(), u, u, nil); got.Value != robotsBody || s.hits.Load() > 2 || compiles.Load() != 1 {
+		t.Errorf("Get after the flight = %q, %d requests, %d compiles; want the body, at most 2, 1", got.Value, s.hits.Load(), compiles.Load())
 	}
 }
 

@@ -133,7 +133,7 @@ func (f *Fetcher) fetchShared(ctx context.Context, key string, cached *entry) *o
 			stop := extendWhile(ctx, sc, key, token)
 			o := f.fetch(ctx, key, cached)
 			stop()
-			if o.e == nil && !o.retryAt.IsZero() {
+			if o.e == nil && !o.retryAt.IsZero() && ctx.Err() == nil { // a fetch its callers abandoned is no failure of the site
 				if ttl := o.retryAt.Sub(f.now()); ttl > 0 {
 					sc.PutTTL(failureKey(key), encodeFailure(key, o), ttl)
 				}

@@ -3,7 +3,9 @@ package fetch
 import (
 	"fmt"
 	"net"
+	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -34,17 +36,43 @@ func ManifestURL(page, name string) (string, error) {
 	if err := checkAuthority(u.Host); err != nil {
 		return "", fmt.Errorf("%s: %v", page, err)
 	}
-	host, port := strings.ToLower(u.Hostname()), u.Port()
+	host := canonicalHostPort(scheme, u.Hostname(), u.Port())
+	return (&url.URL{Scheme: scheme, Host: host, Path: "/" + strings.TrimPrefix(name, "/")}).String(), nil
+}
+
+// canonicalHostPort writes one origin one way (RFC 3986 section 6.2.2 and
+// 6.2.3), so that every spelling of it shares one cache key, one flight
+// and one failure record: the host in lower case without a final dot, an
+// IPv6 address in its canonical text form (an IPv4-mapped one as the IPv4
+// address), the port without leading zeros
+// and left out when it is the scheme's default.
+func canonicalHostPort(scheme, host, port string) string {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if a, err := netip.ParseAddr(host); err == nil {
+		host = a.Unmap().String() // ::ffff:a.b.c.d is the IPv4 host a.b.c.d
+	}
+	if port != "" {
+		n, _ := strconv.Atoi(port) // checkAuthority has checked it
+		port = strconv.Itoa(n)
+	}
 	if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
 		port = ""
 	}
 	if port != "" {
-		host = net.JoinHostPort(host, port)
-	} else if strings.Contains(host, ":") {
-		host = "[" + host + "]"
+		return net.JoinHostPort(host, port)
 	}
-	return (&url.URL{Scheme: scheme, Host: host, Path: "/" + strings.TrimPrefix(name, "/")}).String(), nil
+	if strings.Contains(host, ":") {
+		return "[" + host + "]"
+	}
+	return host
 }
+
+// MaxHostLen and MaxLabelLen bound a host name (RFC 1035 section 2.3.4:
+// 255 octets on the wire, 253 written out; 63 a label).
+const (
+	MaxHostLen  = 253
+	MaxLabelLen = 63
+)
 
 // checkAuthority checks the host and port of a URL (without user info)
 // as url.Parse leaves it: a host name or bracketed IPv6 address, not
@@ -67,6 +95,15 @@ func checkAuthority(hostport string) error {
 	}
 	if host == "" {
 		return fmt.Errorf("no host name in the URL (write the site's host, e.g. http://localhost%s)", map[bool]string{true: ":" + port}[port != ""])
+	}
+	if name := strings.TrimSuffix(host, "."); len(name) > MaxHostLen {
+		return fmt.Errorf("the host name is %d bytes long; at most %d", len(name), MaxHostLen)
+	} else if !strings.Contains(name, ":") {
+		for label := range strings.SplitSeq(name, ".") {
+			if len(label) > MaxLabelLen {
+				return fmt.Errorf("a label of the host name is %d bytes long; at most %d", len(label), MaxLabelLen)
+			}
+		}
 	}
 	n := 0
 	for _, c := range port {

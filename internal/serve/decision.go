@@ -20,8 +20,10 @@ type Decision struct {
 	Error string           `json:"error,omitempty"`
 }
 
-// decisionOf builds the result for one URL from a Client's answer.
-func decisionOf(url, agent string, prof robots.Profile, a *robots.Answer, err error) Decision {
+// decisionOf builds the result for one URL from a Client's answer. A
+// fetch that failed below HTTP is told in public words (publicError); its
+// detail goes to the log.
+func (s *Server) decisionOf(url, agent string, prof robots.Profile, a *robots.Answer, err error) Decision {
 	d := Decision{Decision: decision.Decision{URL: url, Agent: agent, Profile: prof.String()}}
 	if err != nil {
 		d.Reason, d.Error = "not an http or https URL", err.Error()
@@ -30,7 +32,13 @@ func decisionOf(url, agent string, prof robots.Profile, a *robots.Answer, err er
 	d.Allowed, d.Reason = a.Allowed, a.Reason
 	d.Fetch = &decision.Fetch{URL: a.RobotsURL, Status: a.HTTPStatus, Meaning: a.Status}
 	if a.Err != nil {
-		d.Fetch.Error = a.Err.Error()
+		if a.HTTPStatus != 0 {
+			d.Fetch.Error = a.Err.Error() // the site answered over HTTP: its status is no secret
+		} else {
+			s.log.Info("fetch failed", "robots", a.RobotsURL, "err", a.Err.Error())
+			d.Fetch.Error = publicError(a.Err)
+			d.Reason = publicReason(a.Reason, a.Err)
+		}
 	}
 	if a.Decision == nil {
 		return d

@@ -11,12 +11,18 @@ import (
 )
 
 // refused are the destinations a service reachable by others must not
-// fetch from unless told to: its own host, its network, the cloud metadata
-// endpoint (169.254.169.254), and addresses that are not a host at all.
+// fetch from unless told to: every block of the IANA IPv4 and IPv6
+// Special-Purpose Address Registries that is not globally reachable (its
+// own host, its networks, documentation, benchmarking, reserved and
+// multicast space), plus blocks that are no single public host. Addresses
+// that embed an IPv4 address (IPv4-mapped, IPv4-compatible, NAT64's
+// 64:ff9b::/96, 6to4's 2002::/16) are judged by the address they embed
+// (see refusal). docs/security.md lists the sources.
 var refused = []struct {
 	prefix netip.Prefix
 	what   string
 }{
+	// IPv4 (iana-ipv4-special-registry)
 	{netip.MustParsePrefix("0.0.0.0/8"), "a 'this network' address"},
 	{netip.MustParsePrefix("10.0.0.0/8"), "a private address"},
 	{netip.MustParsePrefix("100.64.0.0/10"), "a shared (carrier-grade NAT) address"},
@@ -24,24 +30,46 @@ var refused = []struct {
 	{netip.MustParsePrefix("169.254.0.0/16"), "a link-local address"},
 	{netip.MustParsePrefix("172.16.0.0/12"), "a private address"},
 	{netip.MustParsePrefix("192.0.0.0/24"), "an IETF protocol address"},
+	{netip.MustParsePrefix("192.0.2.0/24"), "a documentation address (TEST-NET-1)"},
+	{netip.MustParsePrefix("192.88.99.0/24"), "a deprecated 6to4 relay anycast address"},
 	{netip.MustParsePrefix("192.168.0.0/16"), "a private address"},
 	{netip.MustParsePrefix("198.18.0.0/15"), "a benchmarking address"},
-	{netip.MustParsePrefix("224.0.0.0/3"), "a multicast or reserved address"},
+	{netip.MustParsePrefix("198.51.100.0/24"), "a documentation address (TEST-NET-2)"},
+	{netip.MustParsePrefix("203.0.113.0/24"), "a documentation address (TEST-NET-3)"},
+	{netip.MustParsePrefix("224.0.0.0/4"), "a multicast address"},
+	{netip.MustParsePrefix("240.0.0.0/4"), "a reserved address"},
+	// IPv6 (iana-ipv6-special-registry)
 	{netip.MustParsePrefix("::/128"), "the unspecified address"},
 	{netip.MustParsePrefix("::1/128"), "a loopback address"},
 	{netip.MustParsePrefix("64:ff9b:1::/48"), "a local-use NAT64 address"},
+	{netip.MustParsePrefix("100::/64"), "a discard-only address"},
+	{netip.MustParsePrefix("100:0:0:1::/64"), "a dummy IPv6 prefix address"},
+	{netip.MustParsePrefix("2001::/23"), "an IETF protocol address (Teredo, benchmarking, ORCHID, ...)"},
+	{netip.MustParsePrefix("2001:db8::/32"), "a documentation address"},
+	{netip.MustParsePrefix("3fff::/20"), "a documentation address"},
+	{netip.MustParsePrefix("5f00::/16"), "a segment routing (SRv6 SID) address"},
 	{netip.MustParsePrefix("fc00::/7"), "a private (unique local) address"},
 	{netip.MustParsePrefix("fe80::/10"), "a link-local address"},
 	{netip.MustParsePrefix("ff00::/8"), "a multicast address"},
 }
 
+var (
+	nat64   = netip.MustParsePrefix("64:ff9b::/96")
+	sixTo4  = netip.MustParsePrefix("2002::/16")
+	compat4 = netip.MustParsePrefix("::/96") // IPv4-compatible (deprecated, RFC 4291 2.5.5.1)
+)
+
 // refusal says why serve does not connect to addr, or "" when it may.
 func refusal(addr netip.Addr) string {
-	addr = addr.Unmap()
-	if addr.Is6() && netip.MustParsePrefix("64:ff9b::/96").Contains(addr) {
-		// NAT64: judge the IPv4 address it embeds.
+	addr = addr.Unmap() // IPv4-mapped ::ffff:a.b.c.d
+	if addr.Is6() {
 		b := addr.As16()
-		addr = netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]})
+		switch {
+		case nat64.Contains(addr), compat4.Contains(addr) && !addr.IsUnspecified() && addr != netip.IPv6Loopback():
+			addr = netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]})
+		case sixTo4.Contains(addr):
+			addr = netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]})
+		}
 	}
 	for _, r := range refused {
 		if r.prefix.Contains(addr) {
@@ -64,15 +92,34 @@ func (e *ErrRefused) Error() string {
 // guard is a net.Dialer Control function: it runs after name resolution,
 // on the address about to be connected, so neither a name that resolves
 // to a private address nor a redirect to one gets through.
-func guard(network, address string, _ syscall.RawConn) error {
-	ap, err := netip.ParseAddrPort(address)
-	if err != nil {
-		return fmt.Errorf("refusing to connect to %q: not an IP address and port", address)
+// The host's own addresses are refused too, public ones included: a
+// request must not make serve talk to the machine it runs on.
+func guard(own map[netip.Addr]bool) func(network, address string, _ syscall.RawConn) error {
+	return func(network, address string, _ syscall.RawConn) error {
+		ap, err := netip.ParseAddrPort(address)
+		if err != nil {
+			return fmt.Errorf("refusing to connect to %q: not an IP address and port", address)
+		}
+		if what := refusal(ap.Addr()); what != "" {
+			return &ErrRefused{Addr: ap.Addr().Unmap(), What: what}
+		}
+		if own[ap.Addr().Unmap()] {
+			return &ErrRefused{Addr: ap.Addr().Unmap(), What: "an address of this host"}
+		}
+		return nil
 	}
-	if what := refusal(ap.Addr()); what != "" {
-		return &ErrRefused{Addr: ap.Addr().Unmap(), What: what}
+}
+
+// ownAddrs returns the addresses of this host's interfaces.
+func ownAddrs() map[netip.Addr]bool {
+	own := map[netip.Addr]bool{}
+	addrs, _ := net.InterfaceAddrs()
+	for _, a := range addrs {
+		if p, err := netip.ParsePrefix(a.String()); err == nil {
+			own[p.Addr().Unmap()] = true
+		}
 	}
-	return nil
+	return own
 }
 
 // newTransport returns the transport robots.txt is fetched with: no proxy
@@ -81,7 +128,7 @@ func guard(network, address string, _ syscall.RawConn) error {
 func newTransport(allowPrivate bool) *http.Transport {
 	d := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
 	if !allowPrivate {
-		d.Control = guard
+		d.Control = guard(ownAddrs())
 	}
 	return &http.Transport{
 		Proxy:                 nil,
@@ -98,14 +145,28 @@ func newTransport(allowPrivate bool) *http.Transport {
 
 // counting is a RoundTripper that reports each request's outcome and
 // duration.
+// It also holds a slot of slots from the request until its body is closed,
+// so the fetches in flight for the whole process never exceed the cap.
 type counting struct {
 	next    http.RoundTripper
+	slots   chan struct{}
 	observe func(outcome string, d time.Duration)
 }
 
 func (c counting) RoundTrip(req *http.Request) (*http.Response, error) {
+	select {
+	case c.slots <- struct{}{}:
+	case <-req.Context().Done():
+		return nil, req.Context().Err()
+	}
+	release := func() { <-c.slots }
 	start := time.Now()
 	resp, err := c.next.RoundTrip(req)
+	if err != nil {
+		release()
+	} else {
+		resp.Body = &releaseBody{ReadCloser: resp.Body, release: release}
+	}
 	outcome := "error"
 	switch {
 	case err != nil:

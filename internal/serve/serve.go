@@ -61,6 +61,18 @@ const (
 	// decided by then are answered as their robots.txt being unreachable
 	// (RFC 9309: disallowed), with the reason in fetch.error.
 	DefaultRequestTimeout = 60 * time.Second
+	// DefaultMaxAgent bounds the "agent" of a request in bytes: a product
+	// token is a word, a User-Agent header a line; anything longer is a
+	// 400, so no stranger's text is copied into every result.
+	DefaultMaxAgent = 512
+	// DefaultMaxMemory is the memory budget of a serve process (see
+	// Config.MaxMemory and docs/fleet.md).
+	DefaultMaxMemory = 1 << 30
+	// DefaultMaxConns bounds the client connections held at once.
+	DefaultMaxConns = 1024
+	// DefaultReadTimeout bounds reading one request, body included: a
+	// client slower than that gets 408.
+	DefaultReadTimeout = 30 * time.Second
 )
 
 // Config configures a Server. The zero value serves rfc9309 decisions from
@@ -94,6 +106,25 @@ type Config struct {
 	Logger *slog.Logger
 	// Transport, when set, replaces the guarded transport (tests).
 	Transport http.RoundTripper
+	// MaxAgent bounds the "agent" field in bytes; 0 means DefaultMaxAgent.
+	MaxAgent int
+	// MaxMemory is the process's memory budget in bytes; 0 means
+	// DefaultMaxMemory. A quarter goes to the in-memory response cache
+	// (when Cache is nil), a quarter to compiled policies (the robots.txt
+	// bytes behind them, at about 8 heap bytes per file byte), a quarter
+	// to fetches in flight (MaxFetches = budget/4 / 4 MiB, at most 256:
+	// each a 500 KiB body and its compile); the rest is the Go runtime's
+	// headroom. The CLI also sets it as the runtime's soft memory limit.
+	MaxMemory int64
+	// MaxFetches bounds the robots.txt fetches in flight for the whole
+	// process; 0 means what MaxMemory allows. One request fetches at most
+	// DefaultParallel sites at once.
+	MaxFetches int
+	// MaxConns bounds the client connections Serve holds at once; 0 means
+	// DefaultMaxConns. Past it, new connections wait in the kernel's queue.
+	MaxConns int
+	// ReadTimeout bounds reading a request; 0 means DefaultReadTimeout.
+	ReadTimeout time.Duration
 }
 
 // Server answers decision requests. Make one with New.
@@ -123,18 +154,36 @@ func New(cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	if cfg.MaxAgent <= 0 {
+		cfg.MaxAgent = DefaultMaxAgent
+	}
+	if cfg.MaxMemory <= 0 {
+		cfg.MaxMemory = DefaultMaxMemory
+	}
+	if cfg.MaxFetches <= 0 {
+		cfg.MaxFetches = int(min(256, max(4, cfg.MaxMemory/4/(4<<20))))
+	}
+	if cfg.MaxConns <= 0 {
+		cfg.MaxConns = DefaultMaxConns
+	}
+	if cfg.ReadTimeout <= 0 {
+		cfg.ReadTimeout = DefaultReadTimeout
+	}
 	if cfg.Cache == nil {
-		cfg.Cache = robots.NewMemoryCache(0)
+		cfg.Cache = &fetch.MemoryCache{MaxBytes: int(cfg.MaxMemory / 4)}
 	}
 	s := &Server{cfg: cfg, clients: map[robots.Profile]*robots.Client{}, log: cfg.Logger, metrics: newMetrics(cfg.Redis)}
 	rt := cfg.Transport
 	if rt == nil {
 		rt = newTransport(cfg.AllowPrivate)
 	}
-	hc := &http.Client{Transport: counting{next: rt, observe: func(outcome string, d time.Duration) {
+	hc := &http.Client{Transport: counting{next: rt, slots: make(chan struct{}, cfg.MaxFetches), observe: func(outcome string, d time.Duration) {
 		s.metrics.fetches.WithLabelValues(outcome).Inc()
 		s.metrics.fetchTime.Observe(d.Seconds())
 	}}}
+	// Compiled policies: a quarter of the budget over the four clients, at
+	// about 8 heap bytes per robots.txt byte.
+	policyBytes := int(cfg.MaxMemory / 4 / int64(len(robots.Profiles)) / 8)
 	ua := cfg.UserAgent
 	if ua == "" {
 		// A service answers for many crawlers: it names itself, as
@@ -144,7 +193,7 @@ func New(cfg Config) *Server {
 	}
 	for _, p := range robots.Profiles {
 		s.clients[p] = &robots.Client{Profile: p, UserAgent: ua, HTTPClient: hc,
-			Timeout: cfg.FetchTimeout, Cache: cfg.Cache}
+			Timeout: cfg.FetchTimeout, Cache: cfg.Cache, MaxPolicyBytes: policyBytes}
 	}
 	s.mux = http.NewServeMux()
 	s.mux.Handle("POST /v1/check", s.authed(http.HandlerFunc(s.check)))
@@ -162,6 +211,7 @@ func (s *Server) Handler() http.Handler {
 		h, pattern := s.mux.Handler(r)
 		if pattern == "" {
 			pattern = "other"
+			h = s.notRouted(h)
 		}
 		h.ServeHTTP(rec, r)
 		d := time.Since(start)
@@ -186,6 +236,11 @@ func (s *Server) Handler() http.Handler {
 		if rec.err != "" {
 			attrs = append(attrs, slog.String("error", rec.err))
 		}
+		if rec.cut != nil {
+			// What the client really received: the write failed (it left,
+			// or the write timeout cut it) after rec.n bytes.
+			attrs = append(attrs, slog.Bool("cut", true), slog.String("write_error", rec.cut.Error()))
+		}
 		s.log.LogAttrs(r.Context(), level, "request", attrs...)
 	})
 }
@@ -197,12 +252,16 @@ type recorder struct {
 	n    int64
 	urls int
 	err  string
+	cut  error // the first failed write
 }
 
 func (r *recorder) WriteHeader(code int) { r.code = code; r.ResponseWriter.WriteHeader(code) }
 func (r *recorder) Write(b []byte) (int, error) {
 	n, err := r.ResponseWriter.Write(b)
 	r.n += int64(n)
+	if err != nil && r.cut == nil {
+		r.cut = err
+	}
 	return n, err
 }
 
@@ -251,6 +310,11 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes", s.cfg.MaxBody))
 			return
 		}
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			s.fail(w, http.StatusRequestTimeout, fmt.Sprintf("the request body did not arrive within %s", s.cfg.ReadTimeout))
+			return
+		}
 		s.fail(w, http.StatusBadRequest, "bad request body: "+err.Error())
 		return
 	}
@@ -260,6 +324,10 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) {
 	}
 	if req.Agent == nil {
 		s.fail(w, http.StatusBadRequest, `bad request body: no "agent" (use "*" for the rules every crawler follows)`)
+		return
+	}
+	if len(*req.Agent) > s.cfg.MaxAgent {
+		s.fail(w, http.StatusBadRequest, fmt.Sprintf(`"agent" is %d bytes long; at most %d (a product token or a User-Agent header)`, len(*req.Agent), s.cfg.MaxAgent))
 		return
 	}
 	if len(req.URLs) > s.cfg.MaxURLs {
@@ -304,8 +372,14 @@ func (s *Server) decide(ctx context.Context, c *robots.Client, prof robots.Profi
 			if i >= len(urls) {
 				return
 			}
+			if ctx.Err() != nil {
+				// The client left or the request's time is up: fetch no
+				// more for it.
+				out[i] = ended(urls[i], agent, prof, ctx.Err())
+				continue
+			}
 			a, err := c.Check(ctx, agent, urls[i])
-			out[i] = decisionOf(urls[i], agent, prof, a, err)
+			out[i] = s.decisionOf(urls[i], agent, prof, a, err)
 			switch {
 			case err != nil:
 				s.metrics.decisions.WithLabelValues("error").Inc()
@@ -356,10 +430,11 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 // Serve answers on ln until ctx is done, then stops accepting connections
 // and waits up to grace for the requests in flight to finish.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
+	ln = limitListener(ln, s.cfg.MaxConns)
 	hs := &http.Server{
 		Handler:           s.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
+		ReadTimeout:       s.cfg.ReadTimeout,
 		WriteTimeout:      s.cfg.RequestTimeout + 30*time.Second,
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,

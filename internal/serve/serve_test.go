@@ -171,7 +171,7 @@ func TestPrivateRefused(t *testing.T) {
 		t.Fatalf("response %s, want 2 results", body)
 	}
 	for _, d := range resp.Results {
-		if d.Allowed || d.Fetch == nil || d.Fetch.Meaning != "disallow-all" || !strings.Contains(d.Fetch.Error, "refusing to connect") {
+		if d.Allowed || d.Fetch == nil || d.Fetch.Meaning != "disallow-all" || !strings.Contains(d.Fetch.Error, "not a public one") || strings.Contains(d.Fetch.Error, "127.0.0.1") || strings.Contains(d.Reason, "127.0.0.1") {
 			t.Errorf("Check(%q) = allowed %v, fetch %+v; want disallowed, refused", d.URL, d.Allowed, d.Fetch)
 		}
 	}
