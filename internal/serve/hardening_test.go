@@ -205,3 +205,13 @@ func TestClientLeavesFetchesStop(t *testing.T) {
 		t.Errorf("at the peak %d connections were open, more than the cap of %d", p, cap)
 	}
 }
+
+// TestRelativeURLMessage: a path gets advice for an HTTP client, not the
+// library's "set Client.BaseURL".
+func TestRelativeURLMessage(t *testing.T) {
+	h := New(Config{Logger: quiet()}).Handler()
+	_, resp, body := post(t, h, checkBody("Bot", "/private/x"), "")
+	if len(resp.Results) != 1 || strings.Contains(body, "BaseURL") || !strings.Contains(resp.Results[0].Error, "not an absolute URL") {
+		t.Errorf("POST with a path = %s, want the absolute-URL advice", body)
+	}
+}

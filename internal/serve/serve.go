@@ -109,12 +109,13 @@ type Config struct {
 	// MaxAgent bounds the "agent" field in bytes; 0 means DefaultMaxAgent.
 	MaxAgent int
 	// MaxMemory is the process's memory budget in bytes; 0 means
-	// DefaultMaxMemory. A quarter goes to the in-memory response cache
-	// (when Cache is nil), a quarter to compiled policies (the robots.txt
-	// bytes behind them, at about 8 heap bytes per file byte), a quarter
-	// to fetches in flight (MaxFetches = budget/4 / 4 MiB, at most 256:
-	// each a 500 KiB body and its compile); the rest is the Go runtime's
-	// headroom. The CLI also sets it as the runtime's soft memory limit.
+	// DefaultMaxMemory. An eighth goes to the in-memory response cache
+	// (when Cache is nil), an eighth to compiled policies (the robots.txt
+	// bytes behind them, at about 16 heap bytes per file byte), a quarter
+	// to fetches in flight (MaxFetches = budget/4 / 16 MiB, at most 256:
+	// each up to a 500 KiB body, its syntax tree and its compile); the
+	// rest is headroom for answers being written and the garbage collector
+	// (TestLoadServeMemory measures it). The CLI also sets it as the runtime's soft memory limit.
 	MaxMemory int64
 	// MaxFetches bounds the robots.txt fetches in flight for the whole
 	// process; 0 means what MaxMemory allows. One request fetches at most
@@ -135,6 +136,10 @@ type Server struct {
 	log      *slog.Logger
 	draining atomic.Bool
 	mux      *http.ServeMux
+	// work holds a slot per Check in progress, process-wide: a Check may
+	// fetch and compile a file, and the bodies and parse trees of those in
+	// progress are what MaxFetches bounds.
+	work chan struct{}
 }
 
 // New returns a Server for cfg.
@@ -161,7 +166,7 @@ func New(cfg Config) *Server {
 		cfg.MaxMemory = DefaultMaxMemory
 	}
 	if cfg.MaxFetches <= 0 {
-		cfg.MaxFetches = int(min(256, max(4, cfg.MaxMemory/4/(4<<20))))
+		cfg.MaxFetches = int(min(256, max(2, cfg.MaxMemory/4/(16<<20))))
 	}
 	if cfg.MaxConns <= 0 {
 		cfg.MaxConns = DefaultMaxConns
@@ -170,9 +175,10 @@ func New(cfg Config) *Server {
 		cfg.ReadTimeout = DefaultReadTimeout
 	}
 	if cfg.Cache == nil {
-		cfg.Cache = &fetch.MemoryCache{MaxBytes: int(cfg.MaxMemory / 4)}
+		cfg.Cache = &fetch.MemoryCache{MaxBytes: int(cfg.MaxMemory / 8)}
 	}
-	s := &Server{cfg: cfg, clients: map[robots.Profile]*robots.Client{}, log: cfg.Logger, metrics: newMetrics(cfg.Redis)}
+	s := &Server{cfg: cfg, clients: map[robots.Profile]*robots.Client{}, log: cfg.Logger, metrics: newMetrics(cfg.Redis),
+		work: make(chan struct{}, cfg.MaxFetches)}
 	rt := cfg.Transport
 	if rt == nil {
 		rt = newTransport(cfg.AllowPrivate)
@@ -181,9 +187,10 @@ func New(cfg Config) *Server {
 		s.metrics.fetches.WithLabelValues(outcome).Inc()
 		s.metrics.fetchTime.Observe(d.Seconds())
 	}}}
-	// Compiled policies: a quarter of the budget over the four clients, at
-	// about 8 heap bytes per robots.txt byte.
-	policyBytes := int(cfg.MaxMemory / 4 / int64(len(robots.Profiles)) / 8)
+	// Compiled policies: an eighth of the budget over the four clients, at
+	// about 16 heap bytes per robots.txt byte (the syntax tree a policy
+	// keeps for its positions, and the rule index).
+	policyBytes := int(cfg.MaxMemory / 8 / int64(len(robots.Profiles)) / 16)
 	ua := cfg.UserAgent
 	if ua == "" {
 		// A service answers for many crawlers: it names itself, as
@@ -378,7 +385,14 @@ func (s *Server) decide(ctx context.Context, c *robots.Client, prof robots.Profi
 				out[i] = ended(urls[i], agent, prof, ctx.Err())
 				continue
 			}
+			select {
+			case s.work <- struct{}{}:
+			case <-ctx.Done():
+				out[i] = ended(urls[i], agent, prof, ctx.Err())
+				continue
+			}
 			a, err := c.Check(ctx, agent, urls[i])
+			<-s.work
 			out[i] = s.decisionOf(urls[i], agent, prof, a, err)
 			switch {
 			case err != nil:

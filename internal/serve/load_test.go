@@ -1,0 +1,137 @@
+package serve
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"runtime/debug"
+	rtmetrics "runtime/metrics"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/sitetxt/sitetxt/internal/shareddata"
+)
+
+// bigRobots builds a robots.txt of about n bytes: real-looking rules, a
+// different file for each seed.
+func bigRobots(n int, seed uint64) string {
+	r := rand.New(rand.NewPCG(seed, 1))
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for b.Len() < n {
+		fmt.Fprintf(&b, "Disallow: /*?sort=%d&page=*\nAllow: /section-%d/*.html$\nDisallow: /tmp%d/\n", r.IntN(1e6), r.IntN(1e6), r.IntN(1e6))
+	}
+	return b.String()
+}
+
+// TestLoadServeMemory (SITETXT_SLOW=1): serve under --max-memory 512MiB,
+// sites of 500 KiB robots.txt files on 600 origins (all on one loopback
+// listener), 16 clients asking for 40 origins each per request, with
+// hostile requests mixed in (100 KB agents, clients that hang up, 300 KB
+// host names). The Go heap in use stays under the budget at every sample.
+func TestLoadServeMemory(t *testing.T) {
+	if !shareddata.Slow() {
+		t.Skip("load test: set SITETXT_SLOW=1 to run it")
+	}
+	const budget = 512 << 20
+	old := debug.SetMemoryLimit(budget) // as sitetxt serve --max-memory does
+	defer debug.SetMemoryLimit(old)
+	// Eight different files, each served by many origins: the site's own
+	// memory stays small, and every origin is still its own fetch and
+	// compile for serve.
+	var bodies [8][]byte
+	for i := range bodies {
+		bodies[i] = []byte(bigRobots(500<<10, uint64(i)))
+	}
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write(bodies[len(r.Host)%len(bodies)])
+	}))
+	defer site.Close()
+	addr := site.Listener.Addr().String()
+	tr := newTransport(true)
+	tr.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, network, addr)
+	}
+	h := New(Config{AllowPrivate: true, Logger: quiet(), Transport: tr, MaxMemory: budget}).Handler()
+
+	var peak, peakLive atomic.Uint64
+	live := []rtmetrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		var ms runtime.MemStats
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+			runtime.ReadMemStats(&ms)
+			rtmetrics.Read(live)
+			if v := live[0].Value.Uint64(); v > peakLive.Load() {
+				peakLive.Store(v)
+			}
+			if v := ms.HeapInuse + ms.StackInuse; v > peak.Load() {
+				peak.Store(v)
+			}
+		}
+	}()
+	deadline := time.Now().Add(40 * time.Second)
+	var wg sync.WaitGroup
+	var answered, hostile atomic.Int64
+	for c := range 16 {
+		wg.Go(func() {
+			r := rand.New(rand.NewPCG(uint64(c), 2))
+			for i := 0; i < 12 && time.Now().Before(deadline); i++ {
+				switch i % 4 {
+				case 1: // a 100 KB agent
+					post(t, h, checkBody(strings.Repeat("x", 100<<10), "http://site-1.test/"), "")
+					hostile.Add(1)
+					continue
+				case 2: // a client that hangs up after 200 ms
+					urls := make([]string, 200)
+					for j := range urls {
+						urls[j] = fmt.Sprintf("http://gone-%d-%d-%d.test/x", c, i, j)
+					}
+					ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+					req := httptest.NewRequestWithContext(ctx, "POST", "/v1/check", strings.NewReader(checkBody("Bot", urls...)))
+					h.ServeHTTP(httptest.NewRecorder(), req)
+					cancel()
+					hostile.Add(1)
+					continue
+				case 3: // a 300 KB host name
+					post(t, h, checkBody("Bot", "http://"+strings.Repeat("h", 300<<10)+".test/"), "")
+					hostile.Add(1)
+					continue
+				}
+				urls := make([]string, 40)
+				for j := range urls {
+					urls[j] = fmt.Sprintf("http://site-%d.test/section-%d/page.html", r.IntN(600), j)
+				}
+				if code, resp, _ := post(t, h, checkBody("ExampleBot", urls...), ""); code == 200 {
+					answered.Add(int64(len(resp.Results)))
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(stop)
+	<-sampled
+	p := peak.Load()
+	t.Logf("16 clients: %d URLs answered, %d hostile requests; peak heap+stacks %.0f MiB (live heap after a GC at most %.0f MiB) of a %d MiB budget",
+		answered.Load(), hostile.Load(), float64(p)/(1<<20), float64(peakLive.Load())/(1<<20), budget>>20)
+	if p > budget {
+		t.Errorf("peak heap+stacks %d MiB, over the --max-memory budget of %d MiB", p>>20, budget>>20)
+	}
+	if answered.Load() == 0 {
+		t.Errorf("no URL answered")
+	}
+}
