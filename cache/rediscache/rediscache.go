@@ -183,8 +183,12 @@ func (c *Cache) record(err error) {
 	c.errs.Add(1)
 	c.downUntil.Store(time.Now().Add(c.opts.Backoff).UnixNano())
 	if !c.down.Swap(true) {
+		cause := err.Error()
+		if errors.Is(err, context.DeadlineExceeded) {
+			cause = "no answer within " + c.opts.Timeout.String() + " (--redis-timeout)"
+		}
 		c.opts.Logger.Warn("redis unreachable; answering from the local cache and fetching directly",
-			"err", err.Error(), "retry_in", c.opts.Backoff.String())
+			"redis", redisAddr(c.rdb), "cause", cause, "retry_in", c.opts.Backoff.String())
 	}
 }
 
@@ -313,4 +317,13 @@ type driverLog struct{ l *slog.Logger }
 
 func (d driverLog) Printf(ctx context.Context, format string, v ...any) {
 	d.l.DebugContext(ctx, "redis driver: "+fmt.Sprintf(format, v...))
+}
+
+// redisAddr names the server a client talks to, for a log line (no
+// password: only the address).
+func redisAddr(rdb redis.UniversalClient) string {
+	if c, ok := rdb.(*redis.Client); ok {
+		return c.Options().Addr
+	}
+	return "the configured servers"
 }

@@ -157,9 +157,7 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 			return usageError("--redis: %v", err)
 		}
 		defer rc.Close()
-		if err := rc.Ping(ctx); err != nil {
-			log.Warn("redis unreachable at start; serving from the local cache and direct fetches until it is back", "err", err.Error())
-		}
+		rc.Ping(ctx) // a failure is logged once, by the cache, with its address and cause
 		cfg.Cache, cfg.Redis = rc, rc
 	}
 	ln, err := net.Listen("tcp", opts.Listen)
