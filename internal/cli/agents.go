@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/mobileagent"
@@ -95,10 +94,8 @@ func agentsRun(opts *agentsOptions) error {
 	if err := checkOutput(opts.Output, "text", "json", "csv"); err != nil {
 		return err
 	}
-	for _, u := range opts.URLs {
-		if !isURLOrPath(u) {
-			return usageError("%q is neither an absolute URL nor a path starting with \"/\"", u)
-		}
+	if err := checkURLArgs(opts.URLs); err != nil {
+		return err
 	}
 	prof, err := robots.ParseProfile(opts.Profile)
 	if err != nil {
@@ -189,19 +186,6 @@ func printDecisions(w io.Writer, ds []mobileagent.Decision) error {
 		tab.add([]string{d.URL, verdictWord(d.Allowed), server, line}, nil)
 	}
 	return tab.write(w)
-}
-
-// isURLOrPath reports whether u is an absolute URL (scheme ":") or a path.
-func isURLOrPath(u string) bool {
-	if strings.HasPrefix(u, "/") {
-		return true
-	}
-	i := 0
-	for i < len(u) && (u[i] >= 'a' && u[i] <= 'z' || u[i] >= 'A' && u[i] <= 'Z' ||
-		i > 0 && (u[i] >= '0' && u[i] <= '9' || u[i] == '+' || u[i] == '-' || u[i] == '.')) {
-		i++
-	}
-	return i > 0 && i < len(u) && u[i] == ':'
 }
 
 // compileRobots is the robots.txt side of the dispatch decision: the policy

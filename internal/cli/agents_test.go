@@ -125,7 +125,7 @@ func TestAgentsExitCodes(t *testing.T) {
 		{"csv", []string{"agents", "-o", "CSV", "-", "/a"}, ExitOK,
 			"url,agent,profile,verdict,server,file,line,column\n/a,*,rfc9309,allowed,atp://www.fict.org:8001,<stdin>,3,1\n", ""},
 		{"relative URL", []string{"agents", "-", "home/"}, ExitError, "",
-			"sitetxt: \"home/\" is neither an absolute URL nor a path starting with \"/\"\n"},
+			"sitetxt: \"home/\" is neither an absolute URL nor a path starting with \"/\" (did you mean /home/?)\n"},
 		{"bad output", []string{"agents", "-o", "yaml", "-", "/"}, ExitError, "",
 			"sitetxt: unknown output format \"yaml\" (want text, json, csv)\n"},
 		{"no URL", []string{"agents", "-"}, ExitError, "",

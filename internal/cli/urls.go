@@ -11,9 +11,14 @@ import (
 // forEachURL calls fn for each URL named on the command line, then for each
 // line of file ("-" for standard input; "" for none), as it is read. Lines
 // keep everything but their line end; blank lines and lines starting with
-// "#" (after white space) are skipped. A URL named on the command line is
-// passed on as it is, empty or not.
+// "#" (after white space) are skipped. Every URL must be absolute or a
+// path starting with "/" (checkURLArg): the command-line ones are checked
+// before any is decided, so a bad one stops the command (exit 2) with
+// nothing printed; a bad line of file stops it there, naming the line.
 func forEachURL(ios *IOStreams, urls []string, file string, fn func(string) error) error {
+	if err := checkURLArgs(urls); err != nil {
+		return err
+	}
 	for _, u := range urls {
 		if err := fn(u); err != nil {
 			return err
@@ -36,13 +41,16 @@ func forEachURL(ios *IOStreams, urls []string, file string, fn func(string) erro
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	for sc.Scan() {
+	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()
 		if n := len(line); n > 0 && line[n-1] == '\r' {
 			line = line[:n-1]
 		}
 		if t := strings.TrimLeft(line, " \t"); t == "" || t[0] == '#' {
 			continue
+		}
+		if !isURLOrPath(line) {
+			return usageError("%s:%d: %s", name, n, notURLMessage(line))
 		}
 		if err := fn(line); err != nil {
 			return err
@@ -54,8 +62,9 @@ func forEachURL(ios *IOStreams, urls []string, file string, fn func(string) erro
 	return nil
 }
 
-// needURLs checks that a command has URLs to work on, and that SOURCE and
-// --urls do not both claim standard input.
+// needURLs checks that a command has URLs to work on, that those named on
+// the command line are URLs or paths, and that SOURCE and --urls do not
+// both claim standard input: before anything is printed.
 func needURLs(cmd, source string, urls []string, file string) error {
 	if len(urls) == 0 && file == "" {
 		return usageError("%s: no URL given (name URLs after SOURCE or use --urls)", cmd)
@@ -63,5 +72,43 @@ func needURLs(cmd, source string, urls []string, file string) error {
 	if file == "-" && source == "-" {
 		return usageError("%s: SOURCE and --urls cannot both be standard input", cmd)
 	}
+	return checkURLArgs(urls)
+}
+
+// checkURLArgs checks URLs named on the command line, all of them before
+// any is used: a URL that is neither absolute nor a path ("org/plans.html")
+// would otherwise be read as a host name by some commands and refused by
+// others.
+//
+// The empty URL is accepted: it is the site's root, as Google's parser
+// and its test suite read it.
+func checkURLArgs(urls []string) error {
+	for _, u := range urls {
+		if u != "" && !isURLOrPath(u) {
+			return usageError("%s", notURLMessage(u))
+		}
+	}
 	return nil
+}
+
+// notURLMessage says what is wrong with u, and what was probably meant.
+func notURLMessage(u string) string {
+	msg := fmt.Sprintf("%q is neither an absolute URL nor a path starting with \"/\"", visible(u))
+	if u != "" && !strings.ContainsAny(u, ": ") {
+		msg += fmt.Sprintf(" (did you mean /%s?)", visible(u))
+	}
+	return msg
+}
+
+// isURLOrPath reports whether u is an absolute URL (scheme ":") or a path.
+func isURLOrPath(u string) bool {
+	if strings.HasPrefix(u, "/") {
+		return true
+	}
+	i := 0
+	for i < len(u) && (u[i] >= 'a' && u[i] <= 'z' || u[i] >= 'A' && u[i] <= 'Z' ||
+		i > 0 && (u[i] >= '0' && u[i] <= '9' || u[i] == '+' || u[i] == '-' || u[i] == '.')) {
+		i++
+	}
+	return i > 0 && i < len(u) && u[i] == ':'
 }
