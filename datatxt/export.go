@@ -4,11 +4,11 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"github.com/sitetxt/sitetxt/internal/termsafe"
 	"io"
 	"regexp"
 	"sort"
 	"strconv"
-	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -132,14 +132,12 @@ func writeCSV(w io.Writer, c *Catalog) error {
 	return cw.Error()
 }
 
-// csvSafe neutralises cells a spreadsheet would read as a formula (OWASP's
-// "CSV injection"): a leading "=", "+", "-", "@", tab or carriage return
-// gets a "'" in front. The row is changed in place and returned.
+// csvSafe makes each cell safe on a terminal and in a spreadsheet
+// (termsafe.CSVCell: control characters escaped, formulas neutralised).
+// The row is changed in place and returned.
 func csvSafe(row []string) []string {
 	for i, c := range row {
-		if c != "" && strings.ContainsRune("=+-@\t\r", rune(c[0])) {
-			row[i] = "'" + c
-		}
+		row[i] = termsafe.CSVCell(c)
 	}
 	return row
 }

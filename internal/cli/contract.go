@@ -11,11 +11,11 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"github.com/sitetxt/sitetxt/internal/termsafe"
 	"io"
 	"os"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/decision"
@@ -150,86 +150,14 @@ func (c *csvRows) write(cells ...string) error {
 	return c.s.end()
 }
 
-// csvCell neutralises a cell that would start a spreadsheet formula.
-func csvCell(v string) string {
-	if v != "" && strings.IndexByte("=+-@\t\r", v[0]) >= 0 {
-		return "'" + v
-	}
-	return v
-}
+// csvCell is termsafe.CSVCell: control bytes escaped as text output
+// escapes them, and a cell that would start a spreadsheet formula
+// neutralised.
+func csvCell(v string) string { return termsafe.CSVCell(v) }
 
-// visible returns s with every character that could act on a terminal
-// written as an escape: C0 controls (\n, \t and \r included) and DEL as
-// \xNN, C1 controls, bidirectional overrides and isolates, line and
-// paragraph separators as \uNNNN, and bytes that are not UTF-8 as \xNN.
-// Text output for people passes everything a site or a user wrote through
-// it; JSON output stays exact.
-func visible(s string) string {
-	i := 0
-	for i < len(s) {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c < 0x20 || c == 0x7f {
-				break
-			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && n == 1) || hidden(r) {
-			break
-		}
-		i += n
-	}
-	if i == len(s) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	b.WriteString(s[:i])
-	for i < len(s) {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c < 0x20 || c == 0x7f {
-				fmt.Fprintf(&b, `\x%02x`, c)
-			} else {
-				b.WriteByte(c)
-			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			fmt.Fprintf(&b, `\x%02x`, c)
-		case hidden(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
-}
-
-// hidden reports whether a non-ASCII rune must not reach a terminal as it
-// is: a C1 control, a bidirectional mark, embedding, override or isolate,
-// or a line or paragraph separator.
-func hidden(r rune) bool {
-	switch {
-	case r >= 0x80 && r <= 0x9f: // C1
-		return true
-	case r == 0x061c, r == 0x200e, r == 0x200f: // ALM, LRM, RLM
-		return true
-	case r >= 0x202a && r <= 0x202e: // LRE, RLE, PDF, LRO, RLO
-		return true
-	case r >= 0x2066 && r <= 0x2069: // LRI, RLI, FSI, PDI
-		return true
-	case r == 0x2028, r == 0x2029: // line and paragraph separators
-		return true
-	}
-	return false
-}
+// visible is termsafe.String: what a site or a user wrote, with every
+// character that could act on a terminal written as an escape.
+func visible(s string) string { return termsafe.String(s) }
 
 // visibleLines escapes each line of a multi-line text, keeping its line
 // breaks.
@@ -453,11 +381,12 @@ const contractDoc = "## The output contract\n\n" +
 	"   standard error (`sitetxt: cannot fetch https://x/robots.txt: ...`) and the decisions the\n" +
 	"   standard derives from the failure (RFC 9309: everything disallowed) are still printed. 2 wins\n" +
 	"   over 1. Endless standard input stops at the documented limit with a message, never silently.\n" +
-	"7. **Nothing raw reaches a terminal.** Text output and standard error escape every character that\n" +
-	"   could act on a terminal: C0 controls and DEL as `\\xNN`, C1 controls, bidirectional marks,\n" +
-	"   embeddings, overrides and isolates, and line/paragraph separators as `\\uNNNN`, bytes that are not\n" +
-	"   UTF-8 as `\\xNN`. JSON output is exact: the bytes the site wrote, JSON-escaped. CSV cells that a\n" +
-	"   spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab or CR) get a leading `'`.\n" +
+	"7. **Nothing raw reaches a terminal.** Text output, CSV output and standard error escape every\n" +
+	"   character that could act on a terminal: C0 controls (tab, CR and LF included) and DEL as `\\xNN`,\n" +
+	"   C1 controls, bidirectional marks, embeddings, overrides and isolates, and line/paragraph\n" +
+	"   separators as `\\uNNNN`, bytes that are not UTF-8 as `\\xNN` (package internal/termsafe). JSON\n" +
+	"   output is exact: the bytes the site wrote, JSON-escaped. CSV cells that a spreadsheet would run\n" +
+	"   as a formula (starting with `=`, `+`, `-`, `@`) get a leading `'`.\n" +
 	"8. **Notes** go to standard error as `sitetxt: note: ...` and are silenced with `-q`; warnings\n" +
 	"   (`sitetxt: warning: ...`) are not.\n\n"
 

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/csv"
 	"encoding/json"
+	"github.com/sitetxt/sitetxt/internal/termsafe"
 	"io"
 	"net"
 	"net/http"
@@ -61,7 +62,7 @@ func rawForTerminal(s string) string {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 || hidden(r) {
+		if r == utf8.RuneError && n == 1 || termsafe.Hidden(r) {
 			return s[i : i+n]
 		}
 		i += n
@@ -122,6 +123,13 @@ func TestHostileTerminal(t *testing.T) {
 		{"lint site", "", []string{"lint", "--no-cache", site}},
 		{"lint datatxt site", "", []string{"lint", "--no-cache", "--type", "datatxt", site}},
 		{"parse", "", []string{"parse", robotsFile}},
+		// CSV is text too: a terminal shows it.
+		{"parse csv", "", []string{"parse", "-o", "csv", robotsFile}},
+		{"parse csv datatxt", hostileDataTxt, []string{"parse", "-o", "csv", "-"}},
+		{"check csv", "", append([]string{"check", "-o", "csv", "--agent", agent, robotsFile}, urls...)},
+		{"lint csv", "", []string{"lint", "-o", "csv", robotsFile, dataFile}},
+		{"audit csv", "", []string{"audit", "-o", "csv", "--path", "/\x1b[2J", robotsFile}},
+		{"datasets csv", "", []string{"datasets", "-o", "csv", "--base", "https://h/data.txt", dataFile}},
 		{"explain", "", []string{"explain", "--agent", agent, robotsFile}},
 		{"explain star", "", []string{"explain", robotsFile}},
 		{"summary", "", []string{"summary", robotsFile}},
@@ -221,7 +229,10 @@ func FuzzVisible(f *testing.F) {
 func TestCSVCell(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
 		{"", ""}, {"/a", "/a"}, {"=cmd|' /C calc'!A0", "'=cmd|' /C calc'!A0"}, {"+1", "'+1"},
-		{"-2", "'-2"}, {"@SUM(1)", "'@SUM(1)"}, {"\tx", "'\tx"}, {"\rx", "'\rx"}, {"a=b", "a=b"},
+		{"-2", "'-2"}, {"@SUM(1)", "'@SUM(1)"}, {"\tx", `\x09x`}, {"\rx", `\x0dx`}, {"a=b", "a=b"},
+		// CSV is text too: a site's ESC, BEL and C1 bytes are escaped as
+		// text output escapes them.
+		{"\x1b]0;PWNED\x07", `\x1b]0;PWNED\x07`}, {"a\u009bb", `a\u009bb`}, {"=\x1b[2J", `'=\x1b[2J`},
 	} {
 		if got := csvCell(tt.in); got != tt.want {
 			t.Errorf("csvCell(%q) = %q, want %q", tt.in, got, tt.want)
@@ -343,6 +354,9 @@ func TestContractCSV(t *testing.T) {
 			out, errOut, code := runCLI(t, "", a...)
 			if code == ExitError {
 				t.Fatalf("sitetxt %q: exit 2, %s", a, errOut)
+			}
+			if strings.ContainsAny(out, "\x1b\x07\u009b") {
+				t.Errorf("sitetxt %q -o csv wrote a raw control byte of the site's to the terminal", a)
 			}
 			rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
 			if err != nil || len(rows) < 2 {
