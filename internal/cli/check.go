@@ -33,6 +33,7 @@ const globalAgent = "*"
 
 func newCheckCmd(ios *IOStreams) *cobra.Command {
 	opts := &checkOptions{IO: ios}
+	var agents []string
 	cmd := &cobra.Command{
 		Use:   "check [--agent UA] [--profile P] [-o text|json|csv] [--urls FILE|-] [SOURCE] [URL...]",
 		Short: "Say whether a crawler may fetch URLs, and which rule decides",
@@ -94,10 +95,18 @@ printed.`,
 			if len(args) > 0 {
 				opts.Source, opts.URLs = args[0], args[1:]
 			}
+			switch len(agents) {
+			case 0:
+				opts.Agent = globalAgent
+			case 1:
+				opts.Agent = agents[0]
+			default:
+				return usageError("check answers for one agent, and --agent was given %d times (sitetxt matrix answers for several)", len(agents))
+			}
 			return checkRun(opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Agent, "agent", globalAgent, `crawler name or User-Agent header ("*": only the "*" group)`)
+	cmd.Flags().StringArrayVar(&agents, "agent", nil, `crawler name or User-Agent header ("*", the default: only the "*" group)`)
 	profileFlag(cmd, &opts.Profile)
 	opts.Fetch.AddFlags(cmd)
 	outputFlag(cmd, &opts.Output, "text", "json", "csv")
@@ -152,6 +161,7 @@ func checkRun(opts *checkOptions) error {
 	if err != nil {
 		return err
 	}
+
 	bar := newProgress(opts.IO, opts.URLsFile)
 	disallowed := false
 	err = forEachURL(opts.IO, opts.URLs, opts.URLsFile, func(u string) error {

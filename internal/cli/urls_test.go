@@ -27,3 +27,13 @@ func TestURLNeverMisread(t *testing.T) {
 		t.Errorf("check --urls - with a bad second line = exit %d, %q, %q; want exit 2 naming <stdin>:2", code, out, errOut)
 	}
 }
+
+// TestCheckOneAgent: check answers for one agent; a repeated --agent is
+// refused rather than silently answering for the last one.
+func TestCheckOneAgent(t *testing.T) {
+	chdirRoot(t)
+	out, errOut, code := runCLI(t, "", "check", "--agent", "a", "--agent", "b", "testdata/robots/fict.org.txt", "/")
+	if code != ExitError || out != "" || !strings.Contains(errOut, "--agent was given 2 times") {
+		t.Errorf("check --agent a --agent b = exit %d, %q, %q; want exit 2 saying so", code, out, errOut)
+	}
+}
