@@ -11,11 +11,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() {
-	commands = append(commands, newAgentsCmd)
-	linters["robots"] = append(linters["robots"], mobileagent.Lint)
-}
-
 // agentsOptions are the options of "sitetxt agents".
 type agentsOptions struct {
 	IO      *IOStreams

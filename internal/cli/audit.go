@@ -21,8 +21,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { commands = append(commands, newAuditCmd) }
-
 // auditOptions are the options of "sitetxt audit".
 type auditOptions struct {
 	IO      *IOStreams

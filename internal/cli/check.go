@@ -10,11 +10,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() {
-	commands = append(commands, newCheckCmd)
-	linters["robots"] = append(linters["robots"], robots.Lint)
-}
-
 // checkOptions are the options of "sitetxt check".
 type checkOptions struct {
 	IO       *IOStreams

@@ -142,9 +142,21 @@ command follows.`,
 		return &exitError{code: ExitError, err: err}
 	})
 	root.PersistentFlags().BoolVarP(&ios.Quiet, "quiet", "q", false, `no notes on standard error ("sitetxt: note: ..."); warnings and errors still print`)
-	for _, add := range commands {
-		root.AddCommand(add(ios))
-	}
+	// The commands, in one place: adding one is one line here.
+	root.AddCommand(
+		newCheckCmd(ios),
+		newDiffCmd(ios),
+		newMatrixCmd(ios),
+		newExplainCmd(ios),
+		newSummaryCmd(ios),
+		newLintCmd(ios),
+		newParseCmd(ios),
+		newAuditCmd(ios),
+		newDatasetsCmd(ios),
+		newAgentsCmd(ios),
+		newFetchCmd(ios),
+		newServeCmd(ios),
+	)
 	root.SetHelpCommand(&cobra.Command{
 		Use:   "help [command]",
 		Short: "Help about any command",
@@ -208,10 +220,6 @@ func outputFlag(cmd *cobra.Command, p *string, formats ...string) {
 	}
 	cmd.Annotations["output"] = strings.Join(formats, ",")
 }
-
-// commands lists the constructors of the subcommands; each command's file
-// adds itself in an init function.
-var commands []func(*IOStreams) *cobra.Command
 
 // exactArgs and the like return cobra argument checks whose errors exit
 // with ExitError.

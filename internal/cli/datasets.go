@@ -19,11 +19,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() {
-	commands = append(commands, newDatasetsCmd)
-	linters["datatxt"] = append(linters["datatxt"], datatxt.Lint)
-}
-
 // datasetsOptions are the options of "sitetxt datasets".
 type datasetsOptions struct {
 	IO           *IOStreams

@@ -9,8 +9,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { commands = append(commands, newDiffCmd) }
-
 // diffOptions are the options of "sitetxt diff".
 type diffOptions struct {
 	IO       *IOStreams

@@ -12,8 +12,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { commands = append(commands, newExplainCmd, newSummaryCmd) }
-
 // explainOptions are the options of "sitetxt explain".
 type explainOptions struct {
 	IO      *IOStreams

@@ -13,8 +13,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { commands = append(commands, newFetchCmd) }
-
 // fetchOptions are the options of "sitetxt fetch".
 type fetchOptions struct {
 	IO     *IOStreams

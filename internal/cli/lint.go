@@ -7,13 +7,11 @@ import (
 	"strings"
 
 	"github.com/sitetxt/sitetxt/datatxt"
-
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/mobileagent"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )
-
-func init() { commands = append(commands, newLintCmd) }
 
 // lintOptions are the options of "sitetxt lint".
 type lintOptions struct {
@@ -32,9 +30,11 @@ type lintOptions struct {
 }
 
 // linters are the checks lint runs on a parsed file besides the grammar's
-// own diagnostics, by manifest type ("robots", "datatxt"); the
-// interpreters' commands add theirs.
-var linters = map[string][]func(*grammar.File) grammar.Diagnostics{}
+// own diagnostics, by manifest type: each interpreter's Lint, listed here.
+var linters = map[string][]func(*grammar.File) grammar.Diagnostics{
+	"robots":  {robots.Lint, mobileagent.Lint},
+	"datatxt": {datatxt.Lint},
+}
 
 // manifestTypes are the values of lint --type.
 var manifestTypes = []string{"auto", "robots", "datatxt"}

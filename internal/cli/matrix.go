@@ -9,8 +9,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { commands = append(commands, newMatrixCmd) }
-
 // matrixOptions are the options of "sitetxt matrix".
 type matrixOptions struct {
 	IO       *IOStreams

@@ -10,8 +10,6 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-func init() { commands = append(commands, newParseCmd) }
-
 // parseOptions are the options of "sitetxt parse".
 type parseOptions struct {
 	IO     *IOStreams

@@ -19,8 +19,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { commands = append(commands, newServeCmd) }
-
 // serveOptions are the options of "sitetxt serve".
 type serveOptions struct {
 	IO           *IOStreams
