@@ -4,19 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sitetxt/sitetxt/cache"
 	"net/http"
 	"sync"
 	"time"
 
 	"github.com/sitetxt/sitetxt/internal/fetch"
 )
-
-// Cache stores fetched data.txt responses between fetches. Its methods use
-// only built-in types, so a catalog builder implements it on its own store;
-// a value that does not decode is ignored and the file fetched again. It is
-// cache.Cache; one that implements cache.Shared (cache/rediscache) makes
-// one fetch per file per expiry across every process sharing it.
-type Cache = fetch.Cache
 
 // ErrNoDataTxt is what Fetch returns when the site answers 404 or 410 for
 // /data.txt. It is not a failure: the draft says the site may still offer
@@ -48,8 +42,11 @@ type Fetcher struct {
 	HTTPClient *http.Client
 	// Timeout bounds one fetch, redirects and body included; 0 means 30 s.
 	Timeout time.Duration
-	// Cache keeps responses; nil means an in-memory cache.
-	Cache Cache
+	// Cache keeps responses between fetches; nil means one in memory. It
+	// is the public cache.Cache; one that also implements cache.Shared
+	// (cache/rediscache) makes one fetch per file per expiry across every
+	// process that shares it.
+	Cache cache.Cache
 
 	once    sync.Once
 	memo    *fetch.Memo[*Catalog]

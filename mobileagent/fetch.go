@@ -2,6 +2,7 @@ package mobileagent
 
 import (
 	"context"
+	"github.com/sitetxt/sitetxt/cache"
 	"net/http"
 	"sync"
 	"time"
@@ -9,13 +10,6 @@ import (
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/fetch"
 )
-
-// Cache stores fetched robots.txt responses between fetches. Its methods
-// use only built-in types, so a dispatcher implements it on its own store;
-// a value that does not decode is ignored and the file fetched again. It is
-// cache.Cache; one that implements cache.Shared (cache/rediscache) makes
-// one fetch per file per expiry across every process sharing it.
-type Cache = fetch.Cache
 
 // Fetcher fetches a site's /robots.txt over HTTP or HTTPS and compiles its
 // Mobile-agent-server lines. A 2xx body is compiled. A site whose robots.txt
@@ -40,8 +34,11 @@ type Fetcher struct {
 	HTTPClient *http.Client
 	// Timeout bounds one fetch, redirects and body included; 0 means 30 s.
 	Timeout time.Duration
-	// Cache keeps responses; nil means an in-memory cache.
-	Cache Cache
+	// Cache keeps responses between fetches; nil means one in memory. It
+	// is the public cache.Cache; one that also implements cache.Shared
+	// (cache/rediscache) makes one fetch per file per expiry across every
+	// process that shares it.
+	Cache cache.Cache
 
 	once      sync.Once
 	memo      *fetch.Memo[*Table]

@@ -3,6 +3,7 @@ package robots
 import (
 	"context"
 	"fmt"
+	"github.com/sitetxt/sitetxt/cache"
 	"net/http"
 	"net/url"
 	"strings"
@@ -13,26 +14,15 @@ import (
 	"github.com/sitetxt/sitetxt/internal/fetch"
 )
 
-// Cache stores fetched robots.txt responses between a Client's fetches; it
-// is cache.Cache. Its methods use only built-in types, so a crawler
-// implements it on its own store (a database, a sharded map) without
-// importing anything of sitetxt. A Cache that also implements cache.Shared,
-// such as cache/rediscache's, makes one fetch per robots.txt per expiry
-// across every process that shares it (docs/fleet.md). Values are opaque: a value that does not decode (corrupt,
-// truncated, from another version) is ignored and robots.txt is fetched
-// again. Implementations must be safe for concurrent use; Put may drop a
-// value.
-type Cache = fetch.Cache
-
 // NewMemoryCache returns the in-memory Cache a Client uses by default,
 // holding at most maxEntries responses (0 means 10,000).
-func NewMemoryCache(maxEntries int) Cache { return &fetch.MemoryCache{MaxEntries: maxEntries} }
+func NewMemoryCache(maxEntries int) cache.Cache { return &fetch.MemoryCache{MaxEntries: maxEntries} }
 
 // NewDirCache returns a Cache of files in dir (created when needed), one per
 // robots.txt URL, written atomically; several processes may share it. It
 // reads only regular files, never through a symbolic link, of at most
 // fetch.DefaultMaxEntryBytes.
-func NewDirCache(dir string) Cache { return fetch.DirCache{Dir: dir} }
+func NewDirCache(dir string) cache.Cache { return fetch.DirCache{Dir: dir} }
 
 // A Client answers whether a crawler may fetch a URL, end to end: it fetches
 // the robots.txt of the URL's site (scheme, host and port), interprets the
@@ -75,8 +65,12 @@ type Client struct {
 	// MaxSize is how many bytes of robots.txt are read; 0 means 500 KiB,
 	// the least RFC 9309 2.5 allows.
 	MaxSize int
-	// Cache keeps responses; nil means NewMemoryCache(0).
-	Cache Cache
+	// Cache keeps responses between fetches; nil means NewMemoryCache(0).
+	// It is the public cache.Cache (two methods on built-in types, so a
+	// crawler implements it on its own store); one that also implements
+	// cache.Shared (cache/rediscache) makes one fetch per robots.txt per
+	// expiry across every process that shares it (docs/fleet.md).
+	Cache cache.Cache
 	// MaxStale is how long past its expiry a cached robots.txt is still
 	// used while the site is unreachable (rfc9309 and google only); 0
 	// means 30 days, negative never.
