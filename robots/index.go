@@ -1,0 +1,336 @@
+package robots
+
+import (
+	"slices"
+	"strings"
+)
+
+// noRule is the rank of no rule.
+const noRule = ^uint32(0)
+
+// ruleIndex finds the first rule, in decision order, that matches a path.
+// It is a trie over the rules' literal prefixes (the whole pattern of a
+// rule without '*', the part before the first '*' otherwise), with runs of
+// single-child nodes merged into one edge. A rule sits at the node its
+// literal prefix ends at, by its rank: its place in decision order
+// (longest pattern first, Allow first on ties, then file order; file order
+// for the drafts). A decision walks the path down the trie once; every
+// node on the way holds rules whose prefix the path starts with:
+//
+//   - a plain rule matches: the node keeps the best (lowest) rank of its
+//     plain rules;
+//   - a '$'-anchored rule matches when the path ends at the node: the
+//     node keeps the best rank of those too;
+//   - a wildcard rule matches when the rest of its pattern does: the
+//     node keeps them in rank order, and they are tried only while their
+//     rank beats the best match so far.
+//
+// The decision is the lowest rank found. Its cost is the path's length
+// (one child lookup per edge) plus the wildcard rules tried on the way,
+// not the number of rules.
+type ruleIndex struct {
+	nodes []node
+	first []byte     // the first byte of each node's edge, for child lookup
+	label string     // edge labels
+	wild  []wildRule // wildcard rules, node by node, in rank order
+	spans []wildSpan // the nodes' runs of wild; spans[0] is unused
+	scans []*keyScan // the automata of nodes with many wildcard rules
+}
+
+// wildRule is a wildcard rule as its node tries it: what its pattern
+// requires after its literal prefix, split once at compile time so that a
+// decision rejects most rules with one comparison: an anchored rule must
+// end with last, an unanchored rule with no middle must contain it.
+type wildRule struct {
+	mid, last string // the pattern after the prefix's '*': middle segments ("a*b"), and the last one
+	rank      uint32
+	anchored  bool
+}
+
+// node is a node of a ruleIndex.
+type node struct {
+	off, n      uint32 // its edge: label[off : off+n]
+	child       uint32 // its children: nodes[child : child+nkids], by first byte
+	plain, anch uint32 // best rank of the plain and of the '$'-anchored rules ending here
+	wilds       uint32 // its wildcard rules: spans[wilds], or 0 for none
+	nkids       uint16
+}
+
+// wildSpan is the wildcard rules of a node whose literal prefix ends there.
+type wildSpan struct {
+	w0, w1 uint32 // wild[w0:w1]
+	scan   uint32 // with many of them: 1 + their keyScan's index in scans, else 0
+}
+
+// lookup returns the rank of the first rule in decision order that
+// matches path, or noRule.
+func (ix *ruleIndex) lookup(path string) uint32 {
+	best := noRule
+	nd := &ix.nodes[0]
+	d := 0
+	for {
+		best = min(best, nd.plain)
+		if d == len(path) {
+			best = min(best, nd.anch)
+		}
+		if nd.wilds != 0 {
+			best = ix.firstWild(&ix.spans[nd.wilds], path[d:], best)
+		}
+		if d == len(path) || nd.nkids == 0 {
+			return best
+		}
+		c := ix.child(nd, path[d])
+		if c < 0 {
+			return best
+		}
+		nd = &ix.nodes[c]
+		if len(path)-d < int(nd.n) || path[d:d+int(nd.n)] != ix.label[nd.off:nd.off+nd.n] {
+			return best
+		}
+		d += int(nd.n)
+	}
+}
+
+// firstWild returns the lowest rank below best of the wildcard rules of
+// sp that match rest, the path after their literal prefix, or best.
+func (ix *ruleIndex) firstWild(sp *wildSpan, rest string, best uint32) uint32 {
+	if sp.scan != 0 {
+		return ix.scans[sp.scan-1].first(ix.wild, rest, best)
+	}
+	for i := sp.w0; i < sp.w1; i++ {
+		w := &ix.wild[i]
+		if w.rank >= best {
+			break
+		}
+		if w.match(rest) {
+			return w.rank
+		}
+	}
+	return best
+}
+
+// child returns the index of nd's child whose edge starts with c, or -1.
+func (ix *ruleIndex) child(nd *node, c byte) int {
+	lo, hi := int(nd.child), int(nd.child)+int(nd.nkids)
+	if hi-lo <= 8 {
+		for i, b := range ix.first[lo:hi] {
+			if b == c {
+				return lo + i
+			}
+		}
+		return -1
+	}
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if ix.first[m] < c {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < int(nd.child)+int(nd.nkids) && ix.first[lo] == c {
+		return lo
+	}
+	return -1
+}
+
+// entry is a rule as buildIndex places it.
+type entry struct {
+	prefix string
+	rank   uint32
+	kind   uint8 // ePlain, eAnch, eWild
+}
+
+const (
+	ePlain = iota
+	eAnch
+	eWild
+)
+
+// buildIndex builds the index of rules, which are in decision order.
+func buildIndex(rules []*Rule) *ruleIndex {
+	es := make([]entry, 0, len(rules))
+	// Of wildcard rules with the same pattern, only the first in decision
+	// order can decide: the others are left out (a file of one pattern
+	// repeated costs one rule per decision, not one per line).
+	type pattern struct {
+		lit      string
+		anchored bool
+	}
+	var seen map[pattern]bool
+	for i, r := range rules {
+		if r.wild {
+			key := pattern{r.lit, r.anchored}
+			if seen == nil {
+				seen = map[pattern]bool{}
+			}
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+		}
+		e := entry{prefix: r.lit, rank: uint32(i)}
+		switch {
+		case r.wild:
+			j := strings.IndexByte(r.lit, '*')
+			e.prefix = r.lit[:j]
+			if j < len(r.lit)-1 {
+				e.kind = eWild
+			}
+			// else "/a*" and "/a*$" match whatever follows "/a": a plain rule.
+		case r.anchored:
+			e.kind = eAnch
+		}
+		es = append(es, e)
+	}
+	slices.SortFunc(es, func(x, y entry) int {
+		if c := strings.Compare(x.prefix, y.prefix); c != 0 {
+			return c
+		}
+		return int(x.rank) - int(y.rank)
+	})
+	b := indexBuilder{es: es, rules: rules, labels: make([]string, 1, len(es)+1)}
+	b.nodes = make([]node, 1, len(es)+1)
+	b.first = make([]byte, 1, len(es)+1)
+	b.build(0, 0, len(es), 0)
+	b.nodes, b.first, b.wild = slices.Clip(b.nodes), slices.Clip(b.first), slices.Clip(b.wild)
+	if cap(b.nodes) > len(b.nodes)+len(b.nodes)/4 {
+		b.nodes, b.first = slices.Clone(b.nodes), slices.Clone(b.first)
+	}
+	if cap(b.wild) > len(b.wild)+len(b.wild)/4 {
+		b.wild = slices.Clone(b.wild)
+	}
+	var label strings.Builder
+	label.Grow(b.size)
+	for i := range b.nodes {
+		nd := &b.nodes[i]
+		lab := b.labels[i]
+		nd.off, nd.n = uint32(label.Len()), uint32(len(lab))
+		label.WriteString(lab)
+	}
+	return &ruleIndex{nodes: b.nodes, first: b.first, label: label.String(), wild: b.wild, spans: b.spans, scans: b.scans}
+}
+
+type indexBuilder struct {
+	rules  []*Rule
+	es     []entry
+	nodes  []node
+	first  []byte
+	labels []string
+	wild   []wildRule
+	scans  []*keyScan
+	spans  []wildSpan
+	size   int
+}
+
+// build fills in node n for the entries es[lo:hi], which share their
+// first depth bytes (the node's whole prefix), and builds its children.
+func (b *indexBuilder) build(n, lo, hi, depth int) {
+	if n >= len(b.labels) {
+		b.labels = append(b.labels, make([]string, n+1-len(b.labels))...)
+	}
+	nd := node{plain: noRule, anch: noRule}
+	w0 := uint32(len(b.wild))
+	// Entries ending here sort first (a prefix sorts before its
+	// extensions), and by rank among themselves.
+	i := lo
+	for ; i < hi && len(b.es[i].prefix) == depth; i++ {
+		e := &b.es[i]
+		switch e.kind {
+		case ePlain:
+			nd.plain = min(nd.plain, e.rank)
+		case eAnch:
+			nd.anch = min(nd.anch, e.rank)
+		default:
+			b.wild = append(b.wild, b.wildRule(e))
+		}
+	}
+	if sp := (wildSpan{w0: w0, w1: uint32(len(b.wild))}); sp.w1 > sp.w0 {
+		if sp.w1-sp.w0 >= minScan {
+			b.scans = append(b.scans, buildScan(b.wild, sp.w0, sp.w1))
+			sp.scan = uint32(len(b.scans))
+		}
+		if len(b.spans) == 0 {
+			b.spans = append(b.spans, wildSpan{})
+		}
+		nd.wilds = uint32(len(b.spans))
+		b.spans = append(b.spans, sp)
+	}
+	// The children: one per distinct next byte, their slots reserved
+	// together so that they are contiguous.
+	kids := 0
+	for j := i; j < hi; {
+		c := b.es[j].prefix[depth]
+		for j < hi && b.es[j].prefix[depth] == c {
+			j++
+		}
+		kids++
+	}
+	nd.child, nd.nkids = uint32(len(b.nodes)), uint16(kids)
+	for k := 0; k < kids; k++ {
+		b.nodes = append(b.nodes, node{})
+		b.first = append(b.first, 0)
+	}
+	b.nodes[n] = nd
+	k := int(nd.child)
+	for j := i; j < hi; k++ {
+		c := b.es[j].prefix[depth]
+		j0 := j
+		for j < hi && b.es[j].prefix[depth] == c {
+			j++
+		}
+		// The child's edge runs to the longest prefix its entries share:
+		// sorted, that of the first and the last.
+		x, y := b.es[j0].prefix, b.es[j-1].prefix
+		l := depth + 1
+		for l < len(x) && l < len(y) && x[l] == y[l] {
+			l++
+		}
+		b.first[k] = c
+		if k >= len(b.labels) {
+			b.labels = append(b.labels, make([]string, k+1-len(b.labels))...)
+		}
+		b.labels[k] = x[depth:l]
+		b.size += l - depth
+		b.build(k, j0, j, l)
+	}
+}
+
+// wildRule returns the wildRule of a wildcard entry.
+func (b *indexBuilder) wildRule(e *entry) wildRule {
+	r := b.rules[e.rank]
+	w := wildRule{rank: e.rank, anchored: r.anchored, last: r.lit[len(e.prefix)+1:]}
+	if !w.anchored {
+		// A pattern matches a prefix of the path: a final '*' adds nothing.
+		w.last = strings.TrimSuffix(w.last, "*")
+	}
+	if j := strings.LastIndexByte(w.last, '*'); j >= 0 {
+		w.mid, w.last = w.last[:j], w.last[j+1:]
+	}
+	return w
+}
+
+// key returns a literal the path must contain after the rule's prefix for
+// the rule to match: its first segment after the prefix (never empty).
+func (w *wildRule) key() string {
+	if w.mid == "" {
+		return w.last
+	}
+	if j := strings.IndexByte(w.mid, '*'); j >= 0 {
+		return w.mid[:j]
+	}
+	return w.mid
+}
+
+// match reports whether rest, the path after the rule's literal prefix,
+// matches the rest of the rule.
+func (w *wildRule) match(rest string) bool {
+	if w.anchored {
+		if !strings.HasSuffix(rest, w.last) {
+			return false
+		}
+	} else if w.mid == "" {
+		return strings.Contains(rest, w.last)
+	}
+	return globSegments(w.mid, w.last, w.anchored, rest)
+}

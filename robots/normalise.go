@@ -1,0 +1,243 @@
+package robots
+
+import (
+	"encoding/binary"
+	"strings"
+	"unsafe"
+)
+
+// pathOf returns the part of a URL that rules match: path, parameters and
+// query, without the fragment. It follows Google's GetPathParamsQuery: an
+// initial "//" introduces an authority, "://" ends a scheme only before any
+// '/', '?' or ';', and the result always starts with '/'. When the part
+// found starts with '?' or ';', slash is set: the caller must put a '/'
+// before it. Nothing is allocated.
+func pathOf(url string) (path string, slash bool) {
+	start := 0
+	if len(url) >= 2 && url[0] == '/' && url[1] == '/' {
+		start = 2
+	}
+	// "://" ends a scheme only before any '/', '?' or ';': only when the
+	// first of them is the first '/' of "://".
+	ps := indexAny3(url, start)
+	if ps > start && url[ps] == '/' && url[ps-1] == ':' && ps+1 < len(url) && url[ps+1] == '/' {
+		ps = indexAny3(url, ps+2)
+	}
+	if ps < 0 {
+		return "/", false
+	}
+	end := len(url)
+	if h := strings.IndexByte(url[start:], '#'); h >= 0 {
+		h += start
+		if h < ps {
+			return "/", false
+		}
+		end = h
+	}
+	if url[ps] != '/' {
+		return url[ps:end], true
+	}
+	return url[ps:end], false
+}
+
+// indexAny3 returns the index of the first '/', '?' or ';' at or after
+// from, or -1. It skips eight bytes at a time while none of them is one.
+func indexAny3(s string, from int) int {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	const slash, qmark, semi = 0x2F2F2F2F2F2F2F2F, 0x3F3F3F3F3F3F3F3F, 0x3B3B3B3B3B3B3B3B
+	i := from
+	for ; i+8 <= len(s); i += 8 {
+		w := load64(s, i)
+		x, y, z := w^slash, w^qmark, w^semi // a zero byte where s has '/', '?', ';'
+		if ((x-lo)&^x|(y-lo)&^y|(z-lo)&^z)&hi != 0 {
+			break // the loop below finds which byte
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c == '/' || c == '?' || c == ';' {
+			return i
+		}
+	}
+	return -1
+}
+
+const upperHex = "0123456789ABCDEF"
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+// isUnreserved reports whether c is an RFC 3986 unreserved character.
+func isUnreserved(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+		c == '-' || c == '.' || c == '_' || c == '~'
+}
+
+// needsNormRFC reports whether normRFC would change the pattern s: whether
+// it holds a '%' or a byte outside ASCII. It tests eight bytes at a time.
+func needsNormRFC(s string) bool {
+	const lo, hi, pct = 0x0101010101010101, 0x8080808080808080, 0x2525252525252525
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
+		x := w ^ pct // a zero byte where s has '%'
+		if w&hi != 0 || (x-lo)&^x&hi != 0 {
+			return true
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c == '%' || c >= 0x80 {
+			return true
+		}
+	}
+	return false
+}
+
+// needsNormRFCPath reports whether normRFC would change the path s:
+// whether it holds a '%', '*', '$' or a byte outside ASCII. It tests eight
+// bytes at a time, the last eight overlapping the ones before.
+func needsNormRFCPath(s string) bool {
+	if len(s) < 8 {
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c == '%' || c == '*' || c == '$' || c >= 0x80 {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i+8 < len(s); i += 8 {
+		if normWord(load64(s, i)) {
+			return true
+		}
+	}
+	return normWord(load64(s, len(s)-8))
+}
+
+// normWord reports whether one of the eight bytes of w is '%', '*', '$'
+// or outside ASCII.
+func normWord(w uint64) bool {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	const pct, star, dollar = 0x2525252525252525, 0x2A2A2A2A2A2A2A2A, 0x2424242424242424
+	x, y, z := w^pct, w^star, w^dollar // a zero byte where w has '%', '*', '$'
+	return (w|(x-lo)&^x|(y-lo)&^y|(z-lo)&^z)&hi != 0
+}
+
+// load64 returns the eight bytes of s at i, little-endian.
+func load64(s string, i int) uint64 {
+	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
+}
+
+// normRFC appends s in RFC 9309's comparison form to dst: escapes of
+// unreserved characters decoded, other escapes upper-cased, octets outside
+// ASCII percent-encoded (section 2.2.2). In the query (after the first
+// '?'), escapes of ':', '/', '?' and '@' are decoded too: they mean the
+// same raw or encoded there, and section 2.2.2's table has the pattern
+// "/foo/bar?baz=https://foo.bar" match "/foo/bar?baz=https%3A%2F%2Ffoo.bar".
+// When path is set, s is a URL's path, where '*' and '$' are ordinary
+// characters: they are encoded as "%2A" and "%24", which is how a pattern
+// writes them literally (section 2.2.3, Table 2); in a pattern a '$'
+// before its end is literal and is encoded too.
+func normRFC(dst []byte, s string, path bool) []byte {
+	query := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '%' && i+2 < len(s):
+			hi, ok1 := unhex(s[i+1])
+			lo, ok2 := unhex(s[i+2])
+			if !ok1 || !ok2 {
+				dst = append(dst, c)
+				continue
+			}
+			v := hi<<4 | lo
+			if isUnreserved(v) || query && (v == ':' || v == '/' || v == '?' || v == '@') {
+				dst = append(dst, v)
+			} else {
+				dst = append(dst, '%', upperHex[hi], upperHex[lo])
+			}
+			i += 2
+		case c >= 0x80:
+			dst = append(dst, '%', upperHex[c>>4], upperHex[c&15])
+		case path && c == '*':
+			dst = append(dst, "%2A"...)
+		case c == '$' && (path || i < len(s)-1):
+			// A pattern's '$' before its end is literal too.
+			dst = append(dst, "%24"...)
+		default:
+			if c == '?' {
+				query = true
+			}
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+// normDraft appends s in the 1996/1997 drafts' comparison form to dst:
+// every %xx escape decoded except %2F, which stays an escape (upper-cased).
+func normDraft(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '%' && i+2 < len(s) {
+			hi, ok1 := unhex(s[i+1])
+			lo, ok2 := unhex(s[i+2])
+			if ok1 && ok2 {
+				if v := hi<<4 | lo; v == '/' {
+					dst = append(dst, "%2F"...)
+				} else {
+					dst = append(dst, v)
+				}
+				i += 2
+				continue
+			}
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// escapeGoogle returns a pattern as Google's parser compares it: octets
+// outside ASCII percent-encoded, existing escapes upper-cased.
+func escapeGoogle(s string) string {
+	need := false
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 0x80 || c == '%' {
+			need = true
+			break
+		}
+	}
+	if !need {
+		return s
+	}
+	var b []byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			b = append(b, '%', upper(s[i+1]), upper(s[i+2]))
+			i += 2
+		case c >= 0x80:
+			b = append(b, '%', upperHex[c>>4], upperHex[c&15])
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
+
+func isHex(c byte) bool { _, ok := unhex(c); return ok }
+
+func upper(c byte) byte {
+	if c >= 'a' && c <= 'z' {
+		return c - 'a' + 'A'
+	}
+	return c
+}
