@@ -35,23 +35,9 @@ const (
 //	scheme         = 1*( alpha | digit | "+" | "-" | "." )
 //	net_loc        = *( pchar | ";" | "?" )
 //	path           = fsegment *( "/" segment )   (RFC 1808; see checkPath)
-func parseLine(file string, l *grammar.Line) (*Rule, grammar.Diagnostics) {
-	v := l.Value
-	vp := l.ValuePos()
-	at := func(i int) grammar.Pos {
-		return grammar.Pos{Offset: vp.Offset + i, Line: vp.Line, Column: vp.Column + i}
-	}
-	diag := func(sev grammar.Severity, code string, from, to int, format string, args ...any) *grammar.Diagnostic {
-		return &grammar.Diagnostic{Severity: sev, Code: code, Summary: fmt.Sprintf(format, args...),
-			Filename: file, Range: grammar.Range{Start: at(from), End: at(to)}}
-	}
-	fail := func(code string, from, to int, format string, args ...any) (*Rule, grammar.Diagnostics) {
-		return nil, grammar.Diagnostics{diag(grammar.Error, code, from, to, format, args...)}
-	}
-
-	// Split the value into words at runs of SP and HT (the BNF's space).
-	var words [3][2]int
-	n := 0
+// splitWords splits a value into words at runs of SP and HT (the BNF's
+// space): the first three as byte ranges, and how many there are.
+func splitWords(v string) (words [3][2]int, n int) {
 	for i := 0; i < len(v); {
 		for i < len(v) && (v[i] == ' ' || v[i] == '\t') {
 			i++
@@ -69,6 +55,50 @@ func parseLine(file string, l *grammar.Line) (*Rule, grammar.Diagnostics) {
 		n++
 		i = j
 	}
+	return words, n
+}
+
+// checkNetLoc checks the characters of a server's net_loc (the IPv6
+// literal at [v6lo, v6hi) aside): where the first bad one is, its width,
+// and what is wrong, or "" when all are allowed.
+func checkNetLoc(netloc string, v6lo, v6hi int) (at, width int, msg string) {
+	for i := 0; i < len(netloc); {
+		c := netloc[i]
+		switch {
+		case i == v6lo:
+			i = v6hi
+		case c == '%':
+			if i+2 >= len(netloc) || !isHex(netloc[i+1]) || !isHex(netloc[i+2]) {
+				return i, min(3, len(netloc)-i), `"%" must start a %XX escape in the server address`
+			}
+			i += 3
+		case isPchar(c) || c == ';' || c == '?':
+			i++
+		case c == '/':
+			return i, len(netloc) - i, fmt.Sprintf(`%q after the host is not allowed: the server is scheme://host:port, with no path`, netloc[i:])
+		default:
+			_, w := utf8.DecodeRuneInString(netloc[i:])
+			return i, w, fmt.Sprintf(`%q is not allowed in the server address%s`, netloc[i:i+w], escapeHint(netloc[i:i+w]))
+		}
+	}
+	return 0, 0, ""
+}
+
+func parseLine(file string, l *grammar.Line) (*Rule, grammar.Diagnostics) {
+	v := l.Value
+	vp := l.ValuePos()
+	at := func(i int) grammar.Pos {
+		return grammar.Pos{Offset: vp.Offset + i, Line: vp.Line, Column: vp.Column + i}
+	}
+	diag := func(sev grammar.Severity, code string, from, to int, format string, args ...any) *grammar.Diagnostic {
+		return &grammar.Diagnostic{Severity: sev, Code: code, Summary: fmt.Sprintf(format, args...),
+			Filename: file, Range: grammar.Range{Start: at(from), End: at(to)}}
+	}
+	fail := func(code string, from, to int, format string, args ...any) (*Rule, grammar.Diagnostics) {
+		return nil, grammar.Diagnostics{diag(grammar.Error, code, from, to, format, args...)}
+	}
+
+	words, n := splitWords(v)
 	switch {
 	case n == 0:
 		return fail(CodeMissingPath, 0, 0, `missing path and server after "%s:"`, l.Field)
@@ -125,25 +155,8 @@ func parseLine(file string, l *grammar.Line) (*Rule, grammar.Diagnostics) {
 				`IPv6 address %s: the 1997 draft's BNF predates IPv6 literals (RFC 2732); accepted`, netloc[a:a+j+1]))
 		}
 	}
-	for i := 0; i < len(netloc); {
-		c := netloc[i]
-		switch {
-		case i == v6lo:
-			i = v6hi
-		case c == '%':
-			if i+2 >= len(netloc) || !isHex(netloc[i+1]) || !isHex(netloc[i+2]) {
-				w := min(3, len(netloc)-i)
-				return fail(CodeBadNetLoc, n0+i, n0+i+w, `"%%" must start a %%XX escape in the server address`)
-			}
-			i += 3
-		case isPchar(c) || c == ';' || c == '?':
-			i++
-		case c == '/':
-			return fail(CodeBadNetLoc, n0+i, t1, `%q after the host is not allowed: the server is scheme://host:port, with no path`, netloc[i:])
-		default:
-			_, w := utf8.DecodeRuneInString(netloc[i:])
-			return fail(CodeBadNetLoc, n0+i, n0+i+w, `%q is not allowed in the server address%s`, netloc[i:i+w], escapeHint(netloc[i:i+w]))
-		}
+	if i, w, msg := checkNetLoc(netloc, v6lo, v6hi); msg != "" {
+		return fail(CodeBadNetLoc, n0+i, n0+i+w, "%s", msg)
 	}
 	s := &Server{URL: target, Scheme: strings.ToLower(scheme), NetLoc: netloc}
 	// net_loc = [user "@"] host [":" port] [";" params] ["?" query]

@@ -187,6 +187,32 @@ func dropShadowed(ds grammar.Diagnostics) grammar.Diagnostics {
 	return out
 }
 
+// writeDiagnostics writes lint's findings in the chosen format; with
+// --show-source, text output shows each finding's line with a caret.
+func writeDiagnostics(out *stream, opts *lintOptions, all grammar.Diagnostics, texts map[string]string) error {
+	jl, cw, err := machineOutput(out, opts.Output, diagCSVHeader)
+	if err != nil {
+		return err
+	}
+	for _, d := range all {
+		var err error
+		switch {
+		case jl != nil:
+			err = jl.write(diagView(d))
+		case cw != nil:
+			err = cw.write(diagRow(d)...)
+		case opts.Context:
+			_, err = fmt.Fprintf(out.w, "%s%s\n\n", diagText(d), visibleLines(strings.TrimPrefix(d.Format(texts[d.Filename]), d.Error())))
+		default:
+			_, err = fmt.Fprintln(out.w, diagText(d))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func lintRun(opts *lintOptions) error {
 	if err := checkOutput(opts.Output, "text", "json", "csv"); err != nil {
 		return err
@@ -243,25 +269,8 @@ func lintRun(opts *lintOptions) error {
 		texts[src.name] = src.data
 	}
 	out := newStream(opts.IO.Out, false)
-	jl, cw, err := machineOutput(out, opts.Output, diagCSVHeader)
-	if err != nil {
+	if err := writeDiagnostics(out, opts, all, texts); err != nil {
 		return err
-	}
-	for _, d := range all {
-		var err error
-		switch {
-		case jl != nil:
-			err = jl.write(diagView(d))
-		case cw != nil:
-			err = cw.write(diagRow(d)...)
-		case opts.Context:
-			_, err = fmt.Fprintf(out.w, "%s%s\n\n", diagText(d), visibleLines(strings.TrimPrefix(d.Format(texts[d.Filename]), d.Error())))
-		default:
-			_, err = fmt.Fprintln(out.w, diagText(d))
-		}
-		if err != nil {
-			return err
-		}
 	}
 	if opts.Output == "text" && !opts.IO.Quiet {
 		total := fmt.Sprintf("%s, %s in %s", plural(all.Count(grammar.Error), "error"), plural(all.Count(grammar.Warning), "warning"), plural(sources, "source"))

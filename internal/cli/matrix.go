@@ -67,6 +67,47 @@ type matrixJSON struct {
 	Decisions []decisionJSON `json:"decisions"`
 }
 
+// matrixAgents returns the agents of the columns: those named, or "*";
+// one named twice is a usage error.
+func matrixAgents(named []string) ([]string, error) {
+	if len(named) == 0 {
+		return []string{globalAgent}, nil
+	}
+	seen := map[string]bool{}
+	for _, a := range named {
+		if seen[a] {
+			return nil, usageError("matrix: agent %q is named twice", a)
+		}
+		seen[a] = true
+	}
+	return named, nil
+}
+
+// columnWidth is the width of an agent's column: its name or the longest
+// verdict word.
+func columnWidth(agents []string) int {
+	width := len(wordDisallowed)
+	for _, a := range agents {
+		width = max(width, len(visible(a)))
+	}
+	return width
+}
+
+// matrixHeader writes the text header: a fixed-width column per agent,
+// then "URL".
+func matrixHeader(out *stream, agents []string, width int) error {
+	var b strings.Builder
+	for _, a := range agents {
+		a = visible(a)
+		b.WriteString(a + strings.Repeat(" ", width-len(a)+2))
+	}
+	b.WriteString("URL\n")
+	if _, err := io.WriteString(out.w, b.String()); err != nil {
+		return err
+	}
+	return out.end()
+}
+
 func matrixRun(opts *matrixOptions) error {
 	if err := checkOutput(opts.Output, "text", "json", "csv"); err != nil {
 		return err
@@ -74,16 +115,9 @@ func matrixRun(opts *matrixOptions) error {
 	if err := needURLs("matrix", opts.Source, opts.URLs, opts.URLsFile); err != nil {
 		return err
 	}
-	agents := opts.Agents
-	if len(agents) == 0 {
-		agents = []string{globalAgent}
-	}
-	seen := map[string]bool{}
-	for _, a := range agents {
-		if seen[a] {
-			return usageError("matrix: agent %q is named twice", a)
-		}
-		seen[a] = true
+	agents, err := matrixAgents(opts.Agents)
+	if err != nil {
+		return err
 	}
 	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "robots.txt")
 	if err != nil {
@@ -109,25 +143,13 @@ func matrixRun(opts *matrixOptions) error {
 	st := newStyle(opts.IO, opts.IO.Out)
 	// Text: a fixed-width column per agent, then the URL, so rows line up
 	// as they stream.
-	width := len(wordDisallowed)
-	for _, a := range agents {
-		width = max(width, len(visible(a)))
-	}
+	width := columnWidth(agents)
 	jl, cw, err := machineOutput(out, opts.Output, append([]string{"url"}, agents...))
 	if err != nil {
 		return err
 	}
 	if jl == nil && cw == nil {
-		var b strings.Builder
-		for _, a := range agents {
-			a = visible(a)
-			b.WriteString(a + strings.Repeat(" ", width-len(a)+2))
-		}
-		b.WriteString("URL\n")
-		if _, err := io.WriteString(out.w, b.String()); err != nil {
-			return err
-		}
-		if err := out.end(); err != nil {
+		if err := matrixHeader(out, agents, width); err != nil {
 			return err
 		}
 	}

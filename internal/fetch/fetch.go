@@ -343,6 +343,49 @@ func (f *Fetcher) do(ctx context.Context, key string, cached *entry) *outcome {
 	}
 }
 
+// request builds the GET for key: sitetxt's User-Agent, gzip asked for
+// (which turns off net/http's transparent decompression, so the decoded
+// size limit is ours to enforce), and the validators of a cached copy.
+func (f *Fetcher) request(ctx context.Context, key string, cached *entry) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, key, nil)
+	if err != nil {
+		return nil, err
+	}
+	ua := f.UserAgent
+	if ua == "" {
+		ua = DefaultUserAgent
+	}
+	req.Header.Set("User-Agent", ua)
+	req.Header.Set("Accept", "text/plain, */*;q=0.5")
+	req.Header.Set("Accept-Encoding", "gzip")
+	if cached != nil {
+		if v := cached.Header.Get("ETag"); v != "" {
+			req.Header.Set("If-None-Match", v)
+		}
+		if v := cached.Header.Get("Last-Modified"); v != "" {
+			req.Header.Set("If-Modified-Since", v)
+		}
+	}
+	return req, nil
+}
+
+// revalidated is the outcome of a 304 for a cached copy: the copy, with
+// the response's freshness headers, stored again.
+func (f *Fetcher) revalidated(o *outcome, cached *entry, resp *http.Response, now time.Time) *outcome {
+	e := *cached
+	e.Header = cached.Header.Clone()
+	for _, h := range []string{"Cache-Control", "Expires", "Date", "Age", "ETag", "Last-Modified"} {
+		if vs := resp.Header.Values(h); len(vs) > 0 {
+			e.Header[http.CanonicalHeaderKey(h)] = vs
+		}
+	}
+	e.FetchedAt = now
+	o.e, o.fromCache = &e, true
+	o.code, o.ctype = e.StatusCode, e.Header.Get("Content-Type")
+	f.store(&e)
+	return o
+}
+
 // fetch makes the request and reads the response.
 func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome {
 	timeout := f.Timeout
@@ -363,26 +406,9 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 		}
 		return o
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, key, nil)
+	req, err := f.request(ctx, key, cached)
 	if err != nil {
 		return fail(networkError, err, nil)
-	}
-	ua := f.UserAgent
-	if ua == "" {
-		ua = DefaultUserAgent
-	}
-	req.Header.Set("User-Agent", ua)
-	req.Header.Set("Accept", "text/plain, */*;q=0.5")
-	// Asking for gzip ourselves turns off net/http's transparent
-	// decompression, so the decoded-size limit is ours to enforce.
-	req.Header.Set("Accept-Encoding", "gzip")
-	if cached != nil {
-		if v := cached.Header.Get("ETag"); v != "" {
-			req.Header.Set("If-None-Match", v)
-		}
-		if v := cached.Header.Get("Last-Modified"); v != "" {
-			req.Header.Set("If-Modified-Since", v)
-		}
 	}
 	client := http.Client{}
 	if f.Client != nil {
@@ -421,18 +447,7 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 	now := f.now()
 	o.code, o.finalURL, o.ctype = resp.StatusCode, resp.Request.URL.String(), resp.Header.Get("Content-Type")
 	if resp.StatusCode == http.StatusNotModified && cached != nil {
-		e := *cached
-		e.Header = cached.Header.Clone()
-		for _, h := range []string{"Cache-Control", "Expires", "Date", "Age", "ETag", "Last-Modified"} {
-			if vs := resp.Header.Values(h); len(vs) > 0 {
-				e.Header[http.CanonicalHeaderKey(h)] = vs
-			}
-		}
-		e.FetchedAt = now
-		o.e, o.fromCache = &e, true
-		o.code, o.ctype = e.StatusCode, e.Header.Get("Content-Type")
-		f.store(&e)
-		return o
+		return f.revalidated(o, cached, resp, now)
 	}
 	if !storable(resp.StatusCode) {
 		// A failure, or an answer that is not a file: remembered in memory
