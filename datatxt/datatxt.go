@@ -42,9 +42,9 @@ func ParseForm(name string) (Form, error) {
 	return FormAuto, fmt.Errorf("unknown data.txt form %q (want auto, yaml or records)", name)
 }
 
-// Access decides whether an agent may fetch a URL. *robots.Policy
+// Decider decides whether an agent may fetch a URL. *robots.Policy
 // implements it as it is; this package does not import robots.
-type Access interface {
+type Decider interface {
 	Allowed(agent, url string) bool
 }
 
@@ -53,8 +53,8 @@ type Access interface {
 // profile, so that a robots.txt interpreter plugs in without an adapter:
 //
 //	opts.Rules = datatxt.CompileRules(robots.Compile, robots.RFC9309)
-func CompileRules[A Access, P any](compile func(*grammar.File, P) A, profile P) func(*grammar.File) Access {
-	return func(f *grammar.File) Access { return compile(f, profile) }
+func CompileRules[A Decider, P any](compile func(*grammar.File, P) A, profile P) func(*grammar.File) Decider {
+	return func(f *grammar.File) Decider { return compile(f, profile) }
 }
 
 // Verdict is what an entry's access rules say about it.
@@ -97,10 +97,10 @@ type Options struct {
 	// Rules, when set, compiles the data.txt's own User-agent/Allow/Disallow
 	// records (record form only); CompileRules(robots.Compile, profile)
 	// makes one.
-	Rules func(*grammar.File) Access
+	Rules func(*grammar.File) Decider
 	// Robots, when set, is the site's robots.txt; it applies to URLs on the
 	// data.txt's host.
-	Robots Access
+	Robots Decider
 	// MaxSize is how many bytes of input are read, as grammar.Options.MaxSize:
 	// 0 means grammar.DefaultMaxSize (500 KiB), a negative value no limit.
 	MaxSize int
@@ -420,7 +420,7 @@ func (p *parser) duplicates() {
 
 // access decides Entry.Allowed.
 func (p *parser) access() {
-	var own Access
+	var own Decider
 	if f := p.c.File; p.opts.Rules != nil && f != nil && len(f.Preamble) < len(f.Lines) { // a User-agent line
 		own = p.opts.Rules(p.c.File)
 	}

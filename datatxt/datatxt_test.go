@@ -44,7 +44,7 @@ func (a *prefixAccess) Allowed(agent, u string) bool {
 }
 
 // compileFake builds a prefixAccess from a file's records.
-func compileFake(f *grammar.File) Access {
+func compileFake(f *grammar.File) Decider {
 	a := &prefixAccess{deny: map[string][]string{}}
 	for _, r := range f.Records {
 		for _, l := range r.Lines {
@@ -470,7 +470,7 @@ func TestAccess(t *testing.T) {
 		{"robots only, yaml", "- path: /public.csv\n- path: other.csv\n", Options{Robots: site}, []string{"no robots.txt", "yes"}, 0},
 		{"on-site base", "- path: /public.csv\n- path: https://example.org/public/x\n- path: http://example.org/public/y\n",
 			Options{Robots: site, Base: "https://example.org/data.txt"}, []string{"no robots.txt", "no robots.txt", "yes"}, 0},
-		{"records without access records", "Path: /a\n", Options{Rules: func(*grammar.File) Access {
+		{"records without access records", "Path: /a\n", Options{Rules: func(*grammar.File) Decider {
 			t.Error("Rules called for a file with no records")
 			return nil
 		}}, []string{"-"}, 0},

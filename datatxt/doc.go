@@ -29,7 +29,7 @@
 // as data, with a warning), alias expansion is bounded (Options.MaxNodes), and
 // the input size is limited as every parser in sitetxt limits it.
 //
-// Access is decided through the Access interface, so this package does not
+// Access is decided through the Decider interface, so this package does not
 // depend on any robots.txt interpreter: Options.Rules compiles the file's own
 // access records (CompileRules(robots.Compile, profile) makes one) and
 // Options.Robots is the site's robots.txt (a *robots.Policy as it is). An

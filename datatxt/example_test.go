@@ -53,7 +53,7 @@ Name: salaries
 		Agent: "mybot",
 		// The file's own records, compiled by a robots.txt interpreter.
 		Rules: datatxt.CompileRules(robots.Compile, robots.RFC9309),
-		// The site's robots.txt: a *robots.Policy is an Access as it is.
+		// The site's robots.txt: a *robots.Policy is a Decider as it is.
 		Robots: robots.Compile(grammar.ParseString("robots.txt", "User-agent: *\nDisallow: /census.csv\n", grammar.Options{}), robots.RFC9309),
 	})
 	fmt.Println(c.Form)

@@ -7,9 +7,9 @@ type Robots interface {
 	Allowed(agent, url string) bool
 }
 
-// Decision is the answer to a dispatcher about one URL: may the agent go
+// Dispatched is the answer to a dispatcher about one URL: may the agent go
 // there, and where to send it.
-type Decision struct {
+type Dispatched struct {
 	// URL is the URL asked about.
 	URL string
 	// Allowed reports whether robots.txt lets the agent fetch URL.
@@ -20,7 +20,7 @@ type Decision struct {
 
 // OK reports whether the agent may be dispatched for the URL: robots.txt
 // allows it and a server accepts agents for it.
-func (d Decision) OK() bool { return d.Allowed && d.Server != nil }
+func (d Dispatched) OK() bool { return d.Allowed && d.Server != nil }
 
 // Dispatch decides, for agent and url, whether robots lets the agent in and
 // which server to dispatch it to. robots is usually compiled from the same
@@ -28,8 +28,8 @@ func (d Decision) OK() bool { return d.Allowed && d.Server != nil }
 // allows everything (a site with no robots.txt rules). The server is
 // reported even when robots disallows the URL: the two answers are
 // independent, and OK combines them. Dispatch allocates nothing itself.
-func (t *Table) Dispatch(robots Robots, agent, url string) Decision {
-	d := Decision{URL: url, Allowed: true, Result: t.Lookup(url)}
+func (t *Table) Dispatch(robots Robots, agent, url string) Dispatched {
+	d := Dispatched{URL: url, Allowed: true, Result: t.Lookup(url)}
 	if robots != nil {
 		d.Allowed = robots.Allowed(agent, url)
 	}

@@ -35,6 +35,7 @@ const (
 //	scheme         = 1*( alpha | digit | "+" | "-" | "." )
 //	net_loc        = *( pchar | ";" | "?" )
 //	path           = fsegment *( "/" segment )   (RFC 1808; see checkPath)
+//
 // splitWords splits a value into words at runs of SP and HT (the BNF's
 // space): the first three as byte ranges, and how many there are.
 func splitWords(v string) (words [3][2]int, n int) {

@@ -120,7 +120,7 @@ func agentsRun(opts *agentsOptions) error {
 	}
 
 	out := newStream(opts.IO.Out, false)
-	decisions := make([]mobileagent.Decision, len(opts.URLs))
+	decisions := make([]mobileagent.Dispatched, len(opts.URLs))
 	ok := true
 	for i, u := range opts.URLs {
 		decisions[i] = table.Dispatch(policy, opts.Agent, u)
@@ -169,7 +169,7 @@ func agentsRun(opts *agentsOptions) error {
 }
 
 // printDecisions writes the decisions as a table for people.
-func printDecisions(w io.Writer, ds []mobileagent.Decision) error {
+func printDecisions(w io.Writer, ds []mobileagent.Dispatched) error {
 	var tab table
 	tab.add([]string{"URL", "ROBOTS.TXT", "SERVER", "LINE"}, nil)
 	for _, d := range ds {

@@ -9,11 +9,11 @@ import (
 	"github.com/sitetxt/sitetxt/robots"
 )
 
-// Decision is one result of POST /v1/check: the decision object of
+// Result is one result of POST /v1/check: the decision object of
 // "sitetxt check -o json" (package decision, the output contract), plus
 // the agent's Crawl-delay and Request-rate, and Error for a URL that could
 // not be decided at all (not an http or https URL).
-type Decision struct {
+type Result struct {
 	decision.Decision
 	CrawlDelay  *float64              `json:"crawl_delay,omitempty"` // seconds
 	RequestRate *decision.RequestRate `json:"request_rate,omitempty"`
@@ -26,8 +26,8 @@ type Decision struct {
 // decisionOf builds the result for one URL from a Client's answer. A
 // fetch that failed below HTTP is told in public words (publicError); its
 // detail goes to the log.
-func (s *Server) decisionOf(url, agent string, prof robots.Profile, a *robots.Answer, err error) Decision {
-	d := Decision{Decision: decision.Decision{URL: url, Agent: agent, Profile: prof.String()}}
+func (s *Server) decisionOf(url, agent string, prof robots.Profile, a *robots.Answer, err error) Result {
+	d := Result{Decision: decision.Decision{URL: url, Agent: agent, Profile: prof.String()}}
 	if err != nil {
 		d.Reason, d.Error = "not an http or https URL", err.Error()
 		if !strings.Contains(url, "://") {

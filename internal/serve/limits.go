@@ -33,12 +33,12 @@ func (s *Server) notRouted(h http.Handler) http.Handler {
 }
 
 // ended is the result of a URL the request ended before deciding.
-func ended(url, agent string, prof robots.Profile, err error) Decision {
+func ended(url, agent string, prof robots.Profile, err error) Result {
 	reason := "the request ended before this URL was decided"
 	if errors.Is(err, context.DeadlineExceeded) {
 		reason = "the request's time ran out before this URL was decided"
 	}
-	return Decision{Decision: decision.Decision{URL: url, Agent: agent, Profile: prof.String(), Reason: reason}, Error: reason}
+	return Result{Decision: decision.Decision{URL: url, Agent: agent, Profile: prof.String(), Reason: reason}, Error: reason}
 }
 
 // limitListener holds at most n accepted connections at once; past that,

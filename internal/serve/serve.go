@@ -365,13 +365,13 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) {
 }
 
 type checkResponse struct {
-	Results []Decision `json:"results"`
+	Results []Result `json:"results"`
 }
 
 // decide decides urls in order, fetching the robots.txt of up to
 // DefaultParallel sites at once.
-func (s *Server) decide(ctx context.Context, c *robots.Client, prof robots.Profile, agent string, urls []string) []Decision {
-	out := make([]Decision, len(urls))
+func (s *Server) decide(ctx context.Context, c *robots.Client, prof robots.Profile, agent string, urls []string) []Result {
+	out := make([]Result, len(urls))
 	var next atomic.Int64
 	work := func() {
 		for {
