@@ -102,3 +102,14 @@ Mobile-agents-server: / none
 	// robots.txt:3:29: error: server "ftp//user3.fict.org" is not scheme://host:port or none [agent-server-bad-target]
 	// robots.txt:4:1: warning: unknown field "Mobile-agents-server" looks like "Mobile-agent-server"; the line is ignored [agent-server-field-spelling]
 }
+
+func ExampleRule_String() {
+	f := grammar.ParseString("robots.txt", robotsTxt, grammar.Options{})
+	for _, r := range mobileagent.Compile(f).Rules() {
+		fmt.Println(r)
+	}
+	// Output:
+	// Mobile-agent-server: / atp://www.fict.org:8001
+	// Mobile-agent-server: /home/ none
+	// Mobile-agent-server: /home/user1/ atp://user1.fict.org:854
+}

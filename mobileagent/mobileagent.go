@@ -76,6 +76,11 @@ type Rule struct {
 // Pos returns where the rule's line starts.
 func (r *Rule) Pos() grammar.Pos { return r.Line.Pos }
 
+// String returns the rule in the line's form, with single spaces: its
+// path and its target as written ("Mobile-agent-server: /home/
+// atp://user2.fict.org:831", or "... /home/ none").
+func (r *Rule) String() string { return "Mobile-agent-server: " + r.Path + " " + r.target }
+
 // Target returns the target as written: the server's URL or "none" as the
 // file spells it.
 func (r *Rule) Target() string { return r.target }
