@@ -2,8 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
@@ -546,10 +544,11 @@ func countsView(c audit.Counts) []summaryCounts {
 // summaryJSON writes JSON Lines: one object per crawler, one per
 // category, then the totals.
 func summaryJSON(w io.Writer, s *audit.Summary) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
+	out := newStream(w, false)
+	enc := newJSONLines(out)
+	defer out.done()
 	for i, c := range s.Registry.Crawlers {
-		if err := enc.Encode(struct {
+		if err := enc.write(struct {
 			Crawler  string          `json:"crawler"`
 			Category string          `json:"category"`
 			Files    []summaryCounts `json:"files"`
@@ -558,14 +557,14 @@ func summaryJSON(w io.Writer, s *audit.Summary) error {
 		}
 	}
 	for j, cat := range audit.Categories {
-		if err := enc.Encode(struct {
+		if err := enc.write(struct {
 			Category string          `json:"category"`
 			Files    []summaryCounts `json:"files"`
 		}{cat, countsView(s.Categories[j])}); err != nil {
 			return err
 		}
 	}
-	return enc.Encode(struct {
+	return enc.write(struct {
 		Files         int `json:"files"`
 		Unreadable    int `json:"unreadable"`
 		NotOK         int `json:"not_ok"`
@@ -577,15 +576,16 @@ func summaryJSON(w io.Writer, s *audit.Summary) error {
 }
 
 func summaryCSV(w io.Writer, s *audit.Summary) error {
-	cw := csv.NewWriter(w)
+	out := newStream(w, false)
+	cw := newCSV(out)
 	// count is the files a row counts: fully+partly+none for a crawler or
 	// category, the number itself for a total.
-	cw.Write([]string{"kind", "name", "category", "profile", "fully", "partly", "none", "count"})
+	cw.write("kind", "name", "category", "profile", "fully", "partly", "none", "count")
 	row := func(kind, name, cat string, c audit.Counts) {
 		for p, prof := range robots.Profiles {
 			n := c[p]
-			cw.Write([]string{kind, csvCell(name), cat, prof.String(), strconv.Itoa(n[audit.Fully]), strconv.Itoa(n[audit.Partly]),
-				strconv.Itoa(n[audit.None]), strconv.Itoa(n[0] + n[1] + n[2])})
+			cw.write(kind, name, cat, prof.String(), strconv.Itoa(n[audit.Fully]), strconv.Itoa(n[audit.Partly]),
+				strconv.Itoa(n[audit.None]), strconv.Itoa(n[0]+n[1]+n[2]))
 		}
 	}
 	for i, c := range s.Registry.Crawlers {
@@ -594,13 +594,12 @@ func summaryCSV(w io.Writer, s *audit.Summary) error {
 	for j, cat := range audit.Categories {
 		row("category", cat, cat, s.Categories[j])
 	}
-	cw.Write([]string{"total", "files", "", "", "", "", "", strconv.Itoa(s.Files)})
-	cw.Write([]string{"total", "unreadable", "", "", "", "", "", strconv.Itoa(s.Errors)})
-	cw.Write([]string{"total", "not_ok", "", "", "", "", "", strconv.Itoa(s.NotOK)})
-	cw.Write([]string{"total", "disagree", "", "", "", "", "", strconv.Itoa(s.Disagree)})
-	cw.Write([]string{"total", "content_usage", "", "", "", "", "", strconv.Itoa(s.ContentUsage)})
-	cw.Write([]string{"total", "content_signal", "", "", "", "", "", strconv.Itoa(s.ContentSignal)})
-	cw.Write([]string{"total", "license", "", "", "", "", "", strconv.Itoa(s.License)})
-	cw.Flush()
-	return cw.Error()
+	cw.write("total", "files", "", "", "", "", "", strconv.Itoa(s.Files))
+	cw.write("total", "unreadable", "", "", "", "", "", strconv.Itoa(s.Errors))
+	cw.write("total", "not_ok", "", "", "", "", "", strconv.Itoa(s.NotOK))
+	cw.write("total", "disagree", "", "", "", "", "", strconv.Itoa(s.Disagree))
+	cw.write("total", "content_usage", "", "", "", "", "", strconv.Itoa(s.ContentUsage))
+	cw.write("total", "content_signal", "", "", "", "", "", strconv.Itoa(s.ContentSignal))
+	cw.write("total", "license", "", "", "", "", "", strconv.Itoa(s.License))
+	return out.done()
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -341,14 +340,14 @@ type datasetJSON struct {
 
 // printDatasetsJSON writes one JSON object per dataset (JSON Lines).
 func printDatasetsJSON(w io.Writer, c *datatxt.Catalog) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
+	out := newStream(w, false)
+	jl := newJSONLines(out)
 	for _, e := range c.Entries {
-		if err := enc.Encode(datasetJSON{EntryView: e.View(), File: e.Source}); err != nil {
+		if err := jl.write(datasetJSON{EntryView: e.View(), File: e.Source}); err != nil {
 			return err
 		}
 	}
-	return nil
+	return out.done()
 }
 
 // printDatasets writes the entries as aligned columns, one row per URL;
