@@ -8,7 +8,7 @@
 // status code, the validators (ETag, Last-Modified) used to revalidate it,
 // where redirects led, and when it was fetched. robots.Client,
 // datatxt.Fetcher and mobileagent.Fetcher each take a Cache; their default
-// is one in memory, and robots.NewDirCache gives one in a directory.
+// is one in memory (NewMemory), and NewDir gives one in a directory.
 //
 // A Cache only stores bytes. A Shared cache is one that many processes use
 // at once (Redis, in package rediscache): besides bytes with a time to

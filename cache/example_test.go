@@ -37,3 +37,19 @@ func ExampleCache() {
 	fmt.Println(c.Allowed(context.Background(), "ExampleBot", "ftp://example.org/"))
 	// Output: false
 }
+
+// The caches sitetxt ships: one in memory (the default of every fetcher)
+// and one of files in a directory, which several processes may share.
+func ExampleNewMemory() {
+	mem := cache.NewMemory(1000)
+	mem.Put("https://example.org/robots.txt", []byte("opaque bytes"))
+	v, ok := mem.Get("https://example.org/robots.txt")
+	fmt.Println(string(v), ok)
+	// Output: opaque bytes true
+}
+
+func ExampleNewDir() {
+	c := &robots.Client{Cache: cache.NewDir("/tmp/sitetxt-example-cache")}
+	fmt.Println(c.Cache != nil)
+	// Output: true
+}

@@ -3,26 +3,17 @@ package robots
 import (
 	"context"
 	"fmt"
-	"github.com/sitetxt/sitetxt/cache"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/sitetxt/sitetxt/cache"
+
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/fetch"
 )
-
-// NewMemoryCache returns the in-memory Cache a Client uses by default,
-// holding at most maxEntries responses (0 means 10,000).
-func NewMemoryCache(maxEntries int) cache.Cache { return &fetch.MemoryCache{MaxEntries: maxEntries} }
-
-// NewDirCache returns a Cache of files in dir (created when needed), one per
-// robots.txt URL, written atomically; several processes may share it. It
-// reads only regular files, never through a symbolic link, of at most
-// fetch.DefaultMaxEntryBytes.
-func NewDirCache(dir string) cache.Cache { return fetch.DirCache{Dir: dir} }
 
 // A Client answers whether a crawler may fetch a URL, end to end: it fetches
 // the robots.txt of the URL's site (scheme, host and port), interprets the
@@ -65,7 +56,7 @@ type Client struct {
 	// MaxSize is how many bytes of robots.txt are read; 0 means 500 KiB,
 	// the least RFC 9309 2.5 allows.
 	MaxSize int
-	// Cache keeps responses between fetches; nil means NewMemoryCache(0).
+	// Cache keeps responses between fetches; nil means cache.NewMemory(0).
 	// It is the public cache.Cache (two methods on built-in types, so a
 	// crawler implements it on its own store); one that also implements
 	// cache.Shared (cache/rediscache) makes one fetch per robots.txt per

@@ -2,16 +2,10 @@ package fetch
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"hash/crc32"
-	"io"
 	"net/http"
-	"os"
-	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/sitetxt/sitetxt/cache"
@@ -85,67 +79,22 @@ func decodeEntry(data []byte) (*entry, error) {
 	return e, nil
 }
 
-// MemoryCache is a Cache in memory, the default of a Fetcher. The zero value
-// is ready to use.
-type MemoryCache struct {
-	// MaxEntries bounds the number of entries; when it is reached, Put
-	// evicts an arbitrary entry. 0 means 10,000.
-	MaxEntries int
-	// MaxBytes bounds the bytes of values held; Put evicts arbitrary
-	// entries until a new value fits. 0 means DefaultMaxCacheBytes.
-	MaxBytes int
+// The caches themselves are the public package cache's: these names
+// keep the fetch code short.
+type (
+	MemoryCache = cache.Memory
+	DirCache    = cache.Dir
+	NoCache     = cache.None
+)
 
-	mu    sync.Mutex
-	m     map[string][]byte
-	bytes int
-}
+// DefaultMaxCacheBytes and DefaultMaxEntryBytes are cache's.
+const (
+	DefaultMaxCacheBytes = cache.DefaultMaxBytes
+	DefaultMaxEntryBytes = cache.DefaultMaxEntryBytes
+)
 
-// DefaultMaxCacheBytes is how many bytes of responses a MemoryCache holds
-// by default: 128 full-size (500 KiB) manifests, or thousands of typical
-// ones (the median robots.txt is 355 bytes).
-const DefaultMaxCacheBytes = 64 << 20
-
-// Get returns the value stored under key.
-func (c *MemoryCache) Get(key string) ([]byte, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	v, ok := c.m[key]
-	return v, ok
-}
-
-// Put stores value under key. The cache keeps value; the caller must not
-// change it afterwards.
-func (c *MemoryCache) Put(key string, value []byte) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = make(map[string][]byte)
-	}
-	max := c.MaxEntries
-	if max <= 0 {
-		max = 10000
-	}
-	maxBytes := c.MaxBytes
-	if maxBytes <= 0 {
-		maxBytes = DefaultMaxCacheBytes
-	}
-	if len(value) > maxBytes {
-		return
-	}
-	if old, ok := c.m[key]; ok {
-		c.bytes -= len(old)
-		delete(c.m, key)
-	}
-	for k, v := range c.m {
-		if len(c.m) < max && c.bytes+len(value) <= maxBytes {
-			break
-		}
-		c.bytes -= len(v)
-		delete(c.m, k)
-	}
-	c.m[key] = value
-	c.bytes += len(value)
-}
+// DefaultCacheDir is cache.DefaultDir.
+func DefaultCacheDir() (string, error) { return cache.DefaultDir() }
 
 // NewMemoryCacheFor returns the MemoryCache an entry point creates for a
 // Memo of maxBytes and maxEntries: large enough for the responses of every
@@ -158,101 +107,3 @@ func NewMemoryCacheFor(maxBytes, maxEntries int) *MemoryCache {
 // entryOverhead is a generous bound on an encoded entry's bytes beyond its
 // body (the magic line and the JSON header).
 const entryOverhead = 2 << 10
-
-// DirCache is a Cache of files in a directory, one per key, named by the
-// SHA-256 of the key. Writes are atomic (a temporary file renamed into
-// place), so a reader sees a whole old entry or a whole new one; errors are
-// dropped (a failed read is a miss, a failed write is skipped). Several
-// processes may share a directory.
-//
-// A cache directory is only as trustworthy as the users who can write to
-// it, so Get reads nothing but regular files: never through a symbolic
-// link (O_NOFOLLOW), never a FIFO, a device or a socket (opened
-// non-blocking, then checked), and never more than MaxEntryBytes.
-// Anything else is a miss.
-type DirCache struct {
-	Dir string
-	// MaxEntryBytes bounds the size of a file Get reads; 0 means
-	// DefaultMaxEntryBytes. A Fetcher whose MaxSize is larger needs it
-	// larger too, or its largest entries are never read back.
-	MaxEntryBytes int64
-}
-
-// DefaultMaxEntryBytes is the largest cache file a DirCache reads by
-// default: a manifest of 16 times DefaultMaxSize and its header.
-const DefaultMaxEntryBytes = 16*DefaultMaxSize + entryOverhead
-
-// DefaultCacheDir returns os.UserCacheDir()/sitetxt, where the sitetxt
-// command keeps its cache.
-func DefaultCacheDir() (string, error) {
-	d, err := os.UserCacheDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(d, "sitetxt"), nil
-}
-
-func (c DirCache) path(key string) string {
-	sum := sha256.Sum256([]byte(key))
-	return filepath.Join(c.Dir, hex.EncodeToString(sum[:16])+".cache")
-}
-
-// Get reads the file for key, if it is a regular file of at most
-// MaxEntryBytes.
-func (c DirCache) Get(key string) ([]byte, bool) {
-	max := c.MaxEntryBytes
-	if max <= 0 {
-		max = DefaultMaxEntryBytes
-	}
-	f, err := openNoFollow(c.path(key))
-	if err != nil {
-		return nil, false
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > max {
-		return nil, false
-	}
-	// The file may grow after Stat: read at most one byte more than max.
-	data := make([]byte, 0, fi.Size()+1)
-	buf := bytes.NewBuffer(data)
-	if _, err := buf.ReadFrom(io.LimitReader(f, max+1)); err != nil || int64(buf.Len()) > max {
-		return nil, false
-	}
-	return buf.Bytes(), true
-}
-
-// Put writes the file for key atomically, creating the directory if needed.
-func (c DirCache) Put(key string, value []byte) {
-	_ = c.put(key, value)
-}
-
-func (c DirCache) put(key string, value []byte) error {
-	if err := os.MkdirAll(c.Dir, 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(c.Dir, ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(value)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), c.path(key))
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
-}
-
-// NoCache is a Cache that stores nothing: every Fetch goes to the network.
-type NoCache struct{}
-
-// Get always misses.
-func (NoCache) Get(string) ([]byte, bool) { return nil, false }
-
-// Put does nothing.
-func (NoCache) Put(string, []byte) {}

@@ -23,7 +23,7 @@ func TestDirCacheHostile(t *testing.T) {
 	// A valid entry for u, written elsewhere to be linked to.
 	other := DirCache{Dir: t.TempDir()}
 	(&Fetcher{Now: clk.Now, Cache: other}).Fetch(context.Background(), u, AccessRFC9309)
-	valid, err := os.ReadFile(other.path(u))
+	valid, err := os.ReadFile(other.Path(u))
 	if err != nil {
 		t.Fatalf("no valid entry to plant: %v", err)
 	}
@@ -39,7 +39,7 @@ func TestDirCacheHostile(t *testing.T) {
 		plant func(path string) error
 		max   int64
 	}{
-		{"symlink to a valid entry", func(p string) error { return os.Symlink(other.path(u), p) }, 0},
+		{"symlink to a valid entry", func(p string) error { return os.Symlink(other.Path(u), p) }, 0},
 		{"symlink to /dev/zero", func(p string) error { return os.Symlink("/dev/zero", p) }, 0},
 		{"FIFO", func(p string) error { return syscall.Mkfifo(p, 0o600) }, 0},
 		{"directory", func(p string) error { return os.Mkdir(p, 0o700) }, 0},
@@ -49,7 +49,7 @@ func TestDirCacheHostile(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dc := DirCache{Dir: t.TempDir(), MaxEntryBytes: tt.max}
-			if err := tt.plant(dc.path(u)); err != nil {
+			if err := tt.plant(dc.Path(u)); err != nil {
 				t.Skipf("cannot plant a %s: %v", tt.name, err)
 			}
 			done := make(chan bool)
@@ -89,7 +89,7 @@ func TestDirCachePutReplacesSymlink(t *testing.T) {
 	target := filepath.Join(t.TempDir(), "target")
 	os.WriteFile(target, []byte("precious"), 0o600)
 	dc := DirCache{Dir: t.TempDir()}
-	if err := os.Symlink(target, dc.path("k")); err != nil {
+	if err := os.Symlink(target, dc.Path("k")); err != nil {
 		t.Fatal(err)
 	}
 	dc.Put("k", []byte("value"))

@@ -47,7 +47,7 @@ func TestWhatIsStored(t *testing.T) {
 			if r.Status != tt.want || (r.Err != nil) != tt.err {
 				t.Fatalf("Fetch(HTTP %d) = %s, err %v; want %s, err %v", tt.code, r.Status, r.Err, tt.want, tt.err)
 			}
-			if _, err := os.Stat(dc.path(u)); (err == nil) != tt.stored {
+			if _, err := os.Stat(dc.Path(u)); (err == nil) != tt.stored {
 				t.Errorf("HTTP %d stored on disk: %v, want %v", tt.code, err == nil, tt.stored)
 			}
 			// The same Fetcher, a minute later: from memory or from the cache.

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package fetch
+package cache
 
 import (
 	"errors"
