@@ -407,7 +407,10 @@ var mediaTypes = map[string]string{
 	".parquet": "application/vnd.apache.parquet", ".arrow": "application/vnd.apache.arrow.file",
 	".feather": "application/vnd.apache.arrow.file", ".pdf": "application/pdf", ".yaml": "application/yaml",
 	".yml": "application/yaml", ".rds": "application/octet-stream", ".qs": "application/octet-stream",
-	".sqlite": "application/vnd.sqlite3",
+	".sqlite": "application/vnd.sqlite3", ".ics": "text/calendar", ".ifb": "text/calendar",
+	".vcf": "text/vcard", ".kml": "application/vnd.google-earth.kml+xml", ".kmz": "application/vnd.google-earth.kmz",
+	".rdf": "application/rdf+xml", ".ttl": "text/turtle", ".jsonld": "application/ld+json",
+	".md": "text/markdown", ".zst": "application/zstd",
 }
 
 // euFileTypes maps extensions to the EU Publications Office file-type

@@ -268,3 +268,16 @@ func hasProblem(ps Problems, field string) bool {
 	}
 	return false
 }
+
+// TestMediaTypes: data.json and the other exports name the IANA media
+// type of common data files, calendars and Parquet included.
+func TestMediaTypes(t *testing.T) {
+	for _, tt := range []struct{ path, want string }{
+		{"/a/cal.ics", "text/calendar"}, {"/d.parquet", "application/vnd.apache.parquet"},
+		{"/x.CSV", "text/csv"}, {"/g.kml", "application/vnd.google-earth.kml+xml"}, {"/u.unknownext", ""},
+	} {
+		if got := mediaType(tt.path); got != tt.want {
+			t.Errorf("mediaType(%q) = %q, want %q", tt.path, got, tt.want)
+		}
+	}
+}
