@@ -351,6 +351,11 @@ func auditSummaryRun(opts *auditOptions) error {
 		return err
 	}
 	elapsed := time.Since(start)
+	if sum.Files == 0 && sum.Errors > 0 && sum.NotOK == 0 {
+		// Nothing could be read: the errors said so; no report of zeros.
+		fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %s could not be read; nothing audited\n", plural(sum.Errors, "source"))
+		return &exitError{code: ExitError}
+	}
 	out := bufio.NewWriterSize(opts.IO.Out, 64<<10)
 	var err error
 	switch opts.Output {
@@ -375,7 +380,7 @@ func auditSummaryRun(opts *auditOptions) error {
 			ms.HeapInuse>>20, ms.TotalAlloc>>20)
 	}
 	if sum.Errors > 0 {
-		fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %d source(s) could not be read\n", sum.Errors)
+		fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %s could not be read\n", plural(sum.Errors, "source"))
 		return &exitError{code: ExitError}
 	}
 	return nil

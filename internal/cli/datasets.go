@@ -212,6 +212,10 @@ func datasetsRun(opts *datasetsOptions) error {
 		}
 		cats = append(cats, c)
 	}
+	if len(cats) == 0 && failed {
+		// Nothing could be read: the errors said so; no empty report.
+		return &exitError{code: ExitError}
+	}
 	name := "catalog"
 	if len(sources) == 1 {
 		name = sources[0]

@@ -37,3 +37,19 @@ func TestCheckOneAgent(t *testing.T) {
 		t.Errorf("check --agent a --agent b = exit %d, %q, %q; want exit 2 saying so", code, out, errOut)
 	}
 }
+
+// TestNoEmptyReportBeforeError: when nothing could be read, the error and
+// exit 2, and nothing on standard output.
+func TestNoEmptyReportBeforeError(t *testing.T) {
+	chdirRoot(t)
+	for _, args := range [][]string{
+		{"datasets", "testdata/datatxt"},
+		{"audit", "--summary", "/nonexistent-sitetxt"},
+		{"audit", "--summary", "-o", "json", "/nonexistent-sitetxt"},
+	} {
+		out, errOut, code := runCLI(t, "", args...)
+		if code != ExitError || out != "" || errOut == "" {
+			t.Errorf("sitetxt %s = exit %d, stdout %q, stderr %q; want exit 2, the error, nothing on stdout", strings.Join(args, " "), code, out, errOut)
+		}
+	}
+}
