@@ -129,7 +129,7 @@ func TestAgentsExitCodes(t *testing.T) {
 		{"bad output", []string{"agents", "-o", "yaml", "-", "/"}, ExitError, "",
 			"sitetxt: unknown output format \"yaml\" (want text, json, csv)\n"},
 		{"no URL", []string{"agents", "-"}, ExitError, "",
-			"sitetxt: agents: needs at least 2 argument(s), got 1\n"},
+			"sitetxt: agents: needs at least 2 arguments, got 1\n"},
 		{"missing file", []string{"agents", "testdata/agents/no-such-file.txt", "/"}, ExitError, "",
 			"sitetxt: cannot read testdata/agents/no-such-file.txt: no such file or directory\n"},
 	}

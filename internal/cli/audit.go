@@ -298,7 +298,7 @@ func (aw *auditWriter) textReport(rep *audit.Report) error {
 		}
 	}
 	if rep.Disagree > 0 {
-		_, err := fmt.Fprintf(aw.w, "\nprofiles disagree about %d crawler(s)\n", rep.Disagree)
+		_, err := fmt.Fprintf(aw.w, "\nprofiles disagree about %s\n", plural(rep.Disagree, "crawler"))
 		return err
 	}
 	return nil
@@ -375,8 +375,8 @@ func auditSummaryRun(opts *auditOptions) error {
 	if opts.Stats {
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
-		note(opts.IO, "audited %d files (%d bytes, %d unreadable) in %.2fs: %.0f files/s on %d cores; heap in use at the end %d MiB, total allocated %d MiB",
-			sum.Files, sum.Bytes, sum.Errors, elapsed.Seconds(), float64(sum.Files+sum.Errors)/elapsed.Seconds(), runtime.GOMAXPROCS(0),
+		note(opts.IO, "audited %s (%d bytes, %d unreadable) in %.2fs: %.0f files/s on %d cores; heap in use at the end %d MiB, total allocated %d MiB",
+			plural(sum.Files, "file"), sum.Bytes, sum.Errors, elapsed.Seconds(), float64(sum.Files+sum.Errors)/elapsed.Seconds(), runtime.GOMAXPROCS(0),
 			ms.HeapInuse>>20, ms.TotalAlloc>>20)
 	}
 	if sum.Errors > 0 {
@@ -490,8 +490,8 @@ func readLimited(name string) ([]byte, error) {
 }
 
 func summaryText(w io.Writer, s *audit.Summary) error {
-	fmt.Fprintf(w, "%d files audited, %d unreadable, %d captures without a file (HTTP status not 2xx); the profiles disagree on %d\n", s.Files, s.Errors, s.NotOK, s.Disagree)
-	fmt.Fprintf(w, "usage-preference lines: %d files with Content-Usage, %d with Content-Signal, %d with License\n", s.ContentUsage, s.ContentSignal, s.License)
+	fmt.Fprintf(w, "%s audited, %d unreadable, %s without a file (HTTP status not 2xx); the profiles disagree on %d\n", plural(s.Files, "file"), s.Errors, plural(s.NotOK, "capture"), s.Disagree)
+	fmt.Fprintf(w, "usage-preference lines: %s with Content-Usage, %d with Content-Signal, %d with License\n", plural(s.ContentUsage, "file"), s.ContentSignal, s.License)
 	fmt.Fprintf(w, "\nfiles blocking each crawler fully / partly / not at all:\n")
 	head := []string{"crawler", "category"}
 	for _, p := range robots.Profiles {

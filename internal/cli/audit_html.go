@@ -56,13 +56,13 @@ td.selected { box-shadow: inset 0 0 0 2px #228; }
 </head>
 <body>
 <h1>sitetxt audit</h1>
-<p id="totals">{{len .}} source(s).</p>
+<p id="totals">{{len .}} {{if eq (len .) 1}}source{{else}}sources{{end}}.</p>
 {{range $i, $rep := .}}
 <section class="source" id="source-{{$i}}" data-source="{{$rep.Source}}">
 <h2>{{$rep.Source}} <small>(profile {{$rep.Profile}})</small></h2>
 <ul class="verdicts">{{range $rep.Categories}}<li data-category="{{.Category}}" data-blocked="{{.Blocked}}" data-crawlers="{{.Crawlers}}">{{.Verdict}}</li>{{end}}</ul>
 {{with $rep.Licenses}}<p>License (RSL): {{range .}}<a href="{{.Value}}">{{.Value}}</a> (line {{.Line}}) {{end}}</p>{{end}}
-{{if $rep.Disagree}}<p class="disagree-note">The profiles disagree about {{$rep.Disagree}} crawler(s) (dashed cells).</p>{{end}}
+{{if $rep.Disagree}}<p class="disagree-note">The profiles disagree about {{$rep.Disagree}} {{if eq $rep.Disagree 1}}crawler{{else}}crawlers{{end}} (dashed cells).</p>{{end}}
 <div class="detail" aria-live="polite">Click a cell to see the line that decides it.</div>
 <table class="matrix">
 <thead><tr><th>crawler</th><th>operator</th>{{range $rep.Paths}}<th>{{.}}</th>{{end}}<th>usage preference at /</th></tr></thead>
@@ -102,7 +102,7 @@ td.selected { box-shadow: inset 0 0 0 2px #228; }
     });
   }
   document.getElementById("totals").textContent =
-    document.querySelectorAll("section.source").length + " source(s), " + cells.length + " answers, " + blocked + " disallowed.";
+    (function (n) { return n + (n === 1 ? " source, " : " sources, "); })(document.querySelectorAll("section.source").length) + cells.length + " answers, " + blocked + " disallowed.";
 })();
 </script>
 </body>

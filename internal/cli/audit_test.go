@@ -197,7 +197,7 @@ func TestAuditHTMLChromium(t *testing.T) {
 	}
 	got := dom("")
 	for _, want := range []string{
-		`1 source(s), 100 answers, 7 disallowed.`, // written by the page's script
+		`1 source, 100 answers, 7 disallowed.`, // written by the page's script
 		`AI training crawlers: 2 of 17 blocked from /`,
 		`data-token="GPTBot"`,
 		`title="testdata/robots/aipref.txt:8: Disallow: /"`,

@@ -226,7 +226,7 @@ func outputFlag(cmd *cobra.Command, p *string, formats ...string) {
 func minArgs(n int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) < n {
-			return usageError("%s: needs at least %d argument(s), got %d", cmd.Name(), n, len(args))
+			return usageError("%s: needs at least %s, got %d", cmd.Name(), plural(n, "argument"), len(args))
 		}
 		return nil
 	}
@@ -235,7 +235,7 @@ func minArgs(n int) cobra.PositionalArgs {
 func exactArgs(n int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
-			return usageError("%s: needs %d argument(s), got %d", cmd.Name(), n, len(args))
+			return usageError("%s: needs %s, got %d", cmd.Name(), plural(n, "argument"), len(args))
 		}
 		return nil
 	}

@@ -81,13 +81,13 @@ func TestExitCodes(t *testing.T) {
 	}{
 		{[]string{"parse", good}, ExitOK, ""},
 		{[]string{"parse", bad}, ExitOK, ""},
-		{[]string{"parse"}, ExitError, "sitetxt: parse: needs 1 argument(s), got 0\n"},
+		{[]string{"parse"}, ExitError, "sitetxt: parse: needs 1 argument, got 0\n"},
 		{[]string{"parse", "-o", "xml", good}, ExitError, "sitetxt: unknown output format \"xml\" (want text, json, yaml, csv)\n"},
 		{[]string{"parse", filepath.Join(dir, "missing.txt")}, ExitError, "sitetxt: cannot read " + filepath.Join(dir, "missing.txt") + ": no such file or directory\n"},
 		{[]string{"parse", "--bogus", good}, ExitError, "sitetxt: unknown flag: --bogus\n"},
 		{[]string{"lint", good}, ExitOK, ""},
 		{[]string{"lint", good, bad}, ExitFindings, ""},
-		{[]string{"lint"}, ExitError, "sitetxt: lint: needs at least 1 argument(s), got 0\n"},
+		{[]string{"lint"}, ExitError, "sitetxt: lint: needs at least 1 argument, got 0\n"},
 		{[]string{"nosuchcommand"}, ExitError, "sitetxt: unknown command \"nosuchcommand\" for \"sitetxt\"\n"},
 	}
 	for _, tt := range tests {
