@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/sitetxt/sitetxt/internal/spell"
+
 	"github.com/sitetxt/sitetxt/grammar"
 )
 
@@ -353,28 +355,12 @@ func looksLikeField(f string) bool {
 	return editDistance(string(buf[:n]), want) <= 2
 }
 
-// editDistance returns the Levenshtein distance of two short strings.
+// editDistance is spell.Distance, short-cut for lengths more than 2 apart.
 func editDistance(a, b string) int {
 	if d := len(a) - len(b); d > 2 || d < -2 {
 		return 3
 	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return spell.Distance(a, b)
 }
 
 // missingColon reports a line that starts with the word

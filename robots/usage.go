@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sitetxt/sitetxt/internal/spell"
+
 	"github.com/dunglas/httpsfv"
 	"github.com/sitetxt/sitetxt/grammar"
 )
@@ -638,35 +640,8 @@ func (l *linter) signalValue(ln *grammar.Line) {
 // suggest names the known signal a misspelt one most likely meant, as
 // "; did you mean ai-train?", or "".
 func suggest(name string) string {
-	best, bestD := "", 3
-	for _, k := range []string{"search", "ai-input", "ai-train"} {
-		if d := editDistance(name, k); d < bestD {
-			best, bestD = k, d
-		}
+	if best := spell.Nearest(name, []string{"search", "ai-input", "ai-train"}, 2); best != "" {
+		return "; did you mean " + best + "?"
 	}
-	if best == "" {
-		return ""
-	}
-	return "; did you mean " + best + "?"
-}
-
-// editDistance is the Levenshtein distance of a and b, short strings.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return ""
 }
