@@ -22,11 +22,13 @@ type Agent struct {
 	// What a decision reads comes first, in one cache line: the rule
 	// index (built on first use, see ruleIndex), the policy's profile, the
 	// rules and the groups.
-	ix      atomic.Pointer[ruleIndex]
-	profile Profile // the policy's
-	global  bool
-	rules   []*Rule  // in decision order: the first that matches decides
-	groups  []*Group // the groups that apply, in file order; empty when none does
+	ix        atomic.Pointer[ruleIndex]
+	profile   Profile     // the policy's
+	percent   percentRule // its row's, copied here: read on every decision
+	robotsTxt bool        // its row's: /robots.txt is always allowed
+	global    bool
+	rules     []*Rule  // in decision order: the first that matches decides
+	groups    []*Group // the groups that apply, in file order; empty when none does
 
 	policy *Policy
 	token  string // the token the groups were selected by ("*" for the global groups)
@@ -39,6 +41,7 @@ type Agent struct {
 func (pol *Policy) index() {
 	pol.none = &pol.noneVal
 	pol.none.policy, pol.none.profile = pol, pol.profile
+	pol.none.percent, pol.none.robotsTxt = pol.profile.desc().percent, pol.profile.desc().robotsTxt
 	if !pol.profile.desc().merge {
 		pol.indexRecords()
 		return
@@ -164,7 +167,8 @@ func (pol *Policy) indexTokens() {
 // profile; else longest pattern first, Allow before Disallow on equal
 // length when Allow wins ties, file order after that.
 func (pol *Policy) merge(slab *[]Agent, tok string, gs []*Group, global bool) *Agent {
-	*slab = append(*slab, Agent{policy: pol, profile: pol.profile, token: tok, groups: gs, global: global})
+	d := pol.profile.desc()
+	*slab = append(*slab, Agent{policy: pol, profile: pol.profile, percent: d.percent, robotsTxt: d.robotsTxt, token: tok, groups: gs, global: global})
 	a := &(*slab)[len(*slab)-1]
 	own := false // a.rules is the agent's own slice, not a group's
 	if len(gs) == 1 && !hasNever(gs[0].Rules) {
@@ -183,7 +187,6 @@ func (pol *Policy) merge(slab *[]Agent, tok string, gs []*Group, global bool) *A
 			}
 		}
 	}
-	d := pol.profile.desc()
 	if d.firstMatch || sortedForDecision(a.rules, d.tieAllow) {
 		return a
 	}

@@ -44,10 +44,9 @@ const pathBufSize = 2048
 // match costs O((len(path) + len(pattern)) * 64) at worst and
 // O(len(path) + len(pattern)) in practice: see BenchmarkAdversarial.
 func (a *Agent) Decide(url string) Decision {
-	p := a.profile
 	raw, slash := pathOf(url)
 	if !slash {
-		switch p.desc().percent {
+		switch a.percent {
 		case percentRFC:
 			if !needsNormRFCPath(raw) {
 				return a.decidePath(raw)
@@ -76,7 +75,7 @@ func (a *Agent) appendPath(dst []byte, raw string, slash bool) []byte {
 	if slash {
 		dst = append(dst, '/')
 	}
-	switch a.profile.desc().percent {
+	switch a.percent {
 	case percentRFC:
 		return normRFC(dst, raw, true)
 	case percentDraft:
@@ -87,8 +86,7 @@ func (a *Agent) appendPath(dst []byte, raw string, slash bool) []byte {
 
 // decidePath decides a path in the profile's comparison form.
 func (a *Agent) decidePath(path string) Decision {
-	p := a.profile
-	if p.desc().robotsTxt && path == "/robots.txt" {
+	if a.robotsTxt && path == "/robots.txt" {
 		return Decision{Allowed: true, Reason: ReasonRobotsTxt}
 	}
 	if len(a.rules) > 0 {
