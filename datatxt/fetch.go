@@ -99,11 +99,7 @@ func failure(url string, r *fetch.Result) error {
 
 func (f *Fetcher) init() {
 	f.once.Do(func() {
-		cache := f.Cache
-		if cache == nil {
-			cache = fetch.NewMemoryCacheFor(fetch.DefaultMemoBytes, fetch.DefaultMemoEntries)
-		}
-		f.memo = &fetch.Memo[*Catalog]{Mode: fetch.AccessDataTxt, OnCompile: f.onParse,
-			Fetcher: &fetch.Fetcher{Client: f.HTTPClient, UserAgent: f.UserAgent, Timeout: f.Timeout, Cache: cache}}
+		f.memo = fetch.NewMemo[*Catalog](&fetch.Fetcher{Client: f.HTTPClient, UserAgent: f.UserAgent, Timeout: f.Timeout, Cache: f.Cache},
+			fetch.AccessDataTxt, 0, nil, f.onParse)
 	})
 }

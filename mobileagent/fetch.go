@@ -53,13 +53,8 @@ func (f *Fetcher) Fetch(ctx context.Context, site string) (*Table, error) {
 		return nil, err
 	}
 	f.once.Do(func() {
-		cache := f.Cache
-		if cache == nil {
-			cache = fetch.NewMemoryCacheFor(fetch.DefaultMemoBytes, fetch.DefaultMemoEntries)
-		}
-		f.memo = &fetch.Memo[*Table]{Mode: fetch.AccessRFC9309, OnCompile: f.onCompile,
-			Fetcher: &fetch.Fetcher{Client: f.HTTPClient, UserAgent: f.UserAgent, Timeout: f.Timeout, Cache: cache},
-			Compile: func(r *fetch.Result) *Table { return Compile(grammar.Parse(r.URL, r.Body, grammar.Options{})) }}
+		f.memo = fetch.NewMemo(&fetch.Fetcher{Client: f.HTTPClient, UserAgent: f.UserAgent, Timeout: f.Timeout, Cache: f.Cache},
+			fetch.AccessRFC9309, 0, func(r *fetch.Result) *Table { return Compile(grammar.Parse(r.URL, r.Body, grammar.Options{})) }, f.onCompile)
 	})
 	got := f.memo.Get(ctx, url, url, nil)
 	r := got.Result

@@ -144,21 +144,12 @@ func (c *Client) init() {
 				c.baseErr = fmt.Errorf("robots: Client.BaseURL: %w", c.baseErr)
 			}
 		}
-		maxBytes := c.MaxPolicyBytes
-		if maxBytes <= 0 {
-			maxBytes = fetch.DefaultMemoBytes
-		}
-		cache := c.Cache
-		if cache == nil {
-			cache = fetch.NewMemoryCacheFor(maxBytes, fetch.DefaultMemoEntries)
-		}
 		f := &fetch.Fetcher{Client: c.HTTPClient, UserAgent: c.ua, Timeout: c.Timeout,
-			MaxSize: c.MaxSize, Cache: cache, MaxStale: c.MaxStale, Now: c.Now}
+			MaxSize: c.MaxSize, Cache: c.Cache, MaxStale: c.MaxStale, Now: c.Now}
 		profile := c.Profile
-		c.memo = &fetch.Memo[*Policy]{Fetcher: f, Mode: profile.Access(), MaxBytes: maxBytes, OnCompile: c.onCompile,
-			Compile: func(r *fetch.Result) *Policy {
-				return Compile(grammar.Parse(r.URL, r.Body, grammar.Options{MaxSize: -1}), profile)
-			}}
+		c.memo = fetch.NewMemo(f, profile.Access(), c.MaxPolicyBytes, func(r *fetch.Result) *Policy {
+			return Compile(grammar.Parse(r.URL, r.Body, grammar.Options{MaxSize: -1}), profile)
+		}, c.onCompile)
 	})
 }
 

@@ -280,3 +280,19 @@ func abandoned(rawURL string, m Mode, err error, now time.Time) *Result {
 	st, reason := meaning(m, networkError, 0, err.Error())
 	return &Result{URL: rawURL, Mode: m, Status: st, Reason: reason, FinalURL: rawURL, FetchedAt: now, Expires: now, Err: err}
 }
+
+// NewMemo builds the Memo an entry point (robots.Client, datatxt.Fetcher,
+// mobileagent.Fetcher) works through, from the Fetcher it configured: when
+// the Fetcher has no Cache, one in memory large enough for every response
+// behind the values the Memo keeps (NewMemoryCacheFor), and the Memo bound
+// to maxBytes of manifests (0 means DefaultMemoBytes). One place, so the
+// three entry points cannot drift apart.
+func NewMemo[V any](f *Fetcher, m Mode, maxBytes int, compile func(*Result) V, onCompile func(string)) *Memo[V] {
+	if maxBytes <= 0 {
+		maxBytes = DefaultMemoBytes
+	}
+	if f.Cache == nil {
+		f.Cache = NewMemoryCacheFor(maxBytes, DefaultMemoEntries)
+	}
+	return &Memo[V]{Fetcher: f, Mode: m, MaxBytes: maxBytes, Compile: compile, OnCompile: onCompile}
+}
