@@ -111,24 +111,31 @@ func (ix *ruleIndex) firstWild(sp *wildSpan, rest string, best uint32) uint32 {
 
 // child returns the index of nd's child whose edge starts with c, or -1.
 func (ix *ruleIndex) child(nd *node, c byte) int {
-	lo, hi := int(nd.child), int(nd.child)+int(nd.nkids)
+	return findByte(ix.first, int(nd.child), int(nd.child)+int(nd.nkids), c)
+}
+
+// findByte returns the index of c in the sorted bytes s[lo:hi], or -1: a
+// trie node's child by its first byte, for the rule index and the keys'
+// automaton alike. A few children are scanned, more are searched.
+func findByte(s []byte, lo, hi int, c byte) int {
 	if hi-lo <= 8 {
-		for i, b := range ix.first[lo:hi] {
+		for i, b := range s[lo:hi] {
 			if b == c {
 				return lo + i
 			}
 		}
 		return -1
 	}
+	end := hi
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if ix.first[m] < c {
+		if s[m] < c {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	if lo < int(nd.child)+int(nd.nkids) && ix.first[lo] == c {
+	if lo < end && s[lo] == c {
 		return lo
 	}
 	return -1
@@ -258,27 +265,17 @@ func (b *indexBuilder) build(n, lo, hi, depth int) {
 	}
 	// The children: one per distinct next byte, their slots reserved
 	// together so that they are contiguous.
-	kids := 0
-	for j := i; j < hi; {
-		c := b.es[j].prefix[depth]
-		for j < hi && b.es[j].prefix[depth] == c {
-			j++
-		}
-		kids++
-	}
+	at := func(j int) byte { return b.es[j].prefix[depth] }
+	kids := byteRuns(i, hi, at, nil)
 	nd.child, nd.nkids = uint32(len(b.nodes)), uint16(kids)
 	for k := 0; k < kids; k++ {
 		b.nodes = append(b.nodes, node{})
 		b.first = append(b.first, 0)
 	}
 	b.nodes[n] = nd
-	k := int(nd.child)
-	for j := i; j < hi; k++ {
-		c := b.es[j].prefix[depth]
-		j0 := j
-		for j < hi && b.es[j].prefix[depth] == c {
-			j++
-		}
+	k := int(nd.child) - 1
+	byteRuns(i, hi, at, func(c byte, j0, j int) {
+		k++
 		// The child's edge runs to the longest prefix its entries share:
 		// sorted, that of the first and the last.
 		x, y := b.es[j0].prefix, b.es[j-1].prefix
@@ -293,7 +290,25 @@ func (b *indexBuilder) build(n, lo, hi, depth int) {
 		b.labels[k] = x[depth:l]
 		b.size += l - depth
 		b.build(k, j0, j, l)
+	})
+}
+
+// byteRuns calls fn (when not nil) for each run of the entries [lo, hi)
+// that share the byte at(j), in order (the entries are sorted by it), and
+// returns how many runs there are: the children of a trie node, for the
+// rule index and the keys' automaton alike.
+func byteRuns(lo, hi int, at func(int) byte, fn func(c byte, from, to int)) int {
+	n := 0
+	for j := lo; j < hi; n++ {
+		c, j0 := at(j), j
+		for j < hi && at(j) == c {
+			j++
+		}
+		if fn != nil {
+			fn(c, j0, j)
+		}
 	}
+	return n
 }
 
 // wildRule returns the wildRule of a wildcard entry.

@@ -73,25 +73,8 @@ func (ks *keyScan) first(wild []wildRule, rest string, best uint32) uint32 {
 // next returns the child of state s on byte c, or 0.
 func (ks *keyScan) next(s uint32, c byte) uint32 {
 	st := &ks.states[s]
-	lo, hi := int(st.child), int(st.child+st.nkids)
-	if hi-lo <= 8 {
-		for i, b := range ks.by[lo:hi] {
-			if b == c {
-				return uint32(lo + i)
-			}
-		}
-		return 0
-	}
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if ks.by[m] < c {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if lo < int(st.child+st.nkids) && ks.by[lo] == c {
-		return uint32(lo)
+	if i := findByte(ks.by, int(st.child), int(st.child+st.nkids), c); i >= 0 {
+		return uint32(i)
 	}
 	return 0
 }
@@ -124,13 +107,8 @@ func buildScan(wild []wildRule, w0, w1 uint32) *keyScan {
 			ks.out = append(ks.out, keys[i].k)
 		}
 		st.o1 = uint32(len(ks.out))
-		n := 0
-		for j := i; j < hi; n++ {
-			c := keys[j].key[depth]
-			for j < hi && keys[j].key[depth] == c {
-				j++
-			}
-		}
+		at := func(j int) byte { return keys[j].key[depth] }
+		n := byteRuns(i, hi, at, nil)
 		st.child, st.nkids = uint32(len(ks.states)), uint32(n)
 		for k := 0; k < n; k++ {
 			ks.states = append(ks.states, acState{})
@@ -138,15 +116,11 @@ func buildScan(wild []wildRule, w0, w1 uint32) *keyScan {
 		}
 		ks.states[s] = st
 		t := st.child
-		for j := i; j < hi; t++ {
-			c := keys[j].key[depth]
-			j0 := j
-			for j < hi && keys[j].key[depth] == c {
-				j++
-			}
+		byteRuns(i, hi, at, func(c byte, j0, j int) {
 			ks.by[t] = c
 			build(t, j0, j, depth+1)
-		}
+			t++
+		})
 	}
 	build(0, 0, len(keys), 0)
 	for t := uint32(1); t < 1+ks.states[0].nkids; t++ {
