@@ -381,6 +381,10 @@ const contractDoc = "## The output contract\n\n" +
 	"   standard error (`sitetxt: cannot fetch https://x/robots.txt: ...`) and the decisions the\n" +
 	"   standard derives from the failure (RFC 9309: everything disallowed) are still printed. 2 wins\n" +
 	"   over 1. Endless standard input stops at the documented limit with a message, never silently.\n" +
+	"   A URL that is neither absolute nor a path starting with `/` (`org/plans.html`) is a usage\n" +
+	"   error in every command that takes URLs, named with what was probably meant, before anything is\n" +
+	"   printed; a line of `--urls` names its file and line. When nothing given could be read, the\n" +
+	"   errors and exit 2, and nothing on standard output.\n" +
 	"7. **Nothing raw reaches a terminal.** Text output, CSV output and standard error escape every\n" +
 	"   character that could act on a terminal: C0 controls (tab, CR and LF included) and DEL as `\\xNN`,\n" +
 	"   C1 controls, bidirectional marks, embeddings, overrides and isolates, and line/paragraph\n" +
