@@ -119,6 +119,7 @@ func auditRun(opts *auditOptions) error {
 		if f := reportFetch(opts.IO, src); f != nil {
 			failure = f // the cause is on standard error; the answers still print
 		}
+		markupWarning(opts.IO, src)
 		// Parsed as rfc9309 reads it; robots.Compile parses again for a
 		// profile that reads more (google reads the whole file).
 		f := parseFor(src, robots.RFC9309)

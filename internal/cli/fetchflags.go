@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/fetch"
@@ -206,21 +207,42 @@ func manifestSourceURL(arg, manifest string) (url string, page bool, err error) 
 	return url, err == nil && !(u.Path == "" || u.Path == "/") || u.RawQuery != "", err
 }
 
-// markupWarning warns when a source is HTML or XML, not a plain-text
-// manifest: a soft 404, a login page. It is still read as the standard
-// says (RFC 9309 reads any 2xx body as robots.txt, which an HTML page gives
-// no rules), but never silently.
+// markupWarning warns, the same way in every command that reads a
+// manifest, when the input is not a plain-text manifest at all: an HTML
+// page (the grammar's "markup" diagnostic) or binary data (more than one
+// character in ten of the start a control byte or not UTF-8).
+// Such input is still read, and gives no rules; the warning says so.
 func markupWarning(ios *IOStreams, src *source) {
 	if src.fetched != nil && src.fetched.Status != fetch.Parse {
 		return
 	}
 	head := src.data[:min(len(src.data), 4096)]
+	if looksBinary(head) {
+		warn(ios, "%s: input looks like binary data, not a plain-text manifest; it is read as one all the same, and gives no rules", src.name)
+		return
+	}
 	for _, d := range grammar.ParseString(src.name, head, grammar.Options{}).Diagnostics {
 		if d.Code == "markup" {
 			warn(ios, "%s: %s; it is read as one all the same, and gives no rules", src.name, d.Summary)
 			return
 		}
 	}
+}
+
+// looksBinary reports whether the start of an input is binary data: more
+// than a tenth of its characters are control bytes (other than tab, CR and
+// LF; NUL included) or bytes that are not UTF-8. A robots.txt with a stray
+// NUL or a Latin-1 name is still text.
+func looksBinary(head string) bool {
+	odd := 0
+	for i := 0; i < len(head); {
+		r, n := utf8.DecodeRuneInString(head[i:])
+		if (r == utf8.RuneError && n == 1) || (r < 0x20 && r != '\t' && r != '\r' && r != '\n') || r == 0x7f {
+			odd++
+		}
+		i += n
+	}
+	return odd*10 > len(head)
 }
 
 // interpretAs returns what a fetched robots.txt source means under another

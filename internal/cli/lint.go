@@ -251,6 +251,7 @@ func lintRun(opts *lintOptions) error {
 			readErrs = append(readErrs, err)
 			continue
 		}
+		markupWarning(opts.IO, src)
 		mt := manifestType(typ, src.name, src.data)
 		yaml := mt == "datatxt" && datatxt.Detect([]byte(src.data)) == datatxt.FormYAML
 		sources++

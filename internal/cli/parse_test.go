@@ -86,7 +86,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"parse", filepath.Join(dir, "missing.txt")}, ExitError, "sitetxt: cannot read " + filepath.Join(dir, "missing.txt") + ": no such file or directory\n"},
 		{[]string{"parse", "--bogus", good}, ExitError, "sitetxt: unknown flag: --bogus\n"},
 		{[]string{"lint", good}, ExitOK, ""},
-		{[]string{"lint", good, bad}, ExitFindings, ""},
+		{[]string{"lint", good, bad}, ExitFindings, "sitetxt: warning: " + bad + ": input looks like an HTML document, not a plain-text manifest; it is read as one all the same, and gives no rules\n"},
 		{[]string{"lint"}, ExitError, "sitetxt: lint: needs at least 1 argument, got 0\n"},
 		{[]string{"nosuchcommand"}, ExitError, "sitetxt: unknown command \"nosuchcommand\" for \"sitetxt\"\n"},
 	}

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -50,6 +52,34 @@ func TestNoEmptyReportBeforeError(t *testing.T) {
 		out, errOut, code := runCLI(t, "", args...)
 		if code != ExitError || out != "" || errOut == "" {
 			t.Errorf("sitetxt %s = exit %d, stdout %q, stderr %q; want exit 2, the error, nothing on stdout", strings.Join(args, " "), code, out, errOut)
+		}
+	}
+}
+
+// TestOddInputWarned: binary data and an HTML page get the same warning in
+// check, lint and audit, where check alone used to warn about HTML and no
+// command about binary data.
+func TestOddInputWarned(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "random.bin")
+	b := make([]byte, 2000)
+	for i := range b {
+		b[i] = byte(i*7919 + i*i*31) // deterministic, not text
+	}
+	html := filepath.Join(dir, "page.html")
+	text := filepath.Join(dir, "nul.txt")
+	for f, data := range map[string][]byte{bin: b, html: []byte("<!DOCTYPE html><html><body>Not found</body></html>\n"),
+		text: []byte("User-agent: *\nDisallow: /a\x00b\nAllow: /caf\xe9\n")} {
+		if err := os.WriteFile(f, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tt := range []struct{ file, want string }{{bin, "looks like binary data"}, {html, "looks like an HTML document"}, {text, ""}} {
+		for _, args := range [][]string{{"check", tt.file, "/x"}, {"lint", tt.file}, {"audit", tt.file}} {
+			_, errOut, _ := runCLI(t, "", args...)
+			if tt.want == "" && strings.Contains(errOut, "not a plain-text manifest") || tt.want != "" && !strings.Contains(errOut, tt.want) {
+				t.Errorf("sitetxt %s: stderr %q, want the warning %q", strings.Join(args, " "), errOut, tt.want)
+			}
 		}
 	}
 }
