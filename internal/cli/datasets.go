@@ -418,9 +418,9 @@ func printDatasets(ios *IOStreams, c *datatxt.Catalog) error {
 		return err
 	}
 	if c.Form == datatxt.FormAuto {
-		_, err := fmt.Fprintf(ios.Out, "%d datasets\n", len(c.Entries))
+		_, err := fmt.Fprintf(ios.Out, "%s\n", plural(len(c.Entries), "dataset"))
 		return err
 	}
-	_, err := fmt.Fprintf(ios.Out, "%d datasets (%s form)\n", len(c.Entries), c.Form)
+	_, err := fmt.Fprintf(ios.Out, "%s (%s form)\n", plural(len(c.Entries), "dataset"), c.Form)
 	return err
 }

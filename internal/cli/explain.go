@@ -356,7 +356,7 @@ func printSummary(w io.Writer, v *fileSummaryJSON) error {
 		limit = fmt.Sprintf("%d%% of the %d-byte limit", v.Bytes*100/v.LimitBytes, v.LimitBytes)
 	}
 	fmt.Fprintf(&b, "%s (%s)\n", v.File, v.Profile)
-	fmt.Fprintf(&b, "  size:        %d bytes, %s; %d lines\n", v.Bytes, limit, v.Lines)
+	fmt.Fprintf(&b, "  size:        %s, %s; %s\n", plural(v.Bytes, "byte"), limit, plural(v.Lines, "line"))
 	if v.Ignored > 0 {
 		fmt.Fprintf(&b, "  ignored:     %d bytes past the limit\n", v.Ignored)
 	}
@@ -365,7 +365,12 @@ func printSummary(w io.Writer, v *fileSummaryJSON) error {
 	if len(agents) > 60 {
 		agents = agents[:57] + "..."
 	}
-	fmt.Fprintf(&b, "  agents:      %d named: %s\n", len(v.Agents), agents)
+	if len(v.Agents) == 0 {
+		agents = "none named"
+	} else {
+		agents = fmt.Sprintf("%d named: %s", len(v.Agents), agents)
+	}
+	fmt.Fprintf(&b, "  agents:      %s\n", agents)
 	fmt.Fprintf(&b, "  rules:       %d Disallow, %d Allow, %d with wildcards\n", v.Disallow, v.Allow, v.Wildcard)
 	host := v.Host
 	if host == "" {

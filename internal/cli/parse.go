@@ -168,7 +168,7 @@ func writeParseCSV(cw *csvRows, f *grammar.File) error {
 
 // printTree writes the syntax tree for people.
 func printTree(w io.Writer, f *grammar.File) {
-	fmt.Fprintf(w, "%s: %d lines, %d records, %d diagnostics\n", visible(f.Name), len(f.Lines), len(f.Records), len(f.Diagnostics))
+	fmt.Fprintf(w, "%s: %s, %s, %s of the grammar (lint adds the interpreters')\n", visible(f.Name), plural(len(f.Lines), "line"), plural(len(f.Records), "record"), plural(len(f.Diagnostics), "diagnostic"))
 	if f.BOM != "" {
 		fmt.Fprintf(w, "byte-order mark: % X\n", f.BOM)
 	}
