@@ -85,11 +85,13 @@ func (ps Problems) Diagnostics() grammar.Diagnostics {
 
 // exporter collects the problems of one export.
 type exporter struct {
-	format string
-	c      *Catalog
-	opts   ExportOptions
-	probs  Problems
-	ids    map[*Entry]string // unique key of each entry in the catalog
+	warnedIRI bool // noIRI said it once
+	warnedRel bool // relativePaths said it once
+	format    string
+	c         *Catalog
+	opts      ExportOptions
+	probs     Problems
+	ids       map[*Entry]string // unique key of each entry in the catalog
 }
 
 func newExporter(format string, c *Catalog, opts ExportOptions) *exporter {
@@ -143,19 +145,26 @@ func (x *exporter) missing(e *Entry, field, msg string) {
 	x.problem(grammar.Error, e, field, fmt.Sprintf("no %s: %s", field, msg))
 }
 
-// iri returns the entry's IRI: its data.txt's absolute URL with the
-// entry's key as fragment, or "" when the data.txt has no absolute URL.
+// iri returns the entry's IRI: its data.txt's absolute URL (the one it was
+// fetched from, else the catalog's base, --base) with the entry's key as
+// fragment, or "" when neither is absolute.
 func (x *exporter) iri(e *Entry) string {
-	src := e.Source
-	if src == "" {
-		src = x.c.Base
+	for _, src := range []string{e.Source, x.c.Base} {
+		if u, err := url.Parse(src); err == nil && u.IsAbs() && u.Host != "" {
+			u.Fragment = x.ids[e]
+			return u.String()
+		}
 	}
-	u, err := url.Parse(src)
-	if err != nil || !u.IsAbs() || u.Host == "" {
-		return ""
+	return ""
+}
+
+// noIRI says, once per export, why the datasets have no IRI.
+func (x *exporter) noIRI(e *Entry) {
+	if x.warnedIRI {
+		return
 	}
-	u.Fragment = x.ids[e]
-	return u.String()
+	x.warnedIRI = true
+	x.problem(grammar.Warning, e, "@id", "datasets have no IRI: the data.txt was read from a file; give its URL (--base) to mint one")
 }
 
 // catalogIRI returns the catalog's absolute URL, or "".

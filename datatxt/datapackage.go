@@ -6,6 +6,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	"github.com/sitetxt/sitetxt/grammar"
 )
 
 // frictionlessName is the pattern of a Frictionless resource or package
@@ -71,6 +73,10 @@ func DataPackage(c *Catalog, opts ExportOptions) (map[string]any, Problems) {
 					loc = path.Clean("/" + p)
 				}
 				loc = strings.TrimLeft(loc, "/")
+				if !x.warnedRel {
+					x.warnedRel = true
+					x.problem(grammar.Warning, e, "path", "resource paths are kept relative to the data.txt, which was read from a file: give its URL (--base) for absolute ones")
+				}
 			}
 			name := base
 			if len(e.Paths) > 1 {

@@ -55,6 +55,8 @@ func DCAT(c *Catalog, opts ExportOptions) (map[string]any, Problems) {
 		}
 		if id := x.iri(e); id != "" {
 			d["@id"] = id
+		} else {
+			x.noIRI(e)
 		}
 		if desc := e.description(); desc != "" {
 			d["dct:description"] = desc

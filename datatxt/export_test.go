@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sitetxt/sitetxt/grammar"
 	"gopkg.in/yaml.v3"
 )
 
@@ -279,5 +280,33 @@ func TestMediaTypes(t *testing.T) {
 		if got := mediaType(tt.path); got != tt.want {
 			t.Errorf("mediaType(%q) = %q, want %q", tt.path, got, tt.want)
 		}
+	}
+}
+
+// TestExportSaysWhatItCannotKnow: a data.txt read from a file gets its
+// dataset IRIs minted from the base it is given; without one, DCAT says
+// why there is none and a Data Package says its paths stay relative.
+func TestExportSaysWhatItCannotKnow(t *testing.T) {
+	src := []byte("- path: a.csv\n  name: A\n")
+	based := Parse("local/data.txt", src, Options{Base: "https://x.org/d/data.txt"})
+	doc, _ := DCAT(based, ExportOptions{})
+	ds := doc["dcat:dataset"].([]any)[0].(map[string]any)
+	if ds["@id"] != "https://x.org/d/data.txt#a" {
+		t.Errorf("DCAT dataset @id with a base = %v, want https://x.org/d/data.txt#a", ds["@id"])
+	}
+	bare := Parse("local/data.txt", src, Options{})
+	has := func(ps Problems, field string) bool {
+		for _, p := range ps {
+			if p.Field == field && p.Severity == grammar.Warning {
+				return true
+			}
+		}
+		return false
+	}
+	if _, ps := DCAT(bare, ExportOptions{}); !has(ps, "@id") {
+		t.Errorf("DCAT without a base: problems %v, want a warning on @id", ps)
+	}
+	if _, ps := DataPackage(bare, ExportOptions{}); !has(ps, "path") {
+		t.Errorf("DataPackage without a base: problems %v, want a warning on path", ps)
 	}
 }
