@@ -225,21 +225,30 @@ func (d *Diagnostic) Format(src string) string {
 		line = line[from:to]
 		col -= from
 	}
-	fmt.Fprintf(&b, "\n\n%5d | %s\n      | %s^", p.Line, printable(line), strings.Repeat(" ", col))
+	shown, caret := printable(line, col)
+	fmt.Fprintf(&b, "\n\n%5d | %s\n      | %s^", p.Line, shown, strings.Repeat(" ", caret))
 	return b.String()
 }
 
-// printable replaces control bytes and tabs with one byte each, so a line
-// prints on one terminal line and the caret below it stays aligned.
-func printable(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		switch {
+// printable writes a line so that it prints on one terminal line as text
+// output writes what a site wrote: a tab as a space, other control bytes
+// and DEL as \xNN. It returns the line and where byte col of it now stands,
+// so that the caret below stays under it.
+func printable(s string, col int) (string, int) {
+	var b strings.Builder
+	caret := col
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
 		case c == '\t':
-			b[i] = ' '
+			b.WriteByte(' ')
 		case c < 0x20 || c == 0x7f:
-			b[i] = '?'
+			fmt.Fprintf(&b, `\x%02x`, c)
+			if i < col {
+				caret += 3
+			}
+		default:
+			b.WriteByte(c)
 		}
 	}
-	return string(b)
+	return b.String(), caret
 }

@@ -609,3 +609,17 @@ func TestDiagnosticConcerns(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatEscapes: the source line under a diagnostic shows a control
+// byte as text output does (\x00, not "?"), and the caret stays under the
+// column it names.
+func TestFormatEscapes(t *testing.T) {
+	src := "Disallow: /a\x00b/c\n"
+	d := &Diagnostic{Severity: Warning, Code: "x", Summary: "here", Filename: "r",
+		Range: Range{Start: Pos{Line: 1, Column: 15, Offset: 14}}}
+	got := d.Format(src)
+	want := "    1 | Disallow: /a\\x00b/c\n      | " + strings.Repeat(" ", 17) + "^" // under the "/" after b
+	if !strings.HasSuffix(got, want) {
+		t.Errorf("Format = %q, want it to end %q", got, want)
+	}
+}

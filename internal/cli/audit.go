@@ -376,7 +376,8 @@ func auditSummaryRun(opts *auditOptions) error {
 	if opts.Stats {
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
-		note(opts.IO, "audited %s (%d bytes, %d unreadable) in %.2fs: %.0f files/s on %d cores; heap in use at the end %d MiB, total allocated %d MiB",
+		// Asked for: printed even under -q, which silences notes only.
+		fmt.Fprintf(opts.IO.ErrOut, "sitetxt: stats: audited %s (%d bytes, %d unreadable) in %.2fs: %.0f files/s on %d cores; heap in use at the end %d MiB, total allocated %d MiB\n",
 			plural(sum.Files, "file"), sum.Bytes, sum.Errors, elapsed.Seconds(), float64(sum.Files+sum.Errors)/elapsed.Seconds(), runtime.GOMAXPROCS(0),
 			ms.HeapInuse>>20, ms.TotalAlloc>>20)
 	}

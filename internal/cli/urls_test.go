@@ -83,3 +83,12 @@ func TestOddInputWarned(t *testing.T) {
 		}
 	}
 }
+
+// TestQuietKeepsStats: -q silences notes, not the --stats asked for.
+func TestQuietKeepsStats(t *testing.T) {
+	chdirRoot(t)
+	_, errOut, _ := runCLI(t, "", "audit", "-q", "--summary", "--stats", "testdata/robots")
+	if !strings.Contains(errOut, "sitetxt: stats: audited") {
+		t.Errorf("audit -q --summary --stats: stderr %q, want the stats", errOut)
+	}
+}
