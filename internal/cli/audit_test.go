@@ -234,8 +234,8 @@ func TestCheckUsage(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.agent+tt.url, func(t *testing.T) {
 			out, _, _ := runCLI(t, "", "check", "--agent", tt.agent, auditFile, tt.url)
-			lines := strings.SplitAfterN(out, "\n", 2)
-			if len(lines) < 2 || lines[1] != tt.text {
+			lines := strings.SplitAfterN(out, "\n", 3) // the agent header, the decision, its usage
+			if len(lines) < 3 || lines[2] != tt.text {
 				t.Errorf("check --agent %s %s printed %q, want the usage line %q", tt.agent, tt.url, out, tt.text)
 			}
 			out, _, _ = runCLI(t, "", "check", "-o", "json", "--agent", tt.agent, auditFile, tt.url)

@@ -156,7 +156,7 @@ func checkRun(opts *checkOptions) error {
 	if err != nil {
 		return err
 	}
-
+	header := jl == nil && cw == nil // said before the first answer, if any
 	bar := newProgress(opts.IO, opts.URLsFile)
 	disallowed := false
 	err = forEachURL(opts.IO, opts.URLs, opts.URLsFile, func(u string) error {
@@ -183,6 +183,11 @@ func checkRun(opts *checkOptions) error {
 			return jl.write(cs.views.view(u, opts.Agent, d))
 		case cw != nil:
 			return cw.write(decisionRow(cs.views.view(u, opts.Agent, d))...)
+		}
+		if header {
+			// Say who was asked, once: one agent answers for every URL.
+			fmt.Fprintf(out.w, "for %s under %s:\n", agentWords(opts.Agent), prof)
+			header = false
 		}
 		if err := writeDecision(out.w, st, cs.name, u, d); err != nil {
 			return err
@@ -324,4 +329,13 @@ func decisionWhy(file string, d robots.Decision) string {
 		why = d.Reason
 	}
 	return visible(why)
+}
+
+// agentWords names the agent a check answers for: "*" is the rules every
+// crawler follows.
+func agentWords(agent string) string {
+	if agent == globalAgent {
+		return `"*" (the rules for every crawler)`
+	}
+	return visible(agent)
 }

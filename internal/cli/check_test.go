@@ -33,23 +33,26 @@ func TestCheckCommand(t *testing.T) {
 		out, err string
 	}{
 		{"allowed    and disallowed", "", []string{"check", fict, "/org/plans.html", "/org/x", "/robots.txt"}, ExitFindings,
-			"disallowed /org/plans.html: " + fict + ":12: Disallow: /org/plans.html\n" +
+			"for \"*\" (the rules for every crawler) under rfc9309:\n" +
+				"disallowed /org/plans.html: " + fict + ":12: Disallow: /org/plans.html\n" +
 				"allowed    /org/x: " + fict + ":13: Allow: /org/\n" +
 				"allowed    /robots.txt: /robots.txt is always allowed\n", ""},
 		{"all allowed", "", []string{"check", "--agent", "WebCrawler/3.0", "--profile", "draft", fict, "http://www.fict.org/"}, ExitOK,
-			"allowed    http://www.fict.org/: no rule matched (group at " + fict + ":7)\n", ""},
+			"for WebCrawler/3.0 under draft:\n" +
+				"allowed    http://www.fict.org/: no rule matched (group at " + fict + ":7)\n", ""},
 		{"no group", "User-agent: a\nDisallow: /\n", []string{"check", "--agent", "b", "-", "/x"}, ExitOK,
-			"allowed    /x: no group applies\n", ""},
+			"for b under rfc9309:\nallowed    /x: no group applies\n", ""},
 		{"json", "", []string{"check", "-o", "json", "--agent", "unhipbot", fict, "/x", ""}, ExitFindings,
 			`{"url":"/x","agent":"unhipbot","profile":"rfc9309","allowed":false,"reason":"rule matched","rule":{"directive":"Disallow","pattern":"/","file":"` + fict + `","line":5,"column":1},"group":{"agents":["unhipbot"],"file":"` + fict + `","line":4,"column":1}}` + "\n" +
 				`{"url":"","agent":"unhipbot","profile":"rfc9309","allowed":false,"reason":"rule matched","rule":{"directive":"Disallow","pattern":"/","file":"` + fict + `","line":5,"column":1},"group":{"agents":["unhipbot"],"file":"` + fict + `","line":4,"column":1}}` + "\n", ""},
 		{"json no rule", "", []string{"check", "-o", "json", "--profile", "google", fict, "/org/about.html?<x>"}, ExitOK,
 			`{"url":"/org/about.html?<x>","agent":"*","profile":"google","allowed":true,"reason":"rule matched","rule":{"directive":"Allow","pattern":"/org/","file":"` + fict + `","line":13,"column":1},"group":{"agents":["*"],"file":"` + fict + `","line":11,"column":1}}` + "\n", ""},
 		{"urls from stdin", "/org/x\r\n\n  \t\n# comment\n  #x\n/\n", []string{"check", "--urls", "-", fict}, ExitFindings,
-			"allowed    /org/x: " + fict + ":13: Allow: /org/\n" +
+			"for \"*\" (the rules for every crawler) under rfc9309:\n" +
+				"allowed    /org/x: " + fict + ":13: Allow: /org/\n" +
 				"disallowed /: " + fict + ":16: Disallow: /\n", ""},
 		{"google implied rule", "User-agent: *\nAllow: /d/index.html\nDisallow: /\n", []string{"check", "--profile", "google", "-", "/d/"}, ExitOK,
-			"allowed    /d/: <stdin>:2: Allow: /d/$ (implied by Allow: /d/index.html)\n", ""},
+			"for \"*\" (the rules for every crawler) under google:\nallowed    /d/: <stdin>:2: Allow: /d/$ (implied by Allow: /d/index.html)\n", ""},
 		{"no url", "", []string{"check", fict}, ExitError, "", "sitetxt: check: no URL given (name URLs after SOURCE or use --urls)\n"},
 		{"bad profile", "", []string{"check", "--profile", "x", fict, "/"}, ExitError, "", "sitetxt: unknown profile \"x\" (want rfc9309, google, draft, norobots)\n"},
 		{"bad output", "", []string{"check", "-o", "yaml", fict, "/"}, ExitError, "", "sitetxt: unknown output format \"yaml\" (want text, json, csv)\n"},

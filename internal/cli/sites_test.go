@@ -32,7 +32,7 @@ func robotsSite(t *testing.T, robots string) (*httptest.Server, *atomic.Int32) {
 func TestCheckPageURL(t *testing.T) {
 	srv, n := robotsSite(t, "User-agent: *\nDisallow: /org/\n")
 	stdout, stderr, code := runCLI(t, "", "check", "--no-cache", srv.URL+"/index.html", "/org/plans.html")
-	if code != ExitFindings || !strings.HasPrefix(stdout, "disallowed /org/plans.html: "+srv.URL+"/robots.txt:2: Disallow: /org/") {
+	if code != ExitFindings || !strings.HasPrefix(stdout, "for \"*\" (the rules for every crawler) under rfc9309:\ndisallowed /org/plans.html: "+srv.URL+"/robots.txt:2: Disallow: /org/") {
 		t.Errorf("check PAGE /org/plans.html = exit %d, %q; want exit 1, disallowed by the site's robots.txt", code, stdout)
 	}
 	if want := "sitetxt: note: " + srv.URL + "/index.html is a page, not a robots.txt: reading its site's robots.txt " + srv.URL + "/robots.txt\n"; stderr != want {
@@ -81,12 +81,14 @@ func TestCheckPerSite(t *testing.T) {
 		out   string
 	}{
 		{"arguments", "", []string{"check", "--no-cache", a.URL + "/public", b.URL + "/public", a.URL + "/private/x", b.URL + "/x"}, ExitFindings,
-			"allowed    " + a.URL + "/public: no rule matched (group at " + a.URL + "/robots.txt:1)\n" +
+			"for \"*\" (the rules for every crawler) under rfc9309:\n" +
+				"allowed    " + a.URL + "/public: no rule matched (group at " + a.URL + "/robots.txt:1)\n" +
 				"disallowed " + b.URL + "/public: " + b.URL + "/robots.txt:2: Disallow: /\n" +
 				"disallowed " + a.URL + "/private/x: " + a.URL + "/robots.txt:2: Disallow: /private/\n" +
 				"disallowed " + b.URL + "/x: " + b.URL + "/robots.txt:2: Disallow: /\n"},
 		{"urls only", a.URL + "/public\n# skip\n\n" + a.URL + "/y\n", []string{"check", "--no-cache", "--urls", "-"}, ExitOK,
-			"allowed    " + a.URL + "/public: no rule matched (group at " + a.URL + "/robots.txt:1)\n" +
+			"for \"*\" (the rules for every crawler) under rfc9309:\n" +
+				"allowed    " + a.URL + "/public: no rule matched (group at " + a.URL + "/robots.txt:1)\n" +
 				"allowed    " + a.URL + "/y: no rule matched (group at " + a.URL + "/robots.txt:1)\n"},
 	}
 	for _, tt := range tests {

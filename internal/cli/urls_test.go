@@ -92,3 +92,13 @@ func TestQuietKeepsStats(t *testing.T) {
 		t.Errorf("audit -q --summary --stats: stderr %q, want the stats", errOut)
 	}
 }
+
+// TestCheckNamesTheAgent: check's text says once, before the answers, whom
+// it answers for.
+func TestCheckNamesTheAgent(t *testing.T) {
+	chdirRoot(t)
+	out, _, _ := runCLI(t, "", "check", "--agent", "Googlebot", "--profile", "google", "testdata/robots/fict.org.txt", "/a", "/b")
+	if !strings.HasPrefix(out, "for Googlebot under google:\n") || strings.Count(out, "Googlebot") != 1 {
+		t.Errorf("check --agent Googlebot = %q; want one header naming Googlebot", out)
+	}
+}
