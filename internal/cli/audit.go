@@ -207,7 +207,7 @@ func (aw *auditWriter) report(rep *audit.Report) error {
 }
 
 func (aw *auditWriter) finish() error {
-	if aw.format == "html" {
+	if aw.format == "html" && len(aw.html) > 0 { // no page when no source could be read
 		return writeAuditHTML(aw.w, aw.html)
 	}
 	return nil
@@ -356,6 +356,14 @@ func auditSummaryRun(opts *auditOptions) error {
 		// Nothing could be read: the errors said so; no report of zeros.
 		fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %s could not be read; nothing audited\n", plural(sum.Errors, "source"))
 		return &exitError{code: ExitError}
+	}
+	if sum.Files == 0 && sum.NotOK == 0 {
+		// An empty directory or an empty list: no report of zeros either.
+		names := strings.Join(opts.Sources, " ")
+		if names == "-" {
+			names = "the list on standard input"
+		}
+		return usageError("audit --summary: no file to audit (%s names none)", names)
 	}
 	out := bufio.NewWriterSize(opts.IO.Out, 64<<10)
 	var err error

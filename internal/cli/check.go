@@ -126,6 +126,9 @@ func checkRun(opts *checkOptions) error {
 		if len(opts.URLs) == 0 && opts.URLsFile == "" {
 			return usageError("check: no URL given (name a SOURCE and URLs, absolute URLs, or use --urls)")
 		}
+		if err := checkURLsFile(opts.URLsFile); err != nil {
+			return err
+		}
 	} else if err := needURLs("check", opts.Source, opts.URLs, opts.URLsFile); err != nil {
 		return err
 	}

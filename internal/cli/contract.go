@@ -384,7 +384,8 @@ const contractDoc = "## The output contract\n\n" +
 	"   A URL that is neither absolute nor a path starting with `/` (`org/plans.html`) is a usage\n" +
 	"   error in every command that takes URLs, named with what was probably meant, before anything is\n" +
 	"   printed; a line of `--urls` names its file and line. When nothing given could be read, the\n" +
-	"   errors and exit 2, and nothing on standard output.\n" +
+	"   errors and exit 2, and nothing on standard output (no CSV header, no totals of zeros,\n" +
+	"   no empty page); an `audit --summary` list or directory that names no file is such an error.\n" +
 	"7. **Nothing raw reaches a terminal.** Text output, CSV output and standard error escape every\n" +
 	"   character that could act on a terminal: C0 controls (tab, CR and LF included) and DEL as `\\xNN`,\n" +
 	"   C1 controls, bidirectional marks, embeddings, overrides and isolates, and line/paragraph\n" +

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -270,6 +269,10 @@ func lintRun(opts *lintOptions) error {
 		texts[src.name] = src.data
 	}
 	out := newStream(opts.IO.Out, false)
+	if sources == 0 {
+		// Nothing was read: the errors alone, no header or totals of zeros.
+		return reportReadErrors(opts.IO, readErrs)
+	}
 	if err := writeDiagnostics(out, opts, all, texts); err != nil {
 		return err
 	}
@@ -286,17 +289,10 @@ func lintRun(opts *lintOptions) error {
 	if err := out.done(); err != nil {
 		return err
 	}
-	for _, err := range readErrs {
-		var ee *exitError
-		if errors.As(err, &ee) && ee.err != nil {
-			err = ee.err
-		}
-		fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %s\n", visible(err.Error()))
+	if err := reportReadErrors(opts.IO, readErrs); err != nil {
+		return err
 	}
-	switch {
-	case len(readErrs) > 0:
-		return &exitError{code: ExitError}
-	case all.HasErrors():
+	if all.HasErrors() {
 		return findings
 	}
 	return nil

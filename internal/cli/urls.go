@@ -72,7 +72,24 @@ func needURLs(cmd, source string, urls []string, file string) error {
 	if file == "-" && source == "-" {
 		return usageError("%s: SOURCE and --urls cannot both be standard input", cmd)
 	}
+	if err := checkURLsFile(file); err != nil {
+		return err
+	}
 	return checkURLArgs(urls)
+}
+
+// checkURLsFile checks that a --urls file can be opened, before anything
+// is printed: a CSV header or a table heading followed by "cannot read"
+// would be an empty report before an error.
+func checkURLsFile(file string) error {
+	if file == "" || file == "-" {
+		return nil
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return &exitError{code: ExitError, err: fmt.Errorf("cannot read %s: %w", file, unwrapPath(err))}
+	}
+	return f.Close()
 }
 
 // checkURLArgs checks URLs named on the command line, all of them before

@@ -1,0 +1,39 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestNothingBeforeAnError: a command that could read none of its sources
+// prints the error and exits 2 with nothing on standard output: no CSV
+// header, no totals of zeros, no empty page (issue 24, item 5).
+func TestNothingBeforeAnError(t *testing.T) {
+	chdirRoot(t)
+	const missing = "/nonexistent-sitetxt"
+	for _, tt := range []struct {
+		stdin string
+		args  []string
+	}{
+		{"", []string{"lint", missing}},
+		{"", []string{"lint", "-o", "csv", missing}},
+		{"", []string{"lint", "-o", "json", missing, missing + "2"}},
+		{"", []string{"audit", "-o", "html", missing}},
+		{"", []string{"check", "-o", "csv", "--urls", missing, "testdata/robots/fict.org.txt"}},
+		{"", []string{"check", "--urls", missing}},
+		{"", []string{"diff", "--urls", missing, "testdata/robots/fict.org.txt"}},
+		{"", []string{"matrix", "-o", "csv", "--urls", missing, "testdata/robots/fict.org.txt"}},
+		{"", []string{"audit", "--summary", "-"}},
+		{"", []string{"audit", "--summary", "-o", "csv", t.TempDir()}},
+	} {
+		out, errOut, code := runCLI(t, tt.stdin, tt.args...)
+		if code != ExitError || out != "" || !strings.HasPrefix(errOut, "sitetxt: ") {
+			t.Errorf("sitetxt %s = exit %d, stdout %q, stderr %q; want exit 2, the error, nothing on stdout", strings.Join(tt.args, " "), code, out, errOut)
+		}
+	}
+	// One source read of two: its report, then the error.
+	out, errOut, code := runCLI(t, "", "lint", "testdata/robots/fict.org.txt", missing)
+	if code != ExitError || out != "0 errors, 0 warnings in 1 source\n" || !strings.Contains(errOut, "cannot read "+missing) {
+		t.Errorf("lint fict.org.txt %s = exit %d, %q, %q; want the one source's totals and the error", missing, code, out, errOut)
+	}
+}
