@@ -98,10 +98,8 @@ func auditRun(opts *auditOptions) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
-	for _, p := range opts.Paths {
-		if !strings.HasPrefix(p, "/") {
-			return usageError("--path %q: want a path starting with \"/\"", p)
-		}
+	if err := checkPathArgs("--path", opts.Paths); err != nil {
+		return err
 	}
 	opts.Fetch.Profile = prof.String()
 	// One result per source, flushed as each is decided.

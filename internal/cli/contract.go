@@ -382,7 +382,8 @@ const contractDoc = "## The output contract\n\n" +
 	"   standard derives from the failure (RFC 9309: everything disallowed) are still printed. 2 wins\n" +
 	"   over 1. Endless standard input stops at the documented limit with a message, never silently.\n" +
 	"   A URL that is neither absolute nor a path starting with `/` (`org/plans.html`) is a usage\n" +
-	"   error in every command that takes URLs, named with what was probably meant, before anything is\n" +
+	"   error in every command that takes URLs (and a `--path` of audit that does not start with `/`),\n" +
+	"   named with what was probably meant, before anything is\n" +
 	"   printed; a line of `--urls` names its file and line. When nothing given could be read, the\n" +
 	"   errors and exit 2, and nothing on standard output (no CSV header, no totals of zeros,\n" +
 	"   no empty page); an `audit --summary` list or directory that names no file is such an error.\n" +

@@ -37,3 +37,13 @@ func TestNothingBeforeAnError(t *testing.T) {
 		t.Errorf("lint fict.org.txt %s = exit %d, %q, %q; want the one source's totals and the error", missing, code, out, errOut)
 	}
 }
+// TestPathArgLikeURLArg: audit --path refuses a relative path as check
+// refuses a relative URL, with the same hint (issue 24, item 1).
+func TestPathArgLikeURLArg(t *testing.T) {
+	chdirRoot(t)
+	out, errOut, code := runCLI(t, "", "audit", "--path", "org/plans.html", "testdata/robots/fict.org.txt")
+	want := "sitetxt: --path \"org/plans.html\" is not a path starting with \"/\" (did you mean /org/plans.html?)\n"
+	if code != ExitError || out != "" || errOut != want {
+		t.Errorf("audit --path org/plans.html = exit %d, %q, %q; want exit 2, %q", code, out, errOut, want)
+	}
+}
