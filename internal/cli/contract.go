@@ -394,7 +394,10 @@ const contractDoc = "## The output contract\n\n" +
 	"   output is exact: the bytes the site wrote, JSON-escaped. CSV cells that a spreadsheet would run\n" +
 	"   as a formula (starting with `=`, `+`, `-`, `@`) get a leading `'`.\n" +
 	"8. **Notes** go to standard error as `sitetxt: note: ...` and are silenced with `-q`; warnings\n" +
-	"   (`sitetxt: warning: ...`) are not.\n\n"
+	"   (`sitetxt: warning: ...`) are not. A source that looks like binary data or an HTML or XML page\n" +
+	"   gets one warning, the same from every command that reads it as a robots.txt (check, diff,\n" +
+	"   matrix, agents, explain, summary, parse, lint, audit): `sitetxt: warning: FILE: input looks like\n" +
+	"   binary data, not a plain-text manifest; it is read as one all the same, and gives no rules`.\n\n"
 
 // readNotes says on standard error where sitetxt read less of a source
 // than it held, once per kind: past maxRead (a warning: the input was cut,

@@ -304,6 +304,7 @@ func summaryRun(opts *summaryOptions) error {
 			failure = &exitError{code: ExitError}
 			continue
 		}
+		markupWarning(opts.IO, src)
 		f := parseFor(src, prof)
 		pol := robots.Compile(f, prof)
 		v := fileSummaryJSON{File: src.name, Profile: prof.String(), Bytes: len(src.data), LimitBytes: max(prof.MaxSize(), 0),

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -45,5 +47,35 @@ func TestPathArgLikeURLArg(t *testing.T) {
 	want := "sitetxt: --path \"org/plans.html\" is not a path starting with \"/\" (did you mean /org/plans.html?)\n"
 	if code != ExitError || out != "" || errOut != want {
 		t.Errorf("audit --path org/plans.html = exit %d, %q, %q; want exit 2, %q", code, out, errOut, want)
+	}
+}
+// TestOddInputWarnedEverywhere: binary data and an HTML page get the same
+// warning from every command that reads a robots.txt, summary and parse
+// included (issue 24, item 4).
+func TestOddInputWarnedEverywhere(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "random.bin")
+	b := make([]byte, 3000)
+	for i := range b {
+		b[i] = byte(i*7919 + i*i*31)
+	}
+	html := filepath.Join(dir, "page.html")
+	if err := os.WriteFile(bin, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(html, []byte("<!DOCTYPE html>\n<html><body>Not found</body></html>\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for file, what := range map[string]string{bin: "binary data", html: "an HTML document"} {
+		want := "sitetxt: warning: " + file + ": input looks like " + what + ", not a plain-text manifest; it is read as one all the same, and gives no rules\n"
+		for _, args := range [][]string{
+			{"check", file, "/x"}, {"diff", file, "/x"}, {"matrix", file, "/x"}, {"agents", file, "/x"},
+			{"explain", file}, {"summary", file}, {"parse", file}, {"lint", file}, {"audit", file},
+		} {
+			_, errOut, _ := runCLI(t, "", args...)
+			if strings.Count(errOut, want) != 1 {
+				t.Errorf("sitetxt %s: stderr %q, want the warning %q once", strings.Join(args, " "), errOut, want)
+			}
+		}
 	}
 }

@@ -59,6 +59,7 @@ func parseRun(opts *parseOptions) error {
 	if err != nil {
 		return err
 	}
+	markupWarning(opts.IO, src)
 	f := src.parse(grammar.Options{})
 	switch opts.Output {
 	case "json":
