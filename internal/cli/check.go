@@ -28,7 +28,6 @@ const globalAgent = "*"
 
 func newCheckCmd(ios *IOStreams) *cobra.Command {
 	opts := &checkOptions{IO: ios}
-	var agents []string
 	cmd := &cobra.Command{
 		Use:   "check [--agent UA] [--profile P] [-o text|json|csv] [--urls FILE|-] [SOURCE] [URL...]",
 		Short: "Say whether a crawler may fetch URLs, and which rule decides",
@@ -90,18 +89,10 @@ printed.`,
 			if len(args) > 0 {
 				opts.Source, opts.URLs = args[0], args[1:]
 			}
-			switch len(agents) {
-			case 0:
-				opts.Agent = globalAgent
-			case 1:
-				opts.Agent = agents[0]
-			default:
-				return usageError("check answers for one agent, and --agent was given %d times (sitetxt matrix answers for several)", len(agents))
-			}
 			return checkRun(opts)
 		},
 	}
-	cmd.Flags().StringArrayVar(&agents, "agent", nil, `crawler name or User-Agent header ("*", the default: only the "*" group)`)
+	agentFlag(cmd, &opts.Agent, `crawler name or User-Agent header ("*": only the "*" group)`)
 	profileFlag(cmd, &opts.Profile)
 	opts.Fetch.AddFlags(cmd)
 	outputFlag(cmd, &opts.Output, "text", "json", "csv")
@@ -189,7 +180,7 @@ func checkRun(opts *checkOptions) error {
 		}
 		if header {
 			// Say who was asked, once: one agent answers for every URL.
-			fmt.Fprintf(out.w, "for %s under %s:\n", agentWords(opts.Agent), prof)
+			io.WriteString(out.w, answersFor(opts.Agent, prof))
 			header = false
 		}
 		if err := writeDecision(out.w, st, cs.name, u, d); err != nil {
@@ -332,13 +323,4 @@ func decisionWhy(file string, d robots.Decision) string {
 		why = d.Reason
 	}
 	return visible(why)
-}
-
-// agentWords names the agent a check answers for: "*" is the rules every
-// crawler follows.
-func agentWords(agent string) string {
-	if agent == globalAgent {
-		return `"*" (the rules for every crawler)`
-	}
-	return visible(agent)
 }

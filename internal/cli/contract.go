@@ -397,7 +397,11 @@ const contractDoc = "## The output contract\n\n" +
 	"   (`sitetxt: warning: ...`) are not. A source that looks like binary data or an HTML or XML page\n" +
 	"   gets one warning, the same from every command that reads it as a robots.txt (check, diff,\n" +
 	"   matrix, agents, explain, summary, parse, lint, audit): `sitetxt: warning: FILE: input looks like\n" +
-	"   binary data, not a plain-text manifest; it is read as one all the same, and gives no rules`.\n\n"
+	"   binary data, not a plain-text manifest; it is read as one all the same, and gives no rules`.\n" +
+	"9. **Who was asked.** check, agents, diff, explain and datasets answer for one `--agent` (`*`, the\n" +
+	"   rules for every crawler, when none is given) and refuse a second (exit 2, before reading\n" +
+	"   anything; matrix answers for several). Where one agent answers for many URLs, text output names\n" +
+	"   it once, before the first answer: `for Googlebot under rfc9309:` (check, agents).\n\n"
 
 // readNotes says on standard error where sitetxt read less of a source
 // than it held, once per kind: past maxRead (a warning: the input was cut,

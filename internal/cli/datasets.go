@@ -100,7 +100,7 @@ listed).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Base, "base", "", "URL the data.txt was fetched from; relative paths resolve against it (one SOURCE only)")
-	f.StringVar(&opts.Agent, "agent", globalAgent, `crawler name or User-Agent header whose access is decided ("*": only the "*" group)`)
+	agentFlag(cmd, &opts.Agent, `crawler name or User-Agent header whose access is decided ("*": only the "*" group)`)
 	profileFlag(cmd, &opts.Profile)
 	f.StringVar(&opts.Robots, "robots", "", "the site's robots.txt file, applied to URLs on the data.txt's host")
 	f.StringVar(&opts.Form, "form", "auto", "data.txt form: auto, yaml or records")

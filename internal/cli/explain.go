@@ -52,7 +52,7 @@ fetched.`,
 			return explainRun(opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Agent, "agent", globalAgent, `crawler name or User-Agent header ("*": only the "*" group)`)
+	agentFlag(cmd, &opts.Agent, `crawler name or User-Agent header ("*": only the "*" group)`)
 	profileFlag(cmd, &opts.Profile)
 	outputFlag(cmd, &opts.Output, "text", "json")
 	opts.Fetch.AddFlags(cmd)

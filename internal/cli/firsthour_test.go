@@ -79,3 +79,33 @@ func TestOddInputWarnedEverywhere(t *testing.T) {
 		}
 	}
 }
+// TestOneAgentEverywhere: every command that answers for one agent
+// refuses a second --agent the same way, before it reads anything, and
+// those that answer for many URLs name the agent once (issue 24, item 7).
+func TestOneAgentEverywhere(t *testing.T) {
+	chdirRoot(t)
+	for _, args := range [][]string{
+		{"check", "testdata/robots/fict.org.txt", "/x"},
+		{"agents", "testdata/mobileagent/fict.org.txt", "/x"},
+		{"diff", "testdata/robots/fict.org.txt", "/x"},
+		{"explain", "testdata/robots/fict.org.txt"},
+		{"datasets", "testdata/datatxt/records.txt"},
+	} {
+		cmd := args[0]
+		full := append([]string{cmd, "--agent", "a", "--agent", "b"}, args[1:]...)
+		out, errOut, code := runCLI(t, "", full...)
+		want := "sitetxt: " + cmd + " answers for one agent, and --agent was given 2 times (sitetxt matrix answers for several)\n"
+		if code != ExitError || out != "" || errOut != want {
+			t.Errorf("sitetxt %s = exit %d, %q, %q; want exit 2, %q", strings.Join(full, " "), code, out, errOut, want)
+		}
+	}
+	for _, args := range [][]string{
+		{"check", "--agent", "Googlebot", "testdata/robots/fict.org.txt", "/a", "/b"},
+		{"agents", "--agent", "Googlebot", "testdata/mobileagent/fict.org.txt", "/a", "/b"},
+	} {
+		out, _, _ := runCLI(t, "", args...)
+		if !strings.HasPrefix(out, "for Googlebot under rfc9309:\n") || strings.Count(out, "Googlebot") != 1 {
+			t.Errorf("sitetxt %s = %q; want one header naming Googlebot", strings.Join(args, " "), out)
+		}
+	}
+}
