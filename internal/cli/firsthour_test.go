@@ -39,6 +39,7 @@ func TestNothingBeforeAnError(t *testing.T) {
 		t.Errorf("lint fict.org.txt %s = exit %d, %q, %q; want the one source's totals and the error", missing, code, out, errOut)
 	}
 }
+
 // TestPathArgLikeURLArg: audit --path refuses a relative path as check
 // refuses a relative URL, with the same hint (issue 24, item 1).
 func TestPathArgLikeURLArg(t *testing.T) {
@@ -49,6 +50,7 @@ func TestPathArgLikeURLArg(t *testing.T) {
 		t.Errorf("audit --path org/plans.html = exit %d, %q, %q; want exit 2, %q", code, out, errOut, want)
 	}
 }
+
 // TestOddInputWarnedEverywhere: binary data and an HTML page get the same
 // warning from every command that reads a robots.txt, summary and parse
 // included (issue 24, item 4).
@@ -79,6 +81,7 @@ func TestOddInputWarnedEverywhere(t *testing.T) {
 		}
 	}
 }
+
 // TestOneAgentEverywhere: every command that answers for one agent
 // refuses a second --agent the same way, before it reads anything, and
 // those that answer for many URLs name the agent once (issue 24, item 7).
