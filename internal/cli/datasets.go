@@ -61,12 +61,14 @@ metadata, and whether --agent may fetch them under the data.txt's own
 User-agent/Allow/Disallow records and the site's robots.txt (--robots), read
 with --profile. --list FILE (or "-") adds one SOURCE per line.
 
-A fetched data.txt is followed as R pins reads a board: a pins 0.x index entry
-whose path is a directory ("path: mtcars") is replaced by the files its own
-mtcars/data.txt lists; a URL ending in "/" means its data.txt, and a board
-without one is read through its pins 1.x manifest _pins.yaml (each pin's
-latest version directory and its data.txt). --max-depth, --max-fetches and
---board-timeout bound this; --no-follow turns it off.
+A data.txt, fetched or on disk, is followed as R pins reads a board: a pins
+0.x index entry whose path is a directory ("path: mtcars") is replaced by
+the files its own mtcars/data.txt lists; a URL ending in "/" or a directory
+means its data.txt, and a board without one is read through its pins 1.x
+manifest _pins.yaml (each pin's latest version directory and its data.txt),
+as is a _pins.yaml named as SOURCE. On disk, only files under the SOURCE's
+directory are read. --max-depth, --max-fetches and --board-timeout bound
+this, the same for both; --no-follow turns it off.
 
 Output formats (-o): text (aligned columns), json (JSON Lines, one object
 per dataset), yaml, csv, and the catalog documents schemaorg (schema.org
@@ -112,8 +114,8 @@ listed).`,
 	f.StringSliceVar(&opts.BureauCode, "bureau-code", nil, "US federal bureau code(s); with --program-code, data.json follows the federal schema")
 	f.StringSliceVar(&opts.ProgramCode, "program-code", nil, "US federal program code(s)")
 	f.BoolVar(&opts.NoFollow, "no-follow", false, "do not follow pins boards (directory entries, _pins.yaml)")
-	f.IntVar(&opts.MaxDepth, "max-depth", datatxt.DefaultBoardLimits.MaxDepth, "how many levels of data.txt below a fetched one are read")
-	f.IntVar(&opts.MaxFetches, "max-fetches", datatxt.DefaultBoardLimits.MaxFetches, "how many files following one source's board may fetch")
+	f.IntVar(&opts.MaxDepth, "max-depth", datatxt.DefaultBoardLimits.MaxDepth, "how many levels of data.txt below a SOURCE's are read")
+	f.IntVar(&opts.MaxFetches, "max-fetches", datatxt.DefaultBoardLimits.MaxFetches, "how many files following one SOURCE's board may fetch or read")
 	f.DurationVar(&opts.BoardTimeout, "board-timeout", datatxt.DefaultBoardLimits.Timeout, "how long following one source's board may take")
 	f.BoolVar(&opts.Probe, "probe", false, "ask each file's server (HEAD, or a one-byte ranged GET) for its media type, size and Last-Modified, honouring robots.txt for --agent")
 	f.IntVar(&opts.ProbeConc, "probe-concurrency", 4, "how many probe requests are in flight at once")
@@ -274,11 +276,7 @@ func datasetsSource(opts *datasetsOptions, arg string, popts datatxt.Options) (*
 		}
 		ff := opts.Fetch.Fetcher()
 		f := &datatxt.Fetcher{UserAgent: ff.UserAgent, Timeout: ff.Timeout, Cache: ff.Cache}
-		lim := datatxt.BoardLimits{MaxDepth: opts.MaxDepth, MaxFetches: opts.MaxFetches, Timeout: opts.BoardTimeout}
-		if lim.MaxDepth == 0 {
-			lim.MaxDepth = -1 // BoardLimits reads 0 as the default
-		}
-		c, err := f.Discover(context.Background(), arg, popts, lim)
+		c, err := f.Discover(context.Background(), arg, popts, boardLimits(opts))
 		if errors.Is(err, datatxt.ErrNoDataTxt) {
 			// Not an error: the site may offer datasets found by other means.
 			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: note: %s\n", visible(err.Error()))
@@ -288,6 +286,11 @@ func datasetsSource(opts *datasetsOptions, arg string, popts datatxt.Options) (*
 			return nil, &exitError{code: ExitError, err: err}
 		}
 		return c, nil
+	}
+	if !fetch.IsURL(arg) {
+		if c, ok, err := localBoard(opts, arg, popts); ok {
+			return c, err
+		}
 	}
 	src, err := resolveSource(opts.IO, &opts.Fetch, arg, "data.txt")
 	if err != nil {

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -110,5 +112,39 @@ func TestOneAgentEverywhere(t *testing.T) {
 		if !strings.HasPrefix(out, "for Googlebot under rfc9309:\n") || strings.Count(out, "Googlebot") != 1 {
 			t.Errorf("sitetxt %s = %q; want one header naming Googlebot", strings.Join(args, " "), out)
 		}
+	}
+}
+
+// TestLocalBoardsAreBoards: a pins board on disk is followed exactly as
+// the same board fetched: a data.txt, a board directory and a _pins.yaml
+// list the same datasets with the same URLs once --base says where the
+// board is published (issue 24, item 6).
+func TestLocalBoardsAreBoards(t *testing.T) {
+	chdirRoot(t)
+	srv := httptest.NewServer(http.FileServer(http.Dir("testdata/datatxt/boards")))
+	defer srv.Close()
+	for _, tt := range []struct{ fetched, local, base string }{
+		{srv.URL + "/v0/data.txt", "testdata/datatxt/boards/v0/data.txt", srv.URL + "/v0/data.txt"},
+		{srv.URL + "/v0/", "testdata/datatxt/boards/v0", srv.URL + "/v0/data.txt"},
+		{srv.URL + "/v1/", "testdata/datatxt/boards/v1", srv.URL + "/v1/_pins.yaml"},
+		{srv.URL + "/v1/_pins.yaml", "testdata/datatxt/boards/v1/_pins.yaml", srv.URL + "/v1/_pins.yaml"},
+	} {
+		want, wantErr, wantCode := runCLI(t, "", "datasets", "--no-cache", "-o", "json", tt.fetched)
+		got, gotErr, code := runCLI(t, "", "datasets", "-o", "json", "--base", tt.base, tt.local)
+		if code != wantCode || got != want || want == "" {
+			t.Errorf("datasets --base %s %s = exit %d\n%s%s\nwant, as fetched from %s: exit %d\n%s%s", tt.base, tt.local, code, got, gotErr, tt.fetched, wantCode, want, wantErr)
+		}
+	}
+	out, errOut, code := runCLI(t, "", "datasets", "testdata/datatxt/boards/v0/data.txt")
+	if code != ExitOK || !strings.Contains(out, "/mtcars/data.rds") || !strings.Contains(out, "testdata/datatxt/boards/v0/mtcars/data.txt") {
+		t.Errorf("datasets testdata/datatxt/boards/v0/data.txt = exit %d\n%s%s\nwant mtcars' own files, listed in mtcars/data.txt", code, out, errOut)
+	}
+	out, errOut, code = runCLI(t, "", "datasets", "--max-fetches", "1", "testdata/datatxt/boards/v0")
+	if code != ExitOK || strings.Contains(out, "data.rds") || !strings.Contains(errOut, "fetch limit reached (1 file)") {
+		t.Errorf("datasets --max-fetches 1 on disk = exit %d\n%s%s\nwant the index only and the limit said", code, out, errOut)
+	}
+	out, errOut, code = runCLI(t, "", "datasets", "testdata/datatxt")
+	if code != ExitError || out != "" || !strings.Contains(errOut, "neither data.txt nor _pins.yaml") {
+		t.Errorf("datasets testdata/datatxt = exit %d, %q, %q; want exit 2: not a board", code, out, errOut)
 	}
 }
