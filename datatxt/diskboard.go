@@ -56,7 +56,8 @@ func DiscoverDir(ctx context.Context, path string, opts Options, lim BoardLimits
 		}
 	}
 	d := &discovery{ctx: ctx, lim: lim, opts: opts, seen: map[string]*fetch.Result{}, disk: disk}
-	if first == "" {
+	dir := first == ""
+	if dir {
 		for _, name := range []string{"data.txt", "_pins.yaml"} {
 			if st, err := fs.Stat(disk.fsys, name); err == nil && st.Mode().IsRegular() {
 				first = name
@@ -77,7 +78,11 @@ func DiscoverDir(ctx context.Context, path string, opts Options, lim BoardLimits
 	if r.Status != fetch.Parse {
 		return nil, r.Err
 	}
-	c := Parse(d.name(first), r.Body, opts)
+	o := opts
+	if dir && disk.base != nil {
+		o.Base = disk.urlOf(first) // a directory's URL means its data.txt's
+	}
+	c := Parse(d.name(first), r.Body, o)
 	d.follow(c, first, 1)
 	return c, nil
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -21,7 +20,7 @@ import (
 // datasetsOptions are the options of "sitetxt datasets".
 type datasetsOptions struct {
 	IO           *IOStreams
-	Base         string
+	Base         []string
 	Agent        string
 	Profile      string
 	Robots       string
@@ -60,6 +59,13 @@ resolved to URLs against --base (the URL the data.txt was fetched from),
 metadata, and whether --agent may fetch them under the data.txt's own
 User-agent/Allow/Disallow records and the site's robots.txt (--robots), read
 with --profile. --list FILE (or "-") adds one SOURCE per line.
+
+--base is the URL a SOURCE is published at (a fetched one's is its own
+URL). With several SOURCEs, give one --base per SOURCE, in order, or one
+ending in "/" under which each SOURCE on disk lies at the path it is named
+by. --robots (a file, "-" or a URL) judges only the URLs on its own site:
+a fetched robots.txt those on its URL's scheme and host; a file, which has
+no URL, those on the SOURCEs' site, which must then be one.
 
 A data.txt, fetched or on disk, is followed as R pins reads a board: a pins
 0.x index entry whose path is a directory ("path: mtcars") is replaced by
@@ -101,10 +107,10 @@ listed).`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Base, "base", "", "URL the data.txt was fetched from; relative paths resolve against it (one SOURCE only)")
+	f.StringArrayVar(&opts.Base, "base", nil, `URL a SOURCE is published at; its relative paths resolve against it (one per SOURCE, in order, or one ending in "/" that the SOURCE files are under)`)
 	agentFlag(cmd, &opts.Agent, `crawler name or User-Agent header whose access is decided ("*": only the "*" group)`)
 	profileFlag(cmd, &opts.Profile)
-	f.StringVar(&opts.Robots, "robots", "", "the site's robots.txt file, applied to URLs on the data.txt's host")
+	f.StringVar(&opts.Robots, "robots", "", "the site's robots.txt (file or URL), applied to URLs on its own site")
 	f.StringVar(&opts.Form, "form", "auto", "data.txt form: auto, yaml or records")
 	f.StringVar(&opts.List, "list", "", `read more SOURCEs from this file, one per line ("-": standard input; blank and # lines skipped)`)
 	f.StringVar(&opts.Title, "title", "", "the catalog's title (default: where its datasets were listed)")
@@ -165,14 +171,9 @@ func datasetsRun(opts *datasetsOptions) error {
 	if stdin > 1 {
 		return usageError("datasets: standard input can be read once (SOURCE, --list or --robots)")
 	}
-	if opts.Base != "" {
-		u, err := url.Parse(opts.Base)
-		if err != nil || !u.IsAbs() || u.Host == "" {
-			return usageError("--base %q is not an absolute URL", opts.Base)
-		}
-		if len(sources) > 1 {
-			return usageError("--base applies to one SOURCE; %d were given", len(sources))
-		}
+	bases, err := sourceBases(opts.Base, sources)
+	if err != nil {
+		return err
 	}
 	if (len(opts.BureauCode) > 0) != (len(opts.ProgramCode) > 0) {
 		return usageError("--bureau-code and --program-code go together (the federal data.json schema needs both)")
@@ -183,7 +184,7 @@ func datasetsRun(opts *datasetsOptions) error {
 	if opts.ProbeConc < 1 || opts.ProbeDelay < 0 || opts.ProbeTimeout <= 0 {
 		return usageError("--probe-concurrency must be 1 or more, --probe-delay 0 or more, --probe-timeout positive")
 	}
-	popts := datatxt.Options{Form: form, Base: opts.Base, Agent: opts.Agent,
+	popts := datatxt.Options{Form: form, Agent: opts.Agent,
 		Rules: datatxt.CompileRules(robots.Compile, prof)}
 	if opts.Robots != "" {
 		opts.Fetch.Profile = prof.String()
@@ -196,12 +197,16 @@ func datasetsRun(opts *datasetsOptions) error {
 			return err
 		}
 		popts.Robots = as[0]
+		if popts.RobotsSite, err = robotsSiteOf(opts.Robots, rsrc, sources, bases); err != nil {
+			return err
+		}
 	}
 	var (
 		cats   []*datatxt.Catalog
 		failed bool
 	)
-	for _, s := range sources {
+	for i, s := range sources {
+		popts.Base = bases[i]
 		c, err := datasetsSource(opts, s, popts)
 		if err != nil {
 			failed = true

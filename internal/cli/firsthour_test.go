@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -146,5 +147,89 @@ func TestLocalBoardsAreBoards(t *testing.T) {
 	out, errOut, code = runCLI(t, "", "datasets", "testdata/datatxt")
 	if code != ExitError || out != "" || !strings.Contains(errOut, "neither data.txt nor _pins.yaml") {
 		t.Errorf("datasets testdata/datatxt = exit %d, %q, %q; want exit 2: not a board", code, out, errOut)
+	}
+}
+
+// TestDatasetsBasePerSource: --base works with several SOURCEs, one per
+// SOURCE in order or one directory URL they are under (issue 24, item 6).
+func TestDatasetsBasePerSource(t *testing.T) {
+	chdirRoot(t)
+	urls := func(out string) map[string]string {
+		got := map[string]string{}
+		for _, e := range decodeJSONLines(t, out) {
+			got[e["name"].(string)+"@"+e["file"].(string)] = e["urls"].([]any)[0].(string)
+		}
+		return got
+	}
+	out, errOut, code := runCLI(t, "", "datasets", "-o", "json", "--base", "https://a.example/data.txt", "--base", "https://b.example/d/data.txt",
+		datatxtDir+"list.yaml.txt", datatxtDir+"records.txt")
+	want := map[string]string{
+		"population-2020@https://a.example/data.txt":   "https://a.example/census/population-2020.csv",
+		"weather-daily@https://a.example/data.txt":     "https://a.example/weather/daily.csv",
+		"roads@https://a.example/data.txt":             "https://mirror.example.net/archive/roads.geojson",
+		"population-2020@https://b.example/d/data.txt": "https://b.example/census/population-2020.csv", // "Path: /census/..."
+		"salaries@https://b.example/d/data.txt":        "https://b.example/private/salaries.csv",
+		"weather-daily@https://b.example/d/data.txt":   "https://b.example/d/weather/daily.csv",
+	}
+	if got := urls(out); code != ExitOK || !reflect.DeepEqual(got, want) {
+		t.Errorf("datasets with two --base = exit %d %v\n%s\nwant %v", code, got, errOut, want)
+	}
+	out, errOut, code = runCLI(t, "", "datasets", "-o", "json", "--base", "https://c.example/site/", datatxtDir+"records.txt", "testdata/datatxt/boards/v0")
+	got := urls(out)
+	for k, v := range map[string]string{
+		"salaries@https://c.example/site/" + datatxtDir + "records.txt":                  "https://c.example/private/salaries.csv",
+		"iris@https://c.example/site/testdata/datatxt/boards/v0/data.txt":                "https://c.example/site/testdata/datatxt/boards/v0/iris/data.csv",
+		"mtcars@https://c.example/site/testdata/datatxt/boards/v0/mtcars/data.txt":       "https://c.example/site/testdata/datatxt/boards/v0/mtcars/data.csv",
+		"mtcars-again@https://c.example/site/testdata/datatxt/boards/v0/mtcars/data.txt": "https://c.example/site/testdata/datatxt/boards/v0/mtcars/data.csv",
+		"weather-daily@https://c.example/site/" + datatxtDir + "records.txt":             "https://c.example/site/" + datatxtDir + "weather/daily.csv",
+	} {
+		if got[k] != v {
+			t.Errorf("datasets --base https://c.example/site/ (a directory): %s has %q, want %q (exit %d)\n%s", k, got[k], v, code, errOut)
+		}
+	}
+	for _, args := range [][]string{
+		{"--base", "https://a.example/data.txt", datatxtDir + "list.yaml.txt", datatxtDir + "records.txt"},
+		{"--base", "https://a.example/", "/tmp/data.txt", datatxtDir + "records.txt"},
+		{"--base", "https://a.example/", "-", datatxtDir + "records.txt"},
+		{"--base", "x/", datatxtDir + "records.txt"},
+	} {
+		out, errOut, code := runCLI(t, "", append([]string{"datasets"}, args...)...)
+		if code != ExitError || out != "" || !strings.HasPrefix(errOut, "sitetxt: --base") {
+			t.Errorf("datasets %s = exit %d, %q, %q; want exit 2 naming --base", strings.Join(args, " "), code, out, errOut)
+		}
+	}
+}
+
+// TestDatasetsRobotsOwnSite: --robots judges only the URLs on the
+// robots.txt's own site; a robots.txt file, which has no URL, is refused
+// for SOURCEs on several sites (issue 24, item 6).
+func TestDatasetsRobotsOwnSite(t *testing.T) {
+	chdirRoot(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("User-agent: *\nDisallow: /census/\n"))
+	}))
+	defer srv.Close()
+	allowed := func(args ...string) []any {
+		out, errOut, code := runCLI(t, "", append([]string{"datasets", "--no-cache", "-o", "json"}, args...)...)
+		if code != ExitOK {
+			t.Fatalf("datasets %s: exit %d\n%s", strings.Join(args, " "), code, errOut)
+		}
+		var got []any
+		for _, e := range decodeJSONLines(t, out) {
+			got = append(got, e["allowed"])
+		}
+		return got
+	}
+	// The robots.txt of srv says nothing about data.example.org.
+	if got := allowed("--robots", srv.URL+"/robots.txt", "--base", "https://data.example.org/data.txt", datatxtDir+"list.yaml.txt"); !reflect.DeepEqual(got, []any{true, true, true}) {
+		t.Errorf("--robots of another site: allowed = %v, want every entry allowed (not judged by it)", got)
+	}
+	if got := allowed("--robots", srv.URL+"/robots.txt", "--base", srv.URL+"/data.txt", datatxtDir+"list.yaml.txt"); !reflect.DeepEqual(got, []any{false, true, true}) {
+		t.Errorf("--robots of the data.txt's site: allowed = %v, want census disallowed", got)
+	}
+	out, errOut, code := runCLI(t, "", "datasets", "--robots", datatxtDir+"site/robots.txt", "--base", "https://a.example/data.txt", "--base", "https://b.example/data.txt",
+		datatxtDir+"list.yaml.txt", datatxtDir+"records.txt")
+	if code != ExitError || out != "" || !strings.Contains(errOut, "speaks for one site") {
+		t.Errorf("--robots FILE with SOURCEs on two sites = exit %d, %q, %q; want exit 2", code, out, errOut)
 	}
 }
