@@ -47,9 +47,10 @@ SOURCE is a file, "-" for standard input, or an http(s) URL (a site URL means
 its /robots.txt).
 
 -o json prints one object per source:
-  {"source","profile","paths","crawlers":[{"token","operator","category",
-   "allowed","reason","rule","group","usage","paths","disagree"}],
-   "categories","licenses","disagree"}
+  {"file","profile","paths","crawlers":[{"token","operator","category",
+   "valid_token", the decision object's fields,"usage","by_path":[...],
+   "disagree"}],"categories","licenses","disagreements"}
+(docs/schema/audit.json; --summary: docs/schema/audit-summary.json).
 -o csv prints one row per source, crawler and path. -o html prints one
 self-contained page (no network needed to view it).
 
@@ -212,7 +213,7 @@ func (aw *auditWriter) finish() error {
 }
 
 // csvHeader is the header row of audit -o csv.
-var csvHeader = []string{"source", "token", "operator", "category", "path", "profile", "verdict", "reason",
+var csvHeader = []string{"file", "token", "operator", "category", "path", "profile", "verdict", "reason",
 	"directive", "pattern", "line", "column", "train_ai", "search", "signal_search", "signal_ai_input", "signal_ai_train", "derived_train_ai", "derived_search", "disagree"}
 
 func (aw *auditWriter) csvReport(rep *audit.Report) error {
@@ -578,13 +579,13 @@ func summaryJSON(w io.Writer, s *audit.Summary) error {
 		}
 	}
 	return enc.write(struct {
-		Files         int `json:"files"`
+		Files         int `json:"audited"`
 		Unreadable    int `json:"unreadable"`
 		NotOK         int `json:"not_ok"`
-		Disagree      int `json:"disagree"`
-		ContentUsage  int `json:"content_usage"`
-		ContentSignal int `json:"content_signal"`
-		License       int `json:"license"`
+		Disagree      int `json:"disagreements"`
+		ContentUsage  int `json:"with_content_usage"`
+		ContentSignal int `json:"with_content_signal"`
+		License       int `json:"with_license"`
 	}{s.Files, s.Errors, s.NotOK, s.Disagree, s.ContentUsage, s.ContentSignal, s.License})
 }
 
@@ -607,12 +608,12 @@ func summaryCSV(w io.Writer, s *audit.Summary) error {
 	for j, cat := range audit.Categories {
 		row("category", cat, cat, s.Categories[j])
 	}
-	cw.write("total", "files", "", "", "", "", "", strconv.Itoa(s.Files))
+	cw.write("total", "audited", "", "", "", "", "", strconv.Itoa(s.Files))
 	cw.write("total", "unreadable", "", "", "", "", "", strconv.Itoa(s.Errors))
 	cw.write("total", "not_ok", "", "", "", "", "", strconv.Itoa(s.NotOK))
-	cw.write("total", "disagree", "", "", "", "", "", strconv.Itoa(s.Disagree))
-	cw.write("total", "content_usage", "", "", "", "", "", strconv.Itoa(s.ContentUsage))
-	cw.write("total", "content_signal", "", "", "", "", "", strconv.Itoa(s.ContentSignal))
-	cw.write("total", "license", "", "", "", "", "", strconv.Itoa(s.License))
+	cw.write("total", "disagreements", "", "", "", "", "", strconv.Itoa(s.Disagree))
+	cw.write("total", "with_content_usage", "", "", "", "", "", strconv.Itoa(s.ContentUsage))
+	cw.write("total", "with_content_signal", "", "", "", "", "", strconv.Itoa(s.ContentSignal))
+	cw.write("total", "with_license", "", "", "", "", "", strconv.Itoa(s.License))
 	return out.done()
 }

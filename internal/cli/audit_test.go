@@ -40,7 +40,7 @@ func TestAuditJSON(t *testing.T) {
 		t.Fatalf("audit -o json with 2 sources printed %d lines, want 2 (JSON Lines)", len(lines))
 	}
 	var rep struct {
-		Source   string `json:"source"`
+		Source   string `json:"file"`
 		Crawlers []struct {
 			Token    string `json:"token"`
 			Category string `json:"category"`

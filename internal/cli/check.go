@@ -70,7 +70,7 @@ limit; sitetxt stops at 512,001 lines); the other profiles read its first
   {"url","agent","profile","allowed":bool,"reason",
    "rule":{"directive","pattern","file","line","column"}|null,
    "group":{"agents","file","line","column"}|null,
-   "fetch":{"url","status","meaning","error"} (fetched sources only)}
+   "fetch":{"url","http_status","meaning","error"} (fetched sources only)}
 -o csv prints the same as rows. Answers are flushed line by line when
 --urls reads a pipe or a terminal.
 

@@ -371,7 +371,7 @@ const contractDoc = "## The output contract\n\n" +
 	"    \"reason\": \"rule matched\" | \"no rule matched\" | \"no group applies\" | \"/robots.txt is always allowed\" | what the fetch status meant,\n" +
 	"    \"rule\": {\"directive\", \"pattern\", \"file\", \"line\", \"column\"} | null,\n" +
 	"    \"group\": {\"agents\": [...], \"file\", \"line\", \"column\"} | null,\n" +
-	"    \"fetch\": {\"url\", \"status\": HTTP status or 0, \"meaning\": \"parse\" | \"allow-all\" | \"disallow-all\" | \"defer\", \"error\": \"\" or why it failed}}\n" +
+	"    \"fetch\": {\"url\", \"http_status\": HTTP status or 0, \"meaning\": \"parse\" | \"allow-all\" | \"disallow-all\" | \"defer\", \"error\": \"\" or why it failed}}\n" +
 	"   ```\n\n" +
 	"   `fetch` is present only when the robots.txt was fetched over HTTP. Features may add fields.\n" +
 	"6. **Exit codes**, the same in every command: `0` success; `1` findings (a disallowed URL, a lint\n" +
@@ -401,7 +401,30 @@ const contractDoc = "## The output contract\n\n" +
 	"9. **Who was asked.** check, agents, diff, explain and datasets answer for one `--agent` (`*`, the\n" +
 	"   rules for every crawler, when none is given) and refuse a second (exit 2, before reading\n" +
 	"   anything; matrix answers for several). Where one agent answers for many URLs, text output names\n" +
-	"   it once, before the first answer: `for Googlebot under rfc9309:` (check, agents).\n\n"
+	"   it once, before the first answer: `for Googlebot under rfc9309:` (check, agents).\n" +
+	"10. **One shape.** Each command's `-o json` lines follow a JSON Schema (2020-12) in\n" +
+	"   [docs/schema/](schema/): `check.json`, `diff.json`, `matrix.json`, `agents.json`, `lint.json`,\n" +
+	"   `parse.json`, `explain.json`, `summary.json`, `audit.json`, `audit-summary.json`, `fetch.json`,\n" +
+	"   `datasets.json`, sharing `defs.json` (the decision object, rule, group, fetch, usage, diagnostic,\n" +
+	"   a line with its position). `internal/cli/schema_test.go` validates every command's output\n" +
+	"   against them and checks that a key has one type in every command. The same fact has one key:\n" +
+	"   the HTTP status is `http_status` (a number) and what it meant `meaning` (a word) in `fetch` and\n" +
+	"   in the decision object; a file-wide line (Host, License) is `{\"value\", \"file\", \"line\",\n" +
+	"   \"column\"}` or null; a list is an array, empty rather than null, never a string for one item;\n" +
+	"   a count is named as one (`line_count`, `crawler_count`, `disagreements`), never by the key\n" +
+	"   that elsewhere holds the list. CSV's verdict column is `verdict` (`allowed`/`disallowed`).\n" +
+	"   Changed keys (from the shapes before this contract): decision object `fetch.status` ->\n" +
+	"   `fetch.http_status` (check, diff, matrix, serve); fetch `status` -> `meaning` (CSV too), and\n" +
+	"   `error` is always present; summary `lines`, `groups`, `sitemaps` -> `line_count`,\n" +
+	"   `group_count`, `sitemap_count`, `host` `\"\"`/a string -> null or `{\"value\", ...}`; explain\n" +
+	"   `why` -> `reason`, `usage` -> `usage_lines`, `host.host` -> `host.value`; datasets `path` (a\n" +
+	"   string or an array) -> `paths` (an array; YAML too), CSV `allowed` -> `verdict`; audit `source`\n" +
+	"   -> `file` (CSV too), `disagree` (the count) -> `disagreements`, `crawlers[].paths` ->\n" +
+	"   `crawlers[].by_path`, `profiles[].usage` -> `usage_text`, `categories[].crawlers` ->\n" +
+	"   `crawler_count`, `licenses` `[]` instead of null; audit --summary totals `files` -> `audited`,\n" +
+	"   `disagree` -> `disagreements`, `content_usage`, `content_signal`, `license` ->\n" +
+	"   `with_content_usage`, `with_content_signal`, `with_license` (CSV rows too); parse\n" +
+	"   `records[].lines`, `records[].agents` -> `line_numbers`, `agent_lines`.\n\n"
 
 // readNotes says on standard error where sitetxt read less of a source
 // than it held, once per kind: past maxRead (a warning: the input was cut,

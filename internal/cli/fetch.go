@@ -67,7 +67,7 @@ type fetchReport struct {
 	Manifest    string     `json:"manifest"`
 	URL         string     `json:"url"`
 	Mode        string     `json:"mode"`
-	Status      string     `json:"status"`
+	Status      string     `json:"meaning"`
 	Reason      string     `json:"reason"`
 	HTTPStatus  int        `json:"http_status"`
 	FinalURL    string     `json:"final_url,omitempty"`
@@ -81,7 +81,7 @@ type fetchReport struct {
 	FromCache   bool       `json:"from_cache"`
 	Revalidated bool       `json:"revalidated"`
 	Stale       bool       `json:"stale"`
-	Error       string     `json:"error,omitempty"`
+	Error       string     `json:"error"`
 	Errors      int        `json:"errors"`
 	Warnings    int        `json:"warnings"`
 	failed      bool
@@ -175,7 +175,7 @@ func fetchRun(opts *fetchOptions) error {
 }
 
 // fetchCSVHeader and fetchRow are a fetch report as a CSV row.
-var fetchCSVHeader = []string{"site", "manifest", "url", "mode", "status", "reason", "http_status", "final_url",
+var fetchCSVHeader = []string{"site", "manifest", "url", "mode", "meaning", "reason", "http_status", "final_url",
 	"redirects", "size", "truncated", "content_type", "fetched_at", "expires", "retry_after", "from_cache",
 	"revalidated", "stale", "error", "errors", "warnings"}
 

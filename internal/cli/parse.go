@@ -117,8 +117,8 @@ type (
 		Line   int   `json:"line" yaml:"line"`
 		Column int   `json:"column" yaml:"column"`
 		Offset int   `json:"offset" yaml:"offset"`
-		Lines  []int `json:"lines" yaml:"lines,flow"`
-		Agents []int `json:"agents" yaml:"agents,flow"`
+		Lines  []int `json:"line_numbers" yaml:"line_numbers,flow"`
+		Agents []int `json:"agent_lines" yaml:"agent_lines,flow"`
 	}
 )
 
