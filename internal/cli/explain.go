@@ -338,7 +338,7 @@ func summaryRun(opts *summaryOptions) error {
 			p := h.Line.ValuePos()
 			v.Host = &hostJSON{h.Host, src.name, p.Line, p.Column}
 		}
-		ds := lintFile(f, "robots", false)
+		ds, _ := profileDiagnostics(f, "robots", false, prof, false) // as lint counts them
 		v.Errors, v.Warnings = ds.Count(grammar.Error), ds.Count(grammar.Warning)
 		found = found || v.Errors > 0
 		if opts.Output == "json" {

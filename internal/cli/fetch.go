@@ -8,8 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sitetxt/sitetxt/datatxt"
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/fetch"
+	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )
 
@@ -206,7 +208,12 @@ func fetchOne(ff *fetchFlags, site, url, manifest string) fetchReport {
 	}
 	if r.Status == fetch.Parse {
 		src := &source{name: url, data: string(r.Body), fetched: r}
-		ds := src.parse(grammar.Options{}).Diagnostics
+		typ, yaml := "robots", false
+		if manifest == "data.txt" {
+			typ, yaml = "datatxt", datatxt.Detect(r.Body) == datatxt.FormYAML
+		}
+		prof, _ := robots.ParseProfile(ff.Profile)
+		ds, _ := profileDiagnostics(src.parse(grammar.Options{}), typ, yaml, prof, false) // as lint counts them
 		rep.Errors, rep.Warnings = ds.Count(grammar.Error), ds.Count(grammar.Warning)
 	}
 	return rep

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -231,5 +233,58 @@ func TestDatasetsRobotsOwnSite(t *testing.T) {
 		datatxtDir+"list.yaml.txt", datatxtDir+"records.txt")
 	if code != ExitError || out != "" || !strings.Contains(errOut, "speaks for one site") {
 		t.Errorf("--robots FILE with SOURCEs on two sites = exit %d, %q, %q; want exit 2", code, out, errOut)
+	}
+}
+
+// TestSameFileSameCount: lint, summary, parse and fetch count a file's
+// diagnostics the same way under the same profile (issue 24, item 11):
+// summary once counted what lint leaves out as portability notes, and
+// parse's count looked like a contradiction of lint's.
+func TestSameFileSameCount(t *testing.T) {
+	chdirRoot(t)
+	files, _ := filepath.Glob("testdata/robots/*.txt")
+	data, err := os.ReadFile("testdata/robots/messy.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/robots.txt" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Write(data)
+	}))
+	defer srv.Close()
+	for _, f := range files {
+		for _, p := range profileNames {
+			out, _, _ := runCLI(t, "", "lint", "-o", "json", "--profile", p, f)
+			linted := strings.Count(out, "\n")
+			out, _, _ = runCLI(t, "", "summary", "-o", "json", "--profile", p, f)
+			var sum struct{ Errors, Warnings int }
+			if err := json.Unmarshal([]byte(out), &sum); err != nil {
+				t.Fatal(err)
+			}
+			if sum.Errors+sum.Warnings != linted {
+				t.Errorf("%s under %s: summary counts %d errors and %d warnings, lint lists %d", f, p, sum.Errors, sum.Warnings, linted)
+			}
+			if p == "rfc9309" {
+				out, _, _ = runCLI(t, "", "parse", f)
+				if want := fmt.Sprintf("sitetxt lint, which adds the interpreters', reports %d)", linted); !strings.Contains(strings.SplitN(out, "\n", 2)[0], want) {
+					t.Errorf("parse %s: first line %q, want it to say %q", f, strings.SplitN(out, "\n", 2)[0], want)
+				}
+			}
+		}
+	}
+	for _, p := range profileNames {
+		out, _, _ := runCLI(t, "", "lint", "-o", "json", "--profile", p, "testdata/robots/messy.txt")
+		linted := strings.Count(out, "\n")
+		out, _, _ = runCLI(t, "", "fetch", "--no-cache", "-o", "json", "--profile", p, srv.URL+"/")
+		var rep struct{ Errors, Warnings int }
+		if err := json.Unmarshal([]byte(strings.SplitN(out, "\n", 2)[0]), &rep); err != nil {
+			t.Fatal(err)
+		}
+		if rep.Errors+rep.Warnings != linted {
+			t.Errorf("fetch --profile %s of messy.txt counts %d errors and %d warnings, lint lists %d", p, rep.Errors, rep.Warnings, linted)
+		}
 	}
 }

@@ -255,13 +255,12 @@ func lintRun(opts *lintOptions) error {
 		yaml := mt == "datatxt" && datatxt.Detect([]byte(src.data)) == datatxt.FormYAML
 		sources++
 		var ds grammar.Diagnostics
-		for _, d := range lintFile(src.parse(grammar.Options{}), mt, yaml) {
-			switch {
-			case !opts.Portability && portabilityOnly(prof, d):
-				leftOut++
-			case opts.Severity == "error" && d.Severity < grammar.Error:
+		shown, left := profileDiagnostics(src.parse(grammar.Options{}), mt, yaml, prof, opts.Portability)
+		leftOut += left
+		for _, d := range shown {
+			if opts.Severity == "error" && d.Severity < grammar.Error {
 				below++
-			default:
+			} else {
 				ds = append(ds, d)
 			}
 		}
