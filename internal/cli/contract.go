@@ -401,7 +401,8 @@ const contractDoc = "## The output contract\n\n" +
 	"9. **Who was asked.** check, agents, diff, explain and datasets answer for one `--agent` (`*`, the\n" +
 	"   rules for every crawler, when none is given) and refuse a second (exit 2, before reading\n" +
 	"   anything; matrix answers for several). Where one agent answers for many URLs, text output names\n" +
-	"   it once, before the first answer: `for Googlebot under rfc9309:` (check, agents).\n" +
+	"   it once, before the first answer: `for Googlebot under rfc9309:` (check, agents, and datasets\n" +
+	"   when its ACCESS column was decided).\n" +
 	"10. **One shape.** Each command's `-o json` lines follow a JSON Schema (2020-12) in\n" +
 	"   [docs/schema/](schema/): `check.json`, `diff.json`, `matrix.json`, `agents.json`, `lint.json`,\n" +
 	"   `parse.json`, `explain.json`, `summary.json`, `audit.json`, `audit-summary.json`, `fetch.json`,\n" +

@@ -246,6 +246,9 @@ func datasetsRun(opts *datasetsOptions) error {
 	var probs datatxt.Problems
 	switch opts.Output {
 	case "text":
+		if accessDecided(c) {
+			io.WriteString(opts.IO.Out, answersFor(opts.Agent, prof)) // whose access the ACCESS column is
+		}
 		err = printDatasets(opts.IO, c)
 	case "json":
 		err = printDatasetsJSON(opts.IO.Out, c)

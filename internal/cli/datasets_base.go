@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/sitetxt/sitetxt/datatxt"
 	"github.com/sitetxt/sitetxt/internal/fetch"
 )
 
@@ -89,4 +90,15 @@ func robotsSiteOf(arg string, rsrc *source, sources, bases []string) (string, er
 			arg, len(sites), strings.Join(names, ", "))
 	}
 	return "", nil
+}
+
+// accessDecided reports whether any entry's access was decided (by the
+// data.txt's own records or --robots): the text then names the agent.
+func accessDecided(c *datatxt.Catalog) bool {
+	for _, e := range c.Entries {
+		if e.Access != datatxt.Unknown {
+			return true
+		}
+	}
+	return false
 }

@@ -110,6 +110,7 @@ func TestOneAgentEverywhere(t *testing.T) {
 	for _, args := range [][]string{
 		{"check", "--agent", "Googlebot", "testdata/robots/fict.org.txt", "/a", "/b"},
 		{"agents", "--agent", "Googlebot", "testdata/mobileagent/fict.org.txt", "/a", "/b"},
+		{"datasets", "--agent", "Googlebot", "testdata/datatxt/records.txt"},
 	} {
 		out, _, _ := runCLI(t, "", args...)
 		if !strings.HasPrefix(out, "for Googlebot under rfc9309:\n") || strings.Count(out, "Googlebot") != 1 {
