@@ -1,0 +1,101 @@
+package sitemap
+
+import (
+	"bufio"
+	"bytes"
+		"fmt"
+	"io"
+	"unicode/utf8"
+
+	"github.com/sitetxt/sitetxt/grammar"
+)
+
+// readText reads a text sitemap: "one URL per line", UTF-8, nothing else
+// ("Other Sitemap formats"). Lines end at LF, CRLF or a bare CR; blank
+// lines are skipped; every other line is a URL or a diagnostic.
+// Positions are kept here, not by the grammar's scanner, which parses a
+// whole file held in memory: this reads a line at a time.
+func (r *Reader) readText(src *bufio.Reader, raw *rawReader, at grammar.Pos, max int64, yield func(*Entry, error) bool) error {
+	r.format = Text
+	pos := at
+	sawLine, skipping := false, false
+	for {
+		if int64(pos.Offset) >= max {
+			if _, err := src.Peek(1); err == nil {
+				return r.stopped(errTooLarge, raw, pos, "text")
+			}
+			break
+		}
+		buf, err := src.Peek(src.Size())
+		if len(buf) == 0 {
+			if err == io.EOF {
+				break
+			}
+			return r.stopped(err, raw, pos, "text")
+		}
+		if rest := max - int64(pos.Offset); int64(len(buf)) > rest {
+			buf = buf[:rest]
+		}
+		line, _, brk := cutLine(buf)
+		if brk == 0 && len(buf) == src.Size() {
+			// A whole buffer without a line break.
+			if !skipping {
+				r.diag(grammar.Error, "line-too-long", pos, fmt.Sprintf("a line longer than %d bytes: not read as a URL", src.Size()))
+				skipping = true
+			}
+			src.Discard(len(buf))
+			pos.Offset += len(buf)
+			pos.Column += len(buf)
+			continue
+		}
+		if skipping {
+			skipping = false
+		} else if len(bytes.Trim(line, " \t")) > 0 {
+			sawLine = true
+			if !r.textLine(line, pos, yield) {
+				return nil
+			}
+		}
+		src.Discard(len(line) + brk)
+		pos.Offset += len(line) + brk
+		if brk > 0 {
+			pos.Line, pos.Column = pos.Line+1, 1
+		} else {
+			pos.Column += len(line)
+		}
+	}
+	if !sawLine {
+		r.diag(grammar.Warning, "empty", pos, "the text sitemap lists no URLs")
+	}
+	return nil
+}
+
+// cutLine splits data at its first line break (LF, CRLF or a bare CR),
+// returning the line, what follows, and how many bytes the break took.
+func cutLine(data []byte) (line, rest []byte, brk int) {
+	i := bytes.IndexAny(data, "\r\n")
+	if i < 0 {
+		return data, nil, 0
+	}
+	brk = 1
+	if data[i] == '\r' && i+1 < len(data) && data[i+1] == '\n' {
+		brk = 2
+	}
+	return data[:i], data[i+brk:], brk
+}
+
+// textLine reads one line that is not blank; false stops reading.
+func (r *Reader) textLine(line []byte, at grammar.Pos, yield func(*Entry, error) bool) bool {
+	if !r.entryStart(at) {
+		return false
+	}
+	if !utf8.Valid(line) {
+		r.diag(grammar.Error, "utf8", at, "the line is not UTF-8 (text sitemaps must be UTF-8): dropped")
+		return true
+	}
+	u, ok, out := r.loc(string(line), at, "URL", false, false)
+	if !ok {
+		return true
+	}
+	return r.emit(&Entry{URL: u, Pos: at, OutOfScope: out}, yield)
+}
