@@ -12,12 +12,12 @@ type Precision uint8
 
 // The precisions of a W3C datetime, from the coarsest.
 const (
-	NoDate   Precision = iota // no date was given, or it was not a date
-	Year                      // YYYY
-	Month                     // YYYY-MM
-	Day                       // YYYY-MM-DD
-	Minute                    // YYYY-MM-DDThh:mmTZD
-	Second                    // YYYY-MM-DDThh:mm:ssTZD, with or without a fraction
+	NoDate Precision = iota // no date was given, or it was not a date
+	Year                    // YYYY
+	Month                   // YYYY-MM
+	Day                     // YYYY-MM-DD
+	Minute                  // YYYY-MM-DDThh:mmTZD
+	Second                  // YYYY-MM-DDThh:mm:ssTZD, with or without a fraction
 )
 
 // Date is a lastmod (or an RSS pubDate, an Atom updated) read as a point

@@ -61,13 +61,13 @@ type xmlInput struct {
 type lexState uint8
 
 const (
-	stText       lexState = iota
-	stTag                 // <name ...>, </name>
-	stComment             // <!-- ... -->
-	stCDATA               // <![CDATA[ ... ]]>
-	stPI                  // <? ... ?>
-	stDecl                // <!DOCTYPE ...>, <!ENTITY ...>
-	stDeclComment         // a comment inside a declaration
+	stText        lexState = iota
+	stTag                  // <name ...>, </name>
+	stComment              // <!-- ... -->
+	stCDATA                // <![CDATA[ ... ]]>
+	stPI                   // <? ... ?>
+	stDecl                 // <!DOCTYPE ...>, <!ENTITY ...>
+	stDeclComment          // a comment inside a declaration
 )
 
 var (

@@ -91,8 +91,8 @@ type Image struct {
 // http://www.google.com/schemas/sitemap-video/1.1): the fields most
 // crawlers read, as written.
 type Video struct {
-	ThumbnailLoc, Title, Description, ContentLoc, PlayerLoc string
-	Duration, PublicationDate, ExpirationDate, FamilyFriendly  string
+	ThumbnailLoc, Title, Description, ContentLoc, PlayerLoc   string
+	Duration, PublicationDate, ExpirationDate, FamilyFriendly string
 }
 
 // News is a <news:news> (Google's news extension,

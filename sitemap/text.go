@@ -3,7 +3,7 @@ package sitemap
 import (
 	"bufio"
 	"bytes"
-		"fmt"
+	"fmt"
 	"io"
 	"unicode/utf8"
 
