@@ -72,6 +72,7 @@ const (
 
 var (
 	errTooLarge      = errors.New("sitemap: larger than the size limit")
+	errRawTooLarge   = errors.New("sitemap: larger than the size limit as it arrived")
 	errTokenTooLong  = errors.New("sitemap: token longer than the limit")
 	replacementBytes = []byte("\uFFFD")
 )
@@ -79,6 +80,15 @@ var (
 // maxToken bounds one XML token (a text run, tag, comment, CDATA section
 // or declaration): 1 MiB is 500 times the longest loc the protocol allows.
 const maxToken = 1 << 20
+
+// errPos is where to report a syntax error the Decoder found: the start
+// of the markup it was reading (or had just read), else the next byte.
+func (in *xmlInput) errPos() grammar.Pos {
+	if in.st != stText || in.tok == 0 {
+		return in.markPos
+	}
+	return in.pos
+}
 
 func (in *xmlInput) emit(b ...byte) {
 	in.outN = copy(in.out[:], b)
@@ -195,8 +205,14 @@ func (in *xmlInput) char(c byte, at grammar.Pos) byte {
 	}
 	var seq [utf8.UTFMax]byte
 	seq[0] = c
+	want := 2 // the sequence's length by its first byte (a bad one fails below)
+	if c >= 0xF0 {
+		want = 4
+	} else if c >= 0xE0 {
+		want = 3
+	}
 	n := 1
-	if more, _ := in.src.Peek(utf8.UTFMax - 1); len(more) > 0 {
+	if more, _ := in.src.Peek(want - 1); len(more) > 0 {
 		n += copy(seq[1:], more)
 	}
 	r, size := utf8.DecodeRune(seq[:n])
@@ -234,22 +250,31 @@ func (in *xmlInput) replaced(at grammar.Pos, code, msg string) {
 // after it which kind of markup starts.
 func (in *xmlInput) startMarkup(at grammar.Pos) {
 	in.markPos, in.tok, in.bad, in.quote = at, 1, false, 0
-	next, _ := in.src.Peek(8)
 	switch {
-	case hasPrefix(next, "!--"):
+	case in.next("!--"):
 		in.st = stComment
-	case hasPrefix(next, "![CDATA["):
+	case in.next("![CDATA["):
 		in.st = stCDATA
-	case hasPrefix(next, "!"):
+	case in.next("!"):
 		in.st, in.depth = stDecl, 0
-	case hasPrefix(next, "?"):
+	case in.next("?"):
 		in.st = stPI
 	default:
 		in.st = stTag
 	}
 }
 
-func hasPrefix(b []byte, s string) bool { return len(b) >= len(s) && string(b[:len(s)]) == s }
+// next reports whether the next bytes of src are s, without consuming
+// them; it waits for no more bytes than it takes to tell.
+func (in *xmlInput) next(s string) bool {
+	for i := 1; i <= len(s); i++ {
+		b, _ := in.src.Peek(i)
+		if len(b) < i || b[i-1] != s[i-1] {
+			return false
+		}
+	}
+	return true
+}
 
 func (in *xmlInput) endMarkup() {
 	in.st, in.tok, in.bad = stText, 0, false
@@ -304,7 +329,7 @@ func (in *xmlInput) decl(c byte) {
 	case c == '"' || c == '\'':
 		in.quote = c
 	case c == '<':
-		if next, _ := in.src.Peek(3); hasPrefix(next, "!--") {
+		if in.next("!--") {
 			in.st, in.skip = stDeclComment, 3
 			return
 		}
@@ -324,11 +349,18 @@ var predefined = map[string]bool{"lt": true, "gt": true, "amp": true, "apos": tr
 // reference is called at an '&' in text or an attribute value. A valid
 // reference is handed on as it is; anything else as "&amp;", reported.
 func (in *xmlInput) reference(at grammar.Pos) byte {
-	next, _ := in.src.Peek(40)
+	var next []byte
 	semi := -1
-	for i, b := range next {
-		if b == ';' {
-			semi = i
+	for i := 1; i <= 40; i++ {
+		b, _ := in.src.Peek(i)
+		if len(b) < i {
+			break
+		}
+		next = b
+		if c := b[i-1]; c == ';' {
+			semi = i - 1
+			break
+		} else if c == '<' || c == '&' || c <= ' ' {
 			break
 		}
 	}

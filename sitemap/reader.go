@@ -102,15 +102,13 @@ func (e ioError) Unwrap() error { return e.err }
 // rawReader bounds and counts the bytes of the file as it arrives
 // (compressed, if it is), and marks the underlying reader's errors.
 type rawReader struct {
-	r        io.Reader
-	n, max   int64
-	overflow bool
+	r      io.Reader
+	n, max int64
 }
 
 func (c *rawReader) Read(p []byte) (int, error) {
 	if c.n >= c.max {
-		c.overflow = true
-		return 0, errTooLarge
+		return 0, errRawTooLarge
 	}
 	if int64(len(p)) > c.max-c.n {
 		p = p[:c.max-c.n]
@@ -139,8 +137,8 @@ func (r *Reader) Entries() iter.Seq2[*Entry, error] {
 	}
 }
 
-// start is the position of a file's first byte.
-var start = grammar.Pos{Offset: 0, Line: 1, Column: 1}
+// fileStart is the position of a file's first byte.
+var fileStart = grammar.Pos{Offset: 0, Line: 1, Column: 1}
 
 func (r *Reader) read(yield func(*Entry, error) bool) error {
 	max := r.opts.maxSize()
@@ -149,12 +147,12 @@ func (r *Reader) read(yield func(*Entry, error) bool) error {
 	if head, _ := src.Peek(2); len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
 		zr, err := gzip.NewReader(src)
 		if err != nil {
-			return r.stopped(err, raw, start, "gzip")
+			return r.stopped(err, raw, fileStart, "gzip")
 		}
 		defer zr.Close()
 		src = bufio.NewReaderSize(zr, 64<<10)
 	}
-	at := start
+	at := fileStart
 	if head, _ := src.Peek(3); string(head) == "\xEF\xBB\xBF" {
 		src.Discard(3)
 		r.diag(grammar.Warning, "bom", at, "the file starts with a byte-order mark: skipped (sitemaps are UTF-8, which needs none)")
@@ -167,15 +165,23 @@ func (r *Reader) read(yield func(*Entry, error) bool) error {
 }
 
 // isXML reports whether the first byte of src that is not white space,
-// within the first 64 KiB, is '<'.
+// within the first 64 KiB, is '<'. It waits for no more bytes than that
+// takes.
 func isXML(src *bufio.Reader) bool {
-	head, _ := src.Peek(64 << 10)
-	for _, c := range head {
-		switch c {
-		case ' ', '\t', '\r', '\n':
-			continue
+	for n := 1; n <= src.Size(); n++ {
+		head, err := src.Peek(n)
+		if len(head) < n {
+			return false
 		}
-		return c == '<'
+		switch c := head[n-1]; c {
+		case ' ', '\t', '\r', '\n':
+			if err != nil {
+				return false
+			}
+			continue
+		default:
+			return c == '<'
+		}
 	}
 	return false
 }
@@ -190,7 +196,7 @@ func (r *Reader) stopped(err error, raw *rawReader, at grammar.Pos, code string)
 		return nil
 	case errors.As(err, &ie):
 		return ie.err
-	case errors.Is(err, errTooLarge) && raw.overflow:
+	case errors.Is(err, errRawTooLarge):
 		r.diag(grammar.Error, "too-large", at, fmt.Sprintf("the file is larger than %d bytes as it arrived (the protocol's limit, MaxSize, bounds compressed files too): the rest is not read", raw.max-1))
 	case errors.Is(err, errTooLarge):
 		r.diag(grammar.Error, "too-large", at, fmt.Sprintf("the file is larger than %d bytes uncompressed (the protocol's 50 MB limit, MaxSize): the rest is not read", r.opts.maxSize()))

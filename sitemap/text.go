@@ -26,17 +26,21 @@ func (r *Reader) readText(src *bufio.Reader, raw *rawReader, at grammar.Pos, max
 			}
 			break
 		}
-		buf, err := src.Peek(src.Size())
+		buf, err := peekLine(src)
 		if len(buf) == 0 {
 			if err == io.EOF {
 				break
 			}
 			return r.stopped(err, raw, pos, "text")
 		}
+		cut := false
 		if rest := max - int64(pos.Offset); int64(len(buf)) > rest {
-			buf = buf[:rest]
+			buf, cut = buf[:rest], true
 		}
 		line, _, brk := cutLine(buf)
+		if brk == 0 && cut {
+			return r.stopped(errTooLarge, raw, pos, "text")
+		}
 		if brk == 0 && len(buf) == src.Size() {
 			// A whole buffer without a line break.
 			if !skipping {
@@ -68,6 +72,36 @@ func (r *Reader) readText(src *bufio.Reader, raw *rawReader, at grammar.Pos, max
 		r.diag(grammar.Warning, "empty", pos, "the text sitemap lists no URLs")
 	}
 	return nil
+}
+
+// peekLine returns the buffered bytes of src from its next line on, up to
+// and including that line's break (or the whole buffer, or what is left
+// before the end), without consuming them. It waits for no more bytes than
+// the line takes, so a text sitemap arriving through a pipe or a slow
+// connection yields each URL as its line arrives.
+func peekLine(src *bufio.Reader) ([]byte, error) {
+	n, from := max(src.Buffered(), 1), 0
+	for {
+		buf, err := src.Peek(n)
+		if err != nil {
+			return buf, err
+		}
+		if i := bytes.IndexAny(buf[from:], "\r\n"); i >= 0 {
+			i += from
+			if buf[i] == '\r' && i == len(buf)-1 && n < src.Size() {
+				// A CR at the end: an LF may follow.
+				if more, _ := src.Peek(n + 1); len(more) > n {
+					return more, nil
+				}
+			}
+			return buf, nil
+		}
+		if n == src.Size() {
+			return buf, nil
+		}
+		from = n
+		n = min(max(n+1, src.Buffered()), src.Size())
+	}
 }
 
 // cutLine splits data at its first line break (LF, CRLF or a bare CR),

@@ -100,6 +100,7 @@ type xmlParser struct {
 	valPos   [nFields]grammar.Pos
 	seen     [nFields]bool
 	perma    bool // the guid may stand for the link
+	started  int  // entry elements seen, kept or not
 
 	field      field
 	fieldDepth int
@@ -172,10 +173,10 @@ func (p *xmlParser) end(err error, raw *rawReader) error {
 	case err == io.EOF:
 		return nil
 	case errors.As(err, &se) && r.format == Unknown:
-		r.diag(grammar.Error, "not-xml", at, fmt.Sprintf("not XML: %s: the file is not read", se.Msg))
+		r.diag(grammar.Error, "not-xml", p.in.errPos(), fmt.Sprintf("not XML: %s: the file is not read", se.Msg))
 		return nil
 	case errors.As(err, &se):
-		r.diag(grammar.Error, "xml", at, fmt.Sprintf("XML syntax error: %s: the rest of the file is not read", se.Msg))
+		r.diag(grammar.Error, "xml", p.in.errPos(), fmt.Sprintf("XML syntax error: %s: the rest of the file is not read", se.Msg))
 		return nil
 	case p.in.err == err || errors.As(err, new(ioError)):
 		return r.stopped(err, raw, at, "xml")
@@ -287,6 +288,7 @@ func (p *xmlParser) maybeEntry(t xml.StartElement, depth int, at grammar.Pos) bo
 		return false
 	}
 	p.cur, p.curDepth = &Entry{Pos: at}, depth
+	p.started++
 	p.vals, p.seen, p.perma = [nFields]string{}, [nFields]bool{}, true
 	return true
 }
@@ -435,7 +437,7 @@ func (p *xmlParser) endElement(t xml.EndElement, yield func(*Entry, error) bool)
 		p.field = fNone
 	}
 	if depth == 1 {
-		if p.r.n == 0 {
+		if p.started == 0 {
 			p.r.diag(grammar.Warning, "empty", p.in.markPos, fmt.Sprintf("the <%s> lists nothing", t.Name.Local))
 		}
 		return true, true
