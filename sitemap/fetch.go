@@ -218,11 +218,12 @@ func (d *Discovery) All() iter.Seq2[*Found, *File] {
 		defer cancel()
 		queue := append([]*File(nil), d.starts...)
 		chains := map[*File][]string{}
+		dropped := 0 // listed sitemaps left out of the queue, past MaxFiles
 		for len(queue) > 0 {
 			file := queue[0]
 			queue = queue[1:]
 			if len(d.files) >= maxFiles {
-				d.stopped = fmt.Sprintf("%d sitemap files read (MaxFiles): %d more listed are not read", maxFiles, len(queue)+1)
+				d.stopped = fmt.Sprintf("%d sitemap files read (MaxFiles): %d more listed are not read", maxFiles, len(queue)+1+dropped)
 				return
 			}
 			if ctx.Err() != nil {
@@ -256,6 +257,7 @@ func (d *Discovery) All() iter.Seq2[*Found, *File] {
 				chains[c] = chain
 			}
 			if room := maxFiles - len(d.files); len(children) > room+1 {
+				dropped += len(children) - (room + 1)
 				children = children[:room+1] // the one past the bound reports it
 			}
 			queue = append(children, queue...)
