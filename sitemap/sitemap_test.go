@@ -83,7 +83,7 @@ func TestFormats(t *testing.T) {
 		if !reflect.DeepEqual(urls(plain.Entries), urls(gz.Entries)) || gz.Format != URLSet || gz.Entries[2].Pos != plain.Entries[2].Pos {
 			t.Errorf("gzip urlset: %v, %v; want what the plain file gives, at the same positions", gz.Format, urls(gz.Entries))
 		}
-		txt, _ := os.ReadFile("../testdata/sitemap/urls.txt")
+		txt, _ := os.ReadFile("../testdata/sitemap/urls.text")
 		if s := Parse(bytes.NewReader(gzipped(t, txt)), Options{URL: base}); s.Format != Text || len(s.Entries) != 4 {
 			t.Errorf("gzip text sitemap: %v, %d entries", s.Format, len(s.Entries))
 		}
@@ -96,7 +96,7 @@ func TestFormats(t *testing.T) {
 		}
 	})
 	t.Run("text", func(t *testing.T) {
-		s := readFile(t, "urls.txt", base)
+		s := readFile(t, "urls.text", base)
 		want := []string{"https://www.example.org/catalog?item=1", "https://www.example.org/catalog?item=11",
 			"https://www.example.org/about", "https://www.example.org/%C3%A9t%C3%A9"}
 		if s.Format != Text || !reflect.DeepEqual(urls(s.Entries), want) || len(s.Diagnostics) != 0 {
