@@ -148,7 +148,7 @@ func (f *Fetcher) Discover(ctx context.Context, site string, robots Lister) *Dis
 		d.start = fmt.Errorf("%s: not an http or https site", site)
 		return d
 	}
-	d.site = origin(u)
+	d.site = Origin(u)
 	maps, err := robots.Sitemaps(ctx, d.site+"/")
 	if err != nil {
 		d.start = fmt.Errorf("cannot read %s/robots.txt: %w", d.site, err)
@@ -381,7 +381,7 @@ func normURL(s string) string {
 	if err != nil || u.Host == "" {
 		return s
 	}
-	o := origin(u)
+	o := Origin(u)
 	u.Fragment, u.RawFragment = "", ""
 	rest := u.EscapedPath()
 	if rest == "" {

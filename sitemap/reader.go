@@ -226,9 +226,9 @@ func (r *Reader) emit(e *Entry, yield func(*Entry, error) bool) bool {
 	return yield(e, nil)
 }
 
-// origin returns "scheme://host[:port]" of u, lower case, without a
-// default port.
-func origin(u *url.URL) string {
+// Origin returns the site of u as the location rules compare sites:
+// "scheme://host[:port]", in lower case, without a default port.
+func Origin(u *url.URL) string {
 	host, port := strings.ToLower(u.Hostname()), u.Port()
 	scheme := strings.ToLower(u.Scheme)
 	if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {

@@ -29,7 +29,7 @@ func newScope(o *Options) *scope {
 	if err != nil || u.Host == "" {
 		return s
 	}
-	s.base, s.origin = u, origin(u)
+	s.base, s.origin = u, Origin(u)
 	p := u.EscapedPath()
 	s.dir = p[:strings.LastIndexByte(p, '/')+1]
 	if s.dir == "" {
@@ -97,7 +97,7 @@ func (r *Reader) loc(raw string, at grammar.Pos, what string, resolve, index boo
 	if s.base == nil {
 		return v, true, false
 	}
-	o := origin(u)
+	o := Origin(u)
 	path := u.EscapedPath()
 	if path == "" {
 		path = "/"

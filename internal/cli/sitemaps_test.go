@@ -173,3 +173,48 @@ func TestSitemapsFile(t *testing.T) {
 		t.Errorf("--max-files 0: exit %d, %q", code, stderr)
 	}
 }
+
+// TestLintSitemaps: lint --sitemaps reports, at each Sitemap line, a
+// sitemap that 404s, one that is not XML, and one that lists URLs the
+// robots.txt disallows, and the sitemaps' own problems.
+func TestLintSitemaps(t *testing.T) {
+	var srv *httptest.Server
+	files := map[string]string{
+		"/robots.txt": "User-agent: *\nDisallow: /private/\n\nSitemap: $SITE/gone.xml\nSitemap: $SITE/page.html\nSitemap: $SITE/s.xml\n",
+		"/page.html":  "<!DOCTYPE html>\n<html><body>Not here</body></html>\n",
+		"/s.xml": `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<url><loc>$SITE/ok</loc><priority>2</priority></url>
+<url><loc>$SITE/private/a</loc></url>
+<url><loc>$SITE/private/b</loc></url>
+</urlset>`,
+	}
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, ok := files[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		fmt.Fprint(w, strings.ReplaceAll(body, "$SITE", srv.URL))
+	}))
+	defer srv.Close()
+	stdout, stderr, code := runCLI(t, "", "lint", "--no-cache", "--sitemaps", srv.URL+"/robots.txt")
+	robots := srv.URL + "/robots.txt"
+	for _, want := range []string{
+		robots + ":4:1: error: Sitemap " + srv.URL + "/gone.xml cannot be fetched: HTTP 404 Not Found [sitemap-fetch]",
+		robots + ":5:1: error: Sitemap " + srv.URL + "/page.html is not a sitemap: the root element <html> is not a sitemap's",
+		robots + ":6:1: error: Sitemap " + srv.URL + "/s.xml lists 2 URLs that this robots.txt disallows for every crawler (*), the first " + srv.URL + "/private/a: " + robots + ":2: Disallow: /private/ [sitemap-blocked]",
+		fmt.Sprintf("%s/s.xml:2:%d: warning: priority \"2\" is not a number from 0.0 to 1.0", srv.URL, len("<url><loc>"+srv.URL+"/ok</loc>")+1),
+		srv.URL + "/page.html:1:1: warning: DOCTYPE declaration",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("lint --sitemaps lacks\n%s\nin\n%s", want, stdout)
+		}
+	}
+	if code != ExitFindings {
+		t.Errorf("exit %d, want 1; stderr %q", code, stderr)
+	}
+	stdout, _, code = runCLI(t, "", "lint", "--no-cache", srv.URL+"/robots.txt")
+	if strings.Contains(stdout, "sitemap-") || code != ExitOK {
+		t.Errorf("without --sitemaps: exit %d\n%s", code, stdout)
+	}
+}
