@@ -8,13 +8,13 @@ import (
 	neturl "net/url"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/decision"
 	"github.com/sitetxt/sitetxt/internal/fetch"
+	"github.com/sitetxt/sitetxt/internal/sitemapjson"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/sitetxt/sitetxt/sitemap"
 	"github.com/spf13/cobra"
@@ -293,14 +293,13 @@ func (r *sitemapsRunState) fileDone(f *sitemap.File) {
 // url prints one URL, decided when --agent is given.
 func (r *sitemapsRunState) url(f *sitemap.Found) error {
 	r.urls++
-	v := sitemapURLView(f)
+	v := sitemapURLJSON{URL: sitemapjson.Of(f)}
 	var d robots.Decision
 	var cs *checkSource
 	if r.sites != nil {
 		if cs = r.sites.get(f.URL); cs != nil {
 			d = cs.decide(f.URL)
-			dv := cs.views.view(f.URL, r.opts.Agent, d)
-			v.Decision = &dv
+			v.decided = &decided{cs.views.view(f.URL, r.opts.Agent, d)}
 			r.count(f.Sitemap, d.Allowed)
 		}
 	}
@@ -402,96 +401,26 @@ func (l *robotsLister) Sitemaps(ctx context.Context, site string) ([]string, err
 	return maps, err
 }
 
-// sitemapURLJSON is one URL of -o json: the entry, the file it came from,
+// sitemapURLJSON is one URL of -o json: the URL as a sitemap lists it,
 // and with --agent the decision object of check -o json.
 type sitemapURLJSON struct {
-	URL        string          `json:"url"`
-	LastMod    *string         `json:"lastmod"`
-	ChangeFreq *string         `json:"changefreq"`
-	Priority   *float64        `json:"priority"`
-	Sitemap    string          `json:"sitemap"`
-	Images     []imageJSON     `json:"images,omitempty"`
-	Videos     []videoJSON     `json:"videos,omitempty"`
-	News       *newsJSON       `json:"news,omitempty"`
-	Alternates []alternateJSON `json:"alternates,omitempty"`
-	*decision.Decision
+	sitemapjson.URL
+	*decided
 }
 
-type imageJSON struct {
-	Loc         string `json:"loc"`
-	Caption     string `json:"caption,omitempty"`
-	Title       string `json:"title,omitempty"`
-	GeoLocation string `json:"geo_location,omitempty"`
-	License     string `json:"license,omitempty"`
-}
-
-type videoJSON struct {
-	ThumbnailLoc    string `json:"thumbnail_loc,omitempty"`
-	Title           string `json:"title,omitempty"`
-	Description     string `json:"description,omitempty"`
-	ContentLoc      string `json:"content_loc,omitempty"`
-	PlayerLoc       string `json:"player_loc,omitempty"`
-	Duration        string `json:"duration,omitempty"`
-	PublicationDate string `json:"publication_date,omitempty"`
-	ExpirationDate  string `json:"expiration_date,omitempty"`
-	FamilyFriendly  string `json:"family_friendly,omitempty"`
-}
-
-type newsJSON struct {
-	Name            string `json:"name,omitempty"`
-	Language        string `json:"language,omitempty"`
-	PublicationDate string `json:"publication_date,omitempty"`
-	Title           string `json:"title,omitempty"`
-	Keywords        string `json:"keywords,omitempty"`
-}
-
-type alternateJSON struct {
-	Hreflang string `json:"hreflang"`
-	Href     string `json:"href"`
-}
-
-func sitemapURLView(f *sitemap.Found) sitemapURLJSON {
-	e := f.Entry
-	v := sitemapURLJSON{URL: e.URL, Sitemap: f.Sitemap}
-	if !e.LastMod.IsZero() {
-		s := e.LastMod.String()
-		v.LastMod = &s
-	}
-	if e.ChangeFreq != "" {
-		s := string(e.ChangeFreq)
-		v.ChangeFreq = &s
-	}
-	if e.HasPriority {
-		p := e.Priority
-		v.Priority = &p
-	}
-	for _, im := range e.Images {
-		v.Images = append(v.Images, imageJSON(im))
-	}
-	for _, vi := range e.Videos {
-		v.Videos = append(v.Videos, videoJSON(vi))
-	}
-	if n := e.News; n != nil {
-		v.News = &newsJSON{Name: n.Name, Language: n.Language, PublicationDate: n.PublicationDate, Title: n.Title, Keywords: n.Keywords}
-	}
-	for _, a := range e.Alternates {
-		v.Alternates = append(v.Alternates, alternateJSON(a))
-	}
-	return v
-}
+// decided holds the decision one level below URL, so that URL's "url"
+// is the one that shows (sitemapjson).
+type decided struct{ decision.Decision }
 
 // sitemapFields is what text output shows after a URL: the optional
 // fields it has.
 func sitemapFields(v sitemapURLJSON) string {
 	var b strings.Builder
-	if v.LastMod != nil {
-		b.WriteString("  lastmod=" + *v.LastMod)
-	}
-	if v.ChangeFreq != nil {
-		b.WriteString("  changefreq=" + *v.ChangeFreq)
-	}
-	if v.Priority != nil {
-		b.WriteString("  priority=" + strconv.FormatFloat(*v.Priority, 'f', -1, 64))
+	row := v.Row()
+	for i, name := range sitemapjson.Header[1:4] {
+		if row[i+1] != "" {
+			b.WriteString("  " + name + "=" + row[i+1])
+		}
 	}
 	return b.String()
 }
@@ -500,7 +429,7 @@ func sitemapFields(v sitemapURLJSON) string {
 // columns, then with --agent the decision's (as check -o csv, without its
 // url).
 func sitemapCSVHeader(agent bool) []string {
-	h := []string{"url", "lastmod", "changefreq", "priority", "sitemap"}
+	h := append([]string(nil), sitemapjson.Header...)
 	if agent {
 		h = append(h, decisionCSVHeader()[1:]...)
 	}
@@ -508,19 +437,10 @@ func sitemapCSVHeader(agent bool) []string {
 }
 
 func sitemapRow(v sitemapURLJSON, agent bool) []string {
-	row := []string{v.URL, "", "", "", v.Sitemap}
-	if v.LastMod != nil {
-		row[1] = *v.LastMod
-	}
-	if v.ChangeFreq != nil {
-		row[2] = *v.ChangeFreq
-	}
-	if v.Priority != nil {
-		row[3] = strconv.FormatFloat(*v.Priority, 'f', -1, 64)
-	}
+	row := v.Row()
 	if agent {
-		if v.Decision != nil {
-			row = append(row, decisionRow(*v.Decision)[1:]...)
+		if v.decided != nil {
+			row = append(row, decisionRow(v.Decision)[1:]...)
 		} else {
 			row = append(row, make([]string, len(decisionCSVHeader())-1)...)
 		}
