@@ -81,7 +81,7 @@ func parseW3C(s string) (Date, string, bool) {
 		return Date{}, "", false
 	}
 	year, ok := num(s[:4])
-	if !ok {
+	if !ok || year == 0 {
 		return Date{}, "", false
 	}
 	if len(s) == 4 {
@@ -183,6 +183,9 @@ func parseW3C(s string) (Date, string, bool) {
 		return Date{}, "", false
 	}
 	t := time.Date(year, time.Month(month), day, hour, min, sec, nsec, zone).UTC()
+	if t.Year() < 1 || t.Year() > 9999 {
+		return Date{}, "", false // the zone moves it out of four-digit years
+	}
 	return Date{Time: t, Precision: prec}, note, true
 }
 
