@@ -218,12 +218,11 @@ func (d *Discovery) All() iter.Seq2[*Found, *File] {
 		defer cancel()
 		queue := append([]*File(nil), d.starts...)
 		chains := map[*File][]string{}
-		dropped := 0 // listed sitemaps left out of the queue, past MaxFiles
 		for len(queue) > 0 {
 			file := queue[0]
 			queue = queue[1:]
 			if len(d.files) >= maxFiles {
-				d.stopped = fmt.Sprintf("%d sitemap files read (MaxFiles): %d more listed are not read", maxFiles, len(queue)+1+dropped)
+				d.stopped = fmt.Sprintf("%d sitemap files read (MaxFiles): the sitemaps listed after them are not read", maxFiles)
 				return
 			}
 			if ctx.Err() != nil {
@@ -238,7 +237,7 @@ func (d *Discovery) All() iter.Seq2[*Found, *File] {
 			}
 			d.visited[key] = true
 			d.files = append(d.files, file)
-			children, ok := d.read(ctx, file, chain, yield)
+			children, ok := d.read(ctx, file, chain, maxFiles-len(d.files), yield)
 			if !ok {
 				return
 			}
@@ -256,10 +255,6 @@ func (d *Discovery) All() iter.Seq2[*Found, *File] {
 			for _, c := range children {
 				chains[c] = chain
 			}
-			if room := maxFiles - len(d.files); len(children) > room+1 {
-				dropped += len(children) - (room + 1)
-				children = children[:room+1] // the one past the bound reports it
-			}
 			queue = append(children, queue...)
 		}
 	}
@@ -270,8 +265,10 @@ func (d *Discovery) timeStopped(maxTime time.Duration, left int) string {
 }
 
 // read reads one file, yielding its URLs, and returns the sitemaps it
-// lists if it is an index; false when the caller stopped.
-func (d *Discovery) read(ctx context.Context, file *File, chain []string, yield func(*Found, *File) bool) ([]*File, bool) {
+// lists if it is an index, at most room+1 of them (one more than may
+// still be read, which stops the discovery at MaxFiles): an index that
+// lists more is not read further; false when the caller stopped.
+func (d *Discovery) read(ctx context.Context, file *File, chain []string, room int, yield func(*Found, *File) bool) ([]*File, bool) {
 	s, err := d.f.f.Open(ctx, file.URL)
 	if err != nil {
 		file.Err = err
@@ -302,6 +299,10 @@ func (d *Discovery) read(ctx context.Context, file *File, chain []string, yield 
 			case d.visited[key] || listed[key]:
 				file.Diagnostics = append(file.Diagnostics, findingAt(file, e.Pos, grammar.Warning, "repeated-sitemap",
 					fmt.Sprintf("lists %s, which this discovery has already read or will: read once", e.URL)))
+			case len(children) > room:
+				file.Diagnostics = append(file.Diagnostics, findingAt(file, e.Pos, grammar.Warning, "max-files",
+					"lists more sitemaps than the discovery may still read (MaxFiles): the rest of the index is not read"))
+				goto done
 			default:
 				listed[key] = true
 				children = append(children, &File{URL: e.URL, Parent: file.URL, Depth: file.Depth + 1})
@@ -320,6 +321,7 @@ func (d *Discovery) read(ctx context.Context, file *File, chain []string, yield 
 			return nil, false
 		}
 	}
+done:
 	file.Format, file.URLs = rd.Format(), rd.Count()
 	file.Diagnostics = append(rd.Diagnostics(), file.Diagnostics...)
 	if file.Format == Index && file.Parent != "" {

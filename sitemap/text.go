@@ -52,21 +52,30 @@ func (r *Reader) readText(src *bufio.Reader, raw *rawReader, at grammar.Pos, max
 			pos.Column += len(buf)
 			continue
 		}
-		if skipping {
-			skipping = false
-		} else if len(bytes.Trim(line, " \t")) > 0 {
-			sawLine = true
-			if !r.textLine(line, pos, yield) {
-				return nil
+		// Every whole line in what is buffered, then the last one (with no
+		// break: the end of the input) alone.
+		consumed := 0
+		for {
+			if skipping {
+				skipping = false
+			} else if len(bytes.Trim(line, " \t")) > 0 {
+				sawLine = true
+				if !r.textLine(line, pos, yield) {
+					return nil
+				}
+			}
+			consumed += len(line) + brk
+			pos.Offset += len(line) + brk
+			if brk == 0 {
+				pos.Column += len(line)
+				break
+			}
+			pos.Line, pos.Column = pos.Line+1, 1
+			if line, _, brk = cutLine(buf[consumed:]); brk == 0 || (buf[consumed+len(line)] == '\r' && consumed+len(line) == len(buf)-1) {
+				break // not a whole line yet (a CR at the end may have its LF to come)
 			}
 		}
-		src.Discard(len(line) + brk)
-		pos.Offset += len(line) + brk
-		if brk > 0 {
-			pos.Line, pos.Column = pos.Line+1, 1
-		} else {
-			pos.Column += len(line)
-		}
+		src.Discard(consumed)
 	}
 	if !sawLine {
 		r.diag(grammar.Warning, "empty", pos, "the text sitemap lists no URLs")
