@@ -63,20 +63,6 @@ func ParseDate(s string) (d Date, note string, ok bool) {
 }
 
 func parseW3C(s string) (Date, string, bool) {
-	num := func(s string) (int, bool) {
-		n := 0
-		if s == "" {
-			return 0, false
-		}
-		for i := 0; i < len(s); i++ {
-			c := s[i]
-			if c < '0' || c > '9' {
-				return 0, false
-			}
-			n = n*10 + int(c-'0')
-		}
-		return n, true
-	}
 	if len(s) < 4 {
 		return Date{}, "", false
 	}
@@ -113,8 +99,12 @@ func parseW3C(s string) (Date, string, bool) {
 	} else if s[10] != 'T' && s[10] != 't' {
 		return Date{}, "", false
 	}
-	rest := s[11:]
-	// hh:mm
+	return parseTime(year, month, day, s[11:], note)
+}
+
+// parseTime reads the time of day and zone of a W3C datetime after its
+// "T": "hh:mm", with ":ss" and ".s" optional, then a zone.
+func parseTime(year, month, day int, rest, note string) (Date, string, bool) {
 	if len(rest) < 5 || rest[2] != ':' {
 		return Date{}, "", false
 	}
@@ -149,44 +139,64 @@ func parseW3C(s string) (Date, string, bool) {
 			rest = rest[i:]
 		}
 	}
-	var zone *time.Location
-	switch {
-	case rest == "":
-		if note == "" {
-			note = "a time of day without a zone (read as UTC)"
-		}
-		zone = time.UTC
-	case rest == "Z" || rest == "z":
-		zone = time.UTC
-	case rest[0] == '+' || rest[0] == '-':
-		z := rest[1:]
-		if len(z) == 4 {
-			z = z[:2] + ":" + z[2:]
-			if note == "" {
-				note = `a zone without ":" ("+hhmm")`
-			}
-		}
-		if len(z) != 5 || z[2] != ':' {
-			return Date{}, "", false
-		}
-		zh, ok1 := num(z[:2])
-		zm, ok2 := num(z[3:])
-		if !ok1 || !ok2 || zh > 23 || zm > 59 {
-			return Date{}, "", false
-		}
-		off := zh*3600 + zm*60
-		if rest[0] == '-' {
-			off = -off
-		}
-		zone = time.FixedZone("", off)
-	default:
+	zone, znote, ok := parseZone(rest)
+	if !ok {
 		return Date{}, "", false
+	}
+	if note == "" {
+		note = znote
 	}
 	t := time.Date(year, time.Month(month), day, hour, min, sec, nsec, zone).UTC()
 	if t.Year() < 1 || t.Year() > 9999 {
 		return Date{}, "", false // the zone moves it out of four-digit years
 	}
 	return Date{Time: t, Precision: prec}, note, true
+}
+
+// parseZone reads a W3C datetime's zone: "Z", "+hh:mm" or "-hh:mm"; and,
+// with a note, none (UTC) or "+hhmm".
+func parseZone(z string) (*time.Location, string, bool) {
+	switch {
+	case z == "":
+		return time.UTC, "a time of day without a zone (read as UTC)", true
+	case z == "Z" || z == "z":
+		return time.UTC, "", true
+	case z[0] != '+' && z[0] != '-':
+		return nil, "", false
+	}
+	sign, hm, note := z[0], z[1:], ""
+	if len(hm) == 4 {
+		hm, note = hm[:2]+":"+hm[2:], `a zone without ":" ("+hhmm")`
+	}
+	if len(hm) != 5 || hm[2] != ':' {
+		return nil, "", false
+	}
+	zh, ok1 := num(hm[:2])
+	zm, ok2 := num(hm[3:])
+	if !ok1 || !ok2 || zh > 23 || zm > 59 {
+		return nil, "", false
+	}
+	off := zh*3600 + zm*60
+	if sign == '-' {
+		off = -off
+	}
+	return time.FixedZone("", off), note, true
+}
+
+// num reads a non-empty run of decimal digits.
+func num(s string) (int, bool) {
+	n := 0
+	if s == "" {
+		return 0, false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
 }
 
 // daysIn returns the number of days in month of year.
