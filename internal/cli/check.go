@@ -141,7 +141,7 @@ func checkRun(opts *checkOptions) error {
 		if err := opts.Fetch.prepare(opts.IO); err != nil {
 			return err
 		}
-		sites = &siteSources{opts: opts, prof: prof, m: map[string]*checkSource{}}
+		sites = &siteSources{ios: opts.IO, ff: &opts.Fetch, agent: opts.Agent, prof: prof, m: map[string]*checkSource{}}
 	}
 
 	out := newStream(opts.IO.Out, streamsInput(opts.IO, opts.URLsFile))
@@ -260,7 +260,9 @@ func (cs *checkSource) decide(u string) robots.Decision {
 // siteSources are the robots.txt files of the sites of a stream of
 // absolute URLs, each fetched once (and cached as the fetch flags say).
 type siteSources struct {
-	opts    *checkOptions
+	ios     *IOStreams
+	ff      *fetchFlags
+	agent   string
 	prof    robots.Profile
 	m       map[string]*checkSource // by robots.txt URL; nil for a site that gave no answer
 	failure error
@@ -271,7 +273,7 @@ type siteSources struct {
 const maxSites = 4096
 
 func (ss *siteSources) get(u string) *checkSource {
-	ios := ss.opts.IO
+	ios := ss.ios
 	robotsURL, err := fetch.ManifestURL(u, "robots.txt")
 	if err != nil || !fetch.IsURL(u) {
 		fmt.Fprintf(ios.ErrOut, "sitetxt: %s: not an absolute http(s) URL; without a SOURCE, each URL is checked against its own site's robots.txt\n", shownURL(u))
@@ -284,7 +286,7 @@ func (ss *siteSources) get(u string) *checkSource {
 	if len(ss.m) >= maxSites {
 		clear(ss.m)
 	}
-	src, err := ss.opts.Fetch.fetchSource(robotsURL, "robots.txt")
+	src, err := ss.ff.fetchSource(robotsURL, "robots.txt")
 	if err != nil {
 		fmt.Fprintf(ios.ErrOut, "sitetxt: %s\n", visible(err.Error()))
 		ss.failure = &exitError{code: ExitError}
@@ -294,7 +296,7 @@ func (ss *siteSources) get(u string) *checkSource {
 	if f := reportFetch(ios, src); f != nil {
 		ss.failure = f
 	}
-	cs := newCheckSource(ios, src, ss.prof, ss.opts.Agent)
+	cs := newCheckSource(ios, src, ss.prof, ss.agent)
 	ss.m[robotsURL] = cs
 	return cs
 }

@@ -351,11 +351,11 @@ const contractDoc = "## The output contract\n\n" +
 	"1. **Formats.** `-o/--output` is `text` (the default, for people), `json` or `csv`, plus\n" +
 	"   command-specific document formats (`parse`: yaml; `datasets`: yaml, datajson, dcat, schemaorg,\n" +
 	"   datapackage, croissant; `audit`: html). Every command that prints rows offers `csv`: check,\n" +
-	"   diff, matrix, agents, lint, parse (one row per line of the file), fetch, datasets, audit.\n" +
+	"   diff, matrix, agents, lint, parse (one row per line of the file), fetch, datasets, audit, sitemaps.\n" +
 	"   explain and summary print one record per source (text or json). Flag values (`-o`, `--profile`,\n" +
 	"   `--type`, `--form`) are case-insensitive: `-o JSON` is `-o json`.\n" +
 	"2. **JSON is JSON Lines.** `-o json` prints one compact object per line, one per result: per URL\n" +
-	"   (check, diff, matrix, agents), per diagnostic (lint), per source (parse, explain, summary,\n" +
+	"   (check, diff, matrix, agents, sitemaps), per diagnostic (lint), per source (parse, explain, summary,\n" +
 	"   audit), per manifest (fetch), per dataset (datasets). Objects are written as they are decided; when URLs come from a pipe, a\n" +
 	"   terminal or any `--urls` input that is not a regular file, each line is flushed at once, so\n" +
 	"   sitetxt works as a co-process. Catalog document formats are single documents in their own shape.\n" +
@@ -365,7 +365,8 @@ const contractDoc = "## The output contract\n\n" +
 	"4. **Verdicts.** JSON says `\"allowed\": true|false`. Text and CSV say `allowed` or `disallowed`,\n" +
 	"   matrix cells included; never Yes/No.\n" +
 	"5. **The decision object** (check's lines, each entry of diff's `verdicts` and matrix's\n" +
-	"   `decisions`, the `results` of `serve`'s POST /v1/check; one Go type, internal/decision):\n\n" +
+	"   `decisions`, the `results` of `serve`'s POST /v1/check, each line of `sitemaps --agent` and of\n" +
+	"   `serve`'s POST /v1/sitemaps with an agent; one Go type, internal/decision):\n\n" +
 	"   ```\n" +
 	"   {\"url\", \"agent\", \"profile\", \"allowed\": bool,\n" +
 	"    \"reason\": \"rule matched\" | \"no rule matched\" | \"no group applies\" | \"/robots.txt is always allowed\" | what the fetch status meant,\n" +

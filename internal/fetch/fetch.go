@@ -410,26 +410,7 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 	if err != nil {
 		return fail(networkError, err, nil)
 	}
-	client := http.Client{}
-	if f.Client != nil {
-		client = *f.Client
-	}
-	maxHops := f.MaxRedirects
-	if maxHops <= 0 {
-		maxHops = DefaultMaxRedirects
-	}
-	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		// req is redirect number len(via); o.redirects were followed.
-		if len(via) > maxHops {
-			return redirectError(fmt.Sprintf("more than %d redirects (redirect %d goes to %s)", maxHops, len(via), req.URL.Redacted()))
-		}
-		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
-			return redirectError(fmt.Sprintf("redirect %d goes to %s, not an http or https URL", len(via), req.URL.Redacted()))
-		}
-		o.redirects = len(via)
-		o.chain = append(o.chain, req.URL.String())
-		return nil
-	}
+	client := f.httpClient(o)
 	resp, err := client.Do(req)
 	if err != nil {
 		if resp != nil && resp.Request != nil {
@@ -491,18 +472,12 @@ func (f *Fetcher) store(e *entry) {
 // there was more. The rest is left unread: closing the body drops the
 // connection instead of draining it.
 func readBody(resp *http.Response, max int) ([]byte, bool, error) {
-	var r io.Reader = resp.Body
-	switch enc := strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding"))); enc {
-	case "", "identity":
-	case "gzip", "x-gzip":
-		zr, err := gzip.NewReader(resp.Body)
-		if err != nil {
-			return nil, false, fmt.Errorf("bad gzip body: %w", err)
-		}
+	r, err := decodeBody(resp)
+	if err != nil {
+		return nil, false, err
+	}
+	if zr, ok := r.(*gzip.Reader); ok {
 		defer zr.Close()
-		r = zr
-	default:
-		return nil, false, fmt.Errorf("unsupported Content-Encoding %q", enc)
 	}
 	var buf bytes.Buffer
 	if n := resp.ContentLength; n > 0 && r == resp.Body {

@@ -204,6 +204,7 @@ func New(cfg Config) *Server {
 	}
 	s.mux = http.NewServeMux()
 	s.mux.Handle("POST /v1/check", s.authed(http.HandlerFunc(s.check)))
+	s.mux.Handle("POST /v1/sitemaps", s.authed(http.HandlerFunc(s.sitemaps)))
 	s.mux.Handle("GET /healthz", http.HandlerFunc(s.healthz))
 	s.mux.Handle("GET /metrics", s.authed(promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{})))
 	return s
