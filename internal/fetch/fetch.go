@@ -178,19 +178,11 @@ func (f *Fetcher) maxStale() time.Duration {
 // Err set, never a nil Result. Canceling ctx abandons the wait, not a fetch
 // other callers share.
 func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m Mode) *Result {
-	u, err := url.Parse(rawURL)
-	if err == nil && u.Scheme != "http" && u.Scheme != "https" {
-		err = fmt.Errorf("unsupported scheme %q (want http or https)", u.Scheme)
-	} else if err == nil && u.Host == "" {
-		err = errors.New("no host")
-	} else if err == nil {
-		err = checkAuthority(u.Host)
-	}
+	key, err := fetchKey(rawURL)
 	if err != nil {
 		return &Result{URL: rawURL, Mode: m, Status: Error, Err: err,
 			Reason: "not an http or https URL"}
 	}
-	key := u.String()
 	now := f.now()
 	var cached *entry
 	if data, ok := f.cache().Get(key); ok {
@@ -241,6 +233,27 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m Mode) *Result {
 		}
 	}
 	return r
+}
+
+// fetchKey returns the URL rawURL is fetched from and cached, remembered
+// and shared under: its authority in canonical form (canonicalAuthority),
+// so that one origin has one key, one flight and one failure record.
+func fetchKey(rawURL string) (string, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return "", err
+	}
+	if u.Scheme = strings.ToLower(u.Scheme); u.Scheme != "http" && u.Scheme != "https" {
+		return "", fmt.Errorf("unsupported scheme %q (want http or https)", u.Scheme)
+	}
+	if u.Host == "" {
+		return "", errors.New("no host")
+	}
+	if u.Host, err = canonicalAuthority(u.Scheme, u.Host); err != nil {
+		return "", err
+	}
+	u.Fragment = ""
+	return u.String(), nil
 }
 
 // resultOf interprets a cached or fresh entry under m.
@@ -395,53 +408,25 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	o := &outcome{finalURL: key}
-	fail := func(kind outcomeKind, err error, h http.Header) *outcome {
-		o.kind, o.err = kind, err
-		if f.Retry >= 0 {
-			retry := f.Retry
-			if retry == 0 {
-				retry = DefaultRetry
-			}
-			o.retryAt = f.now().Add(retryAfter(h, f.now(), retry))
-		}
-		return o
-	}
 	req, err := f.request(ctx, key, cached)
 	if err != nil {
-		return fail(networkError, err, nil)
+		return f.failed(o, networkError, err, nil)
 	}
 	client := http.Client{}
 	if f.Client != nil {
 		client = *f.Client
 	}
-	maxHops := f.MaxRedirects
-	if maxHops <= 0 {
-		maxHops = DefaultMaxRedirects
-	}
-	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		// req is redirect number len(via); o.redirects were followed.
-		if len(via) > maxHops {
-			return redirectError(fmt.Sprintf("more than %d redirects (redirect %d goes to %s)", maxHops, len(via), req.URL.Redacted()))
-		}
-		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
-			return redirectError(fmt.Sprintf("redirect %d goes to %s, not an http or https URL", len(via), req.URL.Redacted()))
-		}
-		o.redirects = len(via)
-		o.chain = append(o.chain, req.URL.String())
-		return nil
-	}
+	client.CheckRedirect = f.redirects(o)
 	resp, err := client.Do(req)
 	if err != nil {
-		if resp != nil && resp.Request != nil {
-			o.finalURL = resp.Request.URL.String()
-			o.code = resp.StatusCode
-		}
 		var re redirectError
 		if errors.As(err, &re) {
-			return fail(badRedirect, re, nil)
+			if resp != nil && resp.Request != nil {
+				o.finalURL, o.code = resp.Request.URL.String(), resp.StatusCode
+			}
+			return f.failed(o, badRedirect, re, nil)
 		}
-		o.code = 0
-		return fail(networkError, netError(ctx, err, timeout), nil)
+		return f.failed(o, networkError, netError(ctx, err, timeout), nil)
 	}
 	defer resp.Body.Close()
 	now := f.now()
@@ -452,7 +437,7 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 	if !storable(resp.StatusCode) {
 		// A failure, or an answer that is not a file: remembered in memory
 		// for Retry-After or Retry, never stored (docs/fetching.md).
-		return fail(gotResponse, errors.New(statusText(resp.StatusCode)), resp.Header)
+		return f.failed(o, gotResponse, errors.New(statusText(resp.StatusCode)), resp.Header)
 	}
 	e := &entry{URL: key, FinalURL: o.finalURL, Redirects: o.redirects, Chain: o.chain, StatusCode: resp.StatusCode,
 		Header: make(http.Header), FetchedAt: now}
@@ -464,12 +449,50 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		e.Body, e.Truncated, err = readBody(resp, f.maxSize())
 		if err != nil {
-			return fail(networkError, netError(ctx, fmt.Errorf("reading the body: %w", err), timeout), nil)
+			return f.failed(o, networkError, netError(ctx, fmt.Errorf("reading the body: %w", err), timeout), nil)
 		}
 	}
 	o.e = e
 	f.store(e)
 	return o
+}
+
+// failed makes o the failure err of kind, to ask again after the
+// response's Retry-After (h, nil for no response), else after Retry.
+func (f *Fetcher) failed(o *outcome, kind outcomeKind, err error, h http.Header) *outcome {
+	o.kind, o.err = kind, err
+	if kind == networkError {
+		o.code = 0 // no response, whatever a redirect before said
+	}
+	if f.Retry >= 0 {
+		retry := f.Retry
+		if retry == 0 {
+			retry = DefaultRetry
+		}
+		o.retryAt = f.now().Add(retryAfter(h, f.now(), retry))
+	}
+	return o
+}
+
+// redirects returns the redirect policy of one fetch: at most
+// MaxRedirects hops, each to an http or https URL, recorded in o.
+func (f *Fetcher) redirects(o *outcome) func(*http.Request, []*http.Request) error {
+	maxHops := f.MaxRedirects
+	if maxHops <= 0 {
+		maxHops = DefaultMaxRedirects
+	}
+	return func(req *http.Request, via []*http.Request) error {
+		// req is redirect number len(via); o.redirects were followed.
+		if len(via) > maxHops {
+			return redirectError(fmt.Sprintf("more than %d redirects (redirect %d goes to %s)", maxHops, len(via), req.URL.Redacted()))
+		}
+		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
+			return redirectError(fmt.Sprintf("redirect %d goes to %s, not an http or https URL", len(via), req.URL.Redacted()))
+		}
+		o.redirects = len(via)
+		o.chain = append(o.chain, req.URL.String())
+		return nil
+	}
 }
 
 // store puts e in the cache unless the response forbids it. In a shared
