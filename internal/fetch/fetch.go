@@ -408,80 +408,30 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	o := &outcome{finalURL: key}
+	fail := func(kind outcomeKind, err error, h http.Header) *outcome {
+		o.kind, o.err = kind, err
+		if f.Retry >= 0 {
+			retry := f.Retry
+			if retry == 0 {
+				retry = DefaultRetry
+			}
+			o.retryAt = f.now().Add(retryAfter(h, f.now(), retry))
+		}
+		return o
+	}
 	req, err := f.request(ctx, key, cached)
 	if err != nil {
-		return f.failed(o, networkError, err, nil)
+		return fail(networkError, err, nil)
 	}
 	client := http.Client{}
 	if f.Client != nil {
 		client = *f.Client
 	}
-	client.CheckRedirect = f.redirects(o)
-	resp, err := client.Do(req)
-	if err != nil {
-		var re redirectError
-		if errors.As(err, &re) {
-			if resp != nil && resp.Request != nil {
-				o.finalURL, o.code = resp.Request.URL.String(), resp.StatusCode
-			}
-			return f.failed(o, badRedirect, re, nil)
-		}
-		return f.failed(o, networkError, netError(ctx, err, timeout), nil)
-	}
-	defer resp.Body.Close()
-	now := f.now()
-	o.code, o.finalURL, o.ctype = resp.StatusCode, resp.Request.URL.String(), resp.Header.Get("Content-Type")
-	if resp.StatusCode == http.StatusNotModified && cached != nil {
-		return f.revalidated(o, cached, resp, now)
-	}
-	if !storable(resp.StatusCode) {
-		// A failure, or an answer that is not a file: remembered in memory
-		// for Retry-After or Retry, never stored (docs/fetching.md).
-		return f.failed(o, gotResponse, errors.New(statusText(resp.StatusCode)), resp.Header)
-	}
-	e := &entry{URL: key, FinalURL: o.finalURL, Redirects: o.redirects, Chain: o.chain, StatusCode: resp.StatusCode,
-		Header: make(http.Header), FetchedAt: now}
-	for _, h := range keptHeaders {
-		if vs := resp.Header.Values(h); len(vs) > 0 {
-			e.Header[http.CanonicalHeaderKey(h)] = vs
-		}
-	}
-	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-		e.Body, e.Truncated, err = readBody(resp, f.maxSize())
-		if err != nil {
-			return f.failed(o, networkError, netError(ctx, fmt.Errorf("reading the body: %w", err), timeout), nil)
-		}
-	}
-	o.e = e
-	f.store(e)
-	return o
-}
-
-// failed makes o the failure err of kind, to ask again after the
-// response's Retry-After (h, nil for no response), else after Retry.
-func (f *Fetcher) failed(o *outcome, kind outcomeKind, err error, h http.Header) *outcome {
-	o.kind, o.err = kind, err
-	if kind == networkError {
-		o.code = 0 // no response, whatever a redirect before said
-	}
-	if f.Retry >= 0 {
-		retry := f.Retry
-		if retry == 0 {
-			retry = DefaultRetry
-		}
-		o.retryAt = f.now().Add(retryAfter(h, f.now(), retry))
-	}
-	return o
-}
-
-// redirects returns the redirect policy of one fetch: at most
-// MaxRedirects hops, each to an http or https URL, recorded in o.
-func (f *Fetcher) redirects(o *outcome) func(*http.Request, []*http.Request) error {
 	maxHops := f.MaxRedirects
 	if maxHops <= 0 {
 		maxHops = DefaultMaxRedirects
 	}
-	return func(req *http.Request, via []*http.Request) error {
+	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		// req is redirect number len(via); o.redirects were followed.
 		if len(via) > maxHops {
 			return redirectError(fmt.Sprintf("more than %d redirects (redirect %d goes to %s)", maxHops, len(via), req.URL.Redacted()))
@@ -493,6 +443,46 @@ func (f *Fetcher) redirects(o *outcome) func(*http.Request, []*http.Request) err
 		o.chain = append(o.chain, req.URL.String())
 		return nil
 	}
+	resp, err := client.Do(req)
+	if err != nil {
+		if resp != nil && resp.Request != nil {
+			o.finalURL = resp.Request.URL.String()
+			o.code = resp.StatusCode
+		}
+		var re redirectError
+		if errors.As(err, &re) {
+			return fail(badRedirect, re, nil)
+		}
+		o.code = 0
+		return fail(networkError, netError(ctx, err, timeout), nil)
+	}
+	defer resp.Body.Close()
+	now := f.now()
+	o.code, o.finalURL, o.ctype = resp.StatusCode, resp.Request.URL.String(), resp.Header.Get("Content-Type")
+	if resp.StatusCode == http.StatusNotModified && cached != nil {
+		return f.revalidated(o, cached, resp, now)
+	}
+	if !storable(resp.StatusCode) {
+		// A failure, or an answer that is not a file: remembered in memory
+		// for Retry-After or Retry, never stored (docs/fetching.md).
+		return fail(gotResponse, errors.New(statusText(resp.StatusCode)), resp.Header)
+	}
+	e := &entry{URL: key, FinalURL: o.finalURL, Redirects: o.redirects, Chain: o.chain, StatusCode: resp.StatusCode,
+		Header: make(http.Header), FetchedAt: now}
+	for _, h := range keptHeaders {
+		if vs := resp.Header.Values(h); len(vs) > 0 {
+			e.Header[http.CanonicalHeaderKey(h)] = vs
+		}
+	}
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		e.Body, e.Truncated, err = readBody(resp, f.maxSize())
+		if err != nil {
+			return fail(networkError, netError(ctx, fmt.Errorf("reading the body: %w", err), timeout), nil)
+		}
+	}
+	o.e = e
+	f.store(e)
+	return o
 }
 
 // store puts e in the cache unless the response forbids it. In a shared
