@@ -43,6 +43,12 @@ type shares struct {
 	requests int64 // bytes of requests being read and answered
 }
 
+// ResponseCacheBytes is how many bytes of robots.txt responses a serve
+// process of the memory budget maxMemory keeps in memory: its in-memory
+// cache or, with Redis, the local copy the Redis cache answers from when
+// Redis cannot (rediscache.Options.Local).
+func ResponseCacheBytes(maxMemory int64) int { return shareOut(maxMemory).cache }
+
 func shareOut(budget int64) shares {
 	return shares{
 		cache:    int(budget / 8),
