@@ -178,19 +178,11 @@ func (f *Fetcher) maxStale() time.Duration {
 // Err set, never a nil Result. Canceling ctx abandons the wait, not a fetch
 // other callers share.
 func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m Mode) *Result {
-	u, err := url.Parse(rawURL)
-	if err == nil && u.Scheme != "http" && u.Scheme != "https" {
-		err = fmt.Errorf("unsupported scheme %q (want http or https)", u.Scheme)
-	} else if err == nil && u.Host == "" {
-		err = errors.New("no host")
-	} else if err == nil {
-		err = checkAuthority(u.Host)
-	}
+	key, err := fetchKey(rawURL)
 	if err != nil {
 		return &Result{URL: rawURL, Mode: m, Status: Error, Err: err,
 			Reason: "not an http or https URL"}
 	}
-	key := u.String()
 	now := f.now()
 	var cached *entry
 	if data, ok := f.cache().Get(key); ok {
@@ -241,6 +233,27 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m Mode) *Result {
 		}
 	}
 	return r
+}
+
+// fetchKey returns the URL rawURL is fetched from and cached, remembered
+// and shared under: its authority in canonical form (canonicalAuthority),
+// so that one origin has one key, one flight and one failure record.
+func fetchKey(rawURL string) (string, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return "", err
+	}
+	if u.Scheme = strings.ToLower(u.Scheme); u.Scheme != "http" && u.Scheme != "https" {
+		return "", fmt.Errorf("unsupported scheme %q (want http or https)", u.Scheme)
+	}
+	if u.Host == "" {
+		return "", errors.New("no host")
+	}
+	if u.Host, err = canonicalAuthority(u.Scheme, u.Host); err != nil {
+		return "", err
+	}
+	u.Fragment = ""
+	return u.String(), nil
 }
 
 // resultOf interprets a cached or fresh entry under m.
