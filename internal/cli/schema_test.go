@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -57,6 +58,14 @@ func schemaServers(t *testing.T) (up, down string) {
 		switch {
 		case r.URL.Path == "/robots.txt":
 			w.Write([]byte("User-agent: *\nDisallow: /private/\nCrawl-delay: 2\nContent-Usage: train-ai=n\nHost: example.org\nSitemap: https://example.org/s.xml\n"))
+		case r.URL.Path == "/sitemap.xml":
+			base := "http://" + r.Host
+			fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
+<url><loc>%[1]s/a</loc><lastmod>2024-03-01T10:00:00+01:00</lastmod><changefreq>daily</changefreq><priority>0.8</priority>
+<image:image><image:loc>%[1]s/a.jpg</image:loc></image:image></url>
+<url><loc>%[1]s/private/x</loc></url>
+</urlset>`, base)
 		case r.URL.Path == "/data.txt":
 			w.Write([]byte("- path: a.csv\n  name: a\n"))
 		default:
@@ -111,6 +120,8 @@ func TestJSONSchemas(t *testing.T) {
 		{"datasets", "", []string{"datasets", "testdata/datatxt/list.yaml.txt", "testdata/datatxt/records.txt", "testdata/datatxt/invalid.yaml.txt"}},
 		{"datasets", "", []string{"datasets", "--base", "https://example.org/data.txt", "--robots", "testdata/datatxt/site/robots.txt", "testdata/datatxt/records.txt"}},
 		{"datasets", "", []string{"datasets", "--no-cache", up}},
+		{"sitemaps", "", []string{"sitemaps", "testdata/sitemap/extensions.xml"}},
+		{"sitemaps", "", []string{"sitemaps", "--no-cache", "--agent", "Googlebot", up + "sitemap.xml"}},
 	}
 	types := map[string]map[string][]string{} // key -> JSON type -> where
 	covered := map[string]bool{}

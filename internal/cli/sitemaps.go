@@ -62,7 +62,7 @@ robots.txt names the sitemap (cross-submission); such URLs are dropped, and
 as check does) and ends with how many URLs each sitemap lists that
 robots.txt disallows ("submitted URL blocked by robots.txt").
 
--o json prints one object per URL per line:
+-o json prints one object per URL per line (docs/schema/sitemaps.json):
   {"url","lastmod","changefreq","priority","sitemap"}
 where lastmod is normalised (W3C datetime in UTC, or the date as precise as
 written), changefreq and priority null when absent or invalid, and sitemap

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -49,6 +50,10 @@ func listenWith(t *testing.T, serve func(net.Conn)) string {
 // keeps the detail.
 func TestFailuresLookAlike(t *testing.T) {
 	banner := listenWith(t, func(c net.Conn) {
+		// The banner answers the request, as a Redis would: sent before
+		// the request it would be an unsolicited response, which the
+		// client reports in other words, by timing.
+		http.ReadRequest(bufio.NewReader(c))
 		io.WriteString(c, "-ERR wrong number of arguments SECRETBANNER\r\n")
 		c.Close()
 	})
