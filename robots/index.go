@@ -63,9 +63,13 @@ type wildSpan struct {
 }
 
 // lookup returns the rank of the first rule in decision order that
-// matches path, or noRule.
+// matches path, or noRule. The walk down the trie gathers the best plain
+// and anchored rank first; the wildcard rules of the nodes passed are
+// tried after it, so that only those ranking above it are.
 func (ix *ruleIndex) lookup(path string) uint32 {
 	best := noRule
+	var spans [8]struct{ sp, d uint32 }
+	n := 0
 	nd := &ix.nodes[0]
 	d := 0
 	for {
@@ -74,26 +78,39 @@ func (ix *ruleIndex) lookup(path string) uint32 {
 			best = min(best, nd.anch)
 		}
 		if nd.wilds != 0 {
-			best = ix.firstWild(&ix.spans[nd.wilds], path[d:], best)
+			if n < len(spans) {
+				spans[n].sp, spans[n].d = nd.wilds, uint32(d)
+				n++
+			} else {
+				best = ix.firstWild(&ix.spans[nd.wilds], path[d:], best)
+			}
 		}
 		if d == len(path) || nd.nkids == 0 {
-			return best
+			break
 		}
 		c := ix.child(nd, path[d])
 		if c < 0 {
-			return best
+			break
 		}
 		nd = &ix.nodes[c]
 		if len(path)-d < int(nd.n) || path[d:d+int(nd.n)] != ix.label[nd.off:nd.off+nd.n] {
-			return best
+			break
 		}
 		d += int(nd.n)
 	}
+	for _, s := range spans[:n] {
+		best = ix.firstWild(&ix.spans[s.sp], path[s.d:], best)
+	}
+	return best
 }
 
 // firstWild returns the lowest rank below best of the wildcard rules of
 // sp that match rest, the path after their literal prefix, or best.
 func (ix *ruleIndex) firstWild(sp *wildSpan, rest string, best uint32) uint32 {
+	if ix.wild[sp.w0].rank >= best {
+		// They are in rank order: none ranks above best.
+		return best
+	}
 	if sp.scan != 0 {
 		return ix.scans[sp.scan-1].first(ix.wild, rest, best)
 	}
@@ -323,18 +340,6 @@ func (b *indexBuilder) wildRule(e *entry) wildRule {
 		w.mid, w.last = w.last[:j], w.last[j+1:]
 	}
 	return w
-}
-
-// key returns a literal the path must contain after the rule's prefix for
-// the rule to match: its first segment after the prefix (never empty).
-func (w *wildRule) key() string {
-	if w.mid == "" {
-		return w.last
-	}
-	if j := strings.IndexByte(w.mid, '*'); j >= 0 {
-		return w.mid[:j]
-	}
-	return w.mid
 }
 
 // match reports whether rest, the path after the rule's literal prefix,

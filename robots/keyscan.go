@@ -1,159 +1,298 @@
 package robots
 
 import (
+	"math/bits"
 	"slices"
 	"strings"
 )
 
 // minScan is how many wildcard rules a node needs before it finds
 // candidates with a keyScan rather than trying them in turn.
-var minScan = uint32(8)
+var minScan = uint32(4)
 
-// keyScan groups the wildcard rules of one node by what they require: the
-// key of each (the literal the path must contain after the node's
-// prefix). It is an Aho-Corasick automaton over the keys: one pass over
-// the rest of the path finds every key that occurs in it, and only the
-// rules of those keys are tried, in rank order at each match. A path
-// costs its length in transitions plus the rules whose key it holds,
-// however many rules the node has.
+// keyScan finds, in one pass over the rest of a path, the few wildcard
+// rules of one node that can match it. Each rule is filed under one key:
+// a literal every path it matches holds after the node's prefix. Where a
+// segment of the rule (what lies between its '*'s) has four bytes or
+// more, the key is the four-byte window of its segments that the fewest
+// of the node's rules hold; otherwise it is the rule's longest segment,
+// of one to three bytes. Real patterns ("/*?sort=", "/*/print/",
+// "/*.pdf$") mostly begin with a byte every path holds, so a rule's
+// rarest window, not its first byte, is what tells it apart.
+//
+// The pass looks at every position of the path: the one- and two-byte
+// keys and the first two bytes of the three-byte ones in exact bitmaps,
+// the four-byte keys in a bitmap of their hashes; only what these let
+// through is looked up in the table of keys. A key's rules are tried in
+// rank order, only while they rank above the best match so far, and each
+// key once. A path costs its length in bitmap tests, plus the rules whose
+// key it holds, however many rules the node has.
 type keyScan struct {
-	root   [256]uint32 // the root state's child on each byte, or 0: the path's bytes no key starts with cost one load
-	states []acState
-	by     []byte   // the byte on the edge into each state
-	out    []uint32 // indexes in ruleIndex.wild, state by state, in rank order
+	one     [4]uint64     // the one-byte keys
+	oneSlot [256]uint32   // the slot in table of each one-byte key
+	two     *[1024]uint64 // the two-byte keys, and the first two bytes of the three-byte ones (nil without them)
+	four    []uint64      // the four-byte keys' hashes, a bit each (nil without them)
+	fshift  uint8         // 64 - log2 of four's bits
+	table   []keySlot     // open addressing, at most half full
+	tshift  uint8         // 64 - log2(len(table))
+	out     []scanOut     // the rules of each key, key by key, in rank order
+	always  uint32        // out[:always]: the rules with no literal after the prefix ("/a**"), tried for every path
 }
 
-// acState is a state of a keyScan: a key prefix.
-type acState struct {
-	child, nkids uint32 // states[child : child+nkids], by byte
-	fail         uint32 // the longest proper suffix that is a state
-	dict         uint32 // the next state on the fail chain with output, or 0
-	o0, o1       uint32 // out[o0:o1]: the rules whose key ends here
+// keySlot is a key of a keyScan and where its rules are in out.
+type keySlot struct {
+	key    uint64 // the key's bytes little-endian, its length in bits 32..34; 0 for an empty slot
+	o0, o1 uint32
+}
+
+// scanOut is a rule a key leads to: its index in ruleIndex.wild and its
+// rank, kept here so that rules ranking below the best match so far are
+// passed over without reading them.
+type scanOut struct{ k, rank uint32 }
+
+// maxSeen is how many keys found in one path are remembered so as not to
+// try their rules twice; past it, a key found again is tried again (its
+// rules are pruned by the best match so far all the same).
+const maxSeen = 32
+
+// keyOf packs the n (1 to 4) bytes of s at i into a key.
+func keyOf(s string, i, n int) uint64 {
+	var v uint64
+	for j := n - 1; j >= 0; j-- {
+		v = v<<8 | uint64(s[i+j])
+	}
+	return v | uint64(n)<<32
+}
+
+// hashKey mixes a key into 64 bits, of which the bitmap and the table
+// take the top ones.
+func hashKey(k uint64) uint64 { return k * 0x9E3779B97F4A7C15 }
+
+// scanState is what one pass of keyScan.first keeps: the best rank so
+// far and the keys whose rules were tried (a key found again has no rule
+// left to try: those that failed rank as they did, and best only falls).
+type scanState struct {
+	best    uint32
+	oneSeen [4]uint64 // the one-byte keys tried, by byte
+	seen    [maxSeen]uint32
+	nseen   int
 }
 
 // first returns the lowest rank below best of the rules whose key occurs
 // in rest and which match it, or best.
 func (ks *keyScan) first(wild []wildRule, rest string, best uint32) uint32 {
-	s := uint32(0)
+	st := scanState{best: best}
+	ks.tryRules(wild, rest, &st, ks.out[:ks.always])
 	for i := 0; i < len(rest); i++ {
 		c := rest[i]
-		if s == 0 {
-			if s = ks.root[c]; s == 0 {
-				continue
-			}
-		} else {
-			for {
-				if t := ks.next(s, c); t != 0 {
-					s = t
-					break
-				}
-				if s = ks.states[s].fail; s == 0 {
-					s = ks.root[c]
-					break
+		if bit := uint64(1) << (c & 63); ks.one[c>>6]&bit != 0 && st.oneSeen[c>>6]&bit == 0 {
+			st.oneSeen[c>>6] |= bit
+			sl := &ks.table[ks.oneSlot[c]]
+			ks.tryRules(wild, rest, &st, ks.out[sl.o0:sl.o1])
+		}
+		if ks.two != nil && i+1 < len(rest) {
+			if p := uint(c) | uint(rest[i+1])<<8; ks.two[p>>6]&(1<<(p&63)) != 0 {
+				ks.try(wild, rest, &st, uint64(p)|2<<32)
+				if i+2 < len(rest) {
+					ks.try(wild, rest, &st, uint64(p)|uint64(rest[i+2])<<16|3<<32)
 				}
 			}
 		}
-		for o := s; o != 0; o = ks.states[o].dict {
-			st := &ks.states[o]
-			for _, k := range ks.out[st.o0:st.o1] {
-				w := &wild[k]
-				if w.rank >= best {
-					break
-				}
-				if w.match(rest) {
-					best = w.rank
-					break
-				}
+		if ks.four != nil && i+3 < len(rest) {
+			k := uint64(c) | uint64(rest[i+1])<<8 | uint64(rest[i+2])<<16 | uint64(rest[i+3])<<24 | 4<<32
+			if h := hashKey(k) >> ks.fshift; ks.four[h>>6]&(1<<(h&63)) != 0 {
+				ks.try(wild, rest, &st, k)
 			}
 		}
 	}
-	return best
+	return st.best
 }
 
-// next returns the child of state s on byte c, or 0.
-func (ks *keyScan) next(s uint32, c byte) uint32 {
-	st := &ks.states[s]
-	if i := findByte(ks.by, int(st.child), int(st.child+st.nkids), c); i >= 0 {
-		return uint32(i)
+// try tries the rules of key k, if it is a key not tried yet.
+func (ks *keyScan) try(wild []wildRule, rest string, st *scanState, k uint64) {
+	s := ks.find(k)
+	if s < 0 {
+		return
 	}
-	return 0
+	for _, v := range st.seen[:st.nseen] {
+		if v == uint32(s) {
+			return
+		}
+	}
+	if st.nseen < maxSeen {
+		st.seen[st.nseen] = uint32(s)
+		st.nseen++
+	}
+	sl := &ks.table[s]
+	ks.tryRules(wild, rest, st, ks.out[sl.o0:sl.o1])
+}
+
+// tryRules tries rules, which are in rank order, while they rank above
+// the best match so far; the first that matches rest is the best.
+func (ks *keyScan) tryRules(wild []wildRule, rest string, st *scanState, rules []scanOut) {
+	for _, o := range rules {
+		if o.rank >= st.best {
+			return
+		}
+		if wild[o.k].match(rest) {
+			st.best = o.rank
+			return
+		}
+	}
+}
+
+// find returns the slot of key k in the table, or -1.
+func (ks *keyScan) find(k uint64) int {
+	mask := len(ks.table) - 1
+	for s := int(hashKey(k) >> ks.tshift); ; s = (s + 1) & mask {
+		switch ks.table[s].key {
+		case k:
+			return s
+		case 0:
+			return -1
+		}
+	}
+}
+
+// segments returns the literal segments of a wildcard rule after its
+// prefix (its middle ones and its last), the empty ones left out.
+func (w *wildRule) segments() []string {
+	var segs []string
+	for _, s := range strings.Split(w.mid, "*") {
+		if s != "" {
+			segs = append(segs, s)
+		}
+	}
+	if w.last != "" {
+		segs = append(segs, w.last)
+	}
+	return segs
+}
+
+// scanKey returns the key of a wildcard rule: its rarest four-byte
+// window by count (how many rules hold each), or its longest segment
+// when none has four bytes.
+func scanKey(segs []string, count map[uint64]int) uint64 {
+	best, bestN := uint64(0), 0
+	short := ""
+	for _, s := range segs {
+		if len(s) < 4 {
+			if len(s) > len(short) {
+				short = s
+			}
+			continue
+		}
+		for i := 0; i+4 <= len(s); i++ {
+			k := keyOf(s, i, 4)
+			if n := count[k]; best == 0 || n < bestN {
+				best, bestN = k, n
+			}
+		}
+	}
+	if best == 0 && short != "" {
+		best = keyOf(short, 0, len(short))
+	}
+	return best
 }
 
 // buildScan builds the keyScan of the wildcard rules wild[w0:w1], which
 // are in rank order.
 func buildScan(wild []wildRule, w0, w1 uint32) *keyScan {
+	segs := make([][]string, w1-w0)
+	count := map[uint64]int{}
+	for k := w0; k < w1; k++ {
+		segs[k-w0] = wild[k].segments()
+		windows := map[uint64]bool{}
+		for _, s := range segs[k-w0] {
+			for i := 0; i+4 <= len(s); i++ {
+				windows[keyOf(s, i, 4)] = true
+			}
+		}
+		for g := range windows {
+			count[g]++
+		}
+	}
 	type kv struct {
-		key string
-		k   uint32
+		key uint64
+		out scanOut
 	}
 	keys := make([]kv, 0, w1-w0)
 	for k := w0; k < w1; k++ {
-		keys = append(keys, kv{wild[k].key(), k})
+		keys = append(keys, kv{scanKey(segs[k-w0], count), scanOut{k, wild[k].rank}})
 	}
-	// Sorted by key, then rank: each state's outputs come out in rank order.
+	// By key, then rank: each key's rules come out in rank order.
 	slices.SortFunc(keys, func(x, y kv) int {
-		if c := strings.Compare(x.key, y.key); c != 0 {
-			return c
+		if x.key != y.key {
+			if x.key < y.key {
+				return -1
+			}
+			return 1
 		}
-		return int(x.k) - int(y.k)
+		return int(x.out.rank) - int(y.out.rank)
 	})
-	ks := &keyScan{states: make([]acState, 1), by: make([]byte, 1)}
-	// The trie, one byte per edge, children contiguous.
-	var build func(s uint32, lo, hi, depth int)
-	build = func(s uint32, lo, hi, depth int) {
-		st := acState{o0: uint32(len(ks.out))}
-		i := lo
-		for ; i < hi && len(keys[i].key) == depth; i++ {
-			ks.out = append(ks.out, keys[i].k)
+	nkeys := 0
+	for i := range keys {
+		if keys[i].key != 0 && (i == 0 || keys[i].key != keys[i-1].key) {
+			nkeys++
 		}
-		st.o1 = uint32(len(ks.out))
-		at := func(j int) byte { return keys[j].key[depth] }
-		n := byteRuns(i, hi, at, nil)
-		st.child, st.nkids = uint32(len(ks.states)), uint32(n)
-		for k := 0; k < n; k++ {
-			ks.states = append(ks.states, acState{})
-			ks.by = append(ks.by, 0)
+	}
+	ks := &keyScan{out: make([]scanOut, 0, len(keys))}
+	b := bits.Len(uint(nkeys * 2))
+	ks.table, ks.tshift = make([]keySlot, 1<<b), uint8(64-b)
+	n4, i := 0, 0
+	for ; i < len(keys) && keys[i].key == 0; i++ {
+		ks.out = append(ks.out, keys[i].out)
+	}
+	ks.always = uint32(i)
+	for i < len(keys) {
+		k, o0 := keys[i].key, uint32(len(ks.out))
+		for ; i < len(keys) && keys[i].key == k; i++ {
+			ks.out = append(ks.out, keys[i].out)
 		}
-		ks.states[s] = st
-		t := st.child
-		byteRuns(i, hi, at, func(c byte, j0, j int) {
-			ks.by[t] = c
-			build(t, j0, j, depth+1)
-			t++
-		})
+		ks.add(keySlot{key: k, o0: o0, o1: uint32(len(ks.out))})
+		if k>>32 == 4 {
+			n4++
+		}
 	}
-	build(0, 0, len(keys), 0)
-	for t := uint32(1); t < 1+ks.states[0].nkids; t++ {
-		ks.root[ks.by[t]] = t
+	if n4 > 0 {
+		// Sixteen bits a key: one key in a few hundred that the path
+		// does not hold gets through to the table.
+		fb := max(bits.Len(uint(n4*16)), 9)
+		ks.four, ks.fshift = make([]uint64, 1<<(fb-6)), uint8(64-fb)
 	}
-	// Failure and output links, breadth first.
-	queue := []uint32{0}
-	for len(queue) > 0 {
-		s := queue[0]
-		queue = queue[1:]
-		st := ks.states[s]
-		for t := st.child; t < st.child+st.nkids; t++ {
-			queue = append(queue, t)
-			f := uint32(0)
-			if s != 0 {
-				c := ks.by[t]
-				for f = ks.states[s].fail; ; f = ks.states[f].fail {
-					if g := ks.next(f, c); g != 0 {
-						f = g
-						break
-					}
-					if f == 0 {
-						break
-					}
-				}
-			}
-			ks.states[t].fail = f
-			if fs := &ks.states[f]; fs.o1 > fs.o0 {
-				ks.states[t].dict = f
-			} else {
-				ks.states[t].dict = fs.dict
-			}
+	for _, sl := range ks.table {
+		if sl.key != 0 {
+			ks.mark(sl.key)
 		}
 	}
 	return ks
+}
+
+// add enters a key that is not in the table.
+func (ks *keyScan) add(sl keySlot) {
+	mask := len(ks.table) - 1
+	s := int(hashKey(sl.key) >> ks.tshift)
+	for ks.table[s].key != 0 {
+		s = (s + 1) & mask
+	}
+	ks.table[s] = sl
+}
+
+// mark sets the bits of key k in the bitmaps first tests.
+func (ks *keyScan) mark(k uint64) {
+	switch k >> 32 {
+	case 1:
+		c := k & 0xff
+		ks.one[c>>6] |= 1 << (c & 63)
+		ks.oneSlot[c] = uint32(ks.find(k))
+	case 2, 3:
+		if ks.two == nil {
+			ks.two = new([1024]uint64)
+		}
+		p := k & 0xffff
+		ks.two[p>>6] |= 1 << (p & 63)
+	case 4:
+		h := hashKey(k) >> ks.fshift
+		ks.four[h>>6] |= 1 << (h & 63)
+	}
 }
