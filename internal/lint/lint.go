@@ -1,0 +1,82 @@
+// Package lint gathers every problem sitetxt reports in a manifest: the
+// grammar's own diagnostics (a line without a colon, a BOM, HTML where a
+// robots.txt should be) and each interpreter's checks (robots.txt rules,
+// Mobile-agent-server lines, data.txt entries), in one sorted list. "sitetxt
+// lint" prints it and sitetxt serve's tester and POST /v1/test answer
+// with it, so both report the same problems for the same file.
+package lint
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/sitetxt/sitetxt/datatxt"
+	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/mobileagent"
+	"github.com/sitetxt/sitetxt/robots"
+)
+
+// The manifest types File knows.
+const (
+	Robots  = "robots"  // robots.txt, with its Mobile-agent-server lines
+	DataTxt = "datatxt" // data.txt in either form
+)
+
+// linters are the checks run on a parsed file besides the grammar's own
+// diagnostics, by manifest type: each interpreter's Lint, listed here.
+var linters = map[string][]func(*grammar.File) grammar.Diagnostics{
+	Robots:  {robots.Lint, mobileagent.Lint},
+	DataTxt: {datatxt.Lint},
+}
+
+// yamlNoise are the grammar's diagnostics that say nothing about a data.txt
+// in YAML, whose lines are not "field: value" lines.
+var yamlNoise = map[string]bool{"no-colon": true, "invalid-line": true}
+
+// File returns every diagnostic for f as a manifest of type typ (Robots
+// or DataTxt), sorted; yaml says f is a data.txt in its YAML form. A file
+// the grammar finds to be HTML or XML gets no interpreter checks: its
+// lines are not fields, and one error says so. Where Mobile-agent-server
+// checks report a line, the less specific reports of the same line (an
+// unknown field, a line without a colon) are left out.
+func File(f *grammar.File, typ string, yaml bool) grammar.Diagnostics {
+	var ds grammar.Diagnostics
+	markup := false
+	for _, d := range f.Diagnostics {
+		markup = markup || d.Code == "markup"
+		if !yaml || !yamlNoise[d.Code] {
+			ds = append(ds, d)
+		}
+	}
+	if !markup {
+		for _, l := range linters[typ] {
+			ds = append(ds, l(f)...)
+		}
+	}
+	ds = dropShadowed(ds)
+	ds.Sort()
+	return ds
+}
+
+// dropShadowed leaves out a generic diagnostic of a line that a
+// Mobile-agent-server check reports more precisely.
+func dropShadowed(ds grammar.Diagnostics) grammar.Diagnostics {
+	agentLines := map[[2]string]bool{}
+	for _, d := range ds {
+		if strings.HasPrefix(d.Code, "agent-server-") {
+			agentLines[[2]string{d.Filename, strconv.Itoa(d.Range.Start.Line)}] = true
+		}
+	}
+	if len(agentLines) == 0 {
+		return ds
+	}
+	out := ds[:0:0]
+	for _, d := range ds {
+		generic := d.Code == "unknown-field" || d.Code == "invalid-line" || d.Code == "no-colon"
+		if generic && agentLines[[2]string{d.Filename, strconv.Itoa(d.Range.Start.Line)}] {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
