@@ -97,7 +97,7 @@ func (f *Fetcher) Discover(ctx context.Context, site string, opts Options, lim B
 		o.Base = r.FinalURL
 	}
 	c := Parse(start, r.Body, o)
-	d.follow(c, 1)
+	d.follow(c, start, 1)
 	return c, nil
 }
 
@@ -131,6 +131,9 @@ type discovery struct {
 	opts    Options
 	seen    map[string]*fetch.Result // every URL fetched, with its result
 	fetches int
+	// disk is set for a board on disk (DiscoverDir): locations are then
+	// slash paths under its directory, read instead of fetched.
+	disk *diskBoard
 }
 
 var errFetchLimit = errors.New("fetch limit reached")
@@ -140,17 +143,54 @@ func (d *discovery) get(u string) (*fetch.Result, error) {
 	if r, ok := d.seen[u]; ok {
 		return r, nil
 	}
+	verb, files := "fetched", "files"
+	if d.disk != nil {
+		verb = "read"
+	}
+	if d.lim.MaxFetches == 1 {
+		files = "file"
+	}
 	if d.fetches >= d.lim.MaxFetches {
-		return nil, fmt.Errorf("%s: not fetched: %w (%d files)", u, errFetchLimit, d.lim.MaxFetches)
+		return nil, fmt.Errorf("%s: not %s: %w (%d %s)", d.name(u), verb, errFetchLimit, d.lim.MaxFetches, files)
 	}
 	if err := d.ctx.Err(); err != nil {
-		return nil, fmt.Errorf("%s: not fetched: board time limit (%v) reached", u, d.lim.Timeout)
+		return nil, fmt.Errorf("%s: not %s: board time limit (%v) reached", d.name(u), verb, d.lim.Timeout)
 	}
 	d.fetches++
-	d.f.init()
-	r := d.f.memo.Fetcher.Fetch(d.ctx, u, fetch.AccessDataTxt)
+	var r *fetch.Result
+	if d.disk != nil {
+		r = d.disk.read(u, d.opts.maxSize())
+	} else {
+		d.f.init()
+		r = d.f.memo.Fetcher.Fetch(d.ctx, u, fetch.AccessDataTxt)
+	}
 	d.seen[u] = r
 	return r, nil
+}
+
+// name is how positions and messages name the file at loc: its URL, or
+// for a board on disk its path as the caller wrote the board's.
+func (d *discovery) name(loc string) string {
+	if d.disk != nil {
+		return d.disk.name(loc)
+	}
+	return loc
+}
+
+// childOf returns where the data.txt of the pins directory entry e (listed
+// in the file at parent) is: the entry's URL plus "/data.txt", or on disk
+// the entry's path under the parent's directory.
+func (d *discovery) childOf(parent string, e *Entry) (string, bool) {
+	if d.disk != nil {
+		return d.disk.resolve(parent, strings.TrimSuffix(e.Paths[0], "/")+"/data.txt")
+	}
+	u, err := url.Parse(e.URLs[0])
+	if err != nil || !u.IsAbs() {
+		return "", false
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/") + "/data.txt"
+	u.RawPath = ""
+	return u.String(), true
 }
 
 // warn adds a warning to c at e's position (or the file's start).
@@ -162,9 +202,10 @@ func warn(c *Catalog, e *Entry, code, msg string) {
 	c.Diagnostics = append(c.Diagnostics, d)
 }
 
-// follow replaces each pins 0.x directory entry of c with what its own
-// data.txt lists. depth is the level of the files it would fetch.
-func (d *discovery) follow(c *Catalog, depth int) {
+// follow replaces each pins 0.x directory entry of c (the file at loc)
+// with what its own data.txt lists. depth is the level of the files it
+// would fetch.
+func (d *discovery) follow(c *Catalog, loc string, depth int) {
 	defer c.Diagnostics.Sort()
 	for _, e := range c.Entries {
 		if len(e.Paths) != 1 || !pinsDirectory(e.Paths[0]) || len(e.URLs) != 1 {
@@ -174,36 +215,60 @@ func (d *discovery) follow(c *Catalog, depth int) {
 			warn(c, e, "board-depth", fmt.Sprintf("pins directory %q not followed: depth limit %d reached", e.Paths[0], d.lim.MaxDepth))
 			continue
 		}
-		u, err := url.Parse(e.URLs[0])
-		if err != nil || !u.IsAbs() {
+		child, ok := d.childOf(loc, e)
+		if !ok {
+			if d.disk != nil {
+				warn(c, e, "board-not-followed", fmt.Sprintf("pins directory %q is not under %s, the board's directory", e.Paths[0], d.disk.root))
+			}
 			continue
 		}
-		u.Path = strings.TrimSuffix(u.Path, "/") + "/data.txt"
-		u.RawPath = ""
-		child := u.String()
 		r, err := d.get(child)
 		if err != nil {
 			warn(c, e, "board-not-followed", err.Error())
 			continue
 		}
 		if r.Status != fetch.Parse {
-			warn(c, e, "board-not-followed", fmt.Sprintf("pins directory %q: %s: %s", e.Paths[0], child, r.Reason))
+			warn(c, e, "board-not-followed", fmt.Sprintf("pins directory %q: %s: %s", e.Paths[0], d.name(child), r.Reason))
 			continue
 		}
 		o := d.opts
 		o.Base, o.Form = r.FinalURL, FormYAML
-		pc := Parse(child, r.Body, o)
-		for _, dg := range pc.Diagnostics {
-			if dg.Code != "single-mapping" && dg.Code != "file-as-path" {
-				c.Diagnostics = append(c.Diagnostics, dg)
-			}
-		}
+		pc := d.parsePin(child, r, o)
+		c.Diagnostics = append(c.Diagnostics, pinDiagnostics(pc)...)
 		if len(pc.Entries) == 0 {
-			warn(c, e, "board-not-followed", fmt.Sprintf("pins directory %q: %s lists no files", e.Paths[0], child))
+			warn(c, e, "board-not-followed", fmt.Sprintf("pins directory %q: %s lists no files", e.Paths[0], d.name(child)))
 			continue
 		}
 		merge(e, pc.Entries[0])
 	}
+}
+
+// parsePin parses a pin's own data.txt, at loc. Its entries say they were
+// listed there: at its URL, or on disk without a base, at its path.
+func (d *discovery) parsePin(loc string, r *fetch.Result, o Options) *Catalog {
+	pc := Parse(d.name(loc), r.Body, o)
+	if d.disk != nil && d.opts.Base == "" {
+		for _, e := range pc.Entries {
+			e.Source = pc.Name
+		}
+	}
+	return pc
+}
+
+// pinDiagnostics are the diagnostics of a pin's own data.txt that say
+// something about the board: a pin's data.txt is one mapping whose path
+// names files (pins writes it so), and its base is where the board put it
+// (for a board on disk without a URL, a path: the index already warned).
+func pinDiagnostics(pc *Catalog) grammar.Diagnostics {
+	var out grammar.Diagnostics
+	for _, dg := range pc.Diagnostics {
+		switch dg.Code {
+		case "single-mapping", "file-as-path", "relative-base":
+		default:
+			out = append(out, dg)
+		}
+	}
+	return out
 }
 
 // merge gives e (an index entry) the paths of p (its pin's own data.txt)
@@ -239,13 +304,13 @@ func (d *discovery) manifest(u string, into *Catalog) (*Catalog, error) {
 		return nil, fmt.Errorf("%s: %w", u, ErrNoDataTxt)
 	}
 	if r.Status != fetch.Parse {
-		return nil, r.Failure()
+		return nil, d.failure(r)
 	}
-	c := &Catalog{Name: u, Base: r.FinalURL, Form: FormYAML}
+	c := &Catalog{Name: d.name(u), Base: r.FinalURL, Form: FormYAML}
 	var pins map[string][]string
 	if err := yaml.Unmarshal(r.Body, &pins); err != nil {
 		c.Diagnostics = append(c.Diagnostics, &grammar.Diagnostic{Severity: grammar.Error, Code: "bad-manifest",
-			Filename: u, Summary: "not a pins manifest (a mapping of pin names to version directories): " + err.Error()})
+			Filename: c.Name, Summary: "not a pins manifest (a mapping of pin names to version directories): " + err.Error()})
 		return c, nil
 	}
 	base, err := url.Parse(r.FinalURL)
@@ -272,29 +337,24 @@ func (d *discovery) manifest(u string, into *Catalog) (*Catalog, error) {
 			warn(c, nil, "board-depth", fmt.Sprintf("pin %q not read: depth limit %d reached", name, d.lim.MaxDepth))
 			continue
 		}
-		ref, err := url.Parse(strings.TrimSuffix(latest, "/") + "/data.txt")
-		if err != nil {
+		vu, ok := d.versionOf(u, base, strings.TrimSuffix(latest, "/")+"/data.txt")
+		if !ok {
 			warn(c, nil, "board-not-followed", fmt.Sprintf("pin %q: version %q is not a URL path", name, latest))
 			continue
 		}
-		vu := base.ResolveReference(ref).String()
 		vr, err := d.get(vu)
 		if err != nil {
 			warn(c, nil, "board-not-followed", fmt.Sprintf("pin %q: %v", name, err))
 			continue
 		}
 		if vr.Status != fetch.Parse {
-			warn(c, nil, "board-not-followed", fmt.Sprintf("pin %q: %s: %s", name, vu, vr.Reason))
+			warn(c, nil, "board-not-followed", fmt.Sprintf("pin %q: %s: %s", name, d.name(vu), vr.Reason))
 			continue
 		}
 		o := d.opts
 		o.Base, o.Form = vr.FinalURL, FormYAML
-		pc := Parse(vu, vr.Body, o)
-		for _, dg := range pc.Diagnostics {
-			if dg.Code != "single-mapping" && dg.Code != "file-as-path" {
-				c.Diagnostics = append(c.Diagnostics, dg)
-			}
-		}
+		pc := d.parsePin(vu, vr, o)
+		c.Diagnostics = append(c.Diagnostics, pinDiagnostics(pc)...)
 		for _, e := range pc.Entries {
 			if e.Name == "" {
 				e.Name = name
@@ -302,6 +362,30 @@ func (d *discovery) manifest(u string, into *Catalog) (*Catalog, error) {
 			c.Entries = append(c.Entries, e)
 		}
 	}
+	if d.disk != nil && d.opts.Base == "" && len(c.Entries) > 0 {
+		warn(c, nil, "no-base-url", "relative paths resolved as if the board were at /; give the board's URL as the base")
+	}
 	c.Diagnostics.Sort()
 	return c, nil
+}
+
+// versionOf returns where a pin version's data.txt (ref, relative to the
+// _pins.yaml at loc, whose URL is base) is.
+func (d *discovery) versionOf(loc string, base *url.URL, ref string) (string, bool) {
+	if d.disk != nil {
+		return d.disk.resolve(loc, ref)
+	}
+	r, err := url.Parse(ref)
+	if err != nil {
+		return "", false
+	}
+	return base.ResolveReference(r).String(), true
+}
+
+// failure is the error of the first file of a board that gives no answer.
+func (d *discovery) failure(r *fetch.Result) error {
+	if d.disk != nil {
+		return r.Err
+	}
+	return r.Failure()
 }

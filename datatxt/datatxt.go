@@ -98,9 +98,13 @@ type Options struct {
 	// records (record form only); CompileRules(robots.Compile, profile)
 	// makes one.
 	Rules func(*grammar.File) Decider
-	// Robots, when set, is the site's robots.txt; it applies to URLs on the
-	// data.txt's host.
+	// Robots, when set, is the site's robots.txt; it applies to URLs on
+	// RobotsSite, or without it on the data.txt's host.
 	Robots Decider
+	// RobotsSite is the URL Robots was fetched from (or any URL on its
+	// site): a robots.txt speaks for its own scheme and host only, so
+	// Robots then judges only the absolute URLs on them.
+	RobotsSite string
 	// MaxSize is how many bytes of input are read, as grammar.Options.MaxSize:
 	// 0 means grammar.DefaultMaxSize (500 KiB), a negative value no limit.
 	MaxSize int
@@ -432,25 +436,44 @@ func (p *parser) access() {
 	if agent == "" {
 		agent = "*"
 	}
+	robotsSite := p.robotsSite()
 	for _, e := range p.c.Entries {
 		if e.Access == Disallowed {
 			continue // a URL that is not http(s)
 		}
 		e.Access = Allowed
 		for _, u := range e.URLs {
-			if !p.onSite(u) {
-				continue
-			}
-			if own != nil && !own.Allowed(agent, u) {
+			ownSite := p.onSite(u)
+			robots := site != nil && (robotsSite == nil && ownSite || robotsSite != nil && sameSite(u, robotsSite))
+			if own != nil && ownSite && !own.Allowed(agent, u) {
 				e.Access, e.DeniedBy = Disallowed, "data.txt"
 				break
 			}
-			if site != nil && !site.Allowed(agent, u) {
+			if robots && !site.Allowed(agent, u) {
 				e.Access, e.DeniedBy = Disallowed, "robots.txt"
 				break
 			}
 		}
 	}
+}
+
+// robotsSite is the site Options.Robots speaks for when RobotsSite names
+// it, else nil (the data.txt's own).
+func (p *parser) robotsSite() *url.URL {
+	if p.opts.RobotsSite == "" {
+		return nil
+	}
+	u, err := url.Parse(p.opts.RobotsSite)
+	if err != nil || !u.IsAbs() {
+		return nil
+	}
+	return u
+}
+
+// sameSite reports whether u is an absolute URL on site's scheme and host.
+func sameSite(u string, site *url.URL) bool {
+	ref, err := url.Parse(u)
+	return err == nil && ref.IsAbs() && strings.EqualFold(ref.Scheme, site.Scheme) && strings.EqualFold(ref.Host, site.Host)
 }
 
 // onSite reports whether u is on the data.txt's host (or host-less when

@@ -91,7 +91,7 @@ func ExampleExport() {
 		datatxt.Options{Base: "https://example.org/data.txt"})
 	datatxt.Export(os.Stdout, c, "csv", datatxt.ExportOptions{})
 	// Output:
-	// name,path,url,line,column,allowed,metadata
+	// name,path,url,line,column,verdict,metadata
 	// a,a.csv,https://example.org/a.csv,1,3,,"{""rows"":3}"
 }
 

@@ -23,7 +23,7 @@ var CatalogFormats = []string{"schemaorg", "dcat", "datajson", "datapackage", "c
 // one path and a list for several.
 type EntryView struct {
 	Name     string         `json:"name" yaml:"name"`
-	Path     any            `json:"path" yaml:"path"`
+	Paths    []string       `json:"paths" yaml:"paths"`
 	URLs     []string       `json:"urls" yaml:"urls"`
 	Line     int            `json:"line" yaml:"line"`
 	Column   int            `json:"column" yaml:"column"`
@@ -40,10 +40,9 @@ func (e *Entry) View() EntryView {
 		ok := e.Access == Allowed
 		v.Allowed = &ok
 	}
-	if len(e.Paths) == 1 {
-		v.Path = e.Paths[0]
-	} else {
-		v.Path = e.Paths
+	v.Paths = e.Paths
+	if v.Paths == nil {
+		v.Paths = []string{}
 	}
 	if v.URLs == nil {
 		v.URLs = []string{}
@@ -69,7 +68,7 @@ func (c *Catalog) Views() []EntryView {
 //   - yaml: the same as a YAML list, every string a YAML 1.1 reader would
 //     take for another type ("yes", "no", "2021-08-12", "1:20") quoted
 //   - csv: a header and one row per path: name, path, url, line, column,
-//     allowed ("allowed", "disallowed" or empty), metadata (a JSON
+//     verdict ("allowed", "disallowed" or empty), metadata (a JSON
 //     object); a cell starting with "=", "+", "-", "@", a tab or a
 //     carriage return is prefixed with "'" so that spreadsheets do not run
 //     it as a formula
@@ -113,7 +112,7 @@ func Export(w io.Writer, c *Catalog, format string, opts ExportOptions) (Problem
 
 func writeCSV(w io.Writer, c *Catalog) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"name", "path", "url", "line", "column", "allowed", "metadata"})
+	cw.Write([]string{"name", "path", "url", "line", "column", "verdict", "metadata"})
 	for _, e := range c.Entries {
 		meta, err := json.Marshal(nonNil(e.Metadata))
 		if err != nil {

@@ -155,7 +155,7 @@ func TestExportJSONYAMLCSV(t *testing.T) {
 				t.Errorf("json: %d entries, want %d", len(js), len(c.Entries))
 			}
 			for _, e := range js {
-				for _, k := range []string{"name", "path", "urls", "line", "allowed", "metadata"} {
+				for _, k := range []string{"name", "paths", "urls", "line", "allowed", "metadata"} {
 					if _, ok := e[k]; !ok {
 						t.Errorf("json entry lacks %q: %v", k, e)
 					}
@@ -177,7 +177,7 @@ func TestExportJSONYAMLCSV(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(rows) != 1+paths(c) || strings.Join(rows[0], ",") != "name,path,url,line,column,allowed,metadata" {
+			if len(rows) != 1+paths(c) || strings.Join(rows[0], ",") != "name,path,url,line,column,verdict,metadata" {
 				t.Errorf("csv: %d rows, header %q; want %d", len(rows), rows[0], 1+paths(c))
 			}
 		})

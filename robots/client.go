@@ -160,17 +160,8 @@ func (c *Client) init() {
 // User-Agent can be sent (see UserAgent); a robots.txt that cannot be
 // fetched is an Answer with its meaning under the profile, and Err set.
 func (c *Client) Check(ctx context.Context, agent, rawURL string) (*Answer, error) {
-	c.uaOnce.Do(func() {
-		c.ua = c.UserAgent
-		if c.ua == "" {
-			c.ua = agent
-		}
-		if ProductToken(c.ua) == "" {
-			c.uaErr = fmt.Errorf("robots: Client.UserAgent is empty and the agent %q has no product token to send in its place: set UserAgent to the crawler's User-Agent", c.ua)
-		}
-	})
-	if c.uaErr != nil {
-		return nil, c.uaErr
+	if err := c.userAgent(agent); err != nil {
+		return nil, err
 	}
 	c.init()
 	if strings.HasPrefix(rawURL, "/") && !strings.HasPrefix(rawURL, "//") {

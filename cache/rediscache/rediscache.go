@@ -22,6 +22,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"sync/atomic"
 	"time"
 
@@ -184,7 +185,8 @@ func (c *Cache) record(err error) {
 	c.downUntil.Store(time.Now().Add(c.opts.Backoff).UnixNano())
 	if !c.down.Swap(true) {
 		cause := err.Error()
-		if errors.Is(err, context.DeadlineExceeded) {
+		var ne net.Error
+		if errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout() {
 			cause = "no answer within " + c.opts.Timeout.String() + " (--redis-timeout)"
 		}
 		c.opts.Logger.Warn("redis unreachable; answering from the local cache and fetching directly",

@@ -23,14 +23,14 @@ type Options struct {
 
 // Report is the audit of one file.
 type Report struct {
-	Source     string            `json:"source"`
+	Source     string            `json:"file"`
 	Profile    string            `json:"profile"`
 	Paths      []string          `json:"paths"`
 	Crawlers   []*CrawlerReport  `json:"crawlers"`
 	Categories []*CategoryReport `json:"categories"`
 	Licenses   []Line            `json:"licenses"`
 	// Disagree is how many crawlers the profiles disagree about.
-	Disagree int `json:"disagree"`
+	Disagree int `json:"disagreements"`
 }
 
 // CrawlerReport is what one crawler may do under a file.
@@ -43,7 +43,7 @@ type CrawlerReport struct {
 	// of docs/cli.md.
 	Verdict
 	// Paths holds the answers for every path, "/" first.
-	Paths []*PathReport `json:"paths"`
+	Paths []*PathReport `json:"by_path"`
 	// Disagree is set when the profiles answer any path differently
 	// (allowed, or the usage preference).
 	Disagree bool `json:"disagree"`
@@ -69,7 +69,7 @@ type ProfileVerdict struct {
 	// Usage says what the usage lines state under this profile, each
 	// field in its own terms ("content-usage: train-ai=n; content-signal:
 	// search=yes"), "" when the path may not be fetched.
-	Usage string `json:"usage"`
+	Usage string `json:"usage_text"`
 }
 
 // Verdict is a decision with its usage preference: the decision object of
@@ -141,7 +141,7 @@ func (u *UsageView) IsZero() bool {
 // crawlers may not fetch "/".
 type CategoryReport struct {
 	Category string `json:"category"`
-	Crawlers int    `json:"crawlers"`
+	Crawlers int    `json:"crawler_count"`
 	Blocked  int    `json:"blocked"`
 	Verdict  string `json:"verdict"`
 }
@@ -164,7 +164,7 @@ func File(f *grammar.File, opts Options) *Report {
 	for i, p := range order {
 		pols[i] = robots.Compile(f, p)
 	}
-	rep := &Report{Source: f.Name, Profile: opts.Profile.String(), Paths: paths}
+	rep := &Report{Source: f.Name, Profile: opts.Profile.String(), Paths: paths, Licenses: []Line{}}
 	for _, l := range pols[0].Licenses() {
 		rep.Licenses = append(rep.Licenses, lineRef(f.Name, l.Line, l.URL))
 	}

@@ -66,7 +66,7 @@ is printed on standard error).`,
 			return agentsRun(opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Agent, "agent", globalAgent, `robot name or User-Agent header ("*": only the "*" group)`)
+	agentFlag(cmd, &opts.Agent, `robot name or User-Agent header ("*": only the "*" group)`)
 	profileFlag(cmd, &opts.Profile)
 	outputFlag(cmd, &opts.Output, "text", "json", "csv")
 	opts.Fetch.AddFlags(cmd)
@@ -137,6 +137,7 @@ func agentsRun(opts *agentsOptions) error {
 			}
 		}
 	default:
+		io.WriteString(out.w, answersFor(opts.Agent, prof))
 		if err := printDecisions(out.w, decisions); err != nil {
 			return err
 		}

@@ -111,11 +111,13 @@ func TestAgentsExitCodes(t *testing.T) {
 		stderr string
 	}{
 		{"all dispatchable", []string{"agents", "-", "/index.html", "/home/user1/"}, ExitOK,
-			"URL           ROBOTS.TXT  SERVER                    LINE\n" +
+			"for \"*\" (the rules for every crawler) under rfc9309:\n" +
+				"URL           ROBOTS.TXT  SERVER                    LINE\n" +
 				"/index.html   allowed     atp://www.fict.org:8001   3\n" +
 				"/home/user1/  allowed     atp://user1.fict.org:854  5\n", ""},
-		{"disallowed", []string{"agents", "-", "/home/user1/private/x"}, ExitFindings,
-			"URL                    ROBOTS.TXT  SERVER                    LINE\n" +
+		{"disallowed", []string{"agents", "--agent", "Aglet", "-", "/home/user1/private/x"}, ExitFindings,
+			"for Aglet under rfc9309:\n" +
+				"URL                    ROBOTS.TXT  SERVER                    LINE\n" +
 				"/home/user1/private/x  disallowed  atp://user1.fict.org:854  5\n", ""},
 		{"no server", []string{"agents", "-o", "json", "-", "http://www.fict.org/home/"}, ExitFindings,
 			`{"url":"http://www.fict.org/home/","agent":"*","profile":"rfc9309","allowed":true,"server":null,"file":"<stdin>","line":4,"column":1}` + "\n", ""},

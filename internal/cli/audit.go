@@ -47,9 +47,10 @@ SOURCE is a file, "-" for standard input, or an http(s) URL (a site URL means
 its /robots.txt).
 
 -o json prints one object per source:
-  {"source","profile","paths","crawlers":[{"token","operator","category",
-   "allowed","reason","rule","group","usage","paths","disagree"}],
-   "categories","licenses","disagree"}
+  {"file","profile","paths","crawlers":[{"token","operator","category",
+   "valid_token", the decision object's fields,"usage","by_path":[...],
+   "disagree"}],"categories","licenses","disagreements"}
+(docs/schema/audit.json; --summary: docs/schema/audit-summary.json).
 -o csv prints one row per source, crawler and path. -o html prints one
 self-contained page (no network needed to view it).
 
@@ -98,10 +99,8 @@ func auditRun(opts *auditOptions) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
-	for _, p := range opts.Paths {
-		if !strings.HasPrefix(p, "/") {
-			return usageError("--path %q: want a path starting with \"/\"", p)
-		}
+	if err := checkPathArgs("--path", opts.Paths); err != nil {
+		return err
 	}
 	opts.Fetch.Profile = prof.String()
 	// One result per source, flushed as each is decided.
@@ -207,14 +206,14 @@ func (aw *auditWriter) report(rep *audit.Report) error {
 }
 
 func (aw *auditWriter) finish() error {
-	if aw.format == "html" {
+	if aw.format == "html" && len(aw.html) > 0 { // no page when no source could be read
 		return writeAuditHTML(aw.w, aw.html)
 	}
 	return nil
 }
 
 // csvHeader is the header row of audit -o csv.
-var csvHeader = []string{"source", "token", "operator", "category", "path", "profile", "verdict", "reason",
+var csvHeader = []string{"file", "token", "operator", "category", "path", "profile", "verdict", "reason",
 	"directive", "pattern", "line", "column", "train_ai", "search", "signal_search", "signal_ai_input", "signal_ai_train", "derived_train_ai", "derived_search", "disagree"}
 
 func (aw *auditWriter) csvReport(rep *audit.Report) error {
@@ -356,6 +355,14 @@ func auditSummaryRun(opts *auditOptions) error {
 		// Nothing could be read: the errors said so; no report of zeros.
 		fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %s could not be read; nothing audited\n", plural(sum.Errors, "source"))
 		return &exitError{code: ExitError}
+	}
+	if sum.Files == 0 && sum.NotOK == 0 {
+		// An empty directory or an empty list: no report of zeros either.
+		names := strings.Join(opts.Sources, " ")
+		if names == "-" {
+			names = "the list on standard input"
+		}
+		return usageError("audit --summary: no file to audit (%s names none)", names)
 	}
 	out := bufio.NewWriterSize(opts.IO.Out, 64<<10)
 	var err error
@@ -572,13 +579,13 @@ func summaryJSON(w io.Writer, s *audit.Summary) error {
 		}
 	}
 	return enc.write(struct {
-		Files         int `json:"files"`
+		Files         int `json:"audited"`
 		Unreadable    int `json:"unreadable"`
 		NotOK         int `json:"not_ok"`
-		Disagree      int `json:"disagree"`
-		ContentUsage  int `json:"content_usage"`
-		ContentSignal int `json:"content_signal"`
-		License       int `json:"license"`
+		Disagree      int `json:"disagreements"`
+		ContentUsage  int `json:"with_content_usage"`
+		ContentSignal int `json:"with_content_signal"`
+		License       int `json:"with_license"`
 	}{s.Files, s.Errors, s.NotOK, s.Disagree, s.ContentUsage, s.ContentSignal, s.License})
 }
 
@@ -601,12 +608,12 @@ func summaryCSV(w io.Writer, s *audit.Summary) error {
 	for j, cat := range audit.Categories {
 		row("category", cat, cat, s.Categories[j])
 	}
-	cw.write("total", "files", "", "", "", "", "", strconv.Itoa(s.Files))
+	cw.write("total", "audited", "", "", "", "", "", strconv.Itoa(s.Files))
 	cw.write("total", "unreadable", "", "", "", "", "", strconv.Itoa(s.Errors))
 	cw.write("total", "not_ok", "", "", "", "", "", strconv.Itoa(s.NotOK))
-	cw.write("total", "disagree", "", "", "", "", "", strconv.Itoa(s.Disagree))
-	cw.write("total", "content_usage", "", "", "", "", "", strconv.Itoa(s.ContentUsage))
-	cw.write("total", "content_signal", "", "", "", "", "", strconv.Itoa(s.ContentSignal))
-	cw.write("total", "license", "", "", "", "", "", strconv.Itoa(s.License))
+	cw.write("total", "disagreements", "", "", "", "", "", strconv.Itoa(s.Disagree))
+	cw.write("total", "with_content_usage", "", "", "", "", "", strconv.Itoa(s.ContentUsage))
+	cw.write("total", "with_content_signal", "", "", "", "", "", strconv.Itoa(s.ContentSignal))
+	cw.write("total", "with_license", "", "", "", "", "", strconv.Itoa(s.License))
 	return out.done()
 }

@@ -40,7 +40,7 @@ func TestAuditJSON(t *testing.T) {
 		t.Fatalf("audit -o json with 2 sources printed %d lines, want 2 (JSON Lines)", len(lines))
 	}
 	var rep struct {
-		Source   string `json:"source"`
+		Source   string `json:"file"`
 		Crawlers []struct {
 			Token    string `json:"token"`
 			Category string `json:"category"`
@@ -90,7 +90,7 @@ func TestAuditErrors(t *testing.T) {
 	}{
 		{[]string{"audit", "-o", "yaml", auditFile}, ExitError, "unknown output format"},
 		{[]string{"audit", "--summary", "-o", "html", auditFile}, ExitError, "unknown output format"},
-		{[]string{"audit", "--path", "x", auditFile}, ExitError, `want a path starting with "/"`},
+		{[]string{"audit", "--path", "x", auditFile}, ExitError, `--path "x" is not a path starting with "/" (did you mean /x?)`},
 		{[]string{"audit", "--profile", "nope", auditFile}, ExitError, "unknown profile"},
 		{[]string{"audit", "testdata/robots/no-such-file.txt"}, ExitError, "no-such-file.txt"},
 		{[]string{"audit", "--summary", "testdata/robots/no-such-file.txt"}, ExitError, "no-such-file.txt"},

@@ -28,7 +28,6 @@ const globalAgent = "*"
 
 func newCheckCmd(ios *IOStreams) *cobra.Command {
 	opts := &checkOptions{IO: ios}
-	var agents []string
 	cmd := &cobra.Command{
 		Use:   "check [--agent UA] [--profile P] [-o text|json|csv] [--urls FILE|-] [SOURCE] [URL...]",
 		Short: "Say whether a crawler may fetch URLs, and which rule decides",
@@ -71,7 +70,7 @@ limit; sitetxt stops at 512,001 lines); the other profiles read its first
   {"url","agent","profile","allowed":bool,"reason",
    "rule":{"directive","pattern","file","line","column"}|null,
    "group":{"agents","file","line","column"}|null,
-   "fetch":{"url","status","meaning","error"} (fetched sources only)}
+   "fetch":{"url","http_status","meaning","error"} (fetched sources only)}
 -o csv prints the same as rows. Answers are flushed line by line when
 --urls reads a pipe or a terminal.
 
@@ -90,18 +89,10 @@ printed.`,
 			if len(args) > 0 {
 				opts.Source, opts.URLs = args[0], args[1:]
 			}
-			switch len(agents) {
-			case 0:
-				opts.Agent = globalAgent
-			case 1:
-				opts.Agent = agents[0]
-			default:
-				return usageError("check answers for one agent, and --agent was given %d times (sitetxt matrix answers for several)", len(agents))
-			}
 			return checkRun(opts)
 		},
 	}
-	cmd.Flags().StringArrayVar(&agents, "agent", nil, `crawler name or User-Agent header ("*", the default: only the "*" group)`)
+	agentFlag(cmd, &opts.Agent, `crawler name or User-Agent header ("*": only the "*" group)`)
 	profileFlag(cmd, &opts.Profile)
 	opts.Fetch.AddFlags(cmd)
 	outputFlag(cmd, &opts.Output, "text", "json", "csv")
@@ -126,6 +117,9 @@ func checkRun(opts *checkOptions) error {
 		if len(opts.URLs) == 0 && opts.URLsFile == "" {
 			return usageError("check: no URL given (name a SOURCE and URLs, absolute URLs, or use --urls)")
 		}
+		if err := checkURLsFile(opts.URLsFile); err != nil {
+			return err
+		}
 	} else if err := needURLs("check", opts.Source, opts.URLs, opts.URLsFile); err != nil {
 		return err
 	}
@@ -147,7 +141,7 @@ func checkRun(opts *checkOptions) error {
 		if err := opts.Fetch.prepare(opts.IO); err != nil {
 			return err
 		}
-		sites = &siteSources{opts: opts, prof: prof, m: map[string]*checkSource{}}
+		sites = &siteSources{ios: opts.IO, ff: &opts.Fetch, agent: opts.Agent, prof: prof, m: map[string]*checkSource{}}
 	}
 
 	out := newStream(opts.IO.Out, streamsInput(opts.IO, opts.URLsFile))
@@ -186,7 +180,7 @@ func checkRun(opts *checkOptions) error {
 		}
 		if header {
 			// Say who was asked, once: one agent answers for every URL.
-			fmt.Fprintf(out.w, "for %s under %s:\n", agentWords(opts.Agent), prof)
+			io.WriteString(out.w, answersFor(opts.Agent, prof))
 			header = false
 		}
 		if err := writeDecision(out.w, st, cs.name, u, d); err != nil {
@@ -266,7 +260,9 @@ func (cs *checkSource) decide(u string) robots.Decision {
 // siteSources are the robots.txt files of the sites of a stream of
 // absolute URLs, each fetched once (and cached as the fetch flags say).
 type siteSources struct {
-	opts    *checkOptions
+	ios     *IOStreams
+	ff      *fetchFlags
+	agent   string
 	prof    robots.Profile
 	m       map[string]*checkSource // by robots.txt URL; nil for a site that gave no answer
 	failure error
@@ -277,7 +273,7 @@ type siteSources struct {
 const maxSites = 4096
 
 func (ss *siteSources) get(u string) *checkSource {
-	ios := ss.opts.IO
+	ios := ss.ios
 	robotsURL, err := fetch.ManifestURL(u, "robots.txt")
 	if err != nil || !fetch.IsURL(u) {
 		fmt.Fprintf(ios.ErrOut, "sitetxt: %s: not an absolute http(s) URL; without a SOURCE, each URL is checked against its own site's robots.txt\n", shownURL(u))
@@ -290,7 +286,7 @@ func (ss *siteSources) get(u string) *checkSource {
 	if len(ss.m) >= maxSites {
 		clear(ss.m)
 	}
-	src, err := ss.opts.Fetch.fetchSource(robotsURL, "robots.txt")
+	src, err := ss.ff.fetchSource(robotsURL, "robots.txt")
 	if err != nil {
 		fmt.Fprintf(ios.ErrOut, "sitetxt: %s\n", visible(err.Error()))
 		ss.failure = &exitError{code: ExitError}
@@ -300,7 +296,7 @@ func (ss *siteSources) get(u string) *checkSource {
 	if f := reportFetch(ios, src); f != nil {
 		ss.failure = f
 	}
-	cs := newCheckSource(ios, src, ss.prof, ss.opts.Agent)
+	cs := newCheckSource(ios, src, ss.prof, ss.agent)
 	ss.m[robotsURL] = cs
 	return cs
 }
@@ -329,13 +325,4 @@ func decisionWhy(file string, d robots.Decision) string {
 		why = d.Reason
 	}
 	return visible(why)
-}
-
-// agentWords names the agent a check answers for: "*" is the rules every
-// crawler follows.
-func agentWords(agent string) string {
-	if agent == globalAgent {
-		return `"*" (the rules for every crawler)`
-	}
-	return visible(agent)
 }

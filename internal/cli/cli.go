@@ -156,6 +156,7 @@ command follows.`,
 		newAgentsCmd(ios),
 		newFetchCmd(ios),
 		newServeCmd(ios),
+		newSitemapsCmd(ios),
 	)
 	root.SetHelpCommand(&cobra.Command{
 		Use:   "help [command]",

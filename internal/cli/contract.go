@@ -340,11 +340,11 @@ const contractDoc = "## The output contract\n\n" +
 	"1. **Formats.** `-o/--output` is `text` (the default, for people), `json` or `csv`, plus\n" +
 	"   command-specific document formats (`parse`: yaml; `datasets`: yaml, datajson, dcat, schemaorg,\n" +
 	"   datapackage, croissant; `audit`: html). Every command that prints rows offers `csv`: check,\n" +
-	"   diff, matrix, agents, lint, parse (one row per line of the file), fetch, datasets, audit.\n" +
+	"   diff, matrix, agents, lint, parse (one row per line of the file), fetch, datasets, audit, sitemaps.\n" +
 	"   explain and summary print one record per source (text or json). Flag values (`-o`, `--profile`,\n" +
 	"   `--type`, `--form`) are case-insensitive: `-o JSON` is `-o json`.\n" +
 	"2. **JSON is JSON Lines.** `-o json` prints one compact object per line, one per result: per URL\n" +
-	"   (check, diff, matrix, agents), per diagnostic (lint), per source (parse, explain, summary,\n" +
+	"   (check, diff, matrix, agents, sitemaps), per diagnostic (lint), per source (parse, explain, summary,\n" +
 	"   audit), per manifest (fetch), per dataset (datasets). Objects are written as they are decided; when URLs come from a pipe, a\n" +
 	"   terminal or any `--urls` input that is not a regular file, each line is flushed at once, so\n" +
 	"   sitetxt works as a co-process. Catalog document formats are single documents in their own shape.\n" +
@@ -354,13 +354,14 @@ const contractDoc = "## The output contract\n\n" +
 	"4. **Verdicts.** JSON says `\"allowed\": true|false`. Text and CSV say `allowed` or `disallowed`,\n" +
 	"   matrix cells included; never Yes/No.\n" +
 	"5. **The decision object** (check's lines, each entry of diff's `verdicts` and matrix's\n" +
-	"   `decisions`, the `results` of `serve`'s POST /v1/check; one Go type, internal/decision):\n\n" +
+	"   `decisions`, the `results` of `serve`'s POST /v1/check, each line of `sitemaps --agent` and of\n" +
+	"   `serve`'s POST /v1/sitemaps with an agent; one Go type, internal/decision):\n\n" +
 	"   ```\n" +
 	"   {\"url\", \"agent\", \"profile\", \"allowed\": bool,\n" +
 	"    \"reason\": \"rule matched\" | \"no rule matched\" | \"no group applies\" | \"/robots.txt is always allowed\" | what the fetch status meant,\n" +
 	"    \"rule\": {\"directive\", \"pattern\", \"file\", \"line\", \"column\"} | null,\n" +
 	"    \"group\": {\"agents\": [...], \"file\", \"line\", \"column\"} | null,\n" +
-	"    \"fetch\": {\"url\", \"status\": HTTP status or 0, \"meaning\": \"parse\" | \"allow-all\" | \"disallow-all\" | \"defer\", \"error\": \"\" or why it failed}}\n" +
+	"    \"fetch\": {\"url\", \"http_status\": HTTP status or 0, \"meaning\": \"parse\" | \"allow-all\" | \"disallow-all\" | \"defer\", \"error\": \"\" or why it failed}}\n" +
 	"   ```\n\n" +
 	"   `fetch` is present only when the robots.txt was fetched over HTTP. Features may add fields.\n" +
 	"6. **Exit codes**, the same in every command: `0` success; `1` findings (a disallowed URL, a lint\n" +
@@ -371,9 +372,11 @@ const contractDoc = "## The output contract\n\n" +
 	"   standard derives from the failure (RFC 9309: everything disallowed) are still printed. 2 wins\n" +
 	"   over 1. Endless standard input stops at the documented limit with a message, never silently.\n" +
 	"   A URL that is neither absolute nor a path starting with `/` (`org/plans.html`) is a usage\n" +
-	"   error in every command that takes URLs, named with what was probably meant, before anything is\n" +
+	"   error in every command that takes URLs (and a `--path` of audit that does not start with `/`),\n" +
+	"   named with what was probably meant, before anything is\n" +
 	"   printed; a line of `--urls` names its file and line. When nothing given could be read, the\n" +
-	"   errors and exit 2, and nothing on standard output.\n" +
+	"   errors and exit 2, and nothing on standard output (no CSV header, no totals of zeros,\n" +
+	"   no empty page); an `audit --summary` list or directory that names no file is such an error.\n" +
 	"7. **Nothing raw reaches a terminal.** Text output, CSV output and standard error escape every\n" +
 	"   character that could act on a terminal: C0 controls (tab, CR and LF included) and DEL as `\\xNN`,\n" +
 	"   C1 controls, bidirectional marks, embeddings, overrides and isolates, and line/paragraph\n" +
@@ -381,7 +384,42 @@ const contractDoc = "## The output contract\n\n" +
 	"   output is exact: the bytes the site wrote, JSON-escaped. CSV cells that a spreadsheet would run\n" +
 	"   as a formula (starting with `=`, `+`, `-`, `@`) get a leading `'`.\n" +
 	"8. **Notes** go to standard error as `sitetxt: note: ...` and are silenced with `-q`; warnings\n" +
-	"   (`sitetxt: warning: ...`) are not.\n\n"
+	"   (`sitetxt: warning: ...`) are not. A source that looks like binary data or an HTML or XML page\n" +
+	"   gets one warning, the same from every command that reads it as a robots.txt (check, diff,\n" +
+	"   matrix, agents, explain, summary, parse, lint, audit): `sitetxt: warning: FILE: input looks like\n" +
+	"   binary data, not a plain-text manifest; it is read as one all the same, and gives no rules`.\n" +
+	"9. **Who was asked.** check, agents, diff, explain and datasets answer for one `--agent` (`*`, the\n" +
+	"   rules for every crawler, when none is given) and refuse a second (exit 2, before reading\n" +
+	"   anything; matrix answers for several). Where one agent answers for many URLs, text output names\n" +
+	"   it once, before the first answer: `for Googlebot under rfc9309:` (check, agents, and datasets\n" +
+	"   when its ACCESS column was decided).\n" +
+	"10. **One shape.** Each command's `-o json` lines follow a JSON Schema (2020-12) in\n" +
+	"   [docs/schema/](schema/): `check.json`, `diff.json`, `matrix.json`, `agents.json`, `lint.json`,\n" +
+	"   `parse.json`, `explain.json`, `summary.json`, `audit.json`, `audit-summary.json`, `fetch.json`,\n" +
+	"   `datasets.json`, sharing `defs.json` (the decision object, rule, group, fetch, usage, diagnostic,\n" +
+	"   a line with its position). `internal/cli/schema_test.go` validates every command's output\n" +
+	"   against them and checks that a key has one type in every command. The same fact has one key:\n" +
+	"   the HTTP status is `http_status` (a number) and what it meant `meaning` (a word) in `fetch` and\n" +
+	"   in the decision object; a file-wide line (Host, License) is `{\"value\", \"file\", \"line\",\n" +
+	"   \"column\"}` or null; a list is an array, empty rather than null, never a string for one item;\n" +
+	"   a count is named as one (`line_count`, `crawler_count`, `disagreements`), never by the key\n" +
+	"   that elsewhere holds the list. CSV's verdict column is `verdict` (`allowed`/`disallowed`).\n" +
+	"   Changed keys (from the shapes before this contract): decision object `fetch.status` ->\n" +
+	"   `fetch.http_status` (check, diff, matrix, serve); fetch `status` -> `meaning` (CSV too), and\n" +
+	"   `error` is always present; summary `lines`, `groups`, `sitemaps` -> `line_count`,\n" +
+	"   `group_count`, `sitemap_count`, `host` `\"\"`/a string -> null or `{\"value\", ...}`; explain\n" +
+	"   `why` -> `reason`, `usage` -> `usage_lines`, `host.host` -> `host.value`; datasets `path` (a\n" +
+	"   string or an array) -> `paths` (an array; YAML too), CSV `allowed` -> `verdict`; audit `source`\n" +
+	"   -> `file` (CSV too), `disagree` (the count) -> `disagreements`, `crawlers[].paths` ->\n" +
+	"   `crawlers[].by_path`, `profiles[].usage` -> `usage_text`, `categories[].crawlers` ->\n" +
+	"   `crawler_count`, `licenses` `[]` instead of null; audit --summary totals `files` -> `audited`,\n" +
+	"   `disagree` -> `disagreements`, `content_usage`, `content_signal`, `license` ->\n" +
+	"   `with_content_usage`, `with_content_signal`, `with_license` (CSV rows too); parse\n" +
+	"   `records[].lines`, `records[].agents` -> `line_numbers`, `agent_lines`.\n" +
+	"11. **Counts.** A count word agrees with its number (`1 dataset`, `2 datasets`). A file's\n" +
+	"   diagnostics are counted one way under one profile: lint lists them, summary and fetch count\n" +
+	"   them (what matters only under other profiles is left out, as lint leaves it out without\n" +
+	"   `--portability`), and parse, which shows the grammar's own, says how many lint reports.\n\n"
 
 // readNotes says on standard error where sitetxt read less of a source
 // than it held, once per kind: past maxRead (a warning: the input was cut,

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -22,7 +21,7 @@ import (
 // datasetsOptions are the options of "sitetxt datasets".
 type datasetsOptions struct {
 	IO           *IOStreams
-	Base         string
+	Base         []string
 	Agent        string
 	Profile      string
 	Robots       string
@@ -62,12 +61,21 @@ metadata, and whether --agent may fetch them under the data.txt's own
 User-agent/Allow/Disallow records and the site's robots.txt (--robots), read
 with --profile. --list FILE (or "-") adds one SOURCE per line.
 
-A fetched data.txt is followed as R pins reads a board: a pins 0.x index entry
-whose path is a directory ("path: mtcars") is replaced by the files its own
-mtcars/data.txt lists; a URL ending in "/" means its data.txt, and a board
-without one is read through its pins 1.x manifest _pins.yaml (each pin's
-latest version directory and its data.txt). --max-depth, --max-fetches and
---board-timeout bound this; --no-follow turns it off.
+--base is the URL a SOURCE is published at (a fetched one's is its own
+URL). With several SOURCEs, give one --base per SOURCE, in order, or one
+ending in "/" under which each SOURCE on disk lies at the path it is named
+by. --robots (a file, "-" or a URL) judges only the URLs on its own site:
+a fetched robots.txt those on its URL's scheme and host; a file, which has
+no URL, those on the SOURCEs' site, which must then be one.
+
+A data.txt, fetched or on disk, is followed as R pins reads a board: a pins
+0.x index entry whose path is a directory ("path: mtcars") is replaced by
+the files its own mtcars/data.txt lists; a URL ending in "/" or a directory
+means its data.txt, and a board without one is read through its pins 1.x
+manifest _pins.yaml (each pin's latest version directory and its data.txt),
+as is a _pins.yaml named as SOURCE. On disk, only files under the SOURCE's
+directory are read. --max-depth, --max-fetches and --board-timeout bound
+this, the same for both; --no-follow turns it off.
 
 Output formats (-o): text (aligned columns), json (JSON Lines, one object
 per dataset), yaml, csv, and the catalog documents schemaorg (schema.org
@@ -100,10 +108,10 @@ listed).`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Base, "base", "", "URL the data.txt was fetched from; relative paths resolve against it (one SOURCE only)")
-	f.StringVar(&opts.Agent, "agent", globalAgent, `crawler name or User-Agent header whose access is decided ("*": only the "*" group)`)
+	f.StringArrayVar(&opts.Base, "base", nil, `URL a SOURCE is published at; its relative paths resolve against it (one per SOURCE, in order, or one ending in "/" that the SOURCE files are under)`)
+	agentFlag(cmd, &opts.Agent, `crawler name or User-Agent header whose access is decided ("*": only the "*" group)`)
 	profileFlag(cmd, &opts.Profile)
-	f.StringVar(&opts.Robots, "robots", "", "the site's robots.txt file, applied to URLs on the data.txt's host")
+	f.StringVar(&opts.Robots, "robots", "", "the site's robots.txt (file or URL), applied to URLs on its own site")
 	f.StringVar(&opts.Form, "form", "auto", "data.txt form: auto, yaml or records")
 	f.StringVar(&opts.List, "list", "", `read more SOURCEs from this file, one per line ("-": standard input; blank and # lines skipped)`)
 	f.StringVar(&opts.Title, "title", "", "the catalog's title (default: where its datasets were listed)")
@@ -113,8 +121,8 @@ listed).`,
 	f.StringSliceVar(&opts.BureauCode, "bureau-code", nil, "US federal bureau code(s); with --program-code, data.json follows the federal schema")
 	f.StringSliceVar(&opts.ProgramCode, "program-code", nil, "US federal program code(s)")
 	f.BoolVar(&opts.NoFollow, "no-follow", false, "do not follow pins boards (directory entries, _pins.yaml)")
-	f.IntVar(&opts.MaxDepth, "max-depth", datatxt.DefaultBoardLimits.MaxDepth, "how many levels of data.txt below a fetched one are read")
-	f.IntVar(&opts.MaxFetches, "max-fetches", datatxt.DefaultBoardLimits.MaxFetches, "how many files following one source's board may fetch")
+	f.IntVar(&opts.MaxDepth, "max-depth", datatxt.DefaultBoardLimits.MaxDepth, "how many levels of data.txt below a SOURCE's are read")
+	f.IntVar(&opts.MaxFetches, "max-fetches", datatxt.DefaultBoardLimits.MaxFetches, "how many files following one SOURCE's board may fetch or read")
 	f.DurationVar(&opts.BoardTimeout, "board-timeout", datatxt.DefaultBoardLimits.Timeout, "how long following one source's board may take")
 	f.BoolVar(&opts.Probe, "probe", false, "ask each file's server (HEAD, or a one-byte ranged GET) for its media type, size and Last-Modified, honouring robots.txt for --agent")
 	f.IntVar(&opts.ProbeConc, "probe-concurrency", 4, "how many probe requests are in flight at once")
@@ -164,14 +172,9 @@ func datasetsRun(opts *datasetsOptions) error {
 	if stdin > 1 {
 		return usageError("datasets: standard input can be read once (SOURCE, --list or --robots)")
 	}
-	if opts.Base != "" {
-		u, err := url.Parse(opts.Base)
-		if err != nil || !u.IsAbs() || u.Host == "" {
-			return usageError("--base %q is not an absolute URL", opts.Base)
-		}
-		if len(sources) > 1 {
-			return usageError("--base applies to one SOURCE; %d were given", len(sources))
-		}
+	bases, err := sourceBases(opts.Base, sources)
+	if err != nil {
+		return err
 	}
 	if (len(opts.BureauCode) > 0) != (len(opts.ProgramCode) > 0) {
 		return usageError("--bureau-code and --program-code go together (the federal data.json schema needs both)")
@@ -182,7 +185,7 @@ func datasetsRun(opts *datasetsOptions) error {
 	if opts.ProbeConc < 1 || opts.ProbeDelay < 0 || opts.ProbeTimeout <= 0 {
 		return usageError("--probe-concurrency must be 1 or more, --probe-delay 0 or more, --probe-timeout positive")
 	}
-	popts := datatxt.Options{Form: form, Base: opts.Base, Agent: opts.Agent,
+	popts := datatxt.Options{Form: form, Agent: opts.Agent,
 		Rules: datatxt.CompileRules(robots.Compile, prof)}
 	if opts.Robots != "" {
 		opts.Fetch.Profile = prof.String()
@@ -195,12 +198,16 @@ func datasetsRun(opts *datasetsOptions) error {
 			return err
 		}
 		popts.Robots = as[0]
+		if popts.RobotsSite, err = robotsSiteOf(opts.Robots, rsrc, sources, bases); err != nil {
+			return err
+		}
 	}
 	var (
 		cats   []*datatxt.Catalog
 		failed bool
 	)
-	for _, s := range sources {
+	for i, s := range sources {
+		popts.Base = bases[i]
 		c, err := datasetsSource(opts, s, popts)
 		if err != nil {
 			failed = true
@@ -240,6 +247,9 @@ func datasetsRun(opts *datasetsOptions) error {
 	var probs datatxt.Problems
 	switch opts.Output {
 	case "text":
+		if accessDecided(c) {
+			io.WriteString(opts.IO.Out, answersFor(opts.Agent, prof)) // whose access the ACCESS column is
+		}
 		err = printDatasets(opts.IO, c)
 	case "json":
 		err = printDatasetsJSON(opts.IO.Out, c)
@@ -275,11 +285,7 @@ func datasetsSource(opts *datasetsOptions, arg string, popts datatxt.Options) (*
 		}
 		ff := opts.Fetch.Fetcher()
 		f := &datatxt.Fetcher{UserAgent: ff.UserAgent, Timeout: ff.Timeout, Cache: ff.Cache}
-		lim := datatxt.BoardLimits{MaxDepth: opts.MaxDepth, MaxFetches: opts.MaxFetches, Timeout: opts.BoardTimeout}
-		if lim.MaxDepth == 0 {
-			lim.MaxDepth = -1 // BoardLimits reads 0 as the default
-		}
-		c, err := f.Discover(context.Background(), arg, popts, lim)
+		c, err := f.Discover(context.Background(), arg, popts, boardLimits(opts))
 		if errors.Is(err, datatxt.ErrNoDataTxt) {
 			// Not an error: the site may offer datasets found by other means.
 			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: note: %s\n", visible(err.Error()))
@@ -289,6 +295,11 @@ func datasetsSource(opts *datasetsOptions, arg string, popts datatxt.Options) (*
 			return nil, &exitError{code: ExitError, err: err}
 		}
 		return c, nil
+	}
+	if !fetch.IsURL(arg) {
+		if c, ok, err := localBoard(opts, arg, popts); ok {
+			return c, err
+		}
 	}
 	src, err := resolveSource(opts.IO, &opts.Fetch, arg, "data.txt")
 	if err != nil {

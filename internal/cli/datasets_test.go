@@ -45,7 +45,7 @@ func TestDatasetsJSONShape(t *testing.T) {
 		t.Fatalf("%d entries, want 3", len(entries))
 	}
 	for _, e := range entries {
-		for _, k := range []string{"name", "path", "urls", "line", "column", "allowed", "metadata", "file"} {
+		for _, k := range []string{"name", "paths", "urls", "line", "column", "allowed", "metadata", "file"} {
 			if _, ok := e[k]; !ok {
 				t.Errorf("entry lacks %q: %v", k, e)
 			}

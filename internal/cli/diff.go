@@ -53,7 +53,7 @@ is printed on standard error).`,
 			return diffRun(opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Agent, "agent", globalAgent, `crawler name or User-Agent header ("*": only the "*" group)`)
+	agentFlag(cmd, &opts.Agent, `crawler name or User-Agent header ("*": only the "*" group)`)
 	cmd.Flags().StringSliceVar(&opts.Profiles, "profiles", profileNames, "profiles to compare, the first being the reference")
 	_ = cmd.RegisterFlagCompletionFunc("profiles", cobra.FixedCompletions(profileNames, cobra.ShellCompDirectiveNoFileComp))
 	outputFlag(cmd, &opts.Output, "text", "json", "csv")

@@ -36,11 +36,13 @@ group's Crawl-delay, Request-rate and Visit-time, and the file-wide
 Sitemap and Host lines.
 
 -o json prints one object:
-  {"file","agent","profile","why","groups":[{"agents","file","line","column"}],
+  {"file","agent","profile","reason","groups":[{"agents","file","line","column"}],
    "rules":[{"directive","pattern","file","line","column","implied"}],
    "crawl_delay","request_rate":{"requests","seconds"},
    "visit_time":{"from","to"},"sitemaps":[{"url","file","line","column"}],
-   "host":{"host","file","line","column"},"fetch":{...}}
+   "host":{"value","file","line","column"}|null,
+   "usage_lines":[{"field","value","file","line","column"}],"fetch":{...}}
+docs/schema/explain.json has the schema.
 
 Exit codes: 0, or 2 on usage or input errors and when SOURCE could not be
 fetched.`,
@@ -52,7 +54,7 @@ fetched.`,
 			return explainRun(opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Agent, "agent", globalAgent, `crawler name or User-Agent header ("*": only the "*" group)`)
+	agentFlag(cmd, &opts.Agent, `crawler name or User-Agent header ("*": only the "*" group)`)
 	profileFlag(cmd, &opts.Profile)
 	outputFlag(cmd, &opts.Output, "text", "json")
 	opts.Fetch.AddFlags(cmd)
@@ -65,7 +67,7 @@ type (
 		File        string                `json:"file"`
 		Agent       string                `json:"agent"`
 		Profile     string                `json:"profile"`
-		Why         string                `json:"why"`
+		Why         string                `json:"reason"` // why these groups apply
 		Groups      []*groupJSON          `json:"groups"`
 		Rules       []explainRuleJSON     `json:"rules"`
 		CrawlDelay  *float64              `json:"crawl_delay"` // seconds
@@ -75,7 +77,7 @@ type (
 		Host        *hostJSON             `json:"host"`
 		// Usage lists the usage lines of the groups: Content-Usage rules
 		// in the order they are preferred, then Content-Signal lines.
-		Usage []*usageLineRef `json:"usage"`
+		Usage []*usageLineRef `json:"usage_lines"`
 		Fetch *fetchJSON      `json:"fetch,omitempty"`
 	}
 	usageLineRef struct {
@@ -100,7 +102,7 @@ type (
 		Column int    `json:"column"`
 	}
 	hostJSON struct {
-		Host   string `json:"host"`
+		Host   string `json:"value"`
 		File   string `json:"file"`
 		Line   int    `json:"line"`
 		Column int    `json:"column"`
@@ -246,7 +248,10 @@ standard input, or an http(s) URL) as --profile reads it: its size against
 the profile's limit, lines, groups, the agents named, rule counts, file-wide
 Sitemap and Host lines, and diagnostics by severity (lint lists them).
 
--o json prints one object per source per line.
+-o json prints one object per source per line (docs/schema/summary.json):
+  {"file","profile","bytes","limit_bytes","ignored_bytes","line_count",
+   "group_count","agents","allow_rules","disallow_rules","wildcard_rules",
+   "sitemap_count","host":{"value","file","line","column"}|null,"errors","warnings"}
 
 Exit codes: 0, 1 when a source has lint errors, 2 on usage or input errors.`,
 		Example: `  sitetxt summary testdata/robots/fict.org.txt testdata/robots/messy.txt`,
@@ -264,21 +269,21 @@ Exit codes: 0, 1 when a source has lint errors, 2 on usage or input errors.`,
 
 // fileSummaryJSON is the JSON form of a summary.
 type fileSummaryJSON struct {
-	File       string   `json:"file"`
-	Profile    string   `json:"profile"`
-	Bytes      int      `json:"bytes"`
-	LimitBytes int      `json:"limit_bytes"` // what the profile reads; 0: no limit
-	Ignored    int      `json:"ignored_bytes"`
-	Lines      int      `json:"lines"`
-	Groups     int      `json:"groups"`
-	Agents     []string `json:"agents"`
-	Allow      int      `json:"allow_rules"`
-	Disallow   int      `json:"disallow_rules"`
-	Wildcard   int      `json:"wildcard_rules"`
-	Sitemaps   int      `json:"sitemaps"`
-	Host       string   `json:"host"`
-	Errors     int      `json:"errors"`
-	Warnings   int      `json:"warnings"`
+	File       string    `json:"file"`
+	Profile    string    `json:"profile"`
+	Bytes      int       `json:"bytes"`
+	LimitBytes int       `json:"limit_bytes"` // what the profile reads; 0: no limit
+	Ignored    int       `json:"ignored_bytes"`
+	Lines      int       `json:"line_count"`
+	Groups     int       `json:"group_count"`
+	Agents     []string  `json:"agents"`
+	Allow      int       `json:"allow_rules"`
+	Disallow   int       `json:"disallow_rules"`
+	Wildcard   int       `json:"wildcard_rules"`
+	Sitemaps   int       `json:"sitemap_count"`
+	Host       *hostJSON `json:"host"` // as explain's: null when there is no Host line
+	Errors     int       `json:"errors"`
+	Warnings   int       `json:"warnings"`
 }
 
 func summaryRun(opts *summaryOptions) error {
@@ -304,6 +309,7 @@ func summaryRun(opts *summaryOptions) error {
 			failure = &exitError{code: ExitError}
 			continue
 		}
+		markupWarning(opts.IO, src)
 		f := parseFor(src, prof)
 		pol := robots.Compile(f, prof)
 		v := fileSummaryJSON{File: src.name, Profile: prof.String(), Bytes: len(src.data), LimitBytes: max(prof.MaxSize(), 0),
@@ -329,9 +335,10 @@ func summaryRun(opts *summaryOptions) error {
 		}
 		sort.Strings(v.Agents)
 		if h := pol.Host(); h != nil {
-			v.Host = h.Host
+			p := h.Line.ValuePos()
+			v.Host = &hostJSON{h.Host, src.name, p.Line, p.Column}
 		}
-		ds := lintFile(f, "robots", false)
+		ds, _ := profileDiagnostics(f, "robots", false, prof, false) // as lint counts them
 		v.Errors, v.Warnings = ds.Count(grammar.Error), ds.Count(grammar.Warning)
 		found = found || v.Errors > 0
 		if opts.Output == "json" {
@@ -372,9 +379,9 @@ func printSummary(w io.Writer, v *fileSummaryJSON) error {
 	}
 	fmt.Fprintf(&b, "  agents:      %s\n", agents)
 	fmt.Fprintf(&b, "  rules:       %d Disallow, %d Allow, %d with wildcards\n", v.Disallow, v.Allow, v.Wildcard)
-	host := v.Host
-	if host == "" {
-		host = "none"
+	host := "none"
+	if v.Host != nil {
+		host = v.Host.Host
 	}
 	fmt.Fprintf(&b, "  sitemaps:    %d; host: %s\n", v.Sitemaps, host)
 	fmt.Fprintf(&b, "  diagnostics: %s, %s (sitetxt lint lists them)\n", plural(v.Errors, "error"), plural(v.Warnings, "warning"))

@@ -8,8 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sitetxt/sitetxt/datatxt"
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/fetch"
+	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )
 
@@ -67,7 +69,7 @@ type fetchReport struct {
 	Manifest    string     `json:"manifest"`
 	URL         string     `json:"url"`
 	Mode        string     `json:"mode"`
-	Status      string     `json:"status"`
+	Status      string     `json:"meaning"`
 	Reason      string     `json:"reason"`
 	HTTPStatus  int        `json:"http_status"`
 	FinalURL    string     `json:"final_url,omitempty"`
@@ -81,7 +83,7 @@ type fetchReport struct {
 	FromCache   bool       `json:"from_cache"`
 	Revalidated bool       `json:"revalidated"`
 	Stale       bool       `json:"stale"`
-	Error       string     `json:"error,omitempty"`
+	Error       string     `json:"error"`
 	Errors      int        `json:"errors"`
 	Warnings    int        `json:"warnings"`
 	failed      bool
@@ -175,7 +177,7 @@ func fetchRun(opts *fetchOptions) error {
 }
 
 // fetchCSVHeader and fetchRow are a fetch report as a CSV row.
-var fetchCSVHeader = []string{"site", "manifest", "url", "mode", "status", "reason", "http_status", "final_url",
+var fetchCSVHeader = []string{"site", "manifest", "url", "mode", "meaning", "reason", "http_status", "final_url",
 	"redirects", "size", "truncated", "content_type", "fetched_at", "expires", "retry_after", "from_cache",
 	"revalidated", "stale", "error", "errors", "warnings"}
 
@@ -206,7 +208,12 @@ func fetchOne(ff *fetchFlags, site, url, manifest string) fetchReport {
 	}
 	if r.Status == fetch.Parse {
 		src := &source{name: url, data: string(r.Body), fetched: r}
-		ds := src.parse(grammar.Options{}).Diagnostics
+		typ, yaml := "robots", false
+		if manifest == "data.txt" {
+			typ, yaml = "datatxt", datatxt.Detect(r.Body) == datatxt.FormYAML
+		}
+		prof, _ := robots.ParseProfile(ff.Profile)
+		ds, _ := profileDiagnostics(src.parse(grammar.Options{}), typ, yaml, prof, false) // as lint counts them
 		rep.Errors, rep.Warnings = ds.Count(grammar.Error), ds.Count(grammar.Warning)
 	}
 	return rep

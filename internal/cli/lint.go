@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -26,6 +25,8 @@ type lintOptions struct {
 	Profile     string
 	Portability bool
 	Severity    string
+	// Sitemaps follows a robots.txt's Sitemap lines (lint_sitemaps.go).
+	Sitemaps bool
 }
 
 // manifestTypes are the values of lint --type.
@@ -100,6 +101,12 @@ google, ...) is left out and counted, and --portability reports it too.
 --severity error leaves warnings out. A data.txt in record form ("Path:"
 records) is recognised by its content, whatever its name.
 
+--sitemaps follows a robots.txt's Sitemap lines (and the indexes they lead
+to, as "sitetxt sitemaps" does) and reports, at the Sitemap line, a sitemap
+that cannot be fetched (a 404), is not a sitemap (an HTML page, not XML), or
+lists URLs the robots.txt disallows for every crawler ("*"), and each
+sitemap's own problems at their file:line:col.
+
 -o json prints one object per diagnostic per line:
   {"file","line","column","end_line","end_column","severity","code","message"}
 -o csv prints the same as rows.
@@ -121,6 +128,7 @@ any has, 2 when a source cannot be read or the usage is wrong.`,
 	cmd.Flags().BoolVar(&opts.Portability, "portability", false, "also report what matters only under the other profiles (a rule after a blank line, a repeated group, a misspelt field Google accepts)")
 	choiceFlag(cmd, &opts.Severity, "severity", "", "least severity shown: warning or error", "warning", "error")
 	choiceFlag(cmd, &opts.Type, "type", "", "manifest type: auto, robots (robots.txt and Mobile-agent-server) or datatxt", manifestTypes...)
+	cmd.Flags().BoolVar(&opts.Sitemaps, "sitemaps", false, "follow a robots.txt's Sitemap lines: report sitemaps that cannot be fetched, are not sitemaps, or list URLs the robots.txt disallows")
 	cmd.Flags().BoolVar(&opts.Context, "show-source", false, "under each diagnostic, show its line with a caret at the column")
 	return cmd
 }
@@ -203,13 +211,15 @@ func lintRun(opts *lintOptions) error {
 		yaml := mt == "datatxt" && datatxt.Detect([]byte(src.data)) == datatxt.FormYAML
 		sources++
 		var ds grammar.Diagnostics
-		for _, d := range lintFile(src.parse(grammar.Options{}), mt, yaml) {
-			switch {
-			case !opts.Portability && portabilityOnly(prof, d):
-				leftOut++
-			case opts.Severity == "error" && d.Severity < grammar.Error:
+		shown, left := profileDiagnostics(src.parse(grammar.Options{}), mt, yaml, prof, opts.Portability)
+		leftOut += left
+		if opts.Sitemaps && mt == "robots" {
+			shown = append(shown, lintSitemaps(opts.IO, &opts.Fetch, src, prof)...)
+		}
+		for _, d := range shown {
+			if opts.Severity == "error" && d.Severity < grammar.Error {
 				below++
-			default:
+			} else {
 				ds = append(ds, d)
 			}
 		}
@@ -217,6 +227,10 @@ func lintRun(opts *lintOptions) error {
 		texts[src.name] = src.data
 	}
 	out := newStream(opts.IO.Out, false)
+	if sources == 0 {
+		// Nothing was read: the errors alone, no header or totals of zeros.
+		return reportReadErrors(opts.IO, readErrs)
+	}
 	if err := writeDiagnostics(out, opts, all, texts); err != nil {
 		return err
 	}
@@ -233,17 +247,10 @@ func lintRun(opts *lintOptions) error {
 	if err := out.done(); err != nil {
 		return err
 	}
-	for _, err := range readErrs {
-		var ee *exitError
-		if errors.As(err, &ee) && ee.err != nil {
-			err = ee.err
-		}
-		fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %s\n", visible(err.Error()))
+	if err := reportReadErrors(opts.IO, readErrs); err != nil {
+		return err
 	}
-	switch {
-	case len(readErrs) > 0:
-		return &exitError{code: ExitError}
-	case all.HasErrors():
+	if all.HasErrors() {
 		return findings
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 	"gopkg.in/yaml.v3"
 )
@@ -59,6 +60,7 @@ func parseRun(opts *parseOptions) error {
 	if err != nil {
 		return err
 	}
+	markupWarning(opts.IO, src)
 	f := src.parse(grammar.Options{})
 	switch opts.Output {
 	case "json":
@@ -79,7 +81,7 @@ func parseRun(opts *parseOptions) error {
 		defer enc.Close()
 		return enc.Encode(astView(f))
 	}
-	printTree(opts.IO.Out, f)
+	printTree(opts.IO.Out, f, len(sourceDiagnostics(src, f, robots.RFC9309)))
 	return nil
 }
 
@@ -116,8 +118,8 @@ type (
 		Line   int   `json:"line" yaml:"line"`
 		Column int   `json:"column" yaml:"column"`
 		Offset int   `json:"offset" yaml:"offset"`
-		Lines  []int `json:"lines" yaml:"lines,flow"`
-		Agents []int `json:"agents" yaml:"agents,flow"`
+		Lines  []int `json:"line_numbers" yaml:"line_numbers,flow"`
+		Agents []int `json:"agent_lines" yaml:"agent_lines,flow"`
 	}
 )
 
@@ -167,8 +169,9 @@ func writeParseCSV(cw *csvRows, f *grammar.File) error {
 }
 
 // printTree writes the syntax tree for people.
-func printTree(w io.Writer, f *grammar.File) {
-	fmt.Fprintf(w, "%s: %s, %s, %s of the grammar (lint adds the interpreters')\n", visible(f.Name), plural(len(f.Lines), "line"), plural(len(f.Records), "record"), plural(len(f.Diagnostics), "diagnostic"))
+func printTree(w io.Writer, f *grammar.File, linted int) {
+	fmt.Fprintf(w, "%s: %s, %s, %s of the grammar (sitetxt lint, which adds the interpreters', reports %d)\n",
+		visible(f.Name), plural(len(f.Lines), "line"), plural(len(f.Records), "record"), plural(len(f.Diagnostics), "diagnostic"), linted)
 	if f.BOM != "" {
 		fmt.Fprintf(w, "byte-order mark: % X\n", f.BOM)
 	}

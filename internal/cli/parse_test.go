@@ -80,7 +80,7 @@ func TestExitCodes(t *testing.T) {
 		stderr string
 	}{
 		{[]string{"parse", good}, ExitOK, ""},
-		{[]string{"parse", bad}, ExitOK, ""},
+		{[]string{"parse", bad}, ExitOK, "sitetxt: warning: " + bad + ": input looks like an HTML document, not a plain-text manifest; it is read as one all the same, and gives no rules\n"},
 		{[]string{"parse"}, ExitError, "sitetxt: parse: needs 1 argument, got 0\n"},
 		{[]string{"parse", "-o", "xml", good}, ExitError, "sitetxt: unknown output format \"xml\" (want text, json, yaml, csv)\n"},
 		{[]string{"parse", filepath.Join(dir, "missing.txt")}, ExitError, "sitetxt: cannot read " + filepath.Join(dir, "missing.txt") + ": no such file or directory\n"},

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sitetxt/sitetxt/cache"
 	"github.com/sitetxt/sitetxt/cache/rediscache"
 	"github.com/sitetxt/sitetxt/internal/serve"
 	"github.com/sitetxt/sitetxt/robots"
@@ -64,12 +65,18 @@ shares the cache and a lease per robots.txt, so a site sees one request per
 expiry from the whole fleet. When Redis is down or slow, answers continue
 from the local cache and direct fetches; nothing fails (docs/fleet.md).
 
-The service refuses to fetch from loopback, private and link-local
-addresses (checked at connection time, after DNS and on every redirect)
-unless --allow-private is given. --token-file requires
+The service is meant to face strangers. It refuses to fetch from any
+address that is not a public one (loopback, private, link-local,
+documentation, reserved, this host's own: the IANA special-purpose
+registries, checked at connection time, after DNS and on every redirect)
+unless --allow-private is given, and tells a stranger why a fetch failed
+in public words only (the detail is logged). --max-memory is one budget
+the response cache, compiled rules, fetches in flight and requests being
+answered share; a request it cannot take gets 503. --token-file requires
 "Authorization: Bearer <token>" on /v1/check and /metrics. SIGTERM or
 SIGINT stops accepting connections and finishes the requests in flight
-(for at most --grace). One log line per request goes to standard error.`,
+(for at most --grace). One log line per request goes to standard error,
+with status 499 when the client did not receive the whole answer.`,
 		Example: `  sitetxt serve --listen 127.0.0.1:8080
   sitetxt serve --listen :8080 --redis redis://10.0.0.5:6379/0 --token-file /etc/sitetxt/token
   curl -s -d '{"agent":"ExampleBot","urls":["https://example.org/private/x"]}' http://127.0.0.1:8080/v1/check`,
@@ -92,7 +99,7 @@ SIGINT stops accepting connections and finishes the requests in flight
 	fl.StringVar(&opts.UserAgent, "user-agent", defaultUserAgent(), "User-Agent header to send when fetching robots.txt")
 	fl.IntVar(&opts.MaxURLs, "max-urls", serve.DefaultMaxURLs, "most URLs in one request")
 	fl.Int64Var(&opts.MaxBody, "max-body", serve.DefaultMaxBody, "most bytes in one request body")
-	fl.StringVar(&opts.MaxMemory, "max-memory", "1GiB", "memory budget the caches, compiled rules and fetches in flight share (e.g. 512MiB, 4GiB); also the Go runtime's soft limit (docs/fleet.md)")
+	fl.StringVar(&opts.MaxMemory, "max-memory", "1GiB", "memory budget the response cache, compiled rules, fetches in flight and requests share (e.g. 512MiB, 4GiB); also the Go runtime's soft limit (docs/fleet.md)")
 	fl.IntVar(&opts.MaxConns, "max-conns", serve.DefaultMaxConns, "most client connections held at once")
 	fl.IntVar(&opts.MaxAgent, "max-agent", serve.DefaultMaxAgent, "most bytes in a request's agent")
 	fl.DurationVar(&opts.Grace, "grace", 30*time.Second, "on SIGTERM, how long to wait for requests in flight")
@@ -118,20 +125,10 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 	if opts.MaxConns < 0 || opts.MaxAgent < 0 {
 		return usageError("--max-conns and --max-agent must be positive")
 	}
-	debug.SetMemoryLimit(maxMem)
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(opts.LogLevel)); err != nil {
-		return usageError("unknown --log-level %q (want debug, info, warn or error)", opts.LogLevel)
-	}
-	hopts := &slog.HandlerOptions{Level: level}
-	var log *slog.Logger
-	switch strings.ToLower(opts.LogFormat) {
-	case "text":
-		log = slog.New(slog.NewTextHandler(opts.IO.ErrOut, hopts))
-	case "json":
-		log = slog.New(slog.NewJSONHandler(opts.IO.ErrOut, hopts))
-	default:
-		return usageError("unknown --log-format %q (want text or json)", opts.LogFormat)
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(maxMem))
+	log, err := serveLogger(opts)
+	if err != nil {
+		return err
 	}
 	cfg := serve.Config{Profile: prof, UserAgent: opts.UserAgent, AllowPrivate: opts.AllowPrivate,
 		MaxURLs: opts.MaxURLs, MaxBody: opts.MaxBody, FetchTimeout: opts.Timeout, RequestTimeout: opts.ReqTimeout, Logger: log,
@@ -146,16 +143,11 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 		}
 	}
 	if opts.Redis != "" {
-		rediscache.LogDriverTo(log)
-		if opts.RedisTimeout <= 0 {
-			return usageError("--redis-timeout must be positive")
-		}
-		rc, err := rediscache.Open(opts.Redis, rediscache.Options{Logger: log, Timeout: opts.RedisTimeout})
+		rc, err := openRedis(ctx, opts, log, maxMem)
 		if err != nil {
-			return usageError("--redis: %v", err)
+			return err
 		}
 		defer rc.Close()
-		rc.Ping(ctx) // a failure is logged once, by the cache, with its address and cause
 		cfg.Cache, cfg.Redis = rc, rc
 	}
 	ln, err := net.Listen("tcp", opts.Listen)
@@ -163,7 +155,7 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 		return usageError("--listen: %v", err)
 	}
 	addr := ln.Addr().String()
-	log.Info("serving", "addr", addr, "profile", prof.String(), "redis", opts.Redis != "", "allow_private", opts.AllowPrivate)
+	log.Info("serving", "addr", addr, "profile", prof.String(), "redis", opts.Redis != "", "allow_private", opts.AllowPrivate, "max_memory", maxMem)
 	if opts.ready != nil {
 		opts.ready(addr)
 	}
@@ -172,6 +164,41 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// serveLogger returns the logger of --log-format and --log-level, on
+// standard error.
+func serveLogger(opts *serveOptions) (*slog.Logger, error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(opts.LogLevel)); err != nil {
+		return nil, usageError("unknown --log-level %q (want debug, info, warn or error)", opts.LogLevel)
+	}
+	hopts := &slog.HandlerOptions{Level: level}
+	switch strings.ToLower(opts.LogFormat) {
+	case "text":
+		return slog.New(slog.NewTextHandler(opts.IO.ErrOut, hopts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(opts.IO.ErrOut, hopts)), nil
+	}
+	return nil, usageError("unknown --log-format %q (want text or json)", opts.LogFormat)
+}
+
+// openRedis opens the --redis cache, its local copy sized from the memory
+// budget, and asks it once whether it is there: Redis being down is
+// logged once, by the cache, with its address and the cause in words,
+// and serving goes on without it.
+func openRedis(ctx context.Context, opts *serveOptions, log *slog.Logger, maxMem int64) (*rediscache.Cache, error) {
+	if opts.RedisTimeout <= 0 {
+		return nil, usageError("--redis-timeout must be positive")
+	}
+	rediscache.LogDriverTo(log)
+	rc, err := rediscache.Open(opts.Redis, rediscache.Options{Logger: log, Timeout: opts.RedisTimeout,
+		Local: &cache.Memory{MaxBytes: serve.ResponseCacheBytes(maxMem)}})
+	if err != nil {
+		return nil, usageError("--redis: %v", err)
+	}
+	rc.Ping(ctx)
+	return rc, nil
 }
 
 // parseBytes reads a size: a number with an optional unit (B, KiB, MiB,

@@ -5,11 +5,17 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/sitetxt/sitetxt/internal/redistest"
 )
 
 func TestServeUsageErrors(t *testing.T) {
@@ -84,4 +90,102 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// TestServeRedisDownLogsOnce: Redis that stops answering (DEBUG SLEEP, so
+// each command runs past --redis-timeout, the "context deadline exceeded"
+// of before) is one warning line naming the server and the cause in
+// words, however many requests meet it, and one line when it is back;
+// decisions go on meanwhile.
+func TestServeRedisDownLogsOnce(t *testing.T) {
+	srv := redistest.Start(t)
+	sites := make([]*httptest.Server, 5) // five origins, each its own robots.txt to look up
+	for i := range sites {
+		sites[i] = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, "User-agent: *\nDisallow: /private/\n")
+		}))
+		defer sites[i].Close()
+	}
+	var errOut syncBuffer
+	ios := &IOStreams{In: strings.NewReader(""), Out: io.Discard, ErrOut: &errOut,
+		Getenv: func(string) string { return "" }, IsTerminal: func(io.Writer) bool { return false }}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addr := make(chan string, 1)
+	opts := &serveOptions{IO: ios, Listen: "127.0.0.1:0", Profile: "rfc9309", Timeout: 5e9, ReqTimeout: 5e9, MaxURLs: 10, MaxBody: 1 << 20,
+		Grace: 5e9, LogFormat: "json", LogLevel: "info", Redis: srv.URL(), RedisTimeout: 250 * time.Millisecond, AllowPrivate: true,
+		ready: func(a string) { addr <- a }}
+	done := make(chan error, 1)
+	go func() { done <- serveRun(ctx, opts) }()
+	base := "http://" + <-addr
+	check := func(site *httptest.Server, path string) {
+		t.Helper()
+		resp, err := http.Post(base+"/v1/check", "application/json", strings.NewReader(`{"agent":"ExampleBot","urls":["`+site.URL+path+`"]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(body), `"allowed":`+strconv.FormatBool(!strings.HasPrefix(path, "/private/"))) {
+			t.Errorf("POST /v1/check %s = %d %s", path, resp.StatusCode, body)
+		}
+	}
+	check(sites[0], "/a")
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr})
+	defer rdb.Close()
+	slept := make(chan error, 1)
+	go func() { slept <- rdb.Do(context.Background(), "DEBUG", "SLEEP", "1.5").Err() }()
+	time.Sleep(100 * time.Millisecond)
+	for _, site := range sites[1:4] {
+		check(site, "/private/x") // each asks Redis, or finds it backed off
+	}
+	if err := <-slept; err != nil {
+		t.Fatalf("DEBUG SLEEP: %v", err)
+	}
+	time.Sleep(2500 * time.Millisecond) // past the backoff
+	check(sites[4], "/b")
+	cancel()
+	<-done
+	logs := errOut.String()
+	down := strings.Count(logs, "redis unreachable")
+	if down != 1 || strings.Count(logs, "redis reachable again") != 1 {
+		t.Errorf("log has %d 'redis unreachable' and %d 'reachable again' lines, want 1 each:\n%s", down, strings.Count(logs, "redis reachable again"), logs)
+	}
+	for _, want := range []string{`"redis":"` + srv.Addr + `"`, `"cause":"no answer within 250ms (--redis-timeout)"`} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("log lacks %s:\n%s", want, logs)
+		}
+	}
+	if strings.Contains(logs, `"context deadline exceeded"`) {
+		t.Errorf("log has a bare context deadline exceeded:\n%s", logs)
+	}
+}
+
+// TestServeRedisDownAtStart: a Redis that is not there when serve starts
+// is one warning line (not one from the start and one from the cache),
+// and decisions are answered.
+func TestServeRedisDownAtStart(t *testing.T) {
+	var errOut syncBuffer
+	ios := &IOStreams{In: strings.NewReader(""), Out: io.Discard, ErrOut: &errOut,
+		Getenv: func(string) string { return "" }, IsTerminal: func(io.Writer) bool { return false }}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addr := make(chan string, 1)
+	redisAddr := "127.0.0.1:" + strconv.Itoa(redistest.FreePort(t))
+	opts := &serveOptions{IO: ios, Listen: "127.0.0.1:0", Profile: "rfc9309", Timeout: 5e9, ReqTimeout: 5e9, MaxURLs: 10, MaxBody: 1 << 20,
+		Grace: 5e9, LogFormat: "json", LogLevel: "info", Redis: "redis://" + redisAddr + "/0", RedisTimeout: 250 * time.Millisecond,
+		ready: func(a string) { addr <- a }}
+	done := make(chan error, 1)
+	go func() { done <- serveRun(ctx, opts) }()
+	resp, err := http.Post("http://"+<-addr+"/v1/check", "application/json", strings.NewReader(`{"agent":"ExampleBot","urls":["http://127.0.0.1:1/x"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	cancel()
+	<-done
+	logs := errOut.String()
+	if n := strings.Count(logs, "redis unreachable"); n != 1 || !strings.Contains(logs, `"redis":"`+redisAddr+`"`) || resp.StatusCode != 200 {
+		t.Errorf("status %d; log has %d 'redis unreachable' lines, want 1 naming %s:\n%s", resp.StatusCode, n, redisAddr, logs)
+	}
 }

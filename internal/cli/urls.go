@@ -72,7 +72,24 @@ func needURLs(cmd, source string, urls []string, file string) error {
 	if file == "-" && source == "-" {
 		return usageError("%s: SOURCE and --urls cannot both be standard input", cmd)
 	}
+	if err := checkURLsFile(file); err != nil {
+		return err
+	}
 	return checkURLArgs(urls)
+}
+
+// checkURLsFile checks that a --urls file can be opened, before anything
+// is printed: a CSV header or a table heading followed by "cannot read"
+// would be an empty report before an error.
+func checkURLsFile(file string) error {
+	if file == "" || file == "-" {
+		return nil
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return &exitError{code: ExitError, err: fmt.Errorf("cannot read %s: %w", file, unwrapPath(err))}
+	}
+	return f.Close()
 }
 
 // checkURLArgs checks URLs named on the command line, all of them before
@@ -91,13 +108,30 @@ func checkURLArgs(urls []string) error {
 	return nil
 }
 
+// checkPathArgs checks the values of a flag that takes paths only (audit
+// --path) as checkURLArgs checks URLs, with the same hint.
+func checkPathArgs(flag string, paths []string) error {
+	for _, p := range paths {
+		if !strings.HasPrefix(p, "/") {
+			msg := fmt.Sprintf("%s %q is not a path starting with \"/\"", flag, visible(p))
+			return usageError("%s%s", msg, meantHint(p))
+		}
+	}
+	return nil
+}
+
 // notURLMessage says what is wrong with u, and what was probably meant.
 func notURLMessage(u string) string {
-	msg := fmt.Sprintf("%q is neither an absolute URL nor a path starting with \"/\"", visible(u))
-	if u != "" && !strings.ContainsAny(u, ": ") {
-		msg += fmt.Sprintf(" (did you mean /%s?)", visible(u))
+	return fmt.Sprintf("%q is neither an absolute URL nor a path starting with \"/\"", visible(u)) + meantHint(u)
+}
+
+// meantHint guesses the path meant by a relative one ("org/plans.html"):
+// " (did you mean /org/plans.html?)", or "" when there is no good guess.
+func meantHint(u string) string {
+	if u == "" || strings.ContainsAny(u, ": ") {
+		return ""
 	}
-	return msg
+	return fmt.Sprintf(" (did you mean /%s?)", visible(u))
 }
 
 // isURLOrPath reports whether u is an absolute URL (scheme ":") or a path.

@@ -48,9 +48,9 @@ type Group struct {
 // Fetch is what fetching the robots.txt gave.
 type Fetch struct {
 	URL     string `json:"url"`
-	Status  int    `json:"status"`  // the HTTP status, 0 when there was no response
-	Meaning string `json:"meaning"` // parse, allow-all, disallow-all, defer
-	Error   string `json:"error"`   // why the fetch failed, "" when it did not
+	Status  int    `json:"http_status"` // the HTTP status, 0 when there was no response
+	Meaning string `json:"meaning"`     // parse, allow-all, disallow-all, defer
+	Error   string `json:"error"`       // why the fetch failed, "" when it did not
 }
 
 // RuleOf returns the rule part of a decision: r's directive and pattern,

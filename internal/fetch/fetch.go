@@ -178,19 +178,11 @@ func (f *Fetcher) maxStale() time.Duration {
 // Err set, never a nil Result. Canceling ctx abandons the wait, not a fetch
 // other callers share.
 func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m Mode) *Result {
-	u, err := url.Parse(rawURL)
-	if err == nil && u.Scheme != "http" && u.Scheme != "https" {
-		err = fmt.Errorf("unsupported scheme %q (want http or https)", u.Scheme)
-	} else if err == nil && u.Host == "" {
-		err = errors.New("no host")
-	} else if err == nil {
-		err = checkAuthority(u.Host)
-	}
+	key, err := fetchKey(rawURL)
 	if err != nil {
 		return &Result{URL: rawURL, Mode: m, Status: Error, Err: err,
 			Reason: "not an http or https URL"}
 	}
-	key := u.String()
 	now := f.now()
 	var cached *entry
 	if data, ok := f.cache().Get(key); ok {
@@ -241,6 +233,27 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m Mode) *Result {
 		}
 	}
 	return r
+}
+
+// fetchKey returns the URL rawURL is fetched from and cached, remembered
+// and shared under: its authority in canonical form (canonicalAuthority),
+// so that one origin has one key, one flight and one failure record.
+func fetchKey(rawURL string) (string, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return "", err
+	}
+	if u.Scheme = strings.ToLower(u.Scheme); u.Scheme != "http" && u.Scheme != "https" {
+		return "", fmt.Errorf("unsupported scheme %q (want http or https)", u.Scheme)
+	}
+	if u.Host == "" {
+		return "", errors.New("no host")
+	}
+	if u.Host, err = canonicalAuthority(u.Scheme, u.Host); err != nil {
+		return "", err
+	}
+	u.Fragment = ""
+	return u.String(), nil
 }
 
 // resultOf interprets a cached or fresh entry under m.
@@ -410,26 +423,7 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 	if err != nil {
 		return fail(networkError, err, nil)
 	}
-	client := http.Client{}
-	if f.Client != nil {
-		client = *f.Client
-	}
-	maxHops := f.MaxRedirects
-	if maxHops <= 0 {
-		maxHops = DefaultMaxRedirects
-	}
-	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		// req is redirect number len(via); o.redirects were followed.
-		if len(via) > maxHops {
-			return redirectError(fmt.Sprintf("more than %d redirects (redirect %d goes to %s)", maxHops, len(via), req.URL.Redacted()))
-		}
-		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
-			return redirectError(fmt.Sprintf("redirect %d goes to %s, not an http or https URL", len(via), req.URL.Redacted()))
-		}
-		o.redirects = len(via)
-		o.chain = append(o.chain, req.URL.String())
-		return nil
-	}
+	client := f.httpClient(o)
 	resp, err := client.Do(req)
 	if err != nil {
 		if resp != nil && resp.Request != nil {
@@ -491,18 +485,12 @@ func (f *Fetcher) store(e *entry) {
 // there was more. The rest is left unread: closing the body drops the
 // connection instead of draining it.
 func readBody(resp *http.Response, max int) ([]byte, bool, error) {
-	var r io.Reader = resp.Body
-	switch enc := strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding"))); enc {
-	case "", "identity":
-	case "gzip", "x-gzip":
-		zr, err := gzip.NewReader(resp.Body)
-		if err != nil {
-			return nil, false, fmt.Errorf("bad gzip body: %w", err)
-		}
+	r, err := decodeBody(resp)
+	if err != nil {
+		return nil, false, err
+	}
+	if zr, ok := r.(*gzip.Reader); ok {
 		defer zr.Close()
-		r = zr
-	default:
-		return nil, false, fmt.Errorf("unsupported Content-Encoding %q", enc)
 	}
 	var buf bytes.Buffer
 	if n := resp.ContentLength; n > 0 && r == resp.Body {

@@ -185,7 +185,12 @@ func (m *Memo[V]) Get(ctx context.Context, key, rawURL string, compile func(*Res
 
 // fly fetches and compiles key for every caller waiting on fl.
 func (m *Memo[V]) fly(ctx context.Context, key, rawURL string, compile func(*Result) V, fl *memoFlight[V]) {
-	r := m.Fetcher.Fetch(ctx, rawURL, m.Mode)
+	release, err := limitOf(ctx).take(ctx)
+	defer release()
+	var r *Result
+	if err == nil {
+		r = m.Fetcher.Fetch(ctx, rawURL, m.Mode)
+	}
 	if ctx.Err() != nil {
 		// Every caller left: keep nothing, so the next asks again.
 		m.mu.Lock()

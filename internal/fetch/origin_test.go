@@ -20,6 +20,21 @@ func TestManifestURLOneOrigin(t *testing.T) {
 		{"http://[0:0:0:0:0:0:0:1]:8080/", "http://[::1]:8080/robots.txt"},
 		{"http://[::0001]:8080/", "http://[::1]:8080/robots.txt"},
 		{"http://[2001:DB8::A]/", "http://[2001:db8::a]/robots.txt"},
+		{"http://[::ffff:7f00:1]:80/", "http://127.0.0.1/robots.txt"},
+		{"http://127.1:18001/", "http://127.0.0.1:18001/robots.txt"},
+		{"http://0x7f.0.0.1:18001/", "http://127.0.0.1:18001/robots.txt"},
+		{"http://0177.0.0.01:18001/", "http://127.0.0.1:18001/robots.txt"},
+		{"http://2130706433:18001/", "http://127.0.0.1:18001/robots.txt"},
+		{"http://127.000.000.001:18001/", "http://127.0.0.1:18001/robots.txt"},
+		{"http://0x7f000001./", "http://127.0.0.1/robots.txt"},
+		{"http://bücher.example/", "http://xn--bcher-kva.example/robots.txt"},
+		{"http://BÜCHER.Example./", "http://xn--bcher-kva.example/robots.txt"},
+		{"http://b%C3%BCcher.example/", "http://xn--bcher-kva.example/robots.txt"},
+		{"http://XN--BCHER-KVA.example/", "http://xn--bcher-kva.example/robots.txt"},
+		{"http://ｅｘａｍｐｌｅ．ｏｒｇ/", "http://example.org/robots.txt"},
+		{"http://example。org/", "http://example.org/robots.txt"},
+		{"http://example.org:/", "http://example.org/robots.txt"},
+		{"http://user:pw@example.org/", "http://example.org/robots.txt"},
 	}
 	for _, tt := range tests {
 		got, err := ManifestURL(tt.page, "robots.txt")
@@ -47,6 +62,16 @@ func TestHostBounds(t *testing.T) {
 		r := f.Fetch(t.Context(), "http://"+tt.host+"/robots.txt", AccessRFC9309)
 		if !tt.ok && (r.Status != Error || len(f.failures) != 0) {
 			t.Errorf("Fetch(host of %d bytes) = %s, %d failures kept; want error, none", len(tt.host), r.Status, len(f.failures))
+		}
+	}
+}
+
+// TestHostNotAName: a host that is no domain name and no address is a
+// bad URL, not a key.
+func TestHostNotAName(t *testing.T) {
+	for _, host := range []string{"example..org", "example.org..", ".example.org", "1.2.3.4.5", "example.123", "256.1.1.1", "1.2.3.0x100", "0x100000000", "1.2.65536", "08.1.1.1"} {
+		if got, err := ManifestURL("http://"+host+"/", "robots.txt"); err == nil {
+			t.Errorf("ManifestURL(http://%s/) = %q, want an error", host, got)
 		}
 	}
 }

@@ -51,6 +51,10 @@ type failureRecord struct {
 	Redirects int       `json:"redirects"`
 	Chain     []string  `json:"chain,omitempty"`
 	CType     string    `json:"content_type,omitempty"`
+	// Net is the NetError kind of a network error ("timeout", "dns",
+	// ...), so that a process reading the record tells it from an HTTP
+	// answer as the one that wrote it did.
+	Net string `json:"net,omitempty"`
 }
 
 func encodeFailure(key string, o *outcome) []byte {
@@ -58,6 +62,10 @@ func encodeFailure(key string, o *outcome) []byte {
 		FinalURL: o.finalURL, Redirects: o.redirects, Chain: o.chain, CType: o.ctype}
 	if o.err != nil {
 		rec.Err = o.err.Error()
+	}
+	var ne *NetError
+	if errors.As(o.err, &ne) {
+		rec.Net = ne.Kind
 	}
 	b, err := json.Marshal(rec)
 	if err != nil {
@@ -79,6 +87,13 @@ func decodeFailure(key string, data []byte) (*outcome, bool) {
 		redirects: rec.Redirects, chain: rec.Chain, ctype: rec.CType, shared: true}
 	if rec.Err != "" {
 		o.err = errors.New(rec.Err)
+		if o.kind == networkError {
+			kind := rec.Net
+			if kind == "" {
+				kind = "network" // written by a version without the field
+			}
+			o.err = &NetError{Kind: kind, Err: o.err}
+		}
 	}
 	return o, true
 }

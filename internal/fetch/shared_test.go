@@ -18,6 +18,14 @@ func TestFailureRecord(t *testing.T) {
 		got.finalURL != o.finalURL || got.redirects != 1 || len(got.chain) != 1 || !got.shared {
 		t.Fatalf("decodeFailure(encodeFailure(%+v)) = %+v, %v", o, got, ok)
 	}
+	// A network error comes back as a NetError of its kind, so a reader
+	// tells it from an HTTP answer as the writer did.
+	ne := &outcome{kind: networkError, err: &NetError{Kind: "timeout", Err: errors.New("no answer within 10s")}, retryAt: at}
+	if got, ok := decodeFailure(key, encodeFailure(key, ne)); !ok || got.err.Error() != "timeout: no answer within 10s" {
+		t.Errorf("decodeFailure(a timeout) = %+v, %v", got, ok)
+	} else if back, isNet := got.err.(*NetError); !isNet || back.Kind != "timeout" {
+		t.Errorf("decodeFailure(a timeout).err = %#v, want a NetError of kind timeout", got.err)
+	}
 	for _, tc := range []struct {
 		name string
 		key  string

@@ -1,11 +1,14 @@
 package serve
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/sitetxt/sitetxt/internal/audit"
 	"github.com/sitetxt/sitetxt/internal/decision"
+	"github.com/sitetxt/sitetxt/internal/fetch"
 	"github.com/sitetxt/sitetxt/robots"
 )
 
@@ -21,6 +24,11 @@ type Result struct {
 	// file has usage lines and the URL may be fetched.
 	Usage *audit.UsageView `json:"usage,omitempty"`
 	Error string           `json:"error,omitempty"`
+	// Truncated names the parts of the site's text this result shortened
+	// ("rule.pattern", "group.agents", "usage.content_usage.lines",
+	// "usage.content_signal.lines"), so that no robots.txt makes every
+	// result of a request large (bound).
+	Truncated []string `json:"truncated,omitempty"`
 }
 
 // decisionOf builds the result for one URL from a Client's answer. A
@@ -40,13 +48,7 @@ func (s *Server) decisionOf(url, agent string, prof robots.Profile, a *robots.An
 	d.Allowed, d.Reason = a.Allowed, a.Reason
 	d.Fetch = &decision.Fetch{URL: a.RobotsURL, Status: a.HTTPStatus, Meaning: a.Status}
 	if a.Err != nil {
-		if a.HTTPStatus != 0 {
-			d.Fetch.Error = a.Err.Error() // the site answered over HTTP: its status is no secret
-		} else {
-			s.log.Info("fetch failed", "robots", a.RobotsURL, "err", a.Err.Error())
-			d.Fetch.Error = publicError(a.Err)
-			d.Reason = publicReason(a.Reason, a.Err)
-		}
+		d.Fetch.Error, d.Reason = s.fetchError(a)
 	}
 	if a.Decision == nil {
 		return d
@@ -58,5 +60,28 @@ func (s *Server) decisionOf(url, agent string, prof robots.Profile, a *robots.An
 	if a.Usage != nil {
 		d.Usage = audit.UsageOf(a.RobotsURL, *a.Usage)
 	}
+	bound(&d)
 	return d
+}
+
+// fetchError returns what a client is told of a fetch that failed, and
+// the reason without its cause when the cause is not for a stranger.
+// What a site said over HTTP (its status, a redirect it sent) is the
+// site's own public answer and is told as it is; a failure below HTTP
+// (a connection refused, reset or timed out, a name that does not
+// resolve, a TLS handshake, a service that is not HTTP, an address the
+// guard refused) is told in public words, its detail logged; a request
+// that ended first says so.
+func (s *Server) fetchError(a *robots.Answer) (msg, reason string) {
+	var ne *fetch.NetError
+	switch {
+	case errors.Is(a.Err, context.DeadlineExceeded) && !errors.As(a.Err, &ne):
+		return "the request's time ran out before robots.txt came", publicReason(a.Reason, a.Err)
+	case errors.Is(a.Err, context.Canceled):
+		return "the request ended before robots.txt came", publicReason(a.Reason, a.Err)
+	case errors.As(a.Err, &ne) || a.HTTPStatus == 0:
+		s.log.Info("fetch failed", "robots", a.RobotsURL, "err", a.Err.Error())
+		return publicError(a.RobotsURL, a.Err), publicReason(a.Reason, a.Err)
+	}
+	return a.Err.Error(), a.Reason
 }

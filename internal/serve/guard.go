@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -54,18 +55,23 @@ var refused = []struct {
 }
 
 var (
-	nat64   = netip.MustParsePrefix("64:ff9b::/96")
-	sixTo4  = netip.MustParsePrefix("2002::/16")
-	compat4 = netip.MustParsePrefix("::/96") // IPv4-compatible (deprecated, RFC 4291 2.5.5.1)
+	nat64         = netip.MustParsePrefix("64:ff9b::/96")
+	sixTo4        = netip.MustParsePrefix("2002::/16")
+	globalUnicast = netip.MustParsePrefix("2000::/3") // RFC 4291 2.4; the rest of the IPv6 space is reserved
 )
 
-// refusal says why serve does not connect to addr, or "" when it may.
+// refusal says why serve does not connect to addr, or "" when it may. An
+// address that embeds an IPv4 address a host can reach through it
+// (IPv4-mapped ::ffff:a.b.c.d, NAT64's 64:ff9b::a.b.c.d, 6to4's
+// 2002:aabb:ccdd::) is judged by the IPv4 address; every other IPv6
+// address outside 2000::/3 (IPv4-compatible ::a.b.c.d, IPv4-translated,
+// site-local, the unassigned space) is reserved.
 func refusal(addr netip.Addr) string {
-	addr = addr.Unmap() // IPv4-mapped ::ffff:a.b.c.d
+	addr = addr.Unmap()
 	if addr.Is6() {
 		b := addr.As16()
 		switch {
-		case nat64.Contains(addr), compat4.Contains(addr) && !addr.IsUnspecified() && addr != netip.IPv6Loopback():
+		case nat64.Contains(addr):
 			addr = netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]})
 		case sixTo4.Contains(addr):
 			addr = netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]})
@@ -75,6 +81,9 @@ func refusal(addr netip.Addr) string {
 		if r.prefix.Contains(addr) {
 			return r.what
 		}
+	}
+	if addr.Is6() && !globalUnicast.Contains(addr) {
+		return "a reserved IPv6 address (outside 2000::/3, the global unicast space)"
 	}
 	return ""
 }
@@ -90,37 +99,55 @@ func (e *ErrRefused) Error() string {
 }
 
 // guard is a net.Dialer Control function: it runs after name resolution,
-// on the address about to be connected, so neither a name that resolves
-// to a private address nor a redirect to one gets through.
-// The host's own addresses are refused too, public ones included: a
-// request must not make serve talk to the machine it runs on.
-func guard(own map[netip.Addr]bool) func(network, address string, _ syscall.RawConn) error {
+// on each address about to be connected (every address a name resolves
+// to, on every redirect), before the connection is attempted, so neither
+// a name that resolves to a private address nor a redirect to one gets
+// through. The host's own addresses are refused too, public ones
+// included: a request must not make serve talk to the machine it runs
+// on.
+func guard(own func() map[netip.Addr]bool) func(network, address string, _ syscall.RawConn) error {
 	return func(network, address string, _ syscall.RawConn) error {
 		ap, err := netip.ParseAddrPort(address)
 		if err != nil {
 			return fmt.Errorf("refusing to connect to %q: not an IP address and port", address)
 		}
-		if what := refusal(ap.Addr()); what != "" {
-			return &ErrRefused{Addr: ap.Addr().Unmap(), What: what}
+		addr := ap.Addr().Unmap().WithZone("")
+		if what := refusal(addr); what != "" {
+			return &ErrRefused{Addr: addr, What: what}
 		}
-		if own[ap.Addr().Unmap()] {
-			return &ErrRefused{Addr: ap.Addr().Unmap(), What: "an address of this host"}
+		if own()[addr] {
+			return &ErrRefused{Addr: addr, What: "an address of this host"}
 		}
 		return nil
 	}
 }
 
-// ownAddrs returns the addresses of this host's interfaces.
-func ownAddrs() map[netip.Addr]bool {
-	own := map[netip.Addr]bool{}
-	addrs, _ := net.InterfaceAddrs()
-	for _, a := range addrs {
-		if p, err := netip.ParsePrefix(a.String()); err == nil {
-			own[p.Addr().Unmap()] = true
+// ownAddrs returns the addresses of this host's interfaces, read again
+// at most every ownAddrsAge (interfaces gain and lose addresses).
+func ownAddrs() func() map[netip.Addr]bool {
+	var (
+		mu   sync.Mutex
+		own  map[netip.Addr]bool
+		read time.Time
+	)
+	return func() map[netip.Addr]bool {
+		mu.Lock()
+		defer mu.Unlock()
+		if own == nil || time.Since(read) > ownAddrsAge {
+			own, read = map[netip.Addr]bool{}, time.Now()
+			addrs, _ := net.InterfaceAddrs()
+			for _, a := range addrs {
+				if p, err := netip.ParsePrefix(a.String()); err == nil {
+					own[p.Addr().Unmap()] = true
+				}
+			}
 		}
+		return own
 	}
-	return own
 }
+
+// ownAddrsAge is how long guard trusts its list of the host's addresses.
+const ownAddrsAge = 30 * time.Second
 
 // newTransport returns the transport robots.txt is fetched with: no proxy
 // from the environment (a proxy would dial for us, past the guard), bounded
@@ -131,12 +158,14 @@ func newTransport(allowPrivate bool) *http.Transport {
 		d.Control = guard(ownAddrs())
 	}
 	return &http.Transport{
-		Proxy:                 nil,
-		DialContext:           d.DialContext,
-		ForceAttemptHTTP2:     true,
-		MaxIdleConns:          1024,
-		MaxIdleConnsPerHost:   2,
-		IdleConnTimeout:       90 * time.Second,
+		Proxy:             nil,
+		DialContext:       d.DialContext,
+		ForceAttemptHTTP2: true,
+		// A robots.txt is fetched once per site per expiry: a connection
+		// kept for the next fetch would only stay open to a stranger's
+		// site (and count against nothing) long after the request that
+		// made it.
+		DisableKeepAlives:     true,
 		TLSHandshakeTimeout:   10 * time.Second,
 		ResponseHeaderTimeout: 20 * time.Second,
 		ExpectContinueTimeout: time.Second,
@@ -145,28 +174,14 @@ func newTransport(allowPrivate bool) *http.Transport {
 
 // counting is a RoundTripper that reports each request's outcome and
 // duration.
-// It also holds a slot of slots from the request until its body is closed,
-// so the fetches in flight for the whole process never exceed the cap.
 type counting struct {
 	next    http.RoundTripper
-	slots   chan struct{}
 	observe func(outcome string, d time.Duration)
 }
 
 func (c counting) RoundTrip(req *http.Request) (*http.Response, error) {
-	select {
-	case c.slots <- struct{}{}:
-	case <-req.Context().Done():
-		return nil, req.Context().Err()
-	}
-	release := func() { <-c.slots }
 	start := time.Now()
 	resp, err := c.next.RoundTrip(req)
-	if err != nil {
-		release()
-	} else {
-		resp.Body = &releaseBody{ReadCloser: resp.Body, release: release}
-	}
 	outcome := "error"
 	switch {
 	case err != nil:

@@ -3,6 +3,7 @@ package serve
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -10,6 +11,7 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -53,21 +55,65 @@ func TestNotRoutedIsJSON(t *testing.T) {
 	}
 }
 
-// TestOneOriginOneFetch: spellings of one origin share one fetch.
+// TestOneOriginOneFetch: spellings of one origin (leading zeros in the
+// port, the default port, case, a final dot, IPv4 in inet_aton's forms,
+// IPv4-mapped IPv6, an internationalised name in Unicode and in
+// Punycode, full-width letters) share one fetch, and the Host header
+// sent is the canonical one.
 func TestOneOriginOneFetch(t *testing.T) {
-	site, n := newSite(t, nil, nil)
-	h := New(Config{AllowPrivate: true, Logger: quiet()}).Handler()
-	port := site.URL[strings.LastIndexByte(site.URL, ':')+1:]
-	var urls []string
-	for _, hp := range []string{"127.0.0.1:" + port, "127.0.0.1:0" + port, "127.0.0.1:000" + port, "127.0.0.1.:" + port, "[::ffff:127.0.0.1]:" + port} {
-		urls = append(urls, "HTTP://"+hp+"/public")
-	}
-	code, resp, body := post(t, h, checkBody("ExampleBot", urls...), "")
-	if code != 200 || len(resp.Results) != len(urls) {
-		t.Fatalf("POST = %d %s", code, body)
-	}
-	if got := n.Load(); got != 1 {
-		t.Errorf("%d spellings of one origin fetched robots.txt %d times, want 1", len(urls), got)
+	for _, tc := range []struct {
+		name  string
+		hosts []string
+		want  string // the Host header
+	}{
+		{"address", []string{"127.0.0.1:%s", "127.0.0.1:0%s", "127.0.0.1:000%s", "127.0.0.1.:%s", "[::ffff:127.0.0.1]:%s",
+			"[::ffff:7f00:1]:%s", "127.1:%s", "0x7f.0.0.1:%s", "0177.0.0.1:%s", "2130706433:%s", "127.000.000.001:%s"}, "127.0.0.1:%s"},
+		{"name", []string{"bücher.example", "BÜCHER.Example.", "xn--bcher-kva.example:80", "XN--BCHER-KVA.EXAMPLE:0080", "b%C3%BCcher.example"}, "xn--bcher-kva.example"},
+		{"width", []string{"ｅｘａｍｐｌｅ.org", "example.org", "EXAMPLE.ORG.", "example。org", "example.org:080"}, "example.org"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var n atomic.Int64
+			hosts := make(chan string, 100)
+			site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				n.Add(1)
+				hosts <- r.Host
+				time.Sleep(50 * time.Millisecond) // the spellings arrive while it is in flight
+				io.WriteString(w, siteRobots)
+			}))
+			defer site.Close()
+			_, port, _ := net.SplitHostPort(site.Listener.Addr().String())
+			tr := newTransport(true)
+			tr.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
+				return (&net.Dialer{}).DialContext(ctx, network, site.Listener.Addr().String()) // every name is this site
+			}
+			h := New(Config{AllowPrivate: true, Logger: quiet(), Transport: tr}).Handler()
+			var urls []string
+			for _, hp := range tc.hosts {
+				if strings.Contains(hp, "%s") {
+					hp = fmt.Sprintf(hp, port)
+				}
+				urls = append(urls, "HTTP://"+hp+"/public", "http://"+hp+"/private/x")
+			}
+			code, resp, body := post(t, h, checkBody("ExampleBot", urls...), "")
+			if code != 200 || len(resp.Results) != len(urls) {
+				t.Fatalf("POST = %d %s", code, body)
+			}
+			for i, d := range resp.Results {
+				if d.Error != "" || d.Fetch == nil || d.Fetch.Meaning != "parse" || d.Allowed != (i%2 == 0) {
+					t.Errorf("result for %s = %+v, want decided from the site's robots.txt", d.URL, d)
+				}
+			}
+			if got := n.Load(); got != 1 {
+				t.Errorf("%d spellings of one origin fetched robots.txt %d times, want 1", len(tc.hosts), got)
+			}
+			want := tc.want
+			if strings.Contains(want, "%s") {
+				want = fmt.Sprintf(want, port)
+			}
+			if got := <-hosts; got != want {
+				t.Errorf("Host header sent = %q, want the canonical %q", got, want)
+			}
+		})
 	}
 }
 
@@ -90,26 +136,109 @@ func TestLongHostNotStored(t *testing.T) {
 	}
 }
 
-// TestGuardRanges: every special-purpose block is refused before any
-// connection (the dialer's Control hook fails); public addresses pass.
+// TestGuardRanges: every block of the IANA special-purpose registries
+// that is not global (its first and last address), each IPv4 one also
+// in every IPv6 form that embeds it, the reserved IPv6 space and this
+// host's own addresses are refused by the dialer's Control hook, which
+// runs before any connection is attempted; public addresses pass. (No
+// address here is dialled: the hook is called as the dialer calls it.)
 func TestGuardRanges(t *testing.T) {
-	g := guard(map[netip.Addr]bool{netip.MustParseAddr("203.0.113.200"): true, netip.MustParseAddr("8.8.4.4"): true})
-	refused := []string{
-		"0.1.2.3", "10.1.2.3", "100.64.0.1", "127.0.0.1", "169.254.169.254", "172.16.0.1", "192.0.0.8",
-		"192.0.2.1", "192.88.99.1", "192.168.1.1", "198.18.0.1", "198.51.100.7", "203.0.113.9", "224.0.0.1", "240.0.0.1", "255.255.255.255",
-		"::", "::1", "::ffff:10.0.0.1", "::10.0.0.1", "::127.0.0.1", "64:ff9b::a00:1", "64:ff9b:1::1", "100::1",
-		"2001::1", "2001:2::1", "2001:db8::1", "2002:a00:1::1", "2002:7f00:1::", "3fff::1", "5f00::1", "fc00::1", "fd12::1", "fe80::1", "ff02::1",
-		"8.8.4.4", // one of this host's own addresses (as the test says)
-	}
-	for _, a := range refused {
-		if err := g("tcp", net.JoinHostPort(a, "80"), nil); err == nil {
-			t.Errorf("guard(%s) = nil, want refused", a)
+	own := map[netip.Addr]bool{netip.MustParseAddr("8.8.4.4"): true, netip.MustParseAddr("2606:4700::6810:1"): true}
+	g := guard(func() map[netip.Addr]bool { return own })
+	check := func(a netip.Addr, want bool) {
+		t.Helper()
+		err := g("tcp", netip.AddrPortFrom(a, 80).String(), nil)
+		var re *ErrRefused
+		if got := errors.As(err, &re); got != want {
+			t.Errorf("guard(%s) = %v, want refused %v", a, err, want)
 		}
 	}
-	for _, a := range []string{"8.8.8.8", "1.1.1.1", "2606:4700::1111", "2002:808:808::1", "64:ff9b::808:808", "::ffff:8.8.8.8"} {
-		if err := g("tcp", net.JoinHostPort(a, "80"), nil); err != nil {
-			t.Errorf("guard(%s) = %v, want allowed", a, err)
+	// The blocks of the IANA IPv4 and IPv6 Special-Purpose Address
+	// Registries whose "Globally Reachable" is False or N/A (written here
+	// from the registries, not from the guard's table), multicast, and
+	// the limited broadcast address. (::ffff:0:0/96 and 2002::/16 are
+	// judged by the IPv4 address they embed: their first and last embed
+	// 0.0.0.0 and 255.255.255.255.)
+	blocks := []string{
+		"0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
+		"192.0.0.0/24", "192.0.0.0/29", "192.0.0.8/32", "192.0.0.170/32", "192.0.0.171/32", "192.0.2.0/24",
+		"192.88.99.0/24", "192.168.0.0/16", "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24",
+		"224.0.0.0/4", "240.0.0.0/4", "255.255.255.255/32",
+		"::1/128", "::/128", "::ffff:0:0/96", "64:ff9b:1::/48", "100::/64", "100:0:0:1::/64", "2001::/23", "2001::/32",
+		"2001:2::/48", "2001:10::/28", "2001:db8::/32", "2002::/16", "3fff::/20", "5f00::/16", "fc00::/7", "fe80::/10", "ff00::/8",
+	}
+	for _, b := range blocks {
+		p := netip.MustParsePrefix(b)
+		for _, a := range []netip.Addr{p.Masked().Addr(), lastAddr(p)} {
+			check(a, true)
+			if a.Is4() {
+				b := a.As4()
+				check(netip.AddrFrom16([16]byte{10: 0xff, 11: 0xff, 12: b[0], 13: b[1], 14: b[2], 15: b[3]}), true)              // IPv4-mapped
+				check(netip.AddrFrom16([16]byte{12: b[0], 13: b[1], 14: b[2], 15: b[3]}), true)                                  // IPv4-compatible
+				check(netip.AddrFrom16([16]byte{0: 0, 1: 0x64, 2: 0xff, 3: 0x9b, 12: b[0], 13: b[1], 14: b[2], 15: b[3]}), true) // NAT64
+				check(netip.AddrFrom16([16]byte{0: 0x20, 1: 0x02, 2: b[0], 3: b[1], 4: b[2], 5: b[3], 15: 1}), true)             // 6to4
+			}
 		}
+	}
+	for _, a := range []string{
+		"255.255.255.255", "169.254.169.254", "100.100.100.200", "192.0.0.170", "2001::1", "2001:2::1", "2001:db8:1::1",
+		"::2", "::8.8.8.8", "::ffff:0:8.8.8.8", "fec0::1", "200::1", "4000::1", "e000::1", "100::1", "64:ff9b:1::808:808",
+		"8.8.4.4", "::ffff:8.8.4.4", "2606:4700::6810:1", // this host's own, as the test says
+	} {
+		check(netip.MustParseAddr(a), true)
+	}
+	for _, a := range []string{"8.8.8.8", "1.1.1.1", "192.31.196.1", "2606:4700::1111", "2002:808:808::1", "64:ff9b::808:808", "::ffff:8.8.8.8", "2a00:1450::1"} {
+		check(netip.MustParseAddr(a), false)
+	}
+}
+
+// lastAddr returns the last address of p.
+func lastAddr(p netip.Prefix) netip.Addr {
+	if p.Addr().Is4() {
+		b := p.Masked().Addr().As4()
+		for i := p.Bits(); i < 32; i++ {
+			b[i/8] |= 0x80 >> (i % 8)
+		}
+		return netip.AddrFrom4(b)
+	}
+	b := p.Masked().Addr().As16()
+	for i := p.Bits(); i < 128; i++ {
+		b[i/8] |= 0x80 >> (i % 8)
+	}
+	return netip.AddrFrom16(b)
+}
+
+// TestGuardNoConnection: through the transport serve fetches with, a
+// loopback site named by address, by name, in IPv4-mapped and other
+// spellings is never connected to: the listener accepts nothing.
+func TestGuardNoConnection(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var accepted atomic.Int64
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted.Add(1)
+			c.Close()
+		}
+	}()
+	port := ln.Addr().(*net.TCPAddr).Port
+	client := &http.Client{Transport: newTransport(false), Timeout: 5 * time.Second}
+	for _, host := range []string{"127.0.0.1", "localhost", "[::ffff:127.0.0.1]", "127.1", "0x7f000001", "[::1]"} {
+		resp, err := client.Get(fmt.Sprintf("http://%s:%d/robots.txt", host, port))
+		if err == nil {
+			resp.Body.Close()
+			t.Errorf("GET via %s: %s, want refused", host, resp.Status)
+		}
+	}
+	if n := accepted.Load(); n != 0 {
+		t.Errorf("the loopback listener accepted %d connections, want 0", n)
 	}
 }
 
@@ -161,23 +290,31 @@ func TestSlowBody408(t *testing.T) {
 	}
 }
 
-// TestClientLeavesFetchesStop: a client that sends URLs on 2,000 distinct
-// origins and hangs up after a second leaves no fetch behind: 3 s later
-// the sites hold no connection from serve, and at no moment more than the
-// process-wide cap.
+// TestClientLeavesFetchesStop: a client that sends URLs on 2,000
+// distinct origins (half of them sites that never answer, half that
+// answer slowly) and hangs up after a second leaves no fetch behind: 3 s
+// later the sites hold no connection from serve (at most the cap), and
+// at no moment more than the process-wide cap were open.
 func TestClientLeavesFetchesStop(t *testing.T) {
 	var open, peak atomic.Int64
 	site := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		<-r.Context().Done() // never answers: a slow site
+		if strings.HasPrefix(r.Host, "slow-") {
+			select {
+			case <-time.After(300 * time.Millisecond):
+				io.WriteString(w, siteRobots)
+			case <-r.Context().Done():
+			}
+			return
+		}
+		<-r.Context().Done() // never answers
 	}))
+	var atSite atomic.Int64 // connections the site holds
 	site.Config.ConnState = func(_ net.Conn, st http.ConnState) {
 		switch st {
 		case http.StateNew:
-			if n := open.Add(1); n > peak.Load() {
-				peak.Store(n)
-			}
+			atSite.Add(1)
 		case http.StateClosed, http.StateHijacked:
-			open.Add(-1)
+			atSite.Add(-1)
 		}
 	}
 	site.Start()
@@ -185,24 +322,79 @@ func TestClientLeavesFetchesStop(t *testing.T) {
 	addr := site.Listener.Addr().String()
 	tr := newTransport(true)
 	tr.DialContext = func(ctx context.Context, network, _ string) (net.Conn, error) {
-		return (&net.Dialer{}).DialContext(ctx, network, addr) // every origin is this loopback site
+		c, err := (&net.Dialer{}).DialContext(ctx, network, addr) // every origin is this loopback site
+		if err != nil {
+			return nil, err
+		}
+		n := open.Add(1) // serve's outbound connections: counted from the dial to the close
+		for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
+		}
+		return &closeCounted{Conn: c, open: &open}, nil
 	}
 	const cap = 16
 	h := New(Config{AllowPrivate: true, Logger: quiet(), Transport: tr, MaxFetches: cap}).Handler()
 	urls := make([]string, 2000)
 	for i := range urls {
 		urls[i] = fmt.Sprintf("http://site-%d.test/x", i)
+		if i%2 == 0 {
+			urls[i] = fmt.Sprintf("http://slow-%d.test/x", i)
+		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	req := httptest.NewRequestWithContext(ctx, "POST", "/v1/check", strings.NewReader(checkBody("ExampleBot", urls...)))
 	h.ServeHTTP(httptest.NewRecorder(), req)
 	time.Sleep(3 * time.Second)
-	if n := open.Load(); n > 0 {
-		t.Errorf("3 s after the client left, %d connections to the sites are open, want 0", n)
+	for what, n := range map[string]int64{"serve holds": open.Load(), "the sites hold": atSite.Load()} {
+		if n > cap {
+			t.Errorf("3 s after the client left, %s %d connections, more than the cap of %d", what, n, cap)
+		} else if n > 0 {
+			t.Logf("3 s after the client left, %s %d connections", what, n)
+		}
 	}
 	if p := peak.Load(); p > cap {
 		t.Errorf("at the peak %d connections were open, more than the cap of %d", p, cap)
+	}
+}
+
+// closeCounted is a connection that counts itself out of open when closed.
+type closeCounted struct {
+	net.Conn
+	open *atomic.Int64
+	once sync.Once
+}
+
+func (c *closeCounted) Close() error {
+	c.once.Do(func() { c.open.Add(-1) })
+	return c.Conn.Close()
+}
+
+// TestSharedFetchSurvives: when one of two requests waiting for the same
+// robots.txt leaves, the fetch goes on for the other, which gets its
+// decision; one request to the site in all.
+func TestSharedFetchSurvives(t *testing.T) {
+	release, started := make(chan struct{}), make(chan struct{}, 2)
+	site, n := newSite(t, release, started)
+	h := New(Config{AllowPrivate: true, Logger: quiet()}).Handler()
+	leaving, leave := context.WithCancel(context.Background())
+	go h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequestWithContext(leaving, "POST", "/v1/check",
+		strings.NewReader(checkBody("ExampleBot", site.URL+"/public"))))
+	<-started
+	stays := make(chan checkResponse, 1)
+	go func() {
+		_, resp, _ := post(t, h, checkBody("ExampleBot", site.URL+"/private/x"), "")
+		stays <- resp
+	}()
+	time.Sleep(100 * time.Millisecond) // the second request waits for the same fetch
+	leave()
+	time.Sleep(100 * time.Millisecond)
+	close(release)
+	resp := <-stays
+	if len(resp.Results) != 1 || resp.Results[0].Fetch == nil || resp.Results[0].Fetch.Meaning != "parse" || resp.Results[0].Allowed {
+		t.Errorf("the request that stayed got %+v, want the site's rules (disallowed)", resp.Results)
+	}
+	if got := n.Load(); got != 1 {
+		t.Errorf("robots.txt requests = %d, want 1 (the fetch the two shared)", got)
 	}
 }
 

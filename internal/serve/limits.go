@@ -3,15 +3,16 @@ package serve
 import (
 	"context"
 	"errors"
-	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
+	"net/netip"
+	"net/url"
 	"strings"
-	"sync"
+	"sync/atomic"
 
 	"github.com/sitetxt/sitetxt/internal/decision"
 	"github.com/sitetxt/sitetxt/robots"
+	"golang.org/x/net/netutil"
 )
 
 // notRouted answers a request no route takes as every other error is
@@ -20,10 +21,10 @@ import (
 // which of the two it is.
 func (s *Server) notRouted(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		probe := httptest.NewRecorder()
-		h.ServeHTTP(probe, r)
-		if probe.Code == http.StatusMethodNotAllowed {
-			allow := probe.Header().Get("Allow")
+		var p probe
+		h.ServeHTTP(&p, r)
+		if p.code == http.StatusMethodNotAllowed {
+			allow := p.Header().Get("Allow")
 			w.Header().Set("Allow", allow)
 			s.fail(w, http.StatusMethodNotAllowed, "method "+r.Method+" not allowed here; allowed: "+allow)
 			return
@@ -31,6 +32,22 @@ func (s *Server) notRouted(h http.Handler) http.Handler {
 		s.fail(w, http.StatusNotFound, "no such endpoint: "+r.URL.Path+" (POST /v1/check, GET /healthz, GET /metrics)")
 	})
 }
+
+// probe is a ResponseWriter that keeps the status and headers of an
+// answer and drops its body.
+type probe struct {
+	h    http.Header
+	code int
+}
+
+func (p *probe) Header() http.Header {
+	if p.h == nil {
+		p.h = http.Header{}
+	}
+	return p.h
+}
+func (p *probe) WriteHeader(code int)        { p.code = code }
+func (p *probe) Write(b []byte) (int, error) { return len(b), nil }
 
 // ended is the result of a URL the request ended before deciding.
 func ended(url, agent string, prof robots.Profile, err error) Result {
@@ -41,62 +58,74 @@ func ended(url, agent string, prof robots.Profile, err error) Result {
 	return Result{Decision: decision.Decision{URL: url, Agent: agent, Profile: prof.String(), Reason: reason}, Error: reason}
 }
 
-// limitListener holds at most n accepted connections at once; past that,
-// Accept waits for one to close (new clients wait in the kernel's queue).
-func limitListener(ln net.Listener, n int) net.Listener {
-	return &limited{Listener: ln, slots: make(chan struct{}, n)}
+// listen wraps ln for Serve: at most n connections held at once (past
+// that, new clients wait in the kernel's queue), each counting the bytes
+// it writes, so that the access log says what a client was really sent.
+func listen(ln net.Listener, n int) net.Listener {
+	return metered{netutil.LimitListener(ln, n)}
 }
 
-type limited struct {
-	net.Listener
-	slots chan struct{}
-}
+type metered struct{ net.Listener }
 
-func (l *limited) Accept() (net.Conn, error) {
-	l.slots <- struct{}{}
+func (l metered) Accept() (net.Conn, error) {
 	c, err := l.Listener.Accept()
 	if err != nil {
-		<-l.slots
 		return nil, err
 	}
-	return &limitedConn{Conn: c, release: func() { <-l.slots }}, nil
+	return &meteredConn{Conn: c}, nil
 }
 
-type limitedConn struct {
+// meteredConn is a connection that counts the bytes written to it.
+type meteredConn struct {
 	net.Conn
-	once    sync.Once
-	release func()
+	written atomic.Int64
 }
 
-func (c *limitedConn) Close() error {
-	err := c.Conn.Close()
-	c.once.Do(c.release)
-	return err
+func (c *meteredConn) Write(b []byte) (int, error) {
+	n, err := c.Conn.Write(b)
+	c.written.Add(int64(n))
+	return n, err
 }
 
-// releaseBody gives back a fetch slot when the response body is closed.
-type releaseBody struct {
-	io.ReadCloser
-	once    sync.Once
-	release func()
+type connKey struct{}
+
+// withConn is the http.Server's ConnContext: it lets the handler find
+// the connection a request came on.
+func withConn(ctx context.Context, c net.Conn) context.Context {
+	if mc, ok := c.(*meteredConn); ok {
+		return context.WithValue(ctx, connKey{}, mc)
+	}
+	return ctx
 }
 
-func (b *releaseBody) Close() error {
-	err := b.ReadCloser.Close()
-	b.once.Do(b.release)
-	return err
+func connOf(r *http.Request) *meteredConn {
+	c, _ := r.Context().Value(connKey{}).(*meteredConn)
+	return c
 }
 
-// publicError says why a robots.txt could not be fetched in words for a
-// stranger: not the first bytes a non-HTTP service sent, not a resolver's
-// or an internal address, not whether a port refused or timed out (a port
-// scanner's questions). The detail goes to the server's log.
-func publicError(err error) string {
+// The words a stranger gets for a robots.txt that could not be fetched
+// below HTTP: not the first bytes a non-HTTP service sent, not a
+// resolver's or an internal address, not whether a port refused or timed
+// out (a port scanner's questions), not whether a name resolves to an
+// internal address. The detail goes to the server's log.
+const (
+	noAnswer  = "could not fetch robots.txt: the site did not answer over HTTP"
+	notPublic = "could not fetch robots.txt: the site's address is not a public one (serve --allow-private allows it)"
+)
+
+// publicError says in public words why robotsURL could not be fetched:
+// that its address is not public only when the URL gave that address
+// itself (then the client knows it already), else noAnswer.
+func publicError(robotsURL string, err error) string {
 	var re *ErrRefused
 	if errors.As(err, &re) {
-		return "could not fetch robots.txt: the site's address is not a public one (serve --allow-private allows it)"
+		if u, perr := url.Parse(robotsURL); perr == nil {
+			if _, aerr := netip.ParseAddr(u.Hostname()); aerr == nil {
+				return notPublic
+			}
+		}
 	}
-	return "could not fetch robots.txt: the site did not answer over HTTP"
+	return noAnswer
 }
 
 // publicReason drops the cause a reason quotes in parentheses

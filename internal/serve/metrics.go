@@ -4,6 +4,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/sitetxt/sitetxt/cache/rediscache"
+	"github.com/sitetxt/sitetxt/internal/fetch"
 )
 
 // metrics are what /metrics exposes, in Prometheus text format.
@@ -17,7 +18,7 @@ type metrics struct {
 	fetchTime prometheus.Histogram
 }
 
-func newMetrics(rc *rediscache.Cache) *metrics {
+func newMetrics(rc *rediscache.Cache, flights *fetch.Limit) *metrics {
 	m := &metrics{reg: prometheus.NewRegistry()}
 	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "sitetxt_http_requests_total", Help: "HTTP requests served, by path and status code.",
@@ -39,7 +40,13 @@ func newMetrics(rc *rediscache.Cache) *metrics {
 		Name: "sitetxt_fetch_duration_seconds", Help: "Time of robots.txt HTTP requests (to the response headers).",
 		Buckets: prometheus.ExponentialBuckets(.001, 4, 9),
 	})
-	m.reg.MustRegister(m.requests, m.latency, m.decisions, m.answers, m.fetches, m.fetchTime,
+	inFlight := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "sitetxt_fetches_in_flight", Help: "robots.txt fetches (and compiles) in flight, of at most sitetxt_fetches_in_flight_max.",
+	}, func() float64 { return float64(flights.InUse()) })
+	inFlightMax := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "sitetxt_fetches_in_flight_max", Help: "The most robots.txt fetches in flight at once (from --max-memory).",
+	}, func() float64 { return float64(flights.Cap()) })
+	m.reg.MustRegister(m.requests, m.latency, m.decisions, m.answers, m.fetches, m.fetchTime, inFlight, inFlightMax,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if rc != nil {
 		stat := func(f func(rediscache.Stats) uint64) func() float64 {

@@ -34,13 +34,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -109,23 +107,47 @@ type Config struct {
 	// MaxAgent bounds the "agent" field in bytes; 0 means DefaultMaxAgent.
 	MaxAgent int
 	// MaxMemory is the process's memory budget in bytes; 0 means
-	// DefaultMaxMemory. An eighth goes to the in-memory response cache
-	// (when Cache is nil), an eighth to compiled policies (the robots.txt
-	// bytes behind them, at about 16 heap bytes per file byte), a quarter
-	// to fetches in flight (MaxFetches = budget/4 / 16 MiB, at most 256:
-	// each up to a 500 KiB body, its syntax tree and its compile); the
-	// rest is headroom for answers being written and the garbage collector
-	// (TestLoadServeMemory measures it). The CLI also sets it as the runtime's soft memory limit.
+	// DefaultMaxMemory. It is shared out (budget.go, docs/fleet.md): an
+	// eighth to the in-memory response cache (when Cache is nil), three
+	// eighths to compiled policies, a quarter to fetches in flight, a
+	// quarter to requests being read and answered; the rest is headroom
+	// for the garbage collector. The CLI also makes it the runtime's soft
+	// memory limit.
 	MaxMemory int64
-	// MaxFetches bounds the robots.txt fetches in flight for the whole
-	// process; 0 means what MaxMemory allows. One request fetches at most
-	// DefaultParallel sites at once.
+	// MaxFetches bounds the robots.txt fetches in flight (each fetch and
+	// compile of one robots.txt, for all the requests that wait for it)
+	// for the whole process; 0 means what MaxMemory allows. A slot is
+	// taken before dialling and given back once the policy is compiled,
+	// or when the last request waiting for it ends. One request waits for
+	// at most DefaultParallel sites at once.
 	MaxFetches int
 	// MaxConns bounds the client connections Serve holds at once; 0 means
 	// DefaultMaxConns. Past it, new connections wait in the kernel's queue.
 	MaxConns int
 	// ReadTimeout bounds reading a request; 0 means DefaultReadTimeout.
 	ReadTimeout time.Duration
+}
+
+// withDefaults returns cfg with every zero limit set to its default.
+func (cfg Config) withDefaults() Config {
+	orDefault(&cfg.MaxBody, DefaultMaxBody)
+	orDefault(&cfg.MaxURLs, DefaultMaxURLs)
+	orDefault(&cfg.MaxAgent, DefaultMaxAgent)
+	orDefault(&cfg.MaxMemory, DefaultMaxMemory)
+	orDefault(&cfg.MaxConns, DefaultMaxConns)
+	orDefault(&cfg.FetchTimeout, DefaultFetchTimeout)
+	orDefault(&cfg.RequestTimeout, DefaultRequestTimeout)
+	orDefault(&cfg.ReadTimeout, DefaultReadTimeout)
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	return cfg
+}
+
+func orDefault[T int | int64 | time.Duration](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
 }
 
 // Server answers decision requests. Make one with New.
@@ -136,61 +158,35 @@ type Server struct {
 	log      *slog.Logger
 	draining atomic.Bool
 	mux      *http.ServeMux
-	// work holds a slot per Check in progress, process-wide: a Check may
-	// fetch and compile a file, and the bodies and parse trees of those in
-	// progress are what MaxFetches bounds.
-	work chan struct{}
+	// flights bounds the fetches (and compiles) in flight, process-wide.
+	flights *fetch.Limit
+	// requests is the memory requests being read and answered may take
+	// (admit).
+	requests *budget
 }
 
 // New returns a Server for cfg.
 func New(cfg Config) *Server {
-	if cfg.MaxBody <= 0 {
-		cfg.MaxBody = DefaultMaxBody
-	}
-	if cfg.MaxURLs <= 0 {
-		cfg.MaxURLs = DefaultMaxURLs
-	}
-	if cfg.FetchTimeout <= 0 {
-		cfg.FetchTimeout = DefaultFetchTimeout
-	}
-	if cfg.RequestTimeout <= 0 {
-		cfg.RequestTimeout = DefaultRequestTimeout
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
-	if cfg.MaxAgent <= 0 {
-		cfg.MaxAgent = DefaultMaxAgent
-	}
-	if cfg.MaxMemory <= 0 {
-		cfg.MaxMemory = DefaultMaxMemory
-	}
+	cfg = cfg.withDefaults()
+	shares := shareOut(cfg.MaxMemory)
 	if cfg.MaxFetches <= 0 {
-		cfg.MaxFetches = int(min(256, max(2, cfg.MaxMemory/4/(16<<20))))
-	}
-	if cfg.MaxConns <= 0 {
-		cfg.MaxConns = DefaultMaxConns
-	}
-	if cfg.ReadTimeout <= 0 {
-		cfg.ReadTimeout = DefaultReadTimeout
+		cfg.MaxFetches = shares.fetches
 	}
 	if cfg.Cache == nil {
-		cfg.Cache = &fetch.MemoryCache{MaxBytes: int(cfg.MaxMemory / 8)}
+		cfg.Cache = &fetch.MemoryCache{MaxBytes: shares.cache}
 	}
-	s := &Server{cfg: cfg, clients: map[robots.Profile]*robots.Client{}, log: cfg.Logger, metrics: newMetrics(cfg.Redis),
-		work: make(chan struct{}, cfg.MaxFetches)}
+	s := &Server{cfg: cfg, clients: map[robots.Profile]*robots.Client{}, log: cfg.Logger,
+		flights: fetch.NewLimit(cfg.MaxFetches), requests: newBudget(shares.requests)}
+	s.metrics = newMetrics(cfg.Redis, s.flights)
 	rt := cfg.Transport
 	if rt == nil {
 		rt = newTransport(cfg.AllowPrivate)
 	}
-	hc := &http.Client{Transport: counting{next: rt, slots: make(chan struct{}, cfg.MaxFetches), observe: func(outcome string, d time.Duration) {
+	hc := &http.Client{Transport: counting{next: rt, observe: func(outcome string, d time.Duration) {
 		s.metrics.fetches.WithLabelValues(outcome).Inc()
 		s.metrics.fetchTime.Observe(d.Seconds())
 	}}}
-	// Compiled policies: an eighth of the budget over the four clients, at
-	// about 16 heap bytes per robots.txt byte (the syntax tree a policy
-	// keeps for its positions, and the rule index).
-	policyBytes := int(cfg.MaxMemory / 8 / int64(len(robots.Profiles)) / 16)
+	policyBytes := shares.policies
 	ua := cfg.UserAgent
 	if ua == "" {
 		// A service answers for many crawlers: it names itself, as
@@ -204,6 +200,7 @@ func New(cfg Config) *Server {
 	}
 	s.mux = http.NewServeMux()
 	s.mux.Handle("POST /v1/check", s.authed(http.HandlerFunc(s.check)))
+	s.mux.Handle("POST /v1/sitemaps", s.authed(http.HandlerFunc(s.sitemaps)))
 	s.mux.Handle("GET /healthz", http.HandlerFunc(s.healthz))
 	s.mux.Handle("GET /metrics", s.authed(promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{})))
 	return s
@@ -214,6 +211,11 @@ func New(cfg Config) *Server {
 func (s *Server) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
+		conn := connOf(r)
+		var before int64
+		if conn != nil {
+			before = conn.written.Load()
+		}
 		rec := &recorder{ResponseWriter: w, code: http.StatusOK}
 		h, pattern := s.mux.Handler(r)
 		if pattern == "" {
@@ -221,45 +223,72 @@ func (s *Server) Handler() http.Handler {
 			h = s.notRouted(h)
 		}
 		h.ServeHTTP(rec, r)
-		d := time.Since(start)
-		path := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(pattern, "POST "), "GET "), "other")
-		if path == "" {
-			path = "other"
+		if err := http.NewResponseController(w).Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) && rec.cut == nil {
+			rec.cut = err
 		}
-		s.metrics.requests.WithLabelValues(path, strconv.Itoa(rec.code)).Inc()
-		s.metrics.latency.WithLabelValues(path).Observe(d.Seconds())
-		level := slog.LevelInfo
-		if rec.code >= 500 {
-			level = slog.LevelError
-		} else if path == "/healthz" || path == "/metrics" {
-			level = slog.LevelDebug // probes every few seconds; not worth a line each
+		if rec.cut == nil && r.Context().Err() != nil {
+			rec.cut = errClientLeft
 		}
-		attrs := []slog.Attr{slog.String("method", r.Method), slog.String("path", r.URL.Path),
-			slog.Int("status", rec.code), slog.Int64("bytes", rec.n), slog.Duration("duration", d),
-			slog.String("remote", r.RemoteAddr)}
-		if rec.urls > 0 {
-			attrs = append(attrs, slog.Int("urls", rec.urls))
+		if conn != nil {
+			rec.n = conn.written.Load() - before
 		}
-		if rec.err != "" {
-			attrs = append(attrs, slog.String("error", rec.err))
-		}
-		if rec.cut != nil {
-			// What the client really received: the write failed (it left,
-			// or the write timeout cut it) after rec.n bytes.
-			attrs = append(attrs, slog.Bool("cut", true), slog.String("write_error", rec.cut.Error()))
-		}
-		s.log.LogAttrs(r.Context(), level, "request", attrs...)
+		s.logRequest(r, rec, pattern, time.Since(start))
 	})
+}
+
+var errClientLeft = errors.New("the client closed the connection")
+
+// statusClientGone is the status logged and counted for a request whose
+// client did not receive the whole answer (nginx's 499, "client closed
+// request"): it left, or the write deadline cut it.
+const statusClientGone = 499
+
+// logRequest writes the access log line of r and counts it in the
+// metrics. "status" is what the client got: the status sent, or 499 when
+// the connection was cut before the whole answer was written (then
+// "sent_status" is the one that was sent and "write_error" why it was
+// cut); "bytes" is what the connection wrote of the answer, headers
+// included (the body's bytes when the handler runs outside Serve).
+func (s *Server) logRequest(r *http.Request, rec *recorder, pattern string, d time.Duration) {
+	path := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(pattern, "POST "), "GET "), "other")
+	if path == "" {
+		path = "other"
+	}
+	status := rec.code
+	if rec.cut != nil {
+		status = statusClientGone
+	}
+	s.metrics.requests.WithLabelValues(path, strconv.Itoa(status)).Inc()
+	s.metrics.latency.WithLabelValues(path).Observe(d.Seconds())
+	level := slog.LevelInfo
+	if status >= 500 && status != statusClientGone {
+		level = slog.LevelError
+	} else if path == "/healthz" || path == "/metrics" {
+		level = slog.LevelDebug // probes every few seconds; not worth a line each
+	}
+	attrs := []slog.Attr{slog.String("method", r.Method), slog.String("path", r.URL.Path),
+		slog.Int("status", status), slog.Int64("bytes", rec.n), slog.Duration("duration", d),
+		slog.String("remote", r.RemoteAddr)}
+	if rec.urls > 0 {
+		attrs = append(attrs, slog.Int("urls", rec.urls))
+	}
+	if rec.err != "" {
+		attrs = append(attrs, slog.String("error", rec.err))
+	}
+	if rec.cut != nil {
+		attrs = append(attrs, slog.Int("sent_status", rec.code), slog.String("write_error", rec.cut.Error()))
+	}
+	s.log.LogAttrs(r.Context(), level, "request", attrs...)
 }
 
 // recorder keeps what the log line and metrics need.
 type recorder struct {
 	http.ResponseWriter
 	code int
-	n    int64
+	n    int64 // bytes of the body written
 	urls int
 	err  string
-	cut  error // the first failed write
+	cut  error // why the client did not get the whole answer
 }
 
 func (r *recorder) WriteHeader(code int) { r.code = code; r.ResponseWriter.WriteHeader(code) }
@@ -271,6 +300,9 @@ func (r *recorder) Write(b []byte) (int, error) {
 	}
 	return n, err
 }
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 // authed requires the bearer token, when there is one.
 func (s *Server) authed(h http.Handler) http.Handler {
@@ -300,126 +332,6 @@ func (s *Server) fail(w http.ResponseWriter, code int, msg string) {
 	}{msg})
 }
 
-// checkRequest is the body of POST /v1/check.
-type checkRequest struct {
-	Agent   *string  `json:"agent"`
-	URLs    []string `json:"urls"`
-	Profile string   `json:"profile"`
-}
-
-func (s *Server) check(w http.ResponseWriter, r *http.Request) {
-	var req checkRequest
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			s.fail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes", s.cfg.MaxBody))
-			return
-		}
-		var ne net.Error
-		if errors.As(err, &ne) && ne.Timeout() {
-			s.fail(w, http.StatusRequestTimeout, fmt.Sprintf("the request body did not arrive within %s", s.cfg.ReadTimeout))
-			return
-		}
-		s.fail(w, http.StatusBadRequest, "bad request body: "+err.Error())
-		return
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		s.fail(w, http.StatusBadRequest, "bad request body: more than one JSON value")
-		return
-	}
-	if req.Agent == nil {
-		s.fail(w, http.StatusBadRequest, `bad request body: no "agent" (use "*" for the rules every crawler follows)`)
-		return
-	}
-	if len(*req.Agent) > s.cfg.MaxAgent {
-		s.fail(w, http.StatusBadRequest, fmt.Sprintf(`"agent" is %d bytes long; at most %d (a product token or a User-Agent header)`, len(*req.Agent), s.cfg.MaxAgent))
-		return
-	}
-	if len(req.URLs) > s.cfg.MaxURLs {
-		s.fail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("%d URLs in one request; at most %d", len(req.URLs), s.cfg.MaxURLs))
-		return
-	}
-	prof := s.cfg.Profile
-	if req.Profile != "" {
-		p, err := robots.ParseProfile(req.Profile)
-		if err != nil {
-			s.fail(w, http.StatusBadRequest, err.Error())
-			return
-		}
-		prof = p
-	}
-	if rec, ok := w.(*recorder); ok {
-		rec.urls = len(req.URLs)
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
-	defer cancel()
-	results := s.decide(ctx, s.clients[prof], prof, *req.Agent, req.URLs)
-	w.Header().Set("Content-Type", "application/json")
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(checkResponse{Results: results}); err != nil {
-		s.log.Debug("writing response", "err", err)
-	}
-}
-
-type checkResponse struct {
-	Results []Result `json:"results"`
-}
-
-// decide decides urls in order, fetching the robots.txt of up to
-// DefaultParallel sites at once.
-func (s *Server) decide(ctx context.Context, c *robots.Client, prof robots.Profile, agent string, urls []string) []Result {
-	out := make([]Result, len(urls))
-	var next atomic.Int64
-	work := func() {
-		for {
-			i := int(next.Add(1)) - 1
-			if i >= len(urls) {
-				return
-			}
-			if ctx.Err() != nil {
-				// The client left or the request's time is up: fetch no
-				// more for it.
-				out[i] = ended(urls[i], agent, prof, ctx.Err())
-				continue
-			}
-			select {
-			case s.work <- struct{}{}:
-			case <-ctx.Done():
-				out[i] = ended(urls[i], agent, prof, ctx.Err())
-				continue
-			}
-			a, err := c.Check(ctx, agent, urls[i])
-			<-s.work
-			out[i] = s.decisionOf(urls[i], agent, prof, a, err)
-			switch {
-			case err != nil:
-				s.metrics.decisions.WithLabelValues("error").Inc()
-				continue
-			case a.Allowed:
-				s.metrics.decisions.WithLabelValues("allowed").Inc()
-			default:
-				s.metrics.decisions.WithLabelValues("disallowed").Inc()
-			}
-			if a.FromCache {
-				s.metrics.answers.WithLabelValues("hit").Inc()
-			} else {
-				s.metrics.answers.WithLabelValues("miss").Inc()
-			}
-		}
-	}
-	n := min(DefaultParallel, len(urls))
-	var wg sync.WaitGroup
-	for range n - 1 {
-		wg.Go(work)
-	}
-	work()
-	wg.Wait()
-	return out
-}
-
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	status, code := "ok", http.StatusOK
 	if s.draining.Load() {
@@ -444,8 +356,9 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 // Serve answers on ln until ctx is done, then stops accepting connections
 // and waits up to grace for the requests in flight to finish.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
-	ln = limitListener(ln, s.cfg.MaxConns)
+	ln = listen(ln, s.cfg.MaxConns)
 	hs := &http.Server{
+		ConnContext:       withConn,
 		Handler:           s.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       s.cfg.ReadTimeout,

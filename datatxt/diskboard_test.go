@@ -1,0 +1,136 @@
+package datatxt
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+const boardsDir = "../testdata/datatxt/boards"
+
+// TestDiscoverDirPins0 reads the pins 0.x board on disk as
+// TestDiscoverPins0 reads it over HTTP: the same entries, the same URLs
+// once a base says where the board is published.
+func TestDiscoverDirPins0(t *testing.T) {
+	const base = "https://example.org/v0/data.txt"
+	for _, start := range []string{boardsDir + "/v0/data.txt", boardsDir + "/v0"} {
+		c, err := DiscoverDir(context.Background(), start, Options{Base: base}, BoardLimits{})
+		if err != nil {
+			t.Fatalf("DiscoverDir(%s): %v", start, err)
+		}
+		want := []boardEntry{
+			{"mtcars", []string{"/v0/mtcars/data.csv", "/v0/mtcars/data.rds"}, "11"},
+			{"iris", []string{"/v0/iris/data.csv"}, "5"},
+			{"missing", []string{"/v0/missing"}, ""},
+			{"mtcars-again", []string{"/v0/mtcars/data.csv", "/v0/mtcars/data.rds"}, "11"},
+		}
+		if got := boardEntries(c, "https://example.org", "cols"); !reflect.DeepEqual(got, want) {
+			t.Errorf("DiscoverDir(%s) entries =\n%v\nwant\n%v", start, got, want)
+		}
+		if got, want := c.Entries[0].Source, "https://example.org/v0/mtcars/data.txt"; got != want {
+			t.Errorf("DiscoverDir(%s): mtcars listed in %q, want %q", start, got, want)
+		}
+		if !hasDiag(c, "board-not-followed", "missing") {
+			t.Errorf("DiscoverDir(%s): no warning for the pin directory without data.txt: %q", start, diagStrings(c.Diagnostics))
+		}
+	}
+}
+
+// TestDiscoverDirNoBase: without a base, paths resolve as if the first
+// file were /data.txt, one warning says so, and entries say which file on
+// disk listed them.
+func TestDiscoverDirNoBase(t *testing.T) {
+	c, err := DiscoverDir(context.Background(), boardsDir+"/v0/data.txt", Options{}, BoardLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Entries[0].URLs; !reflect.DeepEqual(got, []string{"/mtcars/data.csv", "/mtcars/data.rds"}) {
+		t.Errorf("mtcars URLs = %q, want host-less /mtcars/data.csv and .rds", got)
+	}
+	if got, want := c.Entries[0].Source, filepath.Join(boardsDir, "v0", "mtcars", "data.txt"); got != want {
+		t.Errorf("mtcars listed in %q, want %q", got, want)
+	}
+	n := 0
+	for _, d := range c.Diagnostics {
+		if d.Code == "no-base-url" || d.Code == "relative-base" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d warnings about the missing base, want 1: %q", n, diagStrings(c.Diagnostics))
+	}
+}
+
+// TestDiscoverDirPins1 reads the pins 1.x board on disk through its
+// _pins.yaml, named or found in the directory.
+func TestDiscoverDirPins1(t *testing.T) {
+	for _, start := range []string{boardsDir + "/v1", boardsDir + "/v1/_pins.yaml"} {
+		c, err := DiscoverDir(context.Background(), start, Options{Base: "https://example.org/v1/"}, BoardLimits{})
+		if err != nil {
+			t.Fatalf("DiscoverDir(%s): %v", start, err)
+		}
+		want := []boardEntry{
+			{"mtcars-csv", []string{"/v1/mtcars-csv/20240105T101500Z-4f1a2/mtcars-csv.csv"}, "28"},
+			{"mtcars-json", []string{"/v1/mtcars-json/20240106T080000Z-9c3d0/mtcars-json.json"}, "30"},
+		}
+		if got := boardEntries(c, "https://example.org", "file_size"); !reflect.DeepEqual(got, want) {
+			t.Errorf("DiscoverDir(%s) entries =\n%v\nwant\n%v", start, got, want)
+		}
+		if len(c.Diagnostics) != 0 {
+			t.Errorf("DiscoverDir(%s) diagnostics %q, want none", start, diagStrings(c.Diagnostics))
+		}
+	}
+}
+
+// TestDiscoverDirLimits: the limits of a fetched board hold on disk, and
+// nothing outside the board's directory is read.
+func TestDiscoverDirLimits(t *testing.T) {
+	c, err := DiscoverDir(context.Background(), boardsDir+"/v0", Options{}, BoardLimits{MaxFetches: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasDiag(c, "board-not-followed", "fetch limit reached") {
+		t.Errorf("MaxFetches 2: diagnostics %q, want the limit", diagStrings(c.Diagnostics))
+	}
+	c, err = DiscoverDir(context.Background(), boardsDir+"/v1/_pins.yaml", Options{}, BoardLimits{MaxDepth: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Entries) != 0 || !hasDiag(c, "board-depth", "depth limit") {
+		t.Errorf("MaxDepth 0: %d entries, diagnostics %q", len(c.Entries), diagStrings(c.Diagnostics))
+	}
+	dir := t.TempDir()
+	board := filepath.Join(dir, "board")
+	for name, data := range map[string]string{
+		"secret/data.txt": "- path: s.csv\n",
+		"board/data.txt":  "- path: ../secret\n  name: out\n- path: https://example.net/pin/\n  name: web\n",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err = DiscoverDir(context.Background(), board, Options{}, BoardLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range c.Entries {
+		if len(e.Paths) != 1 || strings.HasSuffix(e.Paths[0], "s.csv") {
+			t.Errorf("entry %q took %q from outside the board", e.Name, e.Paths)
+		}
+	}
+	if !hasDiag(c, "board-not-followed", `"../secret" is not under`) || !hasDiag(c, "board-not-followed", `"https://example.net/pin/" is not under`) {
+		t.Errorf("diagnostics %q, want a warning for each pin outside the board", diagStrings(c.Diagnostics))
+	}
+	for _, bad := range []string{filepath.Join(dir, "nothing"), dir} {
+		if _, err := DiscoverDir(context.Background(), bad, Options{}, BoardLimits{}); err == nil {
+			t.Errorf("DiscoverDir(%s) succeeded, want an error", bad)
+		}
+	}
+}

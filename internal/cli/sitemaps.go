@@ -1,0 +1,449 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	neturl "net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/decision"
+	"github.com/sitetxt/sitetxt/internal/fetch"
+	"github.com/sitetxt/sitetxt/internal/sitemapjson"
+	"github.com/sitetxt/sitetxt/robots"
+	"github.com/sitetxt/sitetxt/sitemap"
+	"github.com/spf13/cobra"
+)
+
+// sitemapsOptions are the options of "sitetxt sitemaps".
+type sitemapsOptions struct {
+	IO       *IOStreams
+	Agent    string
+	Profile  string
+	Output   string
+	Base     string
+	Lenient  bool
+	MaxFiles int
+	MaxDepth int
+	MaxTime  time.Duration
+	Sources  []string
+	Fetch    fetchFlags
+}
+
+func newSitemapsCmd(ios *IOStreams) *cobra.Command {
+	opts := &sitemapsOptions{IO: ios}
+	cmd := &cobra.Command{
+		Use:   "sitemaps [--agent NAME] [-o text|json|csv] SOURCE...",
+		Short: "List the URLs a site's sitemaps give, checked against its robots.txt",
+		Long: `List every URL the sitemaps of SOURCE give, one line per URL.
+
+SOURCE is a site (https://example.org/): its robots.txt's Sitemap lines,
+or /sitemap.xml when it has none; a sitemap URL; or a sitemap file ("-" for
+standard input). Sitemap indexes are followed, each file read once (an
+index that lists itself, two that list each other); a URL listed by an
+earlier file is not printed again. Every format of the sitemaps.org
+protocol is read: XML urlset and sitemapindex, text (one URL a line), RSS
+2.0 and Atom 1.0 feeds, any of them gzip-compressed. A file stops at the
+protocol's limits (50,000 URLs, 50 MB uncompressed), a discovery at
+--max-files, --max-depth and --max-time; each says so.
+
+The protocol's rules are checked and each problem printed on standard error
+as "file:line:col: severity: message [code]": a URL must be absolute, on
+the sitemap's own scheme and host and under its directory unless a
+robots.txt names the sitemap (cross-submission); such URLs are dropped, and
+--lenient keeps them. docs/sitemaps.md has every rule.
+
+--agent NAME decides each URL against its site's robots.txt (--profile,
+as check does) and ends with how many URLs each sitemap lists that
+robots.txt disallows ("submitted URL blocked by robots.txt").
+
+-o json prints one object per URL per line (docs/schema/sitemaps.json):
+  {"url","lastmod","changefreq","priority","sitemap"}
+where lastmod is normalised (W3C datetime in UTC, or the date as precise as
+written), changefreq and priority null when absent or invalid, and sitemap
+the URL of the file that listed it; extensions add "images", "videos",
+"news", "alternates". With --agent each object is also the decision object
+of "check -o json": "agent", "profile", "allowed", "reason", "rule",
+"group", "fetch". -o csv prints the same as rows.
+
+Exit codes: 0 when every sitemap was read without an error and (with
+--agent) every URL is allowed; 1 when a sitemap has an error (a URL
+dropped, a limit reached, not XML) or a URL is disallowed; 2 on usage
+errors and when a robots.txt or sitemap could not be fetched or read.`,
+		Example: `  sitetxt sitemaps https://example.org/
+  sitetxt sitemaps --agent Googlebot -o json https://example.org/
+  sitetxt sitemaps --base https://www.example.org/sitemap.xml testdata/sitemap/urlset.xml`,
+		Args: minArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Sources = args
+			return sitemapsRun(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Agent, "agent", "", "decide each URL for this crawler against its site's robots.txt")
+	profileFlag(cmd, &opts.Profile)
+	opts.Fetch.AddFlags(cmd)
+	outputFlag(cmd, &opts.Output, "text", "json", "csv")
+	cmd.Flags().StringVar(&opts.Base, "base", "", "URL a sitemap FILE was found at: its URLs must lie under it, relative feed links resolve against it")
+	cmd.Flags().BoolVar(&opts.Lenient, "lenient", false, "keep URLs the protocol drops for where they are (another host, outside the sitemap's directory)")
+	cmd.Flags().IntVar(&opts.MaxFiles, "max-files", sitemap.DefaultMaxFiles, "how many sitemap files one SOURCE may fetch")
+	cmd.Flags().IntVar(&opts.MaxDepth, "max-depth", sitemap.DefaultMaxDepth, "how many sitemap indexes deep to follow")
+	cmd.Flags().DurationVar(&opts.MaxTime, "max-time", sitemap.DefaultMaxTime, "how long reading one SOURCE's sitemaps may take")
+	return cmd
+}
+
+// sitemapsRun is one run of "sitetxt sitemaps".
+type sitemapsRunState struct {
+	opts    *sitemapsOptions
+	prof    robots.Profile
+	fetcher *sitemap.Fetcher
+	lister  *robotsLister
+	sites   *siteSources // with --agent
+	out     *stream
+	st      style
+	jl      *jsonLines
+	cw      *csvRows
+
+	failure  error
+	found    bool // an error diagnostic or a disallowed URL
+	urls     int
+	files    int
+	repeated int
+	diags    map[grammar.Severity]int
+	blocked  []sitemapCount
+}
+
+// sitemapCount counts, for one sitemap file, the URLs decided and those
+// robots.txt disallows.
+type sitemapCount struct {
+	url                string
+	listed, disallowed int
+}
+
+func sitemapsRun(opts *sitemapsOptions) error {
+	if err := checkOutput(opts.Output, "text", "json", "csv"); err != nil {
+		return err
+	}
+	prof, err := robots.ParseProfile(opts.Profile)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	if opts.MaxFiles < 1 || opts.MaxDepth < 1 || opts.MaxTime <= 0 {
+		return usageError("--max-files and --max-depth must be at least 1, --max-time more than 0")
+	}
+	if opts.Base != "" && !fetch.IsURL(opts.Base) {
+		return usageError("--base %q is not an absolute http(s) URL", opts.Base)
+	}
+	opts.Fetch.Profile = prof.String()
+	if err := opts.Fetch.prepare(opts.IO); err != nil {
+		return err
+	}
+	ff := &opts.Fetch
+	r := &sitemapsRunState{opts: opts, prof: prof, diags: map[grammar.Severity]int{},
+		lister: &robotsLister{ff: ff, prof: prof, m: map[string][]string{}, errs: map[string]error{}},
+		fetcher: &sitemap.Fetcher{UserAgent: ff.Fetcher().UserAgent, HTTPClient: ff.client, Timeout: ff.Timeout,
+			Cache: ff.Fetcher().Cache, MaxFiles: opts.MaxFiles, MaxDepth: opts.MaxDepth, MaxTime: opts.MaxTime,
+			Options: sitemap.Options{Lenient: opts.Lenient}}}
+	if opts.Agent != "" {
+		agentNote(opts.IO, prof, opts.Agent)
+		r.sites = &siteSources{ios: opts.IO, ff: ff, agent: opts.Agent, prof: prof, m: map[string]*checkSource{}}
+	}
+	r.out = newStream(opts.IO.Out, false)
+	r.st = newStyle(opts.IO, opts.IO.Out)
+	if r.jl, r.cw, err = machineOutput(r.out, opts.Output, sitemapCSVHeader(opts.Agent != "")); err != nil {
+		return err
+	}
+	for _, src := range opts.Sources {
+		if err := r.source(src); err != nil {
+			return err
+		}
+	}
+	r.summary()
+	if err := r.out.done(); err != nil {
+		return err
+	}
+	if r.sites != nil && r.sites.failure != nil && r.failure == nil {
+		r.failure = r.sites.failure
+	}
+	return exitWith(r.failure, r.found)
+}
+
+// source lists the URLs of one SOURCE.
+func (r *sitemapsRunState) source(src string) error {
+	ctx := context.Background()
+	if !fetch.IsURL(src) {
+		if strings.Contains(src, "://") {
+			return usageError("%q is not an http(s) URL with a host", src)
+		}
+		return r.file(ctx, src)
+	}
+	u, err := neturl.Parse(src)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	var d *sitemap.Discovery
+	if u.Path == "" || u.Path == "/" || strings.HasSuffix(u.Path, "/robots.txt") {
+		d = r.fetcher.Discover(ctx, src, r.lister)
+	} else {
+		d = r.fetcher.Walk(ctx, r.lister, src)
+	}
+	return r.walk(d)
+}
+
+// file reads a sitemap file, or standard input, and walks the sitemaps an
+// index there lists.
+func (r *sitemapsRunState) file(ctx context.Context, name string) error {
+	var in io.Reader
+	display := name
+	if name == "-" {
+		in, display = r.opts.IO.In, "<stdin>"
+	} else {
+		f, err := os.Open(name)
+		if err != nil {
+			return &exitError{code: ExitError, err: fmt.Errorf("cannot read %s: %w", name, unwrapPath(err))}
+		}
+		defer f.Close()
+		in = f
+		if abs, err := filepath.Abs(name); err == nil {
+			display = (&neturl.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
+		}
+	}
+	o := r.fetcher.Options
+	o.URL, o.Name = r.opts.Base, name
+	if name == "-" {
+		o.Name = display
+	}
+	rd := sitemap.NewReader(in, o)
+	var children []string
+	file := &sitemap.File{URL: display}
+	for e, err := range rd.Entries() {
+		if err != nil {
+			file.Err = err
+			break
+		}
+		if rd.Format() == sitemap.Index {
+			if !e.OutOfScope {
+				children = append(children, e.URL)
+			}
+			continue
+		}
+		if err := r.url(&sitemap.Found{Entry: e, Sitemap: display}); err != nil {
+			return err
+		}
+	}
+	file.Format, file.URLs, file.Diagnostics = rd.Format(), rd.Count(), rd.Diagnostics()
+	r.fileDone(file)
+	if len(children) > 0 {
+		return r.walk(r.fetcher.Walk(ctx, r.lister, children...))
+	}
+	return nil
+}
+
+// walk prints what a discovery finds.
+func (r *sitemapsRunState) walk(d *sitemap.Discovery) error {
+	for found, file := range d.All() {
+		if found != nil {
+			if err := r.url(found); err != nil {
+				return err
+			}
+		}
+		if file != nil {
+			r.fileDone(file)
+		}
+	}
+	if err := d.Err(); err != nil {
+		fmt.Fprintf(r.opts.IO.ErrOut, "sitetxt: %s\n", visible(err.Error()))
+		r.failure = &exitError{code: ExitError}
+	}
+	if s := d.Stopped(); s != "" {
+		warn(r.opts.IO, "stopped: %s", s)
+	}
+	return nil
+}
+
+// fileDone reports a sitemap file once it has been read: its problems on
+// standard error, a fetch failure as exit 2.
+func (r *sitemapsRunState) fileDone(f *sitemap.File) {
+	ios := r.opts.IO
+	r.files++
+	r.repeated += f.Repeated
+	for _, d := range f.Diagnostics {
+		r.diags[d.Severity]++
+		if d.Severity == grammar.Error {
+			r.found = true
+		}
+		fmt.Fprintf(ios.ErrOut, "%s\n", diagText(d))
+	}
+	if f.Err == nil {
+		return
+	}
+	var se *fetch.StatusError
+	if f.Guessed && errors.As(f.Err, &se) && se.Code/100 == 4 {
+		note(ios, "robots.txt names no sitemap, and %s answers %v: the site lists no sitemap", f.URL, f.Err)
+		return
+	}
+	fmt.Fprintf(ios.ErrOut, "sitetxt: cannot fetch %s: %s\n", visible(f.URL), visible(f.Err.Error()))
+	r.failure = &exitError{code: ExitError}
+}
+
+// url prints one URL, decided when --agent is given.
+func (r *sitemapsRunState) url(f *sitemap.Found) error {
+	r.urls++
+	v := sitemapURLJSON{URL: sitemapjson.Of(f)}
+	var d robots.Decision
+	var cs *checkSource
+	if r.sites != nil {
+		if cs = r.sites.get(f.URL); cs != nil {
+			d = cs.decide(f.URL)
+			v.decided = &decided{cs.views.view(f.URL, r.opts.Agent, d)}
+			r.count(f.Sitemap, d.Allowed)
+		}
+	}
+	switch {
+	case r.jl != nil:
+		return r.jl.write(v)
+	case r.cw != nil:
+		return r.cw.write(sitemapRow(v, r.sites != nil)...)
+	}
+	var err error
+	if cs != nil {
+		err = writeDecision(r.out.w, r.st, cs.name, f.URL, d)
+	} else {
+		_, err = fmt.Fprintf(r.out.w, "%s%s\n", shownURL(f.URL), sitemapFields(v))
+	}
+	if err != nil {
+		return err
+	}
+	return r.out.end()
+}
+
+// count adds a decided URL to its sitemap's counts.
+func (r *sitemapsRunState) count(sm string, allowed bool) {
+	if n := len(r.blocked); n == 0 || r.blocked[n-1].url != sm {
+		r.blocked = append(r.blocked, sitemapCount{url: sm})
+	}
+	c := &r.blocked[len(r.blocked)-1]
+	c.listed++
+	if !allowed {
+		c.disallowed++
+		r.found = true
+	}
+}
+
+// summary says what was read and, with --agent, how many URLs each
+// sitemap lists that robots.txt disallows: on standard output after the
+// text, on standard error (as notes) after JSON or CSV.
+func (r *sitemapsRunState) summary() {
+	ios := r.opts.IO
+	if ios.Quiet {
+		return
+	}
+	lines := []string{fmt.Sprintf("%s from %s (%s, %s)", plural(r.urls, "URL"), plural(r.files, "sitemap file"),
+		plural(r.diags[grammar.Error], "error"), plural(r.diags[grammar.Warning], "warning"))}
+	if r.repeated > 0 {
+		lines[0] += fmt.Sprintf("; %s listed again, printed once", plural(r.repeated, "URL"))
+	}
+	if r.sites != nil {
+		total, dis := 0, 0
+		for _, c := range r.blocked {
+			total, dis = total+c.listed, dis+c.disallowed
+		}
+		lines = append(lines, fmt.Sprintf("%d of %d listed URLs are disallowed for %s by robots.txt (%s)", dis, total, r.opts.Agent, r.prof))
+		for _, c := range r.blocked {
+			if c.disallowed > 0 {
+				lines = append(lines, fmt.Sprintf("  %s: %d of %d disallowed", c.url, c.disallowed, c.listed))
+			}
+		}
+	}
+	for _, l := range lines {
+		if r.opts.Output == "text" {
+			fmt.Fprintln(r.out.w, visible(l))
+		} else {
+			note(ios, "%s", l)
+		}
+	}
+}
+
+// robotsLister gives the Sitemap lines of a site's robots.txt, fetched
+// through the command's fetcher (and cache) and read under --profile.
+type robotsLister struct {
+	ff   *fetchFlags
+	prof robots.Profile
+	m    map[string][]string
+	errs map[string]error
+}
+
+// Sitemaps implements sitemap.Lister.
+func (l *robotsLister) Sitemaps(ctx context.Context, site string) ([]string, error) {
+	robotsURL, err := fetch.ManifestURL(site, "robots.txt")
+	if err != nil {
+		return nil, err
+	}
+	if maps, ok := l.m[robotsURL]; ok {
+		return maps, l.errs[robotsURL]
+	}
+	src, err := l.ff.fetchSource(robotsURL, "robots.txt")
+	var maps []string
+	switch {
+	case err != nil:
+	case src.fetched.Status == fetch.Parse:
+		for _, s := range robots.Compile(parseFor(src, l.prof), l.prof).Sitemaps() {
+			maps = append(maps, s.URL)
+		}
+	case src.fetched.Err != nil:
+		err = src.fetched.Failure()
+	}
+	l.m[robotsURL], l.errs[robotsURL] = maps, err
+	return maps, err
+}
+
+// sitemapURLJSON is one URL of -o json: the URL as a sitemap lists it,
+// and with --agent the decision object of check -o json.
+type sitemapURLJSON struct {
+	sitemapjson.URL
+	*decided
+}
+
+// decided holds the decision one level below URL, so that URL's "url"
+// is the one that shows (sitemapjson).
+type decided struct{ decision.Decision }
+
+// sitemapFields is what text output shows after a URL: the optional
+// fields it has.
+func sitemapFields(v sitemapURLJSON) string {
+	var b strings.Builder
+	row := v.Row()
+	for i, name := range sitemapjson.Header[1:4] {
+		if row[i+1] != "" {
+			b.WriteString("  " + name + "=" + row[i+1])
+		}
+	}
+	return b.String()
+}
+
+// sitemapCSVHeader and sitemapRow are a URL as a CSV row: the JSON's
+// columns, then with --agent the decision's (as check -o csv, without its
+// url).
+func sitemapCSVHeader(agent bool) []string {
+	h := append([]string(nil), sitemapjson.Header...)
+	if agent {
+		h = append(h, decisionCSVHeader()[1:]...)
+	}
+	return h
+}
+
+func sitemapRow(v sitemapURLJSON, agent bool) []string {
+	row := v.Row()
+	if agent {
+		if v.decided != nil {
+			row = append(row, decisionRow(v.Decision)[1:]...)
+		} else {
+			row = append(row, make([]string, len(decisionCSVHeader())-1)...)
+		}
+	}
+	return row
+}

@@ -1,0 +1,243 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+
+	"github.com/sitetxt/sitetxt/internal/fetch"
+	"github.com/sitetxt/sitetxt/robots"
+)
+
+// checkRequest is the body of POST /v1/check.
+type checkRequest struct {
+	Agent   *string  `json:"agent"`
+	URLs    []string `json:"urls"`
+	Profile string   `json:"profile"`
+}
+
+type checkResponse struct {
+	Results []Result `json:"results"`
+}
+
+// check answers POST /v1/check: it admits the request within the memory
+// budget, reads it, and writes the results in order as they are decided.
+// When the request ends (the client leaves, or RequestTimeout), the
+// fetches it alone waits for stop.
+func (s *Server) check(w http.ResponseWriter, r *http.Request) {
+	release, ok := s.admit(w, r)
+	if !ok {
+		return
+	}
+	defer release()
+	req, prof, ok := s.readCheck(w, r)
+	if !ok {
+		return
+	}
+	if rec, ok := w.(*recorder); ok {
+		rec.urls = len(req.URLs)
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
+	defer cancel()
+	s.answer(ctx, cancel, w, s.clients[prof], prof, *req.Agent, req.URLs)
+}
+
+// readCheck reads and checks the body of a check request, answering the
+// client itself when it is not one.
+func (s *Server) readCheck(w http.ResponseWriter, r *http.Request) (checkRequest, robots.Profile, bool) {
+	var req checkRequest
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		var tooBig *http.MaxBytesError
+		var ne net.Error
+		switch {
+		case errors.As(err, &tooBig):
+			s.fail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes", s.cfg.MaxBody))
+		case errors.As(err, &ne) && ne.Timeout():
+			s.fail(w, http.StatusRequestTimeout, fmt.Sprintf("the request body did not arrive within %s", s.cfg.ReadTimeout))
+		default:
+			s.fail(w, http.StatusBadRequest, "bad request body: "+err.Error())
+		}
+		return req, 0, false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		s.fail(w, http.StatusBadRequest, "bad request body: more than one JSON value")
+		return req, 0, false
+	}
+	if req.Agent == nil {
+		s.fail(w, http.StatusBadRequest, `bad request body: no "agent" (use "*" for the rules every crawler follows)`)
+		return req, 0, false
+	}
+	if len(*req.Agent) > s.cfg.MaxAgent {
+		s.fail(w, http.StatusBadRequest, fmt.Sprintf(`"agent" is %d bytes long; at most %d (a product token or a User-Agent header)`, len(*req.Agent), s.cfg.MaxAgent))
+		return req, 0, false
+	}
+	if len(req.URLs) > s.cfg.MaxURLs {
+		s.fail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("%d URLs in one request; at most %d", len(req.URLs), s.cfg.MaxURLs))
+		return req, 0, false
+	}
+	prof := s.cfg.Profile
+	if req.Profile != "" {
+		p, err := robots.ParseProfile(req.Profile)
+		if err != nil {
+			s.fail(w, http.StatusBadRequest, err.Error())
+			return req, 0, false
+		}
+		prof = p
+	}
+	return req, prof, true
+}
+
+// answer decides urls, DefaultParallel at a time, and writes
+// {"results": [...]} in order as the results come, at most answerWindow
+// of them decided ahead of the one written. A write that fails (the
+// client left, or the write deadline cut it) stops the request: stop
+// cancels ctx, so the fetches no other request waits for stop too.
+func (s *Server) answer(ctx context.Context, stop context.CancelFunc, w http.ResponseWriter, c *robots.Client, prof robots.Profile, agent string, urls []string) {
+	a := newAnswers(len(urls), answerWindow)
+	fctx := fetch.WithLimit(ctx, s.flights)
+	var wg sync.WaitGroup
+	for range min(DefaultParallel, len(urls)) {
+		wg.Go(func() {
+			for {
+				i, ok := a.claim()
+				if !ok {
+					return
+				}
+				a.put(i, s.decideOne(fctx, c, prof, agent, urls[i]))
+			}
+		})
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if err := writeResults(w, a); err != nil {
+		s.log.Debug("writing response", "err", err)
+		a.quit()
+		stop()
+	}
+	wg.Wait()
+}
+
+// decideOne decides one URL, counting it in the metrics.
+func (s *Server) decideOne(ctx context.Context, c *robots.Client, prof robots.Profile, agent, url string) Result {
+	if ctx.Err() != nil {
+		// The client left or the request's time is up: fetch no more for it.
+		return ended(url, agent, prof, ctx.Err())
+	}
+	a, err := c.Check(ctx, agent, url)
+	switch {
+	case err != nil:
+		s.metrics.decisions.WithLabelValues("error").Inc()
+	case a.Allowed:
+		s.metrics.decisions.WithLabelValues("allowed").Inc()
+	default:
+		s.metrics.decisions.WithLabelValues("disallowed").Inc()
+	}
+	if err == nil {
+		if a.FromCache {
+			s.metrics.answers.WithLabelValues("hit").Inc()
+		} else {
+			s.metrics.answers.WithLabelValues("miss").Inc()
+		}
+	}
+	return s.decisionOf(url, agent, prof, a, err)
+}
+
+// writeResults writes {"results": [...]} with the results of a, in order.
+func writeResults(w io.Writer, a *answers) error {
+	if _, err := io.WriteString(w, `{"results":[`); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	for i := range a.n {
+		r := a.take()
+		buf.Reset()
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		if err := enc.Encode(r); err != nil {
+			return err
+		}
+		buf.Truncate(buf.Len() - 1) // Encode's newline
+		if _, err := w.Write(buf.Bytes()); err != nil {
+			return err
+		}
+	}
+	_, err := io.WriteString(w, "]}\n")
+	return err
+}
+
+// answers holds the results of one request from when they are decided
+// until they are written, in order: the workers claim URLs in order, at
+// most window ahead of the one being written, so a request holds a
+// window of results, never its whole answer.
+type answers struct {
+	mu      sync.Mutex
+	cond    sync.Cond
+	n       int // URLs
+	window  int
+	next    int // the next URL to claim
+	written int // the next result to write
+	done    map[int]Result
+	stopped bool
+}
+
+func newAnswers(n, window int) *answers {
+	a := &answers{n: n, window: window, done: make(map[int]Result)}
+	a.cond.L = &a.mu
+	return a
+}
+
+// claim returns the next URL to decide, waiting while window results are
+// ahead of the writer; false when there is none left or the writer quit.
+func (a *answers) claim() (int, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for !a.stopped && a.next < a.n && a.next >= a.written+a.window {
+		a.cond.Wait()
+	}
+	if a.stopped || a.next >= a.n {
+		return 0, false
+	}
+	a.next++
+	return a.next - 1, true
+}
+
+// put gives the result of URL i.
+func (a *answers) put(i int, r Result) {
+	a.mu.Lock()
+	a.done[i] = r
+	a.mu.Unlock()
+	a.cond.Broadcast()
+}
+
+// take waits for the result of the next URL to write and returns it.
+func (a *answers) take() Result {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for {
+		if r, ok := a.done[a.written]; ok {
+			delete(a.done, a.written)
+			a.written++
+			a.cond.Broadcast()
+			return r
+		}
+		a.cond.Wait()
+	}
+}
+
+// quit stops the claims: nothing more will be written.
+func (a *answers) quit() {
+	a.mu.Lock()
+	a.stopped = true
+	a.mu.Unlock()
+	a.cond.Broadcast()
+}

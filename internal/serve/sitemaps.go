@@ -1,0 +1,190 @@
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/fetch"
+	"github.com/sitetxt/sitetxt/internal/sitemapjson"
+	"github.com/sitetxt/sitetxt/robots"
+	"github.com/sitetxt/sitetxt/sitemap"
+)
+
+// The bounds of one POST /v1/sitemaps: the sitemap files it fetches and
+// the URLs it answers (a request may ask for fewer); its time is
+// Config.RequestTimeout.
+const (
+	SitemapMaxFiles = 100
+	SitemapMaxURLs  = 200000
+)
+
+// sitemapsRequest is the body of POST /v1/sitemaps.
+type sitemapsRequest struct {
+	// Site is a site ("https://example.org/": the sitemaps its robots.txt
+	// lists, or /sitemap.xml) or a sitemap's URL (start there).
+	Site string `json:"site"`
+	// Agent, when set, decides each URL against its site's robots.txt.
+	Agent   string `json:"agent"`
+	Profile string `json:"profile"`
+	// MaxURLs bounds the URLs answered; 0 or more than SitemapMaxURLs
+	// means SitemapMaxURLs.
+	MaxURLs int `json:"max_urls"`
+}
+
+// sitemapLine is one line of the answer: a URL (sitetxt sitemaps -o json),
+// with the decision of POST /v1/check when an agent was given.
+type sitemapLine struct {
+	sitemapjson.URL
+	*sitemapDecision
+}
+
+// sitemapDecision holds the decision one level below the URL, so that the
+// URL's "url" is the one that shows (package sitemapjson).
+type sitemapDecision struct{ Result }
+
+// sitemapsSummary is the last line of the answer.
+type sitemapsSummary struct {
+	Summary struct {
+		URLs       int               `json:"urls"`
+		Disallowed *int              `json:"disallowed,omitempty"`
+		Files      []sitemapFileJSON `json:"files"`
+		Stopped    string            `json:"stopped"`
+		Error      string            `json:"error"`
+	} `json:"summary"`
+}
+
+// sitemapFileJSON is one sitemap file read, in the summary.
+type sitemapFileJSON struct {
+	URL      string `json:"url"`
+	Parent   string `json:"parent"`
+	Format   string `json:"format"`
+	URLs     int    `json:"urls"`
+	Repeated int    `json:"repeated"`
+	Errors   int    `json:"errors"`
+	Warnings int    `json:"warnings"`
+	Error    string `json:"error"`
+}
+
+// sitemaps answers POST /v1/sitemaps: the URLs a site's sitemaps list, as
+// JSON Lines written as they are found, then a summary line. The fetches
+// go through the guarded client (no private addresses unless
+// AllowPrivate) and the robots.txt cache the decisions use.
+func (s *Server) sitemaps(w http.ResponseWriter, r *http.Request) {
+	req, prof, ok := s.sitemapsRequest(w, r)
+	if !ok {
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
+	defer cancel()
+	c := s.clients[prof]
+	f := &sitemap.Fetcher{UserAgent: c.UserAgent, HTTPClient: c.HTTPClient, Timeout: s.cfg.RequestTimeout,
+		MaxFiles: SitemapMaxFiles, MaxTime: s.cfg.RequestTimeout}
+	u, _ := url.Parse(req.Site)
+	var d *sitemap.Discovery
+	if u.Path == "" || u.Path == "/" || strings.HasSuffix(u.Path, "/robots.txt") {
+		d = f.Discover(ctx, req.Site, c)
+	} else {
+		d = f.Walk(ctx, c, req.Site)
+	}
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	flusher, _ := w.(http.Flusher)
+	var sum sitemapsSummary
+	disallowed := 0
+	for found, file := range d.All() {
+		if file != nil {
+			sum.Summary.Files = append(sum.Summary.Files, fileJSON(file))
+			continue
+		}
+		if sum.Summary.URLs >= req.MaxURLs {
+			sum.Summary.Stopped = fmt.Sprintf("%d URLs answered (max_urls, at most %d)", req.MaxURLs, SitemapMaxURLs)
+			break
+		}
+		line := sitemapLine{URL: sitemapjson.Of(found)}
+		if req.Agent != "" {
+			a, err := c.Check(ctx, req.Agent, found.URL)
+			line.sitemapDecision = &sitemapDecision{s.decisionOf(found.URL, req.Agent, prof, a, err)}
+			if !line.Allowed {
+				disallowed++
+			}
+		}
+		if err := enc.Encode(line); err != nil {
+			return // the client went away
+		}
+		if sum.Summary.URLs++; flusher != nil && sum.Summary.URLs%64 == 1 {
+			flusher.Flush()
+		}
+	}
+	if sum.Summary.Stopped == "" {
+		sum.Summary.Stopped = d.Stopped()
+	}
+	if err := d.Err(); err != nil {
+		sum.Summary.Error = err.Error()
+	}
+	if req.Agent != "" {
+		sum.Summary.Disallowed = &disallowed
+	}
+	if sum.Summary.Files == nil {
+		sum.Summary.Files = []sitemapFileJSON{}
+	}
+	if rec, ok := w.(*recorder); ok {
+		rec.urls = sum.Summary.URLs
+	}
+	if err := enc.Encode(sum); err != nil {
+		s.log.Debug("writing response", "err", err)
+	}
+}
+
+// sitemapsRequest reads and checks a request, answering it when it is bad.
+func (s *Server) sitemapsRequest(w http.ResponseWriter, r *http.Request) (*sitemapsRequest, robots.Profile, bool) {
+	var req sitemapsRequest
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			s.fail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes", s.cfg.MaxBody))
+			return nil, 0, false
+		}
+		s.fail(w, http.StatusBadRequest, "bad request body: "+err.Error())
+		return nil, 0, false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		s.fail(w, http.StatusBadRequest, "bad request body: more than one JSON value")
+		return nil, 0, false
+	}
+	if !fetch.IsURL(req.Site) {
+		s.fail(w, http.StatusBadRequest, `bad request body: "site" must be an http or https URL (a site, or a sitemap's URL)`)
+		return nil, 0, false
+	}
+	if req.MaxURLs <= 0 || req.MaxURLs > SitemapMaxURLs {
+		req.MaxURLs = SitemapMaxURLs
+	}
+	prof := s.cfg.Profile
+	if req.Profile != "" {
+		p, err := robots.ParseProfile(req.Profile)
+		if err != nil {
+			s.fail(w, http.StatusBadRequest, err.Error())
+			return nil, 0, false
+		}
+		prof = p
+	}
+	return &req, prof, true
+}
+
+func fileJSON(f *sitemap.File) sitemapFileJSON {
+	v := sitemapFileJSON{URL: f.URL, Parent: f.Parent, Format: f.Format.String(), URLs: f.URLs, Repeated: f.Repeated,
+		Errors: f.Diagnostics.Count(grammar.Error), Warnings: f.Diagnostics.Count(grammar.Warning)}
+	if f.Err != nil {
+		v.Error = f.Err.Error()
+	}
+	return v
+}

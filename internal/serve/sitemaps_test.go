@@ -1,0 +1,78 @@
+package serve
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// TestSitemaps: POST /v1/sitemaps answers a site's sitemap URLs as JSON
+// Lines, each with its decision when an agent is given, then a summary;
+// without AllowPrivate the loopback site is refused, as for /v1/check.
+func TestSitemaps(t *testing.T) {
+	var site *httptest.Server
+	files := map[string]string{
+		"/robots.txt":  "User-agent: TestBot\nDisallow: /private/\nSitemap: $SITE/index.xml\n",
+		"/index.xml":   `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>$SITE/pages.xml</loc></sitemap></sitemapindex>`,
+		"/pages.xml":   `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>$SITE/a</loc><priority>0.4</priority></url><url><loc>$SITE/private/b</loc></url></urlset>`,
+		"/sitemap.xml": "",
+	}
+	site = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, ok := files[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		fmt.Fprint(w, strings.ReplaceAll(body, "$SITE", site.URL))
+	}))
+	defer site.Close()
+	ask := func(h http.Handler, body string) (int, []map[string]any) {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("POST", "/v1/sitemaps", strings.NewReader(body)))
+		var lines []map[string]any
+		for _, l := range strings.Split(strings.TrimSpace(rec.Body.String()), "\n") {
+			var v map[string]any
+			if err := json.Unmarshal([]byte(l), &v); err != nil {
+				t.Fatalf("%v: %q", err, l)
+			}
+			lines = append(lines, v)
+		}
+		return rec.Code, lines
+	}
+	h := New(Config{AllowPrivate: true, Logger: quiet()}).Handler()
+	code, lines := ask(h, `{"site": "`+site.URL+`/", "agent": "TestBot"}`)
+	if code != 200 || len(lines) != 3 {
+		t.Fatalf("status %d, %d lines: %v", code, len(lines), lines)
+	}
+	if l := lines[0]; l["url"] != site.URL+"/a" || l["priority"] != 0.4 || l["allowed"] != true || l["sitemap"] != site.URL+"/pages.xml" {
+		t.Errorf("first line %v", l)
+	}
+	if l := lines[1]; l["url"] != site.URL+"/private/b" || l["allowed"] != false || l["rule"].(map[string]any)["pattern"] != "/private/" {
+		t.Errorf("second line %v", l)
+	}
+	sum := lines[2]["summary"].(map[string]any)
+	if sum["urls"] != 2.0 || sum["disallowed"] != 1.0 || len(sum["files"].([]any)) != 2 || sum["error"] != "" {
+		t.Errorf("summary %v", sum)
+	}
+
+	code, lines = ask(h, `{"site": "`+site.URL+`/index.xml", "max_urls": 1}`)
+	if sum := lines[len(lines)-1]["summary"].(map[string]any); code != 200 || len(lines) != 2 || !strings.Contains(sum["stopped"].(string), "max_urls") {
+		t.Errorf("max_urls 1: %d, %v", code, lines)
+	}
+	if _, ok := lines[0]["allowed"]; ok {
+		t.Errorf("without an agent a line has no decision: %v", lines[0])
+	}
+
+	code, lines = ask(New(Config{Logger: quiet()}).Handler(), `{"site": "`+site.URL+`/"}`)
+	if sum := lines[0]["summary"].(map[string]any); code != 200 || len(lines) != 1 || !strings.Contains(sum["error"].(string), "refusing to connect") {
+		t.Errorf("a private address: %d, %v", code, lines)
+	}
+	for _, body := range []string{`{}`, `{"site": "ftp://x/"}`, `{"site": "https://x/", "extra": 1}`, `{"site": "https://x/", "profile": "bogus"}`} {
+		if code, _ := ask(h, body); code != http.StatusBadRequest {
+			t.Errorf("%s: status %d, want 400", body, code)
+		}
+	}
+}

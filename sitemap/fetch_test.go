@@ -1,0 +1,288 @@
+package sitemap_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/sitetxt/sitetxt/internal/fetch"
+	"github.com/sitetxt/sitetxt/robots"
+	"github.com/sitetxt/sitetxt/sitemap"
+)
+
+// site is a loopback web site: path -> body (a body starting with "gz:"
+// is served gzip-compressed as application/gzip).
+type site struct {
+	srv   *httptest.Server
+	files map[string]string
+	hits  map[string]*atomic.Int32
+	delay time.Duration
+}
+
+func newSite(t *testing.T, files map[string]string) *site {
+	t.Helper()
+	s := &site{files: files, hits: map[string]*atomic.Int32{}}
+	for p := range files {
+		s.hits[p] = new(atomic.Int32)
+	}
+	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, ok := s.files[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		s.hits[r.URL.Path].Add(1)
+		if s.delay > 0 {
+			time.Sleep(s.delay)
+		}
+		body = strings.ReplaceAll(body, "$SITE", s.srv.URL)
+		if rest, ok := strings.CutPrefix(body, "gz:"); ok {
+			var b bytes.Buffer
+			zw := gzip.NewWriter(&b)
+			zw.Write([]byte(rest))
+			zw.Close()
+			w.Header().Set("Content-Type", "application/gzip")
+			w.Write(b.Bytes())
+			return
+		}
+		fmt.Fprint(w, body)
+	}))
+	t.Cleanup(s.srv.Close)
+	return s
+}
+
+func urlset(locs ...string) string {
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	for _, l := range locs {
+		fmt.Fprintf(&b, "  <url><loc>%s</loc></url>\n", l)
+	}
+	b.WriteString("</urlset>\n")
+	return b.String()
+}
+
+func index(locs ...string) string {
+	var b strings.Builder
+	b.WriteString(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	for _, l := range locs {
+		fmt.Fprintf(&b, "  <sitemap><loc>%s</loc></sitemap>\n", l)
+	}
+	b.WriteString("</sitemapindex>\n")
+	return b.String()
+}
+
+// run runs a discovery and returns the URLs found ("path <- sitemap path")
+// and the files in the order they ended.
+func run(t *testing.T, s *site, d *sitemap.Discovery) ([]string, []*sitemap.File) {
+	t.Helper()
+	var found []string
+	var files []*sitemap.File
+	for u, f := range d.All() {
+		if u != nil {
+			found = append(found, strings.TrimPrefix(u.URL, s.srv.URL)+" <- "+strings.TrimPrefix(u.Sitemap, s.srv.URL))
+		}
+		if f != nil {
+			files = append(files, f)
+		}
+	}
+	return found, files
+}
+
+func client() *robots.Client { return &robots.Client{UserAgent: "TestBot/1.0"} }
+
+// TestDiscover follows robots.txt -> index -> gzip urlset -> text sitemap,
+// with an index that lists itself and a nested index that lists a sitemap
+// again and one that is missing: every URL once, every file once.
+func TestDiscover(t *testing.T) {
+	s := newSite(t, map[string]string{
+		"/robots.txt": "User-agent: *\nDisallow: /private/\nSitemap: $SITE/sitemap_index.xml\nSitemap: $SITE/sitemaps/pages.xml.gz\n",
+		"/sitemap_index.xml": index("$SITE/sitemaps/pages.xml.gz", "$SITE/sitemap_index.xml", "$SITE/sitemaps/nested.xml",
+			"$SITE/sitemaps/more.txt"),
+		"/sitemaps/pages.xml.gz": "gz:" + urlset("$SITE/", "$SITE/private/a", "$SITE/about"),
+		"/sitemaps/nested.xml":   index("$SITE/sitemaps/pages.xml.gz", "$SITE/sitemaps/missing.xml"),
+		"/sitemaps/more.txt":     "$SITE/private/b\n$SITE/about\n$SITE/news\n",
+	})
+	f := &sitemap.Fetcher{UserAgent: "TestBot/1.0"}
+	d := f.Discover(context.Background(), s.srv.URL+"/", client())
+	found, files := run(t, s, d)
+	want := []string{
+		"/ <- /sitemaps/pages.xml.gz", "/private/a <- /sitemaps/pages.xml.gz", "/about <- /sitemaps/pages.xml.gz",
+		"/private/b <- /sitemaps/more.txt", "/news <- /sitemaps/more.txt",
+	}
+	if !reflect.DeepEqual(found, want) {
+		t.Errorf("found\n%q\nwant\n%q", found, want)
+	}
+	var names []string
+	for _, f := range files {
+		names = append(names, fmt.Sprintf("%s %v %d", strings.TrimPrefix(f.URL, s.srv.URL), f.Format, f.URLs))
+	}
+	wantFiles := []string{"/sitemap_index.xml sitemapindex 4", "/sitemaps/pages.xml.gz urlset 3",
+		"/sitemaps/nested.xml sitemapindex 2", "/sitemaps/missing.xml unknown 0", "/sitemaps/more.txt text 3"}
+	if !reflect.DeepEqual(names, wantFiles) {
+		t.Errorf("files\n%q\nwant\n%q", names, wantFiles)
+	}
+	for p, n := range s.hits {
+		if n.Load() > 1 {
+			t.Errorf("%s fetched %d times", p, n.Load())
+		}
+	}
+	var se *fetch.StatusError
+	if !errors.As(files[3].Err, &se) || se.Code != 404 {
+		t.Errorf("missing.xml: Err %v, want HTTP 404", files[3].Err)
+	}
+	if files[4].Repeated != 1 {
+		t.Errorf("more.txt lists /about again: Repeated %d, want 1", files[4].Repeated)
+	}
+	if got := codesOf(files[0]); !reflect.DeepEqual(got, []string{"cycle"}) {
+		t.Errorf("the index listing itself: %v, want a cycle", got)
+	}
+	if got := codesOf(files[2]); !reflect.DeepEqual(got, []string{"nested-index", "repeated-sitemap"}) {
+		t.Errorf("the nested index: %v", got)
+	}
+	if d.Stopped() != "" {
+		t.Errorf("Stopped() = %q", d.Stopped())
+	}
+}
+
+func codesOf(f *sitemap.File) []string {
+	var out []string
+	for _, d := range f.Diagnostics {
+		out = append(out, d.Code)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestDiscoverCycle: two indexes listing each other are each read once.
+func TestDiscoverCycle(t *testing.T) {
+	s := newSite(t, map[string]string{
+		"/robots.txt": "Sitemap: $SITE/a.xml\n",
+		"/a.xml":      index("$SITE/b.xml", "$SITE/pages.xml"),
+		"/b.xml":      index("$SITE/a.xml"),
+		"/pages.xml":  urlset("$SITE/x"),
+	})
+	found, files := run(t, s, (&sitemap.Fetcher{}).Discover(context.Background(), s.srv.URL, client()))
+	if len(found) != 1 || len(files) != 3 || !reflect.DeepEqual(codesOf(files[1]), []string{"cycle", "nested-index"}) {
+		t.Errorf("found %q, %d files, b.xml %v", found, len(files), codesOf(files[1]))
+	}
+}
+
+// TestDiscoverGuess: a robots.txt with no Sitemap line, or none at all,
+// sends the discovery to /sitemap.xml; its absence is no error.
+func TestDiscoverGuess(t *testing.T) {
+	for _, robots := range []string{"User-agent: *\nDisallow:\n", ""} {
+		files := map[string]string{"/sitemap.xml": urlset("$SITE/a")}
+		if robots != "" {
+			files["/robots.txt"] = robots
+		}
+		s := newSite(t, files)
+		found, fs := run(t, s, (&sitemap.Fetcher{}).Discover(context.Background(), s.srv.URL, client()))
+		if len(found) != 1 || len(fs) != 1 || !fs[0].Guessed {
+			t.Errorf("robots.txt %q: found %q, files %+v", robots, found, fs)
+		}
+	}
+}
+
+// TestDiscoverBounds: MaxFiles, MaxDepth and MaxTime stop the discovery,
+// and say so, naming the bound.
+func TestDiscoverBounds(t *testing.T) {
+	files := map[string]string{"/robots.txt": "Sitemap: $SITE/index.xml\n"}
+	var maps []string
+	for i := range 10 {
+		p := fmt.Sprintf("/s%d.xml", i)
+		maps = append(maps, "$SITE"+p)
+		files[p] = urlset(fmt.Sprintf("$SITE/page%d", i))
+	}
+	files["/index.xml"] = index(maps...)
+	s := newSite(t, files)
+	d := (&sitemap.Fetcher{MaxFiles: 4}).Discover(context.Background(), s.srv.URL, client())
+	found, _ := run(t, s, d)
+	if len(found) != 3 || !strings.Contains(d.Stopped(), "MaxFiles") {
+		t.Errorf("MaxFiles 4: %d URLs, Stopped %q", len(found), d.Stopped())
+	}
+
+	s.delay = 100 * time.Millisecond
+	d = (&sitemap.Fetcher{MaxTime: 250 * time.Millisecond}).Discover(context.Background(), s.srv.URL, client())
+	found, _ = run(t, s, d)
+	if len(found) >= 10 || !strings.Contains(d.Stopped(), "MaxTime") {
+		t.Errorf("MaxTime: %d URLs, Stopped %q", len(found), d.Stopped())
+	}
+
+	deep := newSite(t, map[string]string{
+		"/robots.txt": "Sitemap: $SITE/1.xml\n",
+		"/1.xml":      index("$SITE/2.xml"),
+		"/2.xml":      index("$SITE/3.xml"),
+		"/3.xml":      urlset("$SITE/x"),
+	})
+	_, fs := run(t, deep, (&sitemap.Fetcher{MaxDepth: 1}).Discover(context.Background(), deep.srv.URL, client()))
+	if len(fs) != 2 || !reflect.DeepEqual(codesOf(fs[1]), []string{"nested-index", "too-deep"}) ||
+		!strings.Contains(fs[1].Diagnostics[1].Summary+fs[1].Diagnostics[0].Summary, "MaxDepth") {
+		t.Errorf("MaxDepth 1: %d files, %q", len(fs), codesOf(fs[len(fs)-1]))
+	}
+}
+
+// TestCrossSubmission: a sitemap on one host lists URLs of another, whose
+// robots.txt names it ("Sitemaps & Cross Submits"); an index that lists a
+// sitemap of a site that does not is not followed there.
+func TestCrossSubmission(t *testing.T) {
+	host := newSite(t, map[string]string{})
+	other := newSite(t, map[string]string{"/robots.txt": "User-agent: *\n"})
+	host.files["/robots.txt"] = "Sitemap: " + other.srv.URL + "/maps/host.xml\n"
+	other.files["/maps/host.xml"] = urlset(host.srv.URL+"/anywhere", other.srv.URL+"/maps/page", other.srv.URL+"/elsewhere")
+	other.files["/maps/index.xml"] = index(host.srv.URL + "/s.xml")
+	for _, s := range []*site{host, other} {
+		for p := range s.files {
+			s.hits[p] = new(atomic.Int32)
+		}
+	}
+	d := (&sitemap.Fetcher{}).Discover(context.Background(), host.srv.URL, client())
+	var got []string
+	var diags []string
+	for u, f := range d.All() {
+		if u != nil {
+			got = append(got, u.URL)
+		}
+		if f != nil {
+			for _, d := range f.Diagnostics {
+				diags = append(diags, d.Code)
+			}
+		}
+	}
+	want := []string{host.srv.URL + "/anywhere", other.srv.URL + "/maps/page"}
+	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(diags, []string{"out-of-scope"}) {
+		t.Errorf("cross-submitted: %q, %v; want %q and other's /elsewhere out of scope", got, diags, want)
+	}
+
+	d = (&sitemap.Fetcher{}).Walk(context.Background(), client(), other.srv.URL+"/maps/index.xml")
+	_, fs := run(t, other, d)
+	if len(fs) != 1 || len(fs[0].Diagnostics) != 1 || fs[0].Diagnostics[0].Code != "out-of-scope" {
+		t.Errorf("an index listing another site's sitemap: %d files, %v", len(fs), fs[0].Diagnostics)
+	}
+}
+
+// TestDiscoverUnreachable: a robots.txt that cannot be fetched stops the
+// discovery with an error.
+func TestDiscoverUnreachable(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "down", http.StatusServiceUnavailable)
+	}))
+	defer srv.Close()
+	d := (&sitemap.Fetcher{}).Discover(context.Background(), srv.URL, client())
+	n := 0
+	for range d.All() {
+		n++
+	}
+	if n != 0 || d.Err() == nil || !strings.Contains(d.Err().Error(), "503") {
+		t.Errorf("%d events, Err %v; want none and the 503", n, d.Err())
+	}
+}

@@ -1,0 +1,279 @@
+package sitemap
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/sitetxt/sitetxt/internal/shareddata"
+)
+
+// measure runs f and returns how long it took and the peak of the live
+// heap while it ran, sampled every millisecond, above what was live
+// before.
+// The collector runs at 5% growth meanwhile, so the peak is what is
+// live, not garbage waiting for a collection.
+func measure(f func()) (time.Duration, uint64) {
+	defer debug.SetGCPercent(debug.SetGCPercent(5))
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	var peak atomic.Uint64
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
+		for {
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			if m.HeapAlloc > peak.Load() {
+				peak.Store(m.HeapAlloc)
+			}
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	})
+	start := time.Now()
+	f()
+	took := time.Since(start)
+	close(done)
+	wg.Wait()
+	if p := peak.Load(); p > base {
+		return took, p - base
+	}
+	return took, 0
+}
+
+// counter counts the bytes read through it.
+type counter struct {
+	r io.Reader
+	n int64
+}
+
+func (c *counter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// bomb returns a gzip stream of 1 GiB once uncompressed, made of 1024
+// gzip members of 1 MiB each (one member compressed once and repeated,
+// as gzip readers concatenate members), so it costs about 1 MB to hold
+// and nothing to make: the first member starts with head, and every byte
+// after it is fill.
+func bomb(t testing.TB, head string, fill byte) io.Reader {
+	member := func(data []byte) []byte {
+		var b bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+		zw.Write(data)
+		zw.Close()
+		return b.Bytes()
+	}
+	first := bytes.Repeat([]byte{fill}, 1<<20)
+	copy(first, head)
+	rest := member(bytes.Repeat([]byte{fill}, 1<<20))
+	parts := []io.Reader{bytes.NewReader(member(first))}
+	for range 1023 {
+		parts = append(parts, bytes.NewReader(rest))
+	}
+	return io.MultiReader(parts...)
+}
+
+// TestHostileGzipBomb reads 1 GiB gzip bombs: each stops at the 50 MB
+// uncompressed limit (or sooner at another limit), naming it, with a few
+// megabytes of heap.
+func TestHostileGzipBomb(t *testing.T) {
+	if !shareddata.Slow() {
+		t.Skip("slow hostile test: set SITETXT_SLOW=1 to run it (CI runs it in its own step)")
+	}
+	tests := []struct {
+		name, head string
+		fill       byte
+		code       string
+	}{
+		{"zeros", "", 0, "line-too-long"},
+		{"new lines", "", '\n', "too-large"},
+		{"XML white space", `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`, ' ', "token-too-long"},
+		{"XML comments", `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><!---->`, 0, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := bomb(t, tt.head, tt.fill)
+			if tt.name == "XML comments" {
+				// "<!---->" over and over: every token small, no entry;
+				// only the size limit stops it.
+				src = commentBomb()
+			}
+			c := &counter{r: src}
+			var s *Sitemap
+			took, heap := measure(func() { s = Parse(c, Options{}) })
+			t.Logf("%s: read %.1f MB compressed in %v, peak heap %.1f MiB, %v", tt.name, float64(c.n)/1e6, took, float64(heap)/(1<<20), codes(s.Diagnostics))
+			want := tt.code
+			if want == "" {
+				want = "too-large"
+			}
+			found := false
+			for _, d := range s.Diagnostics {
+				found = found || d.Code == want
+			}
+			if !found || len(s.Entries) != 0 {
+				t.Errorf("%d entries, diagnostics %v; want none, and %s", len(s.Entries), codes(s.Diagnostics), want)
+			}
+			if heap > 64<<20 {
+				t.Errorf("peak heap %d MiB, want under 64 MiB", heap>>20)
+			}
+		})
+	}
+}
+
+// commentBomb is a 1 GiB gzip stream of a urlset full of empty comments.
+func commentBomb() io.Reader {
+	chunk := bytes.Repeat([]byte("<!---->"), (1<<20)/7)
+	var b bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+	zw.Write(chunk)
+	zw.Close()
+	var head bytes.Buffer
+	zw = gzip.NewWriter(&head)
+	zw.Write([]byte(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`))
+	zw.Close()
+	parts := []io.Reader{&head}
+	for range 1100 {
+		parts = append(parts, bytes.NewReader(b.Bytes()))
+	}
+	return io.MultiReader(parts...)
+}
+
+// TestHostile50001 reads 50,001 URLs: 50,000 are kept, the last is
+// reported and not read.
+func TestHostile50001(t *testing.T) {
+	if !shareddata.Slow() {
+		t.Skip("slow hostile test: set SITETXT_SLOW=1 to run it (CI runs it in its own step)")
+	}
+	data := manyURLs(50001)
+	var s *Sitemap
+	n := 0
+	took, heap := measure(func() {
+		rd := NewReader(bytes.NewReader(data), Options{URL: "https://www.example.org/sitemap.xml"})
+		for _, err := range rd.Entries() {
+			if err == nil {
+				n++
+			}
+		}
+		s = &Sitemap{Diagnostics: rd.Diagnostics()}
+	})
+	t.Logf("50,001 URLs (%.1f MB): %v, peak heap %.2f MiB (entries dropped as they come)", float64(len(data))/1e6, took, float64(heap)/(1<<20))
+	if n != 50000 || len(s.Diagnostics) != 1 || s.Diagnostics[0].Code != "too-many-urls" || s.Diagnostics[0].Range.Start.Line != 50003 {
+		t.Errorf("%d entries, %v; want 50,000 and too-many-urls at line 50003", n, codes(s.Diagnostics))
+	}
+}
+
+// manyURLs is a urlset of n URLs, each with every optional tag.
+func manyURLs(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	for i := range n {
+		fmt.Fprintf(&b, "<url><loc>https://www.example.org/products/item-%d.html</loc><lastmod>2025-06-%02dT10:00:00+00:00</lastmod><changefreq>weekly</changefreq><priority>0.%d</priority></url>\n", i, i%28+1, i%10)
+	}
+	b.WriteString("</urlset>\n")
+	return b.Bytes()
+}
+
+// TestHostileEntities: no external entity is fetched or read and no
+// entity expanded (XXE, billion laughs); the DOCTYPE is reported.
+func TestHostileEntities(t *testing.T) {
+	s := readFile(t, "hostile-xxe.xml", "https://www.example.org/sitemap.xml")
+	want := []string{"https://www.example.org/&xxe;", "https://www.example.org/&remote;"}
+	if got := urls(s.Entries); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("XXE: %q, want the references kept as text %q", got, want)
+	}
+	if got := codes(s.Diagnostics); fmt.Sprint(got) != "[2:1 doctype 7:37 entity 8:37 entity]" {
+		t.Errorf("XXE diagnostics %v", got)
+	}
+	var took time.Duration
+	took, heap := measure(func() { s = readFile(t, "hostile-laughs.xml", "https://www.example.org/sitemap.xml") })
+	t.Logf("billion laughs: %v, peak heap %d KiB", took, heap>>10)
+	if got := urls(s.Entries); len(got) != 1 || got[0] != "https://www.example.org/&lol9;" {
+		t.Errorf("billion laughs: %q", got)
+	}
+}
+
+// TestHostileStructure: a file nested a million deep and one comment of
+// 50 MB stop at their bounds, named.
+func TestHostileStructure(t *testing.T) {
+	deep := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + strings.Repeat("<a>", 1000000)
+	s := Parse(strings.NewReader(deep), Options{})
+	if len(s.Diagnostics) != 1 || s.Diagnostics[0].Code != "too-deep" || !strings.Contains(s.Diagnostics[0].Summary, "64") {
+		t.Errorf("nested a million deep: %v", s.Diagnostics)
+	}
+	long := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><!--` + strings.Repeat("x", 3<<20) + "-->"
+	var took time.Duration
+	took, heap := measure(func() { s = Parse(strings.NewReader(long), Options{}) })
+	t.Logf("a 3 MiB comment: %v, peak heap %.1f MiB", took, float64(heap)/(1<<20))
+	if len(s.Diagnostics) != 1 || s.Diagnostics[0].Code != "token-too-long" || !strings.Contains(s.Diagnostics[0].Summary, "MaxToken") {
+		t.Errorf("a 3 MiB comment: %v", s.Diagnostics)
+	}
+}
+
+// TestHostileIndexFanOut: an index that lists 50,000 sitemaps which are
+// all the same index again (under other query strings, so no two URLs are
+// equal) is bounded by MaxFiles and MaxDepth; one that lists itself is
+// read once.
+func TestHostileIndexFanOut(t *testing.T) {
+	if !shareddata.Slow() {
+		t.Skip("slow hostile test: set SITETXT_SLOW=1 to run it (CI runs it in its own step)")
+	}
+	var hits atomic.Int32
+	var srv *httptest.Server
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		if r.URL.Path == "/robots.txt" {
+			fmt.Fprintf(w, "Sitemap: %s/index.xml\nSitemap: %s/self.xml\n", srv.URL, srv.URL)
+			return
+		}
+		if r.URL.Path == "/self.xml" {
+			fmt.Fprintf(w, `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>%s/self.xml</loc></sitemap></sitemapindex>`, srv.URL)
+			return
+		}
+		var b strings.Builder
+		b.WriteString(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+		for i := range 50000 {
+			fmt.Fprintf(&b, "<sitemap><loc>%s/index.xml?n=%d</loc></sitemap>\n", srv.URL, i)
+		}
+		b.WriteString("</sitemapindex>")
+		io.WriteString(w, b.String())
+	}))
+	defer srv.Close()
+	f := &Fetcher{MaxFiles: 50}
+	var d *Discovery
+	took, heap := measure(func() {
+		d = f.Discover(context.Background(), srv.URL, staticLister{srv.URL + "/index.xml", srv.URL + "/self.xml"})
+		for range d.All() {
+		}
+	})
+	t.Logf("index fan-out: %d requests, %v, peak heap %.1f MiB; %s", hits.Load(), took, float64(heap)/(1<<20), d.Stopped())
+	if len(d.Files()) != 50 || !strings.Contains(d.Stopped(), "MaxFiles") {
+		t.Errorf("%d files read, Stopped %q; want 50 and MaxFiles", len(d.Files()), d.Stopped())
+	}
+}
+
+// staticLister lists the same sitemaps for every site.
+type staticLister []string
+
+func (l staticLister) Sitemaps(context.Context, string) ([]string, error) { return l, nil }
