@@ -255,12 +255,3 @@ func lintRun(opts *lintOptions) error {
 	}
 	return nil
 }
-
-// portabilityOnly reports whether a diagnostic matters only to profiles
-// other than prof (grammar.Diagnostic.Profiles): a rule after a blank line
-// (records end there only under draft and norobots), a second group for an
-// agent (merged under rfc9309 and google), a misspelt field (which google
-// accepts), a tie that only longest match has.
-func portabilityOnly(prof robots.Profile, d *grammar.Diagnostic) bool {
-	return !d.Concerns(prof.String())
-}

@@ -80,3 +80,21 @@ func dropShadowed(ds grammar.Diagnostics) grammar.Diagnostics {
 	}
 	return out
 }
+
+// ForProfile returns the diagnostics "sitetxt lint" reports for f (File's
+// arguments) read under prof: every one that matters under prof, and
+// with portability those that matter only under the other profiles too
+// (a rule after a blank line, a second group for an agent, a misspelt
+// field Google accepts), which are otherwise left out and counted. lint,
+// summary, fetch, parse and sitetxt serve count through it, so one file
+// gives one count.
+func ForProfile(f *grammar.File, typ string, yaml bool, prof robots.Profile, portability bool) (ds grammar.Diagnostics, leftOut int) {
+	for _, d := range File(f, typ, yaml) {
+		if !portability && !d.Concerns(prof.String()) {
+			leftOut++
+			continue
+		}
+		ds = append(ds, d)
+	}
+	return ds, leftOut
+}
