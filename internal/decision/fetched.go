@@ -35,6 +35,10 @@ func (r Reading) Decide(agent, url string) robots.Decision {
 	return r.Policy.Decide(agent, url)
 }
 
+// Allowed reports whether Decide allows url for agent (a Reading is the
+// robots.txt side of a Mobile-agent-server dispatch).
+func (r Reading) Allowed(agent, url string) bool { return r.Decide(agent, url).Allowed }
+
 // Compare is robots.Compare over readings: when a fetch status decides
 // under any profile, the verdicts come from the statuses and the
 // explanation is the access methods' reading of the response.

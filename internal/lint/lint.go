@@ -89,12 +89,35 @@ func dropShadowed(ds grammar.Diagnostics) grammar.Diagnostics {
 // summary, fetch, parse and sitetxt serve count through it, so one file
 // gives one count.
 func ForProfile(f *grammar.File, typ string, yaml bool, prof robots.Profile, portability bool) (ds grammar.Diagnostics, leftOut int) {
+	if portability {
+		return File(f, typ, yaml), 0
+	}
+	return forProfiles(f, typ, yaml, []robots.Profile{prof})
+}
+
+// ForProfiles returns the diagnostics that matter under any of profs: what
+// lint reports for a file read under each of them, once.
+func ForProfiles(f *grammar.File, typ string, yaml bool, profs []robots.Profile) grammar.Diagnostics {
+	ds, _ := forProfiles(f, typ, yaml, profs)
+	return ds
+}
+
+func forProfiles(f *grammar.File, typ string, yaml bool, profs []robots.Profile) (ds grammar.Diagnostics, leftOut int) {
 	for _, d := range File(f, typ, yaml) {
-		if !portability && !d.Concerns(prof.String()) {
+		if !concernsAny(d, profs) {
 			leftOut++
 			continue
 		}
 		ds = append(ds, d)
 	}
 	return ds, leftOut
+}
+
+func concernsAny(d *grammar.Diagnostic, profs []robots.Profile) bool {
+	for _, p := range profs {
+		if d.Concerns(p.String()) {
+			return true
+		}
+	}
+	return false
 }
