@@ -346,7 +346,7 @@
     for (const a of resp.answers) {
       mark(marks, a.line, "decides");
       const tr = el("tr", "", el("td", "mono", a.url), el("td", "", verdict(a.allowed)),
-        el("td", "mono", a.server === null ? "no line matches" : a.server),
+        el("td", "mono", a.server !== null ? a.server : a.line ? "none (the line names no server)" : "no line matches"),
         el("td", "", a.line ? lineLink(a.line) : el("span", "muted", "none")));
       tr.dataset.url = a.url;
       tb.appendChild(tr);
