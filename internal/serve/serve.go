@@ -21,6 +21,16 @@
 //	                -> {"results": [decision, ...]}
 //	GET  /healthz   -> {"status": "ok", "redis": "up"|"down"|"none"}
 //	GET  /metrics   -> Prometheus text format
+//	POST /v1/sitemaps {"site": URL, "agent": ...} -> JSON Lines (sitemaps.go)
+//
+// and the manifest tester (docs/tester.md): GET / is its page (page.go,
+// embedded with its script and style sheet), and its API answers with the
+// objects the command line prints:
+//
+//	POST /v1/test     {"robots": TEXT | "site": URL, "agent", "urls", "profiles"} -> per URL, a Result per profile, diagnostics
+//	POST /v1/datasets {"datatxt": TEXT | "site": URL, "base"} -> the entries of datasets -o json
+//	POST /v1/agents   {"robots": TEXT | "site": URL, "urls"}  -> the answers of agents -o json
+//	GET  /v1/crawlers, GET /openapi.json (OpenAPI 3.1, every route)
 //
 // A decision is the object "sitetxt check -o json" prints (docs/cli.md),
 // plus "crawl_delay" (seconds) and "request_rate" ({"requests", "seconds"})
