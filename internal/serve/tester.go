@@ -44,6 +44,9 @@ type testResponse struct {
 	// Sitemaps are the file's Sitemap lines, as the reference profile
 	// reads them.
 	Sitemaps []audit.Line `json:"sitemaps"`
+	// Licenses are the file's License lines (RSL), file-wide, as the
+	// reference profile reads them.
+	Licenses []audit.Line `json:"licenses"`
 	// Audit is the table of "sitetxt audit -o json", when asked for.
 	Audit *audit.Report `json:"audit,omitempty"`
 }
@@ -104,7 +107,7 @@ func (s *Server) runTest(ctx context.Context, req *testRequest) (*testResponse, 
 		return nil, aerr
 	}
 	resp := &testResponse{File: rf.name, Fetch: rf.fetch, Results: make([]testResult, 0, len(req.URLs)),
-		Sitemaps: []audit.Line{}}
+		Sitemaps: []audit.Line{}, Licenses: []audit.Line{}}
 	if rf.fetched {
 		resp.Text = &rf.text
 	}
@@ -119,6 +122,10 @@ func (s *Server) runTest(ctx context.Context, req *testRequest) (*testResponse, 
 	for _, sm := range rf.readings[0].Policy.Sitemaps() {
 		p := sm.Line.Pos
 		resp.Sitemaps = append(resp.Sitemaps, audit.Line{Value: sm.URL, File: rf.name, Line: p.Line, Column: p.Column})
+	}
+	for _, l := range rf.readings[0].Policy.Licenses() {
+		p := l.Line.Pos
+		resp.Licenses = append(resp.Licenses, audit.Line{Value: l.URL, File: rf.name, Line: p.Line, Column: p.Column})
 	}
 	if req.Audit {
 		resp.Audit = audit.File(f, audit.Options{Profile: profs[0], Paths: req.URLs})

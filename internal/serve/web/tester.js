@@ -245,7 +245,7 @@
     return el("td", "group", lineLink(v.group.line), " (" + (v.group.agents.join(", ") || "no agent") + ")");
   }
 
-  function resultCard(r, marks) {
+  function resultCard(r, marks, licenses) {
     const card = el("section", "card" + (r.agree ? "" : " differ"));
     card.dataset.url = r.url;
     card.appendChild(el("h3", "", r.url, el("span", "muted", " for " + r.agent)));
@@ -265,12 +265,13 @@
       card.appendChild(el("div", "why", "The profiles disagree:", ul));
     }
     const ref = r.verdicts[0];
-    if (ref) card.appendChild(facts(ref));
+    if (ref) card.appendChild(facts(ref, ref.allowed ? licenses : []));
     return card;
   }
 
-  // facts lists the pace and usage preference of the reference verdict.
-  function facts(v) {
+  // facts lists the pace and usage preference of the reference verdict,
+  // and the file's License lines, which apply to every path it may fetch.
+  function facts(v, licenses) {
     const dl = el("dl", "facts");
     const add = (k, ...val) => { dl.appendChild(el("dt", "", k)); dl.appendChild(el("dd", "", ...val)); };
     if (v.crawl_delay !== undefined) add("Crawl-delay", v.crawl_delay + " s");
@@ -281,6 +282,7 @@
       add("Content-Signal", "search " + u.content_signal.search + ", ai-input " + u.content_signal.ai_input + ", ai-train " + u.content_signal.ai_train, ...lineRefs(u.content_signal.lines));
       add("Derived (sitetxt)", "train-ai " + u.derived.train_ai + " (from " + u.derived.train_ai_from + "), search " + u.derived.search + " (from " + u.derived.search_from + ")");
     }
+    for (const l of licenses) add("License", l.value + " · ", lineLink(l.line));
     if (!dl.firstChild) add("Pace, usage", el("span", "muted", "the group sets no pace; the file states no usage preference for this URL"));
     return dl;
   }
@@ -299,7 +301,7 @@
     const fn = fetchNote(resp.fetch);
     if (fn) res.appendChild(fn);
     if (resp.results.length === 0) res.appendChild(el("p", "muted", "No URL given: the diagnostics and sitemaps of the file are below."));
-    for (const r of resp.results) res.appendChild(resultCard(r, marks));
+    for (const r of resp.results) res.appendChild(resultCard(r, marks, resp.licenses));
     extra.appendChild(diagnosticsList(resp.diagnostics, marks));
     const sm = el("div", "", el("h2", "", "Sitemaps (" + resp.sitemaps.length + ")"));
     const ul = el("ul");
