@@ -265,3 +265,45 @@ func readWeb(t *testing.T, name string) string {
 	}
 	return string(b)
 }
+
+// TestManifestsSite fetches a data.txt and a robots.txt with
+// Mobile-agent-server lines named by "site" from a loopback server.
+func TestManifestsSite(t *testing.T) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/data.txt":
+			w.Write([]byte("Path: /a.csv\nName: a\n\nPath: sub/b.csv\n"))
+		case "/robots.txt":
+			w.Write([]byte("User-agent: *\nDisallow: /no/\nMobile-agent-server: / atp://agents.example:8001\n"))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(site.Close)
+	h := New(Config{Logger: quiet(), AllowPrivate: true}).Handler()
+	tests := []struct {
+		name, path string
+		body       map[string]any
+		want       []string
+	}{
+		{"datasets", "/v1/datasets", map[string]any{"site": site.URL}, []string{`"file":"` + site.URL + `/data.txt"`,
+			`"urls":["` + site.URL + `/a.csv"]`, `"urls":["` + site.URL + `/sub/b.csv"]`, `"http_status":200`}},
+		{"datasets base", "/v1/datasets", map[string]any{"site": site.URL, "base": "https://data.example/x/data.txt"},
+			[]string{`"urls":["https://data.example/a.csv"]`, `"urls":["https://data.example/x/sub/b.csv"]`}},
+		{"agents", "/v1/agents", map[string]any{"site": site.URL, "urls": []string{site.URL + "/x", site.URL + "/no/y"}},
+			[]string{`"server":"atp://agents.example:8001"`, `"allowed":false`, `"line":3`, `"text":"User-agent: *`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, body := postJSON(t, h, tt.path, tt.body)
+			if code != http.StatusOK {
+				t.Fatalf("POST %s = %d %s", tt.path, code, body)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(string(body), w) {
+					t.Errorf("POST %s: the answer lacks %s:\n%s", tt.path, w, body)
+				}
+			}
+		})
+	}
+}
