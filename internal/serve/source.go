@@ -67,10 +67,19 @@ func (s *Server) checkAgent(agent *string) (string, *apiError) {
 	return *agent, nil
 }
 
-// checkURLs applies /v1/check's bound on the URLs of one request.
+// The bounds of one tester request (POST /v1/test, /v1/agents), whose
+// answer is written whole, not a window at a time as /v1/check's: its
+// URLs (or Config.MaxURLs if lower), and the URLs of an audit, which
+// answers each for every known crawler under every profile.
+const (
+	TesterMaxURLs = 1000
+	AuditMaxURLs  = 20
+)
+
+// checkURLs applies the tester's bound on the URLs of one request.
 func (s *Server) checkURLs(urls []string) *apiError {
-	if len(urls) > s.cfg.MaxURLs {
-		return &apiError{http.StatusRequestEntityTooLarge, fmt.Sprintf("%d URLs in one request; at most %d", len(urls), s.cfg.MaxURLs)}
+	if limit := min(s.cfg.MaxURLs, TesterMaxURLs); len(urls) > limit {
+		return &apiError{http.StatusRequestEntityTooLarge, fmt.Sprintf("%d URLs in one request; at most %d", len(urls), limit)}
 	}
 	return nil
 }
@@ -117,9 +126,6 @@ type robotsFile struct {
 	// fetch is what fetching gave under the reference profile's access
 	// method (nil for pasted text).
 	fetch *decision.Fetch
-	// fetchErr is, for a site that did not answer over HTTP, why, in
-	// public words.
-	fetchErr string
 }
 
 // robotsFrom reads the robots.txt a request gives: text, or fetched from
@@ -144,9 +150,6 @@ func (s *Server) robotsFrom(ctx context.Context, text *string, site string, prof
 			results[i] = r
 		}
 		rf.fetch = s.fetchView(results[0])
-		if rf.fetch.Status == 0 && results[0].Err != nil {
-			rf.fetchErr = rf.fetch.Error
-		}
 	}
 	for i, p := range profiles {
 		f := grammar.ParseString(rf.name, rf.text, p.ParseOptions())

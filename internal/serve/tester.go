@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 
 	"github.com/sitetxt/sitetxt/grammar"
@@ -95,6 +96,9 @@ func (s *Server) runTest(ctx context.Context, req *testRequest) (*testResponse, 
 	}
 	if aerr := s.checkURLs(req.URLs); aerr != nil {
 		return nil, aerr
+	}
+	if req.Audit && len(req.URLs) > AuditMaxURLs {
+		return nil, &apiError{http.StatusRequestEntityTooLarge, fmt.Sprintf(`"audit" with %d URLs; at most %d (each is answered for every known crawler)`, len(req.URLs), AuditMaxURLs)}
 	}
 	profs, aerr := profilesOf(req.Profiles)
 	if aerr != nil {

@@ -134,6 +134,10 @@ func TestTestFileFacts(t *testing.T) {
 	if code != http.StatusOK || !strings.Contains(string(body), `"train_ai":"disallow"`) {
 		t.Errorf("usage of the * group: %d %s", code, body)
 	}
+	code, body = postJSON(t, h, "/v1/test", map[string]any{"robots": text, "audit": true, "urls": make([]string, AuditMaxURLs+1)})
+	if code != http.StatusRequestEntityTooLarge || !strings.Contains(string(body), "at most 20") {
+		t.Errorf("an audit of %d URLs: %d %s, want 413 naming the bound", AuditMaxURLs+1, code, body)
+	}
 }
 
 // TestTestRefusals checks what /v1/test, /v1/datasets and /v1/agents
