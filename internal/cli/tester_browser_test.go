@@ -160,3 +160,23 @@ func TestTesterChromiumFragment(t *testing.T) {
 		t.Errorf("the card of /dir1999/x does not show disallowed by line 2001:\n%s", c)
 	}
 }
+
+// TestTesterChromiumAudit opens the tester with audit=1: the page shows
+// the audit table of every known crawler, with its verdict and deciding
+// line for "/" and each URL.
+func TestTesterChromiumAudit(t *testing.T) {
+	chrome := findChromium(t, "the browser tests of the tester page")
+	ts := testerServer(t)
+	q := url.Values{"robots": {"User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nAllow: /\n"}, "url": {"/page"}, "audit": {"1"}}
+	dom := chromiumDOM(t, chrome, t.TempDir(), ts.URL+"/?"+q.Encode())
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`<h2>All known crawlers \(\d+, under rfc9309\)</h2>`),
+		regexp.MustCompile(`<tr data-token="GPTBot"><td class="mono">GPTBot</td><td>ai-training</td><td><span class="verdict disallowed">disallowed</span> <a class="line-link" href="#L2">line 2</a></td><td><span class="verdict disallowed">disallowed</span> <a class="line-link" href="#L2">line 2</a></td>`),
+		regexp.MustCompile(`<tr data-token="Googlebot"><td class="mono">Googlebot</td><td>search-engine</td><td><span class="verdict allowed">allowed</span> <a class="line-link" href="#L5">line 5</a></td>`),
+	} {
+		if !want.MatchString(dom) {
+			i := strings.Index(dom, `class="audit"`)
+			t.Errorf("the audit table does not match %s:\n%.1500s", want, dom[max(i, 0):])
+		}
+	}
+}

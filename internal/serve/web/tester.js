@@ -50,6 +50,7 @@
   const texts = { robots: "", datatxt: "" };
   const sites = { robots: "", datatxt: "" };
   let tab = "robots";
+  let withAudit = false; // the audit table was asked for (audit=1 in the address)
   const kind = (t) => (t === "datatxt" ? "datatxt" : "robots");
 
   function from() {
@@ -86,6 +87,7 @@
     const ps = all("profile").filter((p) => PROFILES.includes(p));
     for (const c of document.querySelectorAll('input[name="profile"]')) c.checked = ps.length === 0 || ps.includes(c.value);
     setFrom(sites[kind(tab)] !== "" ? "site" : "text");
+    withAudit = get("audit") === "1";
     return texts[kind(tab)] !== "" || sites[kind(tab)] !== "";
   }
 
@@ -108,6 +110,7 @@
     } else {
       for (const u of urls()) q.append("url", u);
     }
+    if (tab === "robots" && withAudit) q.set("audit", "1");
     const ps = profiles();
     if (tab === "robots" && ps.length > 0 && ps.length < PROFILES.length) for (const p of ps) q.append("profile", p);
     const qs = q.toString(), hs = h.toString();
@@ -145,7 +148,9 @@
 
   let generation = 0; // answers to an older request are dropped
 
-  async function run(withAudit) {
+  async function run(audit) {
+    if (audit !== undefined) withAudit = audit;
+    $("audit").setAttribute("aria-pressed", withAudit ? "true" : "false");
     writeAddress();
     const k = kind(tab);
     if (texts[k] === "" && sites[k] === "") return;
@@ -428,7 +433,7 @@
   let timer = 0;
   function soon() {
     clearTimeout(timer);
-    timer = setTimeout(() => run(false), 400);
+    timer = setTimeout(() => run(), 400);
   }
 
   async function loadCrawlers() {
@@ -449,18 +454,18 @@
     const has = readAddress();
     showTab(tab, false);
     document.body.dataset.from = from();
-    $("form").addEventListener("submit", (ev) => { ev.preventDefault(); run(false); });
-    $("audit").addEventListener("click", () => run(true));
+    $("form").addEventListener("submit", (ev) => { ev.preventDefault(); run(); });
+    $("audit").addEventListener("click", () => run(!withAudit));
     $("export").addEventListener("click", exportCatalog);
     for (const r of document.querySelectorAll('input[name="from"]')) r.addEventListener("change", () => { document.body.dataset.from = from(); writeAddress(); });
     for (const id of ["text", "site", "agent", "urls", "base"]) $(id).addEventListener("input", () => { writeAddress(); soon(); });
     for (const c of document.querySelectorAll('input[name="profile"]')) c.addEventListener("change", () => { writeAddress(); soon(); });
     for (const id of ["text", "urls"]) $(id).addEventListener("keydown", (ev) => {
-      if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); run(false); }
+      if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); run(); }
     });
     const tabs = [...document.querySelectorAll('[role="tab"]')];
     tabs.forEach((b, i) => {
-      b.addEventListener("click", () => { showTab(b.dataset.tab, false); writeAddress(); run(false); });
+      b.addEventListener("click", () => { showTab(b.dataset.tab, false); writeAddress(); run(); });
       b.addEventListener("keydown", (ev) => {
         const d = ev.key === "ArrowRight" ? 1 : ev.key === "ArrowLeft" ? -1 : 0;
         if (!d) return;
@@ -468,11 +473,11 @@
         const next = tabs[(i + d + tabs.length) % tabs.length];
         showTab(next.dataset.tab, true);
         writeAddress();
-        run(false);
+        run();
       });
     });
     loadCrawlers();
-    if (has) run(false);
+    if (has) run();
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
