@@ -1,9 +1,8 @@
 package cli
 
 import (
-	"fmt"
-
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/decision"
 	"github.com/sitetxt/sitetxt/internal/fetch"
 	"github.com/sitetxt/sitetxt/robots"
 )
@@ -25,12 +24,7 @@ func (a *access) fixed() (robots.Decision, bool) { return fixedDecision(a.fetche
 // fixedDecision returns the decision a fetched robots.txt's status makes
 // for every URL (allow all, disallow all, defer), and whether it makes one:
 // not for a file to parse, nor for a source that was not fetched (nil).
-func fixedDecision(r *fetch.Result) (robots.Decision, bool) {
-	if r == nil || r.Status == fetch.Parse {
-		return robots.Decision{}, false
-	}
-	return robots.Decision{Allowed: r.Status == fetch.AllowAll, Reason: r.Reason}, true
-}
+func fixedDecision(r *fetch.Result) (robots.Decision, bool) { return decision.Fixed(r) }
 
 // Decide decides url for agent.
 func (a *access) Decide(agent, url string) robots.Decision {
@@ -90,37 +84,9 @@ func accessFor(ff *fetchFlags, src *source, names []string) ([]*access, error) {
 // decides for any profile, the verdicts come from the statuses and the
 // explanation is the access methods' reading of the response.
 func compareAccess(as []*access, agent, url string) robots.Comparison {
-	fixedAny := false
-	for _, a := range as {
-		if _, ok := a.fixed(); ok {
-			fixedAny = true
-		}
+	rs := make([]decision.Reading, len(as))
+	for i, a := range as {
+		rs[i] = decision.Reading{Policy: a.policy, Fetched: a.fetched}
 	}
-	if !fixedAny {
-		pols := make([]*robots.Policy, len(as))
-		for i, a := range as {
-			pols[i] = a.policy
-		}
-		return robots.Compare(pols, agent, url)
-	}
-	c := robots.Comparison{Agent: agent, URL: url, Agree: true}
-	for _, a := range as {
-		c.Verdicts = append(c.Verdicts, robots.Verdict{Profile: a.prof, Decision: a.Decide(agent, url)})
-	}
-	ref := c.Verdicts[0]
-	for i, v := range c.Verdicts[1:] {
-		if v.Decision.Allowed != ref.Decision.Allowed {
-			c.Agree = false
-			c.Why = append(c.Why, fmt.Sprintf("access method: HTTP %d means %q under %s but %q under %s",
-				as[0].fetched.HTTPStatus, reasonOf(as[0], ref.Decision), ref.Profile, reasonOf(as[i+1], v.Decision), v.Profile))
-		}
-	}
-	return c
-}
-
-func reasonOf(a *access, d robots.Decision) string {
-	if _, ok := a.fixed(); ok {
-		return a.fetched.Reason
-	}
-	return "parse the file: " + d.String()
+	return decision.Compare(rs, agent, url)
 }

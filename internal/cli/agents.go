@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/mobileagent"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
@@ -72,19 +73,6 @@ is printed on standard error).`,
 	return cmd
 }
 
-// agentJSON is one line of "agents -o json": the robots.txt verdict and
-// the Mobile-agent-server line that decides the server, its position flat.
-type agentJSON struct {
-	URL     string  `json:"url"`
-	Agent   string  `json:"agent"`
-	Profile string  `json:"profile"`
-	Allowed bool    `json:"allowed"`
-	Server  *string `json:"server"`
-	File    string  `json:"file"`
-	Line    *int    `json:"line"`
-	Column  *int    `json:"column"`
-}
-
 func agentsRun(opts *agentsOptions) error {
 	if err := checkOutput(opts.Output, "text", "json", "csv"); err != nil {
 		return err
@@ -130,16 +118,7 @@ func agentsRun(opts *agentsOptions) error {
 	case "json":
 		jl := newJSONLines(out)
 		for _, d := range decisions {
-			v := agentJSON{URL: d.URL, Agent: opts.Agent, Profile: prof.String(), Allowed: d.Allowed, File: src.name}
-			if d.Server != nil {
-				s := d.Server.URL
-				v.Server = &s
-			}
-			if d.Rule != nil {
-				p := d.Rule.Pos()
-				v.Line, v.Column = &p.Line, &p.Column
-			}
-			if err := jl.write(v); err != nil {
+			if err := jl.write(jsonview.AgentOf(d, opts.Agent, prof, src.name)); err != nil {
 				return err
 			}
 		}

@@ -7,11 +7,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/sitetxt/sitetxt/internal/audit"
 )
@@ -154,16 +152,7 @@ func TestAuditSummaryGolden(t *testing.T) {
 // row per crawler with the verdict words, and opening a cell (as a click
 // does) shows its deciding line and usage preference.
 func TestAuditHTMLChromium(t *testing.T) {
-	chrome := ""
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			chrome = p
-			break
-		}
-	}
-	if chrome == "" {
-		t.Skip("Chromium is not installed (Debian package chromium): skipping the browser check of the HTML report")
-	}
+	chrome := findChromium(t, "the browser check of the HTML report")
 	chdirRoot(t)
 	out, _, _ := runCLI(t, "", "audit", "-o", "html", "--path", "/archive/old", auditFile)
 	dir := t.TempDir()
@@ -173,27 +162,7 @@ func TestAuditHTMLChromium(t *testing.T) {
 	}
 	dom := func(fragment string) string {
 		t.Helper()
-		args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-			"--disable-background-networking", "--disable-component-update", "--disable-sync",
-			"--user-data-dir=" + filepath.Join(dir, "profile"), "--dump-dom", "file://" + page + fragment}
-		cmd := exec.Command(chrome, args...)
-		var stdout bytes.Buffer
-		cmd.Stdout = &stdout
-		if err := cmd.Start(); err != nil {
-			t.Fatalf("chromium: %v", err)
-		}
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("chromium: %v", err)
-			}
-		case <-time.After(90 * time.Second):
-			cmd.Process.Kill()
-			t.Fatal("chromium did not finish within 90 s")
-		}
-		return stdout.String()
+		return chromiumDOM(t, chrome, dir, "file://"+page+fragment)
 	}
 	got := dom("")
 	for _, want := range []string{

@@ -20,6 +20,7 @@ import (
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/decision"
 	"github.com/sitetxt/sitetxt/internal/fetch"
+	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )
@@ -259,23 +260,11 @@ func (v *decisionViews) group(g *robots.Group) *groupJSON {
 	return j
 }
 
-// diagJSON is a diagnostic in JSON and YAML: flat positions.
-type diagJSON struct {
-	File      string `json:"file" yaml:"file"`
-	Line      int    `json:"line" yaml:"line"`
-	Column    int    `json:"column" yaml:"column"`
-	EndLine   int    `json:"end_line" yaml:"end_line"`
-	EndColumn int    `json:"end_column" yaml:"end_column"`
-	Severity  string `json:"severity" yaml:"severity"`
-	Code      string `json:"code" yaml:"code"`
-	Message   string `json:"message" yaml:"message"`
-}
+// diagJSON is a diagnostic in JSON and YAML: flat positions (package
+// jsonview, shared with sitetxt serve).
+type diagJSON = jsonview.Diagnostic
 
-func diagView(d *grammar.Diagnostic) diagJSON {
-	s, e := d.Range.Start, d.Range.End
-	return diagJSON{File: d.Filename, Line: s.Line, Column: s.Column, EndLine: e.Line, EndColumn: e.Column,
-		Severity: d.Severity.String(), Code: d.Code, Message: d.Summary}
-}
+func diagView(d *grammar.Diagnostic) diagJSON { return jsonview.DiagnosticOf(d) }
 
 // diagCSVHeader and diagRow are a diagnostic as a CSV row.
 var diagCSVHeader = []string{"file", "line", "column", "end_line", "end_column", "severity", "code", "message"}

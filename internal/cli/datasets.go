@@ -13,6 +13,7 @@ import (
 	"github.com/sitetxt/sitetxt/datatxt"
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/fetch"
+	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )
@@ -347,18 +348,15 @@ func readSourceList(ios *IOStreams, name string) ([]string, error) {
 }
 
 // datasetJSON is one line of -o json: the entry's view plus where it was
-// listed.
-type datasetJSON struct {
-	datatxt.EntryView
-	File string `json:"file"`
-}
+// listed (package jsonview, shared with sitetxt serve).
+type datasetJSON = jsonview.Dataset
 
 // printDatasetsJSON writes one JSON object per dataset (JSON Lines).
 func printDatasetsJSON(w io.Writer, c *datatxt.Catalog) error {
 	out := newStream(w, false)
 	jl := newJSONLines(out)
 	for _, e := range c.Entries {
-		if err := jl.write(datasetJSON{EntryView: e.View(), File: e.Source}); err != nil {
+		if err := jl.write(jsonview.DatasetOf(e)); err != nil {
 			return err
 		}
 	}

@@ -3,24 +3,17 @@ package cli
 import (
 	"github.com/sitetxt/sitetxt/datatxt"
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/lint"
 	"github.com/sitetxt/sitetxt/robots"
 )
 
 // profileDiagnostics returns the diagnostics lint reports for f, a
 // manifest of type typ ("robots" or "datatxt"; yaml for a data.txt in its
-// YAML form), read under prof: every one that matters under prof, and with
-// portability those that matter only under the other profiles too, which
-// are otherwise left out and counted. lint, summary, fetch and parse count
-// through it, so one file gives one count.
+// YAML form), read under prof (package lint's ForProfile, shared with
+// sitetxt serve): lint, summary, fetch and parse count through it, so one
+// file gives one count.
 func profileDiagnostics(f *grammar.File, typ string, yaml bool, prof robots.Profile, portability bool) (ds grammar.Diagnostics, leftOut int) {
-	for _, d := range lintFile(f, typ, yaml) {
-		if !portability && portabilityOnly(prof, d) {
-			leftOut++
-			continue
-		}
-		ds = append(ds, d)
-	}
-	return ds, leftOut
+	return lint.ForProfile(f, typ, yaml, prof, portability)
 }
 
 // sourceDiagnostics is profileDiagnostics for a source whose type is told

@@ -2,12 +2,11 @@ package cli
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/sitetxt/sitetxt/datatxt"
 	"github.com/sitetxt/sitetxt/grammar"
-	"github.com/sitetxt/sitetxt/mobileagent"
+	"github.com/sitetxt/sitetxt/internal/lint"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )
@@ -28,13 +27,6 @@ type lintOptions struct {
 	Severity    string
 	// Sitemaps follows a robots.txt's Sitemap lines (lint_sitemaps.go).
 	Sitemaps bool
-}
-
-// linters are the checks lint runs on a parsed file besides the grammar's
-// own diagnostics, by manifest type: each interpreter's Lint, listed here.
-var linters = map[string][]func(*grammar.File) grammar.Diagnostics{
-	"robots":  {robots.Lint, mobileagent.Lint},
-	"datatxt": {datatxt.Lint},
 }
 
 // manifestTypes are the values of lint --type.
@@ -88,10 +80,6 @@ func manifestType(given, name, data string) string {
 	}
 	return "robots"
 }
-
-// yamlNoise are the grammar's diagnostics that say nothing about a data.txt
-// in YAML, whose lines are not "field: value" lines.
-var yamlNoise = map[string]bool{"no-colon": true, "invalid-line": true}
 
 func newLintCmd(ios *IOStreams) *cobra.Command {
 	opts := &lintOptions{IO: ios}
@@ -149,50 +137,9 @@ any has, 2 when a source cannot be read or the usage is wrong.`,
 const maxPerCode = 1000
 
 // lintFile returns every diagnostic for f as a manifest of type typ,
-// sorted; yaml says f is a data.txt in its YAML form. A file the grammar finds to be HTML or XML gets no interpreter
-// checks: its lines are not fields, and one error says so. Where
-// Mobile-agent-server checks report a line, the less specific reports of
-// the same line (an unknown field, a line without a colon) are left out.
+// sorted (package lint, shared with sitetxt serve).
 func lintFile(f *grammar.File, typ string, yaml bool) grammar.Diagnostics {
-	var ds grammar.Diagnostics
-	markup := false
-	for _, d := range f.Diagnostics {
-		markup = markup || d.Code == "markup"
-		if !yaml || !yamlNoise[d.Code] {
-			ds = append(ds, d)
-		}
-	}
-	if !markup {
-		for _, l := range linters[typ] {
-			ds = append(ds, l(f)...)
-		}
-	}
-	ds = dropShadowed(ds)
-	ds.Sort()
-	return ds
-}
-
-// dropShadowed leaves out a generic diagnostic of a line that a
-// Mobile-agent-server check reports more precisely.
-func dropShadowed(ds grammar.Diagnostics) grammar.Diagnostics {
-	agentLines := map[[2]string]bool{}
-	for _, d := range ds {
-		if strings.HasPrefix(d.Code, "agent-server-") {
-			agentLines[[2]string{d.Filename, strconv.Itoa(d.Range.Start.Line)}] = true
-		}
-	}
-	if len(agentLines) == 0 {
-		return ds
-	}
-	out := ds[:0:0]
-	for _, d := range ds {
-		generic := d.Code == "unknown-field" || d.Code == "invalid-line" || d.Code == "no-colon"
-		if generic && agentLines[[2]string{d.Filename, strconv.Itoa(d.Range.Start.Line)}] {
-			continue
-		}
-		out = append(out, d)
-	}
-	return out
+	return lint.File(f, typ, yaml)
 }
 
 // writeDiagnostics writes lint's findings in the chosen format; with
@@ -307,13 +254,4 @@ func lintRun(opts *lintOptions) error {
 		return findings
 	}
 	return nil
-}
-
-// portabilityOnly reports whether a diagnostic matters only to profiles
-// other than prof (grammar.Diagnostic.Profiles): a rule after a blank line
-// (records end there only under draft and norobots), a second group for an
-// agent (merged under rfc9309 and google), a misspelt field (which google
-// accepts), a tie that only longest match has.
-func portabilityOnly(prof robots.Profile, d *grammar.Diagnostic) bool {
-	return !d.Concerns(prof.String())
 }

@@ -57,7 +57,10 @@ of check -o json ("url", "agent", "profile", "allowed", "reason", "rule",
 "group", "fetch"), plus "crawl_delay" (seconds) and "request_rate"
 ({"requests", "seconds"}) when the agent's group has them. GET /healthz
 says whether the service is ready and Redis reachable; GET /metrics gives
-Prometheus metrics.
+Prometheus metrics. GET / is the manifest tester, a page for testing a
+robots.txt, data.txt or Mobile-agent-server lines in a browser, and POST
+/v1/test, /v1/datasets and /v1/agents its API (GET /openapi.json describes
+every endpoint; docs/tester.md).
 
 Each site's robots.txt is fetched once per expiry and cached in memory. With
 --redis, every serve process (and every robots.Client) sharing that Redis
@@ -73,7 +76,7 @@ unless --allow-private is given, and tells a stranger why a fetch failed
 in public words only (the detail is logged). --max-memory is one budget
 the response cache, compiled rules, fetches in flight and requests being
 answered share; a request it cannot take gets 503. --token-file requires
-"Authorization: Bearer <token>" on /v1/check and /metrics. SIGTERM or
+"Authorization: Bearer <token>" on POST /v1/* and /metrics. SIGTERM or
 SIGINT stops accepting connections and finishes the requests in flight
 (for at most --grace). One log line per request goes to standard error,
 with status 499 when the client did not receive the whole answer.`,
@@ -93,7 +96,7 @@ with status 499 when the client did not receive the whole answer.`,
 	fl.DurationVar(&opts.RedisTimeout, "redis-timeout", rediscache.DefaultTimeout, "give up on a Redis command after this long, and answer without Redis for a moment")
 	profileFlag(cmd, &opts.Profile)
 	fl.BoolVar(&opts.AllowPrivate, "allow-private", false, "allow fetching from loopback, private and link-local addresses")
-	fl.StringVar(&opts.TokenFile, "token-file", "", "require the bearer token in this file on /v1/check and /metrics")
+	fl.StringVar(&opts.TokenFile, "token-file", "", "require the bearer token in this file on POST /v1/* and /metrics")
 	fl.DurationVar(&opts.Timeout, "timeout", serve.DefaultFetchTimeout, "give up fetching a robots.txt after this long, redirects included")
 	fl.DurationVar(&opts.ReqTimeout, "request-timeout", serve.DefaultRequestTimeout, "answer a request within this long: URLs whose robots.txt has not come by then are disallowed, with the reason")
 	fl.StringVar(&opts.UserAgent, "user-agent", defaultUserAgent(), "User-Agent header to send when fetching robots.txt")

@@ -53,15 +53,23 @@ func (s *Server) decisionOf(url, agent string, prof robots.Profile, a *robots.An
 	if a.Decision == nil {
 		return d
 	}
-	d.Reason = a.Decision.Reason
-	d.Rule = decision.RuleOf(a.Decision.Rule, a.RobotsURL)
-	d.Group = decision.GroupOf(a.Decision.Group, a.RobotsURL)
-	d.CrawlDelay, d.RequestRate = decision.Pace(a.Decision.Group)
-	if a.Usage != nil {
-		d.Usage = audit.UsageOf(a.RobotsURL, *a.Usage)
-	}
-	bound(&d)
+	d.fill(a.RobotsURL, *a.Decision, a.Usage)
 	return d
+}
+
+// fill sets the parts of r that a decision by the rules of file gives:
+// the reason, the rule and group, the group's pace, and the usage
+// preference u (nil when the file has no usage lines); the site's text in
+// them bounded (bound). Allowed is the caller's.
+func (r *Result) fill(file string, d robots.Decision, u *robots.UsageDecision) {
+	r.Reason = d.Reason
+	r.Rule = decision.RuleOf(d.Rule, file)
+	r.Group = decision.GroupOf(d.Group, file)
+	r.CrawlDelay, r.RequestRate = decision.Pace(d.Group)
+	if u != nil {
+		r.Usage = audit.UsageOf(file, *u)
+	}
+	bound(r)
 }
 
 // fetchError returns what a client is told of a fetch that failed, and

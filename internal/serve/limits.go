@@ -29,7 +29,7 @@ func (s *Server) notRouted(h http.Handler) http.Handler {
 			s.fail(w, http.StatusMethodNotAllowed, "method "+r.Method+" not allowed here; allowed: "+allow)
 			return
 		}
-		s.fail(w, http.StatusNotFound, "no such endpoint: "+r.URL.Path+" (POST /v1/check, GET /healthz, GET /metrics)")
+		s.fail(w, http.StatusNotFound, "no such endpoint: "+r.URL.Path+" (the tester is GET /; POST /v1/check, /v1/test, /v1/datasets, /v1/agents, /v1/sitemaps; GET /openapi.json, /healthz, /metrics)")
 	})
 }
 

@@ -21,6 +21,16 @@
 //	                -> {"results": [decision, ...]}
 //	GET  /healthz   -> {"status": "ok", "redis": "up"|"down"|"none"}
 //	GET  /metrics   -> Prometheus text format
+//	POST /v1/sitemaps {"site": URL, "agent": ...} -> JSON Lines (sitemaps.go)
+//
+// and the manifest tester (docs/tester.md): GET / is its page (page.go,
+// embedded with its script and style sheet), and its API answers with the
+// objects the command line prints:
+//
+//	POST /v1/test     {"robots": TEXT | "site": URL, "agent", "urls", "profiles"} -> per URL, a Result per profile, diagnostics
+//	POST /v1/datasets {"datatxt": TEXT | "site": URL, "base"} -> the entries of datasets -o json
+//	POST /v1/agents   {"robots": TEXT | "site": URL, "urls"}  -> the answers of agents -o json
+//	GET  /v1/crawlers, GET /openapi.json (OpenAPI 3.1, every route)
 //
 // A decision is the object "sitetxt check -o json" prints (docs/cli.md),
 // plus "crawl_delay" (seconds) and "request_rate" ({"requests", "seconds"})
@@ -158,11 +168,19 @@ type Server struct {
 	log      *slog.Logger
 	draining atomic.Bool
 	mux      *http.ServeMux
+	// routes are the mux's patterns, in the order handle added them
+	// (/openapi.json names each).
+	routes []string
 	// flights bounds the fetches (and compiles) in flight, process-wide.
 	flights *fetch.Limit
 	// requests is the memory requests being read and answered may take
 	// (admit).
 	requests *budget
+	// siteFetch fetches the manifests the tester's requests name by
+	// "site" (source.go): the guarded client, the cache, the user agent
+	// and the fetch timeout of the robots.txt clients, the default size
+	// limit.
+	siteFetch *fetch.Fetcher
 }
 
 // New returns a Server for cfg.
@@ -198,12 +216,20 @@ func New(cfg Config) *Server {
 		s.clients[p] = &robots.Client{Profile: p, UserAgent: ua, HTTPClient: hc,
 			Timeout: cfg.FetchTimeout, Cache: cfg.Cache, MaxPolicyBytes: policyBytes}
 	}
+	s.siteFetch = &fetch.Fetcher{Client: hc, UserAgent: ua, Timeout: cfg.FetchTimeout, Cache: cfg.Cache}
 	s.mux = http.NewServeMux()
-	s.mux.Handle("POST /v1/check", s.authed(http.HandlerFunc(s.check)))
-	s.mux.Handle("POST /v1/sitemaps", s.authed(http.HandlerFunc(s.sitemaps)))
-	s.mux.Handle("GET /healthz", http.HandlerFunc(s.healthz))
-	s.mux.Handle("GET /metrics", s.authed(promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{})))
+	s.handle("POST /v1/check", s.authed(http.HandlerFunc(s.check)))
+	s.handle("POST /v1/sitemaps", s.authed(http.HandlerFunc(s.sitemaps)))
+	s.handle("GET /healthz", http.HandlerFunc(s.healthz))
+	s.handle("GET /metrics", s.authed(promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{})))
+	s.routePage()
 	return s
+}
+
+// handle routes pattern to h.
+func (s *Server) handle(pattern string, h http.Handler) {
+	s.mux.Handle(pattern, h)
+	s.routes = append(s.routes, pattern)
 }
 
 // Handler returns the service's HTTP handler: routing, metrics and one
@@ -216,6 +242,7 @@ func (s *Server) Handler() http.Handler {
 		if conn != nil {
 			before = conn.written.Load()
 		}
+		secured(w.Header())
 		rec := &recorder{ResponseWriter: w, code: http.StatusOK}
 		h, pattern := s.mux.Handler(r)
 		if pattern == "" {

@@ -1,0 +1,182 @@
+package cli
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/sitetxt/sitetxt/internal/serve"
+)
+
+// testerServer serves sitetxt serve's real handler, fetching from
+// loopback (AllowPrivate) so that a test's own sites can be named.
+func testerServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	s := serve.New(serve.Config{AllowPrivate: true, Logger: slog.New(slog.DiscardHandler)})
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+// verdictRow matches the row of one profile in the card of one URL on
+// the tester page: its verdict and the link to its deciding line.
+func verdictRow(profile, verdict string, line int) *regexp.Regexp {
+	return regexp.MustCompile(fmt.Sprintf(`<tr data-profile="%s"><td class="profile">%s</td><td><span class="verdict %s">%s</span></td><td class="rule"><a class="line-link" href="#L%d">line %d</a>`,
+		profile, profile, verdict, verdict, line, line))
+}
+
+// card returns the part of dom that is the result card of u.
+func card(t *testing.T, dom, u string) string {
+	t.Helper()
+	start := strings.Index(dom, `data-url="`+u+`"`)
+	if start < 0 {
+		i := strings.Index(dom, `id="status"`)
+		t.Fatalf("the page shows no result for %s; status: %.300s", u, dom[max(i, 0):])
+	}
+	end := strings.Index(dom[start:], "</section>")
+	return dom[start : start+end]
+}
+
+// TestTesterChromium opens the tester with the README's example in its
+// address and checks, in the DOM Chromium renders, each profile's verdict
+// and deciding line for each URL, the reason the profiles disagree, and
+// the deciding lines marked in the file view.
+func TestTesterChromium(t *testing.T) {
+	chrome := findChromium(t, "the browser tests of the tester page")
+	ts := testerServer(t)
+	text, err := os.ReadFile("../../testdata/robots/fict.org.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := url.Values{"robots": {string(text)}, "agent": {"ExampleBot"}, "url": {"/org/plans.html", "/org/about.html"}}
+	dom := chromiumDOM(t, chrome, t.TempDir(), ts.URL+"/?"+q.Encode())
+	tests := []struct {
+		url, profile, verdict string
+		line                  int
+	}{
+		{"/org/plans.html", "rfc9309", "disallowed", 12},
+		{"/org/plans.html", "google", "disallowed", 12},
+		{"/org/plans.html", "draft", "disallowed", 12},
+		{"/org/plans.html", "norobots", "disallowed", 12},
+		{"/org/about.html", "rfc9309", "allowed", 13},
+		{"/org/about.html", "google", "allowed", 13},
+		{"/org/about.html", "draft", "allowed", 13},
+		{"/org/about.html", "norobots", "disallowed", 16},
+	}
+	for _, tt := range tests {
+		t.Run(tt.url+"/"+tt.profile, func(t *testing.T) {
+			if c := card(t, dom, tt.url); !verdictRow(tt.profile, tt.verdict, tt.line).MatchString(c) {
+				t.Errorf("the card of %s does not show %s %s by line %d:\n%s", tt.url, tt.profile, tt.verdict, tt.line, c)
+			}
+		})
+	}
+	if c := card(t, dom, "/org/about.html"); !strings.Contains(c, "The profiles disagree:") || !strings.Contains(c, "norobots ignores them (line 13)") {
+		t.Errorf("the card of /org/about.html does not say why the profiles disagree:\n%s", c)
+	}
+	for _, line := range []int{12, 13, 16} {
+		if want := fmt.Sprintf(`<li class="decides" id="L%d"`, line); !strings.Contains(dom, want) {
+			t.Errorf("the file view does not mark line %d as deciding (%s)", line, want)
+		}
+	}
+}
+
+// TestTesterChromiumSite opens the tester with site= naming a loopback
+// server: the page fetches its robots.txt through serve, shows the
+// verdict and the deciding line, and the fetched file.
+func TestTesterChromiumSite(t *testing.T) {
+	chrome := findChromium(t, "the browser tests of the tester page")
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/robots.txt" {
+			http.NotFound(w, r)
+			return
+		}
+		fmt.Fprint(w, "User-agent: *\nAllow: /open/\n\nUser-agent: LoopBot\nCrawl-delay: 4\nDisallow: /private/\n")
+	}))
+	t.Cleanup(site.Close)
+	ts := testerServer(t)
+	q := url.Values{"site": {site.URL + "/"}, "agent": {"LoopBot"}, "url": {"/private/x"}, "profile": {"rfc9309", "google"}}
+	dom := chromiumDOM(t, chrome, t.TempDir(), ts.URL+"/?"+q.Encode())
+	c := card(t, dom, "/private/x")
+	for _, re := range []*regexp.Regexp{verdictRow("rfc9309", "disallowed", 6), verdictRow("google", "disallowed", 6)} {
+		if !re.MatchString(c) {
+			t.Errorf("the card of /private/x does not match %s:\n%s", re, c)
+		}
+	}
+	if strings.Contains(c, `data-profile="draft"`) {
+		t.Errorf("draft shown though the address names rfc9309 and google only")
+	}
+	if !strings.Contains(c, "<dt>Crawl-delay</dt><dd>4 s</dd>") {
+		t.Errorf("the group's Crawl-delay is not shown:\n%s", c)
+	}
+	if !strings.Contains(dom, `<span class="t">Disallow: /private/</span>`) || !strings.Contains(dom, "Fetched "+site.URL+"/robots.txt: HTTP 200") {
+		t.Errorf("the fetched file or its fetch is not shown")
+	}
+}
+
+// TestTesterChromiumHostile gives the tester a robots.txt, an agent and a
+// URL holding markup: the page shows them as text and creates no element
+// from them.
+func TestTesterChromiumHostile(t *testing.T) {
+	chrome := findChromium(t, "the browser tests of the tester page")
+	ts := testerServer(t)
+	robots := "User-agent: <b>bot</b>\nDisallow: /<img src=x onerror=alert(1)>\n# <script>alert(2)</script>\nSitemap: https://example.org/<svg onload=alert(3)>\nUser-agent: *\nDisallow: /x\n"
+	q := url.Values{"robots": {robots}, "agent": {"<b>bot</b>"}, "url": {"/<img src=y onerror=alert(4)>", "/<script>alert(5)</script>"}}
+	dom := chromiumDOM(t, chrome, t.TempDir(), ts.URL+"/?"+q.Encode())
+	if !strings.Contains(dom, `id="L2"`) {
+		t.Fatalf("the page did not render the file; nothing to check:\n%.2000s", dom)
+	}
+	for _, bad := range []string{"<img", "<script>alert", "<svg", "<b>bot"} {
+		if strings.Contains(strings.ToLower(dom), bad) {
+			i := strings.Index(strings.ToLower(dom), bad)
+			t.Errorf("the page created markup from the site's text (%q): %.200s", bad, dom[max(i-100, 0):])
+		}
+	}
+	if !strings.Contains(dom, "Disallow: /&lt;img src=x onerror=alert(1)&gt;") {
+		t.Errorf("the hostile line is not shown as text")
+	}
+}
+
+// TestTesterChromiumFragment gives the tester a large file in the
+// address's fragment (where the page keeps files too long for a query):
+// the page reads it from there and decides with it.
+func TestTesterChromiumFragment(t *testing.T) {
+	chrome := findChromium(t, "the browser tests of the tester page")
+	ts := testerServer(t)
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for i := range 2000 {
+		fmt.Fprintf(&b, "Disallow: /dir%d/\n", i)
+	}
+	q := url.Values{"url": {"/dir1999/x"}, "profile": {"rfc9309"}}
+	frag := url.Values{"robots": {b.String()}}
+	dom := chromiumDOM(t, chrome, t.TempDir(), ts.URL+"/?"+q.Encode()+"#"+frag.Encode())
+	if c := card(t, dom, "/dir1999/x"); !verdictRow("rfc9309", "disallowed", 2001).MatchString(c) {
+		t.Errorf("the card of /dir1999/x does not show disallowed by line 2001:\n%s", c)
+	}
+}
+
+// TestTesterChromiumAudit opens the tester with audit=1: the page shows
+// the audit table of every known crawler, with its verdict and deciding
+// line for "/" and each URL.
+func TestTesterChromiumAudit(t *testing.T) {
+	chrome := findChromium(t, "the browser tests of the tester page")
+	ts := testerServer(t)
+	q := url.Values{"robots": {"User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nAllow: /\n"}, "url": {"/page"}, "audit": {"1"}}
+	dom := chromiumDOM(t, chrome, t.TempDir(), ts.URL+"/?"+q.Encode())
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`<h2>All known crawlers \(\d+, under rfc9309\)</h2>`),
+		regexp.MustCompile(`<tr data-token="GPTBot"><td class="mono">GPTBot</td><td>ai-training</td><td><span class="verdict disallowed">disallowed</span> <a class="line-link" href="#L2">line 2</a></td><td><span class="verdict disallowed">disallowed</span> <a class="line-link" href="#L2">line 2</a></td>`),
+		regexp.MustCompile(`<tr data-token="Googlebot"><td class="mono">Googlebot</td><td>search-engine</td><td><span class="verdict allowed">allowed</span> <a class="line-link" href="#L5">line 5</a></td>`),
+	} {
+		if !want.MatchString(dom) {
+			i := strings.Index(dom, `class="audit"`)
+			t.Errorf("the audit table does not match %s:\n%.1500s", want, dom[max(i, 0):])
+		}
+	}
+}

@@ -1,0 +1,90 @@
+// Package jsonview is the JSON shape of the answers that both the command
+// line (docs/cli.md) and the HTTP service of "sitetxt serve" (docs/fleet.md)
+// write, beside the robots.txt decision object of package decision: a
+// diagnostic (lint -o json, and every response that reports a file's
+// problems), a Mobile-agent-server answer (agents -o json, POST
+// /v1/agents) and a dataset entry (datasets -o json, POST /v1/datasets).
+//
+// Each output builds them with the functions here, so an answer has one
+// shape, built by one piece of code, whoever asks for it. Positions are
+// flat ("file", "line", "column"), as everywhere in sitetxt's output.
+package jsonview
+
+import (
+	"github.com/sitetxt/sitetxt/datatxt"
+	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/mobileagent"
+	"github.com/sitetxt/sitetxt/robots"
+)
+
+// Diagnostic is a diagnostic in JSON and YAML: where it starts and ends,
+// its severity ("error", "warning"), its code and its message.
+type Diagnostic struct {
+	File      string `json:"file" yaml:"file"`
+	Line      int    `json:"line" yaml:"line"`
+	Column    int    `json:"column" yaml:"column"`
+	EndLine   int    `json:"end_line" yaml:"end_line"`
+	EndColumn int    `json:"end_column" yaml:"end_column"`
+	Severity  string `json:"severity" yaml:"severity"`
+	Code      string `json:"code" yaml:"code"`
+	Message   string `json:"message" yaml:"message"`
+}
+
+// DiagnosticOf returns the JSON form of d.
+func DiagnosticOf(d *grammar.Diagnostic) Diagnostic {
+	s, e := d.Range.Start, d.Range.End
+	return Diagnostic{File: d.Filename, Line: s.Line, Column: s.Column, EndLine: e.Line, EndColumn: e.Column,
+		Severity: d.Severity.String(), Code: d.Code, Message: d.Summary}
+}
+
+// Diagnostics returns the JSON form of ds: an empty list, never null.
+func Diagnostics(ds grammar.Diagnostics) []Diagnostic {
+	out := make([]Diagnostic, len(ds))
+	for i, d := range ds {
+		out[i] = DiagnosticOf(d)
+	}
+	return out
+}
+
+// Agent is the answer for one URL of "agents -o json": whether robots.txt
+// lets the agent fetch it, and the Mobile-agent-server line that decides
+// which server takes a mobile agent for it. Server is null when no line
+// matches the URL ("none" when the deciding line says none); Line and
+// Column are those of the deciding line, null when none matches.
+type Agent struct {
+	URL     string  `json:"url"`
+	Agent   string  `json:"agent"`
+	Profile string  `json:"profile"`
+	Allowed bool    `json:"allowed"`
+	Server  *string `json:"server"`
+	File    string  `json:"file"`
+	Line    *int    `json:"line"`
+	Column  *int    `json:"column"`
+}
+
+// AgentOf returns the answer for d, a URL dispatched for agent under
+// prof with the Mobile-agent-server lines of file.
+func AgentOf(d mobileagent.Dispatched, agent string, prof robots.Profile, file string) Agent {
+	v := Agent{URL: d.URL, Agent: agent, Profile: prof.String(), Allowed: d.Allowed, File: file}
+	if d.Server != nil {
+		s := d.Server.URL
+		v.Server = &s
+	}
+	if d.Rule != nil {
+		p := d.Rule.Pos()
+		v.Line, v.Column = &p.Line, &p.Column
+	}
+	return v
+}
+
+// Dataset is one entry of "datasets -o json": the entry's view (name,
+// paths, URLs, position, access, metadata) and the file that listed it.
+type Dataset struct {
+	datatxt.EntryView
+	File string `json:"file"`
+}
+
+// DatasetOf returns the JSON form of e.
+func DatasetOf(e *datatxt.Entry) Dataset {
+	return Dataset{EntryView: e.View(), File: e.Source}
+}

@@ -1,0 +1,231 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/url"
+
+	"github.com/sitetxt/sitetxt/datatxt"
+	"github.com/sitetxt/sitetxt/internal/audit"
+	"github.com/sitetxt/sitetxt/internal/decision"
+	"github.com/sitetxt/sitetxt/internal/fetch"
+	"github.com/sitetxt/sitetxt/internal/jsonview"
+	"github.com/sitetxt/sitetxt/mobileagent"
+	"github.com/sitetxt/sitetxt/robots"
+)
+
+// datasetsRequest is the body of POST /v1/datasets: a data.txt given as
+// text or by the site to fetch it from, the URL it is published at
+// (base; a fetched one's is its own), the agent whose access is decided
+// under profile, and the output: "json" (the default: the entries of
+// "datasets -o json") or a catalog document (schemaorg, dcat, datajson,
+// datapackage, croissant), written as "datasets -o FORMAT" writes it.
+type datasetsRequest struct {
+	DataTxt *string `json:"datatxt"`
+	Site    string  `json:"site"`
+	Base    string  `json:"base"`
+	Agent   *string `json:"agent"`
+	Profile string  `json:"profile"`
+	Format  string  `json:"format"`
+}
+
+// datasetsResponse is the answer of POST /v1/datasets in its JSON form.
+type datasetsResponse struct {
+	File        string                `json:"file"`
+	Text        *string               `json:"text,omitempty"`
+	Fetch       *decision.Fetch       `json:"fetch,omitempty"`
+	Datasets    []jsonview.Dataset    `json:"datasets"`
+	Diagnostics []jsonview.Diagnostic `json:"diagnostics"`
+}
+
+// catalogFormats are the catalog documents POST /v1/datasets writes, with
+// their media types.
+var catalogFormats = map[string]string{
+	"schemaorg": "application/ld+json", "dcat": "application/ld+json", "croissant": "application/ld+json",
+	"datajson": "application/json", "datapackage": "application/json",
+}
+
+// datasets answers POST /v1/datasets.
+func (s *Server) datasets(w http.ResponseWriter, r *http.Request) {
+	release, ok := s.admit(w, r)
+	if !ok {
+		return
+	}
+	defer release()
+	var req datasetsRequest
+	if aerr := s.decodeJSON(w, r, &req); aerr != nil {
+		s.fail(w, aerr.code, aerr.msg)
+		return
+	}
+	c, resp, aerr := s.readDatasets(r.Context(), &req)
+	if aerr != nil {
+		s.fail(w, aerr.code, aerr.msg)
+		return
+	}
+	if req.Format == "" || req.Format == "json" {
+		s.writeJSON(w, resp)
+		return
+	}
+	var buf bytes.Buffer
+	if _, err := datatxt.Export(&buf, c, req.Format, datatxt.ExportOptions{}); err != nil {
+		s.fail(w, http.StatusInternalServerError, "export: "+err.Error())
+		return
+	}
+	w.Header().Set("Content-Type", catalogFormats[req.Format])
+	w.Header().Set("Content-Disposition", `attachment; filename="`+req.Format+`.json"`)
+	w.Write(buf.Bytes())
+}
+
+// readDatasets reads the data.txt of a request and lists its datasets.
+func (s *Server) readDatasets(ctx context.Context, req *datasetsRequest) (*datatxt.Catalog, *datasetsResponse, *apiError) {
+	if aerr := oneSource("datatxt", req.DataTxt, req.Site); aerr != nil {
+		return nil, nil, aerr
+	}
+	if _, ok := catalogFormats[req.Format]; !ok && req.Format != "" && req.Format != "json" {
+		return nil, nil, badRequest(`"format" %q: want json, schemaorg, dcat, datajson, datapackage or croissant`, req.Format)
+	}
+	if req.Base != "" {
+		if u, err := url.Parse(req.Base); err != nil || !u.IsAbs() || u.Host == "" {
+			return nil, nil, badRequest(`"base" %q is not an absolute URL`, req.Base)
+		}
+	}
+	agent, aerr := s.checkAgent(req.Agent)
+	if aerr != nil {
+		return nil, nil, aerr
+	}
+	prof, aerr := s.profileOf(req.Profile)
+	if aerr != nil {
+		return nil, nil, aerr
+	}
+	resp := &datasetsResponse{File: "data.txt"}
+	text, base := "", req.Base
+	if req.DataTxt != nil {
+		text = *req.DataTxt
+	} else {
+		u, aerr := siteURL(req.Site, "data.txt")
+		if aerr != nil {
+			return nil, nil, aerr
+		}
+		ctx, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
+		defer cancel()
+		res := s.siteFetch.Fetch(fetch.WithLimit(ctx, s.flights), u, fetch.AccessDataTxt)
+		resp.File, resp.Fetch = u, s.fetchView(res)
+		if res.Status == fetch.Parse {
+			text = string(res.Body)
+		}
+		if base == "" {
+			base = res.FinalURL
+		}
+		resp.Text = &text
+	}
+	c := datatxt.Parse(resp.File, []byte(text), datatxt.Options{Base: base, Agent: agent,
+		Rules: datatxt.CompileRules(robots.Compile, prof)})
+	resp.Datasets = make([]jsonview.Dataset, 0, len(c.Entries))
+	for _, e := range c.Entries {
+		resp.Datasets = append(resp.Datasets, jsonview.DatasetOf(e))
+	}
+	resp.Diagnostics = jsonview.Diagnostics(c.Diagnostics)
+	return c, resp, nil
+}
+
+// agentsRequest is the body of POST /v1/agents: a robots.txt with
+// Mobile-agent-server lines, given as text or by the site to fetch it
+// from, the URLs to dispatch, the agent and the profile that read its
+// Allow and Disallow lines.
+type agentsRequest struct {
+	Robots  *string  `json:"robots"`
+	Site    string   `json:"site"`
+	URLs    []string `json:"urls"`
+	Agent   *string  `json:"agent"`
+	Profile string   `json:"profile"`
+}
+
+// agentsResponse is the answer of POST /v1/agents: one answer per URL, as
+// "agents -o json" prints them, and the Mobile-agent-server lines'
+// diagnostics.
+type agentsResponse struct {
+	File        string                `json:"file"`
+	Text        *string               `json:"text,omitempty"`
+	Fetch       *decision.Fetch       `json:"fetch,omitempty"`
+	Answers     []jsonview.Agent      `json:"answers"`
+	Diagnostics []jsonview.Diagnostic `json:"diagnostics"`
+}
+
+// agents answers POST /v1/agents.
+func (s *Server) agents(w http.ResponseWriter, r *http.Request) {
+	release, ok := s.admit(w, r)
+	if !ok {
+		return
+	}
+	defer release()
+	var req agentsRequest
+	if aerr := s.decodeJSON(w, r, &req); aerr != nil {
+		s.fail(w, aerr.code, aerr.msg)
+		return
+	}
+	resp, aerr := s.runAgents(r.Context(), &req)
+	if aerr != nil {
+		s.fail(w, aerr.code, aerr.msg)
+		return
+	}
+	if rec, ok := w.(*recorder); ok {
+		rec.urls = len(req.URLs)
+	}
+	s.writeJSON(w, resp)
+}
+
+func (s *Server) runAgents(ctx context.Context, req *agentsRequest) (*agentsResponse, *apiError) {
+	if aerr := oneSource("robots", req.Robots, req.Site); aerr != nil {
+		return nil, aerr
+	}
+	agent, aerr := s.checkAgent(req.Agent)
+	if aerr != nil {
+		return nil, aerr
+	}
+	if aerr := s.checkURLs(req.URLs); aerr != nil {
+		return nil, aerr
+	}
+	prof, aerr := s.profileOf(req.Profile)
+	if aerr != nil {
+		return nil, aerr
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
+	defer cancel()
+	rf, aerr := s.robotsFrom(ctx, req.Robots, req.Site, []robots.Profile{prof})
+	if aerr != nil {
+		return nil, aerr
+	}
+	table := mobileagent.Compile(rf.files[0])
+	resp := &agentsResponse{File: rf.name, Answers: make([]jsonview.Agent, 0, len(req.URLs)),
+		Diagnostics: jsonview.Diagnostics(table.Diagnostics())}
+	if rf.fetched {
+		resp.Text, resp.Fetch = &rf.text, rf.fetch
+	}
+	for _, u := range req.URLs {
+		d := table.Dispatch(rf.readings[0], agent, u)
+		resp.Answers = append(resp.Answers, jsonview.AgentOf(d, agent, prof, rf.name))
+	}
+	return resp, nil
+}
+
+// profileOf parses a request's profile, the service's default when "".
+func (s *Server) profileOf(name string) (robots.Profile, *apiError) {
+	if name == "" {
+		return s.cfg.Profile, nil
+	}
+	p, err := robots.ParseProfile(name)
+	if err != nil {
+		return 0, badRequest("%v", err)
+	}
+	return p, nil
+}
+
+// crawlers answers GET /v1/crawlers: the registry of known crawlers that
+// "sitetxt audit" checks (internal/audit/crawlers.yaml).
+func (s *Server) crawlers(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "max-age=3600")
+	s.writeJSON(w, struct {
+		Crawlers []audit.Crawler `json:"crawlers"`
+	}{audit.DefaultRegistry().Crawlers})
+}

@@ -1,0 +1,186 @@
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+
+	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/decision"
+	"github.com/sitetxt/sitetxt/internal/fetch"
+	"github.com/sitetxt/sitetxt/robots"
+)
+
+// pastedRobots is the name positions use in a robots.txt given as text.
+const pastedRobots = "robots.txt"
+
+// apiError is a request the service answers with an error: its status
+// code and the message of {"error": ...}.
+type apiError struct {
+	code int
+	msg  string
+}
+
+func (e *apiError) Error() string { return e.msg }
+
+func badRequest(format string, args ...any) *apiError {
+	return &apiError{code: http.StatusBadRequest, msg: fmt.Sprintf(format, args...)}
+}
+
+// decodeJSON reads r's body into v under the limits of /v1/check: at most
+// MaxBody bytes, arriving within ReadTimeout, one JSON value, no unknown
+// field.
+func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, v any) *apiError {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return &apiError{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes", s.cfg.MaxBody)}
+		}
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			return &apiError{http.StatusRequestTimeout, fmt.Sprintf("the request body did not arrive within %s", s.cfg.ReadTimeout)}
+		}
+		return badRequest("bad request body: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return badRequest("bad request body: more than one JSON value")
+	}
+	return nil
+}
+
+// checkAgent applies /v1/check's rules to a request's agent: "*" when
+// absent, at most MaxAgent bytes.
+func (s *Server) checkAgent(agent *string) (string, *apiError) {
+	if agent == nil {
+		return "*", nil
+	}
+	if len(*agent) > s.cfg.MaxAgent {
+		return "", badRequest(`"agent" is %d bytes long; at most %d (a product token or a User-Agent header)`, len(*agent), s.cfg.MaxAgent)
+	}
+	return *agent, nil
+}
+
+// The bounds of one tester request (POST /v1/test, /v1/agents), whose
+// answer is written whole, not a window at a time as /v1/check's: its
+// URLs (or Config.MaxURLs if lower), and the URLs of an audit, which
+// answers each for every known crawler under every profile.
+const (
+	TesterMaxURLs = 1000
+	AuditMaxURLs  = 20
+)
+
+// checkURLs applies the tester's bound on the URLs of one request.
+func (s *Server) checkURLs(urls []string) *apiError {
+	if limit := min(s.cfg.MaxURLs, TesterMaxURLs); len(urls) > limit {
+		return &apiError{http.StatusRequestEntityTooLarge, fmt.Sprintf("%d URLs in one request; at most %d", len(urls), limit)}
+	}
+	return nil
+}
+
+// oneSource checks that a request gives its manifest one way: as text
+// (field), or as a site to fetch it from.
+func oneSource(field string, text *string, site string) *apiError {
+	switch {
+	case text != nil && site != "":
+		return badRequest(`give %q (the file's text) or "site" (where to fetch it), not both`, field)
+	case text == nil && site == "":
+		return badRequest(`no %q (the file's text) and no "site" (where to fetch it)`, field)
+	}
+	return nil
+}
+
+// siteURL returns the URL of the manifest called name of site: site
+// itself when its path already ends in "/"+name, else the manifest of the
+// site serving it. A site given without a scheme is taken to be https.
+func siteURL(site, name string) (string, *apiError) {
+	if !strings.Contains(site, "://") {
+		site = "https://" + site
+	}
+	if strings.HasSuffix(strings.SplitN(strings.SplitN(site, "?", 2)[0], "#", 2)[0], "/"+name) && fetch.IsURL(site) {
+		return site, nil
+	}
+	u, err := fetch.ManifestURL(site, name)
+	if err != nil {
+		return "", badRequest(`"site": %v`, err)
+	}
+	return u, nil
+}
+
+// robotsFile is a robots.txt given in a request and read under each
+// profile asked for: pasted, or fetched from a site through the guard
+// with /v1/check's size and time limits.
+type robotsFile struct {
+	name     string             // the name positions use: "robots.txt", or the URL fetched
+	text     string             // the file; "" when a fetch gave none
+	fetched  bool               // it came from a site
+	profiles []robots.Profile   // as asked, the first the reference
+	files    []*grammar.File    // as each profile parses it
+	readings []decision.Reading // one per profile
+	// fetch is what fetching gave under the reference profile's access
+	// method (nil for pasted text).
+	fetch *decision.Fetch
+}
+
+// robotsFrom reads the robots.txt a request gives: text, or fetched from
+// site under each profile's access method (one request: the responses
+// are cached).
+func (s *Server) robotsFrom(ctx context.Context, text *string, site string, profiles []robots.Profile) (*robotsFile, *apiError) {
+	rf := &robotsFile{name: pastedRobots, profiles: profiles}
+	results := make([]*fetch.Result, len(profiles))
+	if text != nil {
+		rf.text = *text
+	} else {
+		u, aerr := siteURL(site, "robots.txt")
+		if aerr != nil {
+			return nil, aerr
+		}
+		rf.name, rf.fetched = u, true
+		for i, p := range profiles {
+			r := s.siteFetch.Fetch(fetch.WithLimit(ctx, s.flights), u, p.Access())
+			if r.Status == fetch.Parse {
+				rf.text = string(r.Body)
+			}
+			results[i] = r
+		}
+		rf.fetch = s.fetchView(results[0])
+	}
+	for i, p := range profiles {
+		f := grammar.ParseString(rf.name, rf.text, p.ParseOptions())
+		rf.files = append(rf.files, f)
+		rf.readings = append(rf.readings, decision.Reading{Policy: robots.Compile(f, p), Fetched: results[i]})
+	}
+	return rf, nil
+}
+
+// fetchView is the fetch part of a decision for r, in public words when
+// the fetch failed below HTTP (publicError).
+func (s *Server) fetchView(r *fetch.Result) *decision.Fetch {
+	v := &decision.Fetch{URL: r.URL, Status: r.HTTPStatus, Meaning: r.Status.String()}
+	if r.Err != nil {
+		if r.HTTPStatus != 0 {
+			v.Error = r.Err.Error()
+		} else {
+			s.log.Info("fetch failed", "url", r.URL, "err", r.Err.Error())
+			v.Error = publicError(r.URL, r.Err)
+		}
+	}
+	return v
+}
+
+// writeJSON answers v as JSON, HTML characters as they are (the answer is
+// data, never a page).
+func (s *Server) writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		s.log.Debug("writing response", "err", err)
+	}
+}

@@ -1,0 +1,186 @@
+package serve
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/audit"
+	"github.com/sitetxt/sitetxt/internal/decision"
+	"github.com/sitetxt/sitetxt/internal/jsonview"
+	"github.com/sitetxt/sitetxt/internal/lint"
+	"github.com/sitetxt/sitetxt/robots"
+)
+
+// testRequest is the body of POST /v1/test: a robots.txt given as text
+// or by the site to fetch it from, the agent, the URLs (or paths) to
+// decide and the profiles to decide them under (all four when none; the
+// first is the reference the others are compared with). Audit asks for
+// the audit table of every known crawler too.
+type testRequest struct {
+	Robots   *string  `json:"robots"`
+	Site     string   `json:"site"`
+	Agent    *string  `json:"agent"`
+	URLs     []string `json:"urls"`
+	Profiles []string `json:"profiles"`
+	Audit    bool     `json:"audit"`
+}
+
+// testResponse is the answer of POST /v1/test.
+type testResponse struct {
+	// File is the name positions use: "robots.txt" for pasted text, the
+	// URL fetched for a site.
+	File string `json:"file"`
+	// Text is the file fetched for a site, so that a page can show the
+	// lines the positions point at; left out for pasted text.
+	Text     *string         `json:"text,omitempty"`
+	Fetch    *decision.Fetch `json:"fetch,omitempty"`
+	Profiles []string        `json:"profiles"`
+	// Results holds one comparison per URL, in order.
+	Results []testResult `json:"results"`
+	// Diagnostics are lint's findings that matter under any of the
+	// profiles, sorted.
+	Diagnostics []jsonview.Diagnostic `json:"diagnostics"`
+	// Sitemaps are the file's Sitemap lines, as the reference profile
+	// reads them.
+	Sitemaps []audit.Line `json:"sitemaps"`
+	// Licenses are the file's License lines (RSL), file-wide, as the
+	// reference profile reads them.
+	Licenses []audit.Line `json:"licenses"`
+	// Audit is the table of "sitetxt audit -o json", when asked for.
+	Audit *audit.Report `json:"audit,omitempty"`
+}
+
+// testResult is one URL under every profile: the shape of "sitetxt diff
+// -o json", each verdict the result of POST /v1/check.
+type testResult struct {
+	URL      string   `json:"url"`
+	Agent    string   `json:"agent"`
+	Agree    bool     `json:"agree"`
+	Verdicts []Result `json:"verdicts"`
+	Why      []string `json:"why"`
+}
+
+// test answers POST /v1/test.
+func (s *Server) test(w http.ResponseWriter, r *http.Request) {
+	release, ok := s.admit(w, r)
+	if !ok {
+		return
+	}
+	defer release()
+	var req testRequest
+	if aerr := s.decodeJSON(w, r, &req); aerr != nil {
+		s.fail(w, aerr.code, aerr.msg)
+		return
+	}
+	resp, aerr := s.runTest(r.Context(), &req)
+	if aerr != nil {
+		s.fail(w, aerr.code, aerr.msg)
+		return
+	}
+	if rec, ok := w.(*recorder); ok {
+		rec.urls = len(req.URLs)
+	}
+	s.writeJSON(w, resp)
+}
+
+// runTest decides a test request.
+func (s *Server) runTest(ctx context.Context, req *testRequest) (*testResponse, *apiError) {
+	if aerr := oneSource("robots", req.Robots, req.Site); aerr != nil {
+		return nil, aerr
+	}
+	agent, aerr := s.checkAgent(req.Agent)
+	if aerr != nil {
+		return nil, aerr
+	}
+	if aerr := s.checkURLs(req.URLs); aerr != nil {
+		return nil, aerr
+	}
+	if req.Audit && len(req.URLs) > AuditMaxURLs {
+		return nil, &apiError{http.StatusRequestEntityTooLarge, fmt.Sprintf(`"audit" with %d URLs; at most %d (each is answered for every known crawler)`, len(req.URLs), AuditMaxURLs)}
+	}
+	profs, aerr := profilesOf(req.Profiles)
+	if aerr != nil {
+		return nil, aerr
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
+	defer cancel()
+	rf, aerr := s.robotsFrom(ctx, req.Robots, req.Site, profs)
+	if aerr != nil {
+		return nil, aerr
+	}
+	resp := &testResponse{File: rf.name, Fetch: rf.fetch, Results: make([]testResult, 0, len(req.URLs)),
+		Sitemaps: []audit.Line{}, Licenses: []audit.Line{}}
+	if rf.fetched {
+		resp.Text = &rf.text
+	}
+	for _, p := range profs {
+		resp.Profiles = append(resp.Profiles, p.String())
+	}
+	for _, u := range req.URLs {
+		resp.Results = append(resp.Results, s.testOne(rf, agent, u))
+	}
+	f := grammar.ParseString(rf.name, rf.text, grammar.Options{})
+	resp.Diagnostics = jsonview.Diagnostics(lint.ForProfiles(f, lint.Robots, false, profs))
+	for _, sm := range rf.readings[0].Policy.Sitemaps() {
+		p := sm.Line.Pos
+		resp.Sitemaps = append(resp.Sitemaps, audit.Line{Value: sm.URL, File: rf.name, Line: p.Line, Column: p.Column})
+	}
+	for _, l := range rf.readings[0].Policy.Licenses() {
+		p := l.Line.Pos
+		resp.Licenses = append(resp.Licenses, audit.Line{Value: l.URL, File: rf.name, Line: p.Line, Column: p.Column})
+	}
+	if req.Audit {
+		resp.Audit = audit.File(f, audit.Options{Profile: profs[0], Paths: req.URLs})
+	}
+	return resp, nil
+}
+
+// testOne decides u for agent under every reading of rf.
+func (s *Server) testOne(rf *robotsFile, agent, u string) testResult {
+	c := decision.Compare(rf.readings, agent, u)
+	why := c.Why
+	if why == nil {
+		why = []string{}
+	}
+	tr := testResult{URL: u, Agent: agent, Agree: c.Agree, Why: why}
+	for i, v := range c.Verdicts {
+		rd := rf.readings[i]
+		res := Result{Decision: decision.Decision{URL: u, Agent: agent, Profile: v.Profile.String(), Fetch: rf.fetch}}
+		res.Allowed = v.Decision.Allowed
+		if fx, ok := decision.Fixed(rd.Fetched); ok {
+			res.Reason = publicReason(fx.Reason, rd.Fetched.Err)
+		} else {
+			var usage *robots.UsageDecision
+			if rd.Policy.HasUsage() {
+				ud := rd.Policy.Agent(agent).Usage(u)
+				usage = &ud
+			}
+			res.fill(rf.name, v.Decision, usage)
+		}
+		tr.Verdicts = append(tr.Verdicts, res)
+	}
+	return tr
+}
+
+// profilesOf parses the profiles of a request: every profile, the
+// default first, when none is named.
+func profilesOf(names []string) ([]robots.Profile, *apiError) {
+	if len(names) == 0 {
+		return append([]robots.Profile(nil), robots.Profiles...), nil
+	}
+	var out []robots.Profile
+	seen := map[robots.Profile]bool{}
+	for _, n := range names {
+		p, err := robots.ParseProfile(n)
+		if err != nil {
+			return nil, badRequest("%v", err)
+		}
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,118 @@
+package serve_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sitetxt/sitetxt/internal/cli"
+	"github.com/sitetxt/sitetxt/internal/serve"
+)
+
+// runCLI runs sitetxt with args in memory and returns its standard output.
+func runCLI(t *testing.T, args ...string) string {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	ios := &cli.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut,
+		Getenv: func(string) string { return "" }, IsTerminal: func(io.Writer) bool { return false }}
+	if code := cli.Run(ios, args); code > cli.ExitFindings {
+		t.Fatalf("sitetxt %s: exit %d: %s", strings.Join(args, " "), code, errOut.String())
+	}
+	return out.String()
+}
+
+// jsonLines reads JSON Lines as generic values, one per line.
+func jsonLines(t *testing.T, s string) []any {
+	t.Helper()
+	var out []any
+	for _, l := range strings.Split(strings.TrimSpace(s), "\n") {
+		var v any
+		if err := json.Unmarshal([]byte(l), &v); err != nil {
+			t.Fatalf("%q: %v", l, err)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func post(t *testing.T, path string, body any) map[string]any {
+	t.Helper()
+	h := serve.New(serve.Config{Logger: slog.New(slog.DiscardHandler)}).Handler()
+	b, _ := json.Marshal(body)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, path, bytes.NewReader(b)))
+	if rec.Code != http.StatusOK {
+		t.Fatalf("POST %s = %d %s", path, rec.Code, rec.Body)
+	}
+	var v map[string]any
+	if err := json.Unmarshal(rec.Body.Bytes(), &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func same(t *testing.T, what string, got, want any) {
+	t.Helper()
+	g, _ := json.Marshal(got)
+	w, _ := json.Marshal(want)
+	if !bytes.Equal(g, w) {
+		t.Errorf("%s:\n got %s\nwant %s", what, g, w)
+	}
+}
+
+// TestDatasetsAsCLI posts testdata's data.txt files to POST /v1/datasets
+// and compares the entries with what "sitetxt datasets -o json" prints.
+func TestDatasetsAsCLI(t *testing.T) {
+	root := filepath.Join("..", "..")
+	const base = "https://data.example.org/data.txt"
+	tests := []struct{ file, agent string }{
+		{"list.yaml.txt", "*"},
+		{"records.txt", "*"},
+		{"records.txt", "archiver"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file+"/"+tt.agent, func(t *testing.T) {
+			path := filepath.Join(root, "testdata", "datatxt", tt.file)
+			text, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := jsonLines(t, runCLI(t, "datasets", "-o", "json", "--agent", tt.agent, "--base", base, path))
+			got := post(t, "/v1/datasets", map[string]any{"datatxt": string(text), "base": base, "agent": tt.agent})
+			same(t, "POST /v1/datasets datasets", got["datasets"], want)
+		})
+	}
+}
+
+// TestAgentsAsCLI posts testdata's Mobile-agent-server files to POST
+// /v1/agents and compares the answers with what "sitetxt agents -o json"
+// prints; only "file" differs, the name positions use ("robots.txt" for
+// a pasted file, the path the command read).
+func TestAgentsAsCLI(t *testing.T) {
+	urls := []string{"http://www.fict.org/", "http://www.fict.org/home/", "http://www.fict.org/home/user1/x",
+		"http://www.fict.org/home/user2/", "http://www.fict.org/other/"}
+	for _, name := range []string{"fict.org.txt", "dir1.txt", "robots-mixed.txt", "malformed.txt"} {
+		for _, agent := range []string{"*", "Aglet"} {
+			t.Run(name+"/"+agent, func(t *testing.T) {
+				path := filepath.Join("..", "..", "testdata", "mobileagent", name)
+				text, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := jsonLines(t, runCLI(t, append([]string{"agents", "-o", "json", "--agent", agent, path}, urls...)...))
+				for _, w := range want {
+					w.(map[string]any)["file"] = "robots.txt"
+				}
+				got := post(t, "/v1/agents", map[string]any{"robots": string(text), "urls": urls, "agent": agent})
+				same(t, "POST /v1/agents answers", got["answers"], want)
+			})
+		}
+	}
+}

@@ -1,0 +1,485 @@
+// sitetxt tester: the page of GET / on "sitetxt serve".
+//
+// Everything a site or a user wrote (the file, URLs, agents, reasons,
+// messages) reaches the page as text nodes only (textContent,
+// createTextNode): never as markup. The page's state lives in its address
+// (?robots=...&agent=...&url=...&url=..., or site=...; a large file in the
+// fragment), so that a result is a link to share.
+"use strict";
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const PROFILES = ["rfc9309", "google", "draft", "norobots"];
+  const FRAGMENT_OVER = 1500; // a file longer than this (encoded) goes in the fragment
+
+  // el builds an element: cls its class, kids strings (made text nodes)
+  // or nodes.
+  function el(tag, cls, ...kids) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    for (const k of kids) {
+      if (k === null || k === undefined) continue;
+      e.appendChild(typeof k === "string" || typeof k === "number" ? document.createTextNode(String(k)) : k);
+    }
+    return e;
+  }
+
+  // lineLink links to line n of the file view; a click scrolls to it
+  // without touching the address (whose fragment may hold the file).
+  function lineLink(n, label) {
+    const a = el("a", "line-link", label || "line " + n);
+    a.href = "#L" + Number(n);
+    a.addEventListener("click", (ev) => {
+      ev.preventDefault();
+      const li = $("L" + Number(n));
+      if (!li) return;
+      for (const t of document.querySelectorAll(".file li.target")) t.classList.remove("target");
+      li.classList.add("target");
+      li.scrollIntoView({ block: "center" });
+      li.focus({ preventScroll: true });
+    });
+    return a;
+  }
+
+  function verdict(allowed) {
+    return el("span", "verdict " + (allowed ? "allowed" : "disallowed"), allowed ? "allowed" : "disallowed");
+  }
+
+  // ---- state: the form <-> the address -------------------------------
+
+  const texts = { robots: "", datatxt: "" };
+  const sites = { robots: "", datatxt: "" };
+  let tab = "robots";
+  let withAudit = false; // the audit table was asked for (audit=1 in the address)
+  const kind = (t) => (t === "datatxt" ? "datatxt" : "robots");
+
+  function from() {
+    return document.querySelector('input[name="from"]:checked').value;
+  }
+  function setFrom(v) {
+    for (const r of document.querySelectorAll('input[name="from"]')) r.checked = r.value === v;
+    document.body.dataset.from = v;
+  }
+  function profiles() {
+    return [...document.querySelectorAll('input[name="profile"]:checked')].map((c) => c.value);
+  }
+  function urls() {
+    return $("urls").value.split("\n").map((s) => s.trim()).filter((s) => s !== "");
+  }
+  function saveInputs() {
+    texts[kind(tab)] = $("text").value;
+    sites[kind(tab)] = $("site").value.trim();
+  }
+
+  function readAddress() {
+    const q = new URLSearchParams(location.search);
+    const h = new URLSearchParams(location.hash.replace(/^#/, ""));
+    const get = (k) => (h.has(k) ? h.get(k) : q.get(k));
+    const all = (k) => (h.has(k) ? h.getAll(k) : q.getAll(k));
+    const t = get("tab");
+    tab = t === "datatxt" || t === "agents" ? t : "robots";
+    texts.robots = get("robots") || "";
+    texts.datatxt = get("datatxt") || "";
+    sites[kind(tab)] = get("site") || "";
+    $("agent").value = get("agent") || "";
+    $("base").value = get("base") || "";
+    $("urls").value = all("url").join("\n");
+    const ps = all("profile").filter((p) => PROFILES.includes(p));
+    for (const c of document.querySelectorAll('input[name="profile"]')) c.checked = ps.length === 0 || ps.includes(c.value);
+    setFrom(sites[kind(tab)] !== "" ? "site" : "text");
+    withAudit = get("audit") === "1";
+    return texts[kind(tab)] !== "" || sites[kind(tab)] !== "";
+  }
+
+  function writeAddress() {
+    saveInputs();
+    const q = new URLSearchParams();
+    const h = new URLSearchParams();
+    if (tab !== "robots") q.set("tab", tab);
+    const k = kind(tab);
+    if (from() === "site") {
+      if (sites[k]) q.set("site", sites[k]);
+    } else if (texts[k]) {
+      const big = encodeURIComponent(texts[k]).length > FRAGMENT_OVER;
+      (big ? h : q).set(k, texts[k]);
+    }
+    const agent = $("agent").value.trim();
+    if (agent) q.set("agent", agent);
+    if (k === "datatxt") {
+      if ($("base").value.trim()) q.set("base", $("base").value.trim());
+    } else {
+      for (const u of urls()) q.append("url", u);
+    }
+    if (tab === "robots" && withAudit) q.set("audit", "1");
+    const ps = profiles();
+    if (tab === "robots" && ps.length > 0 && ps.length < PROFILES.length) for (const p of ps) q.append("profile", p);
+    const qs = q.toString(), hs = h.toString();
+    history.replaceState(null, "", location.pathname + (qs ? "?" + qs : "") + (hs ? "#" + hs : ""));
+  }
+
+  // ---- talking to the service ----------------------------------------
+
+  async function api(path, body) {
+    const headers = { "Content-Type": "application/json" };
+    const token = $("token").value || sessionStorage.getItem("sitetxt-token") || "";
+    if (token) headers.Authorization = "Bearer " + token;
+    const r = await fetch(path, { method: "POST", headers, body: JSON.stringify(body) });
+    if (r.status === 401) {
+      document.querySelector(".token").hidden = false;
+      throw new Error("this server asks for a bearer token: enter it and test again");
+    }
+    if (!r.ok) {
+      let msg = "HTTP " + r.status;
+      try { msg = (await r.json()).error || msg; } catch (e) { /* not JSON */ }
+      throw new Error(msg);
+    }
+    if (token) sessionStorage.setItem("sitetxt-token", token);
+    return r;
+  }
+
+  function source(k) {
+    return from() === "site" ? { site: sites[k] } : { [k]: texts[k] };
+  }
+
+  function agentField() {
+    const a = $("agent").value.trim();
+    return a === "" ? "*" : a;
+  }
+
+  let generation = 0; // answers to an older request are dropped
+
+  async function run(audit) {
+    if (audit !== undefined) withAudit = audit;
+    $("audit").setAttribute("aria-pressed", withAudit ? "true" : "false");
+    writeAddress();
+    const k = kind(tab);
+    if (texts[k] === "" && sites[k] === "") return;
+    const mine = ++generation;
+    status("Testing…", false);
+    $("out").setAttribute("aria-busy", "true");
+    try {
+      let render, body;
+      if (tab === "robots") {
+        body = Object.assign(source("robots"), { agent: agentField(), urls: urls(), profiles: profiles(), audit: !!withAudit });
+        render = renderRobots;
+      } else if (tab === "agents") {
+        body = Object.assign(source("robots"), { agent: agentField(), urls: urls() });
+        render = renderAgents;
+      } else {
+        body = Object.assign(source("datatxt"), { agent: agentField() });
+        if ($("base").value.trim()) body.base = $("base").value.trim();
+        render = renderDatasets;
+      }
+      const path = { robots: "/v1/test", agents: "/v1/agents", datatxt: "/v1/datasets" }[tab];
+      const resp = await (await api(path, body)).json();
+      if (mine !== generation) return;
+      render(resp);
+    } catch (e) {
+      if (mine === generation) status(String(e.message || e), true);
+    } finally {
+      if (mine === generation) $("out").setAttribute("aria-busy", "false");
+    }
+  }
+
+  function status(msg, isError) {
+    const s = $("status");
+    s.textContent = msg;
+    s.className = "status" + (isError ? " error" : "");
+  }
+
+  // ---- rendering ------------------------------------------------------
+
+  // renderFile shows text line-numbered; marks maps a line to classes.
+  function renderFile(text, marks) {
+    const ol = $("file");
+    ol.replaceChildren();
+    const lines = text === "" ? [] : text.replace(/\r\n?/g, "\n").split("\n");
+    if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+    lines.forEach((line, i) => {
+      const n = i + 1;
+      const li = el("li", (marks.get(n) || []).join(" "), el("span", "n", String(n)), el("span", "t", line));
+      li.id = "L" + n;
+      li.tabIndex = -1;
+      ol.appendChild(li);
+    });
+  }
+
+  function mark(marks, line, cls) {
+    if (!line) return;
+    if (!marks.has(line)) marks.set(line, []);
+    if (!marks.get(line).includes(cls)) marks.get(line).push(cls);
+  }
+
+  function fileText(resp, k) {
+    return resp.text !== undefined ? resp.text : texts[k];
+  }
+
+  function fetchNote(f) {
+    if (!f) return null;
+    let s = "Fetched " + f.url + ": " + (f.http_status ? "HTTP " + f.http_status : "no HTTP answer") + ", " + f.meaning;
+    if (f.error) s += " (" + f.error + ")";
+    return el("p", "muted", s);
+  }
+
+  function diagnosticsList(ds, marks) {
+    const box = el("div", "", el("h2", "", "Diagnostics (" + ds.length + ")"));
+    if (ds.length === 0) {
+      box.appendChild(el("p", "muted", "No problems found."));
+      return box;
+    }
+    const ul = el("ul", "diags");
+    for (const d of ds) {
+      mark(marks, d.line, "diag-" + d.severity);
+      ul.appendChild(el("li", "diag", el("span", "sev " + d.severity, d.severity), " ",
+        lineLink(d.line, "line " + d.line + ":" + d.column), " ", d.message, " ", el("span", "muted", "[" + d.code + "]")));
+    }
+    box.appendChild(ul);
+    return box;
+  }
+
+  function ruleCell(v, marks) {
+    if (v.rule) {
+      mark(marks, v.rule.line, "decides");
+      return el("td", "rule", lineLink(v.rule.line), ": " + v.rule.directive + ": " + v.rule.pattern);
+    }
+    return el("td", "rule muted", "no rule");
+  }
+
+  function groupCell(v) {
+    if (!v.group) return el("td", "group muted", "none");
+    return el("td", "group", lineLink(v.group.line), " (" + (v.group.agents.join(", ") || "no agent") + ")");
+  }
+
+  function resultCard(r, marks, licenses) {
+    const card = el("section", "card" + (r.agree ? "" : " differ"));
+    card.dataset.url = r.url;
+    card.appendChild(el("h3", "", r.url, el("span", "muted", " for " + r.agent)));
+    const tbl = el("table", "verdicts", el("thead", "", el("tr", "", el("th", "", "Profile"), el("th", "", "Verdict"),
+      el("th", "", "Deciding line"), el("th", "", "Group"), el("th", "", "Reason"))));
+    const tb = el("tbody");
+    for (const v of r.verdicts) {
+      const tr = el("tr", "", el("td", "profile", v.profile), el("td", "", verdict(v.allowed)), ruleCell(v, marks), groupCell(v), el("td", "reason", v.reason));
+      tr.dataset.profile = v.profile;
+      tb.appendChild(tr);
+    }
+    tbl.appendChild(tb);
+    card.appendChild(el("div", "table-wrap", tbl));
+    if (!r.agree) {
+      const ul = el("ul");
+      for (const w of r.why) ul.appendChild(el("li", "", w));
+      card.appendChild(el("div", "why", "The profiles disagree:", ul));
+    }
+    const ref = r.verdicts[0];
+    if (ref) card.appendChild(facts(ref, ref.allowed ? licenses : []));
+    return card;
+  }
+
+  // facts lists the pace and usage preference of the reference verdict,
+  // and the file's License lines, which apply to every path it may fetch.
+  function facts(v, licenses) {
+    const dl = el("dl", "facts");
+    const add = (k, ...val) => { dl.appendChild(el("dt", "", k)); dl.appendChild(el("dd", "", ...val)); };
+    if (v.crawl_delay !== undefined) add("Crawl-delay", v.crawl_delay + " s");
+    if (v.request_rate) add("Request-rate", v.request_rate.requests + " per " + v.request_rate.seconds + " s");
+    const u = v.usage;
+    if (u) {
+      add("Content-Usage", "train-ai " + u.content_usage.train_ai + ", search " + u.content_usage.search, ...lineRefs(u.content_usage.lines));
+      add("Content-Signal", "search " + u.content_signal.search + ", ai-input " + u.content_signal.ai_input + ", ai-train " + u.content_signal.ai_train, ...lineRefs(u.content_signal.lines));
+      add("Derived (sitetxt)", "train-ai " + u.derived.train_ai + " (from " + u.derived.train_ai_from + "), search " + u.derived.search + " (from " + u.derived.search_from + ")");
+    }
+    for (const l of licenses) add("License", l.value + " · ", lineLink(l.line));
+    if (!dl.firstChild) add("Pace, usage", el("span", "muted", "the group sets no pace; the file states no usage preference for this URL"));
+    return dl;
+  }
+
+  function lineRefs(lines) {
+    const out = [];
+    for (const l of lines || []) out.push(" · ", lineLink(l.line));
+    return out;
+  }
+
+  function renderRobots(resp) {
+    const marks = new Map();
+    const res = $("results"), extra = $("extra");
+    res.replaceChildren();
+    extra.replaceChildren();
+    const fn = fetchNote(resp.fetch);
+    if (fn) res.appendChild(fn);
+    if (resp.results.length === 0) res.appendChild(el("p", "muted", "No URL given: the diagnostics and sitemaps of the file are below."));
+    for (const r of resp.results) res.appendChild(resultCard(r, marks, resp.licenses));
+    extra.appendChild(diagnosticsList(resp.diagnostics, marks));
+    const sm = el("div", "", el("h2", "", "Sitemaps (" + resp.sitemaps.length + ")"));
+    const ul = el("ul");
+    for (const s of resp.sitemaps) ul.appendChild(el("li", "mono", lineLink(s.line), " " + s.value));
+    sm.appendChild(ul);
+    extra.appendChild(sm);
+    if (resp.audit) extra.appendChild(auditTable(resp.audit, marks));
+    renderFile(fileText(resp, "robots"), marks);
+    const differ = resp.results.filter((r) => !r.agree).length;
+    status(resp.results.length + " URL(s) under " + resp.profiles.join(", ") + (differ ? "; the profiles disagree on " + differ : "") +
+      "; " + resp.diagnostics.length + " diagnostic(s).", false);
+  }
+
+  function auditTable(rep, marks) {
+    const box = el("div", "audit", el("h2", "", "All known crawlers (" + rep.crawlers.length + ", under " + rep.profile + ")"));
+    for (const c of rep.categories) box.appendChild(el("p", "", c.verdict));
+    const head = el("tr", "", el("th", "", "Crawler"), el("th", "", "Category"));
+    for (const p of rep.paths) head.appendChild(el("th", "mono", p));
+    head.appendChild(el("th", "", "Profiles"));
+    const tb = el("tbody");
+    for (const c of rep.crawlers) {
+      const tr = el("tr", "", el("td", "mono", c.token), el("td", "", c.category));
+      for (const p of c.by_path) {
+        const td = el("td", "", verdict(p.allowed));
+        if (p.rule) { mark(marks, p.rule.line, "decides"); td.append(" ", lineLink(p.rule.line)); }
+        tr.appendChild(td);
+      }
+      tr.appendChild(el("td", c.disagree ? "" : "muted", c.disagree ? "differ" : "agree"));
+      tr.dataset.token = c.token;
+      tb.appendChild(tr);
+    }
+    box.appendChild(el("div", "table-wrap", el("table", "", el("thead", "", head), tb)));
+    return box;
+  }
+
+  function renderAgents(resp) {
+    const marks = new Map();
+    const res = $("results"), extra = $("extra");
+    res.replaceChildren();
+    extra.replaceChildren();
+    const fn = fetchNote(resp.fetch);
+    if (fn) res.appendChild(fn);
+    const tb = el("tbody");
+    for (const a of resp.answers) {
+      mark(marks, a.line, "decides");
+      const tr = el("tr", "", el("td", "mono", a.url), el("td", "", verdict(a.allowed)),
+        el("td", "mono", a.server !== null ? a.server : a.line ? "none (the line names no server)" : "no line matches"),
+        el("td", "", a.line ? lineLink(a.line) : el("span", "muted", "none")));
+      tr.dataset.url = a.url;
+      tb.appendChild(tr);
+    }
+    res.appendChild(el("div", "table-wrap card", el("table", "answers", el("thead", "", el("tr", "", el("th", "", "URL"),
+      el("th", "", "robots.txt"), el("th", "", "Mobile-agent server"), el("th", "", "Deciding line"))), tb)));
+    extra.appendChild(diagnosticsList(resp.diagnostics, marks));
+    renderFile(fileText(resp, "robots"), marks);
+    status(resp.answers.length + " URL(s) dispatched for " + agentField() + ".", false);
+  }
+
+  function renderDatasets(resp) {
+    const marks = new Map();
+    const res = $("results"), extra = $("extra");
+    res.replaceChildren();
+    extra.replaceChildren();
+    const fn = fetchNote(resp.fetch);
+    if (fn) res.appendChild(fn);
+    const tb = el("tbody");
+    for (const d of resp.datasets) {
+      mark(marks, d.line, "decides");
+      const access = d.allowed === null ? el("span", "muted", "unknown") : verdict(d.allowed);
+      const tr = el("tr", "", el("td", "", d.name || "(no name)"), el("td", "mono", d.urls.length ? d.urls.join("\n") : d.paths.join("\n")),
+        el("td", "", access, d.denied_by ? " " + d.denied_by : ""), el("td", "", lineLink(d.line)));
+      tb.appendChild(tr);
+    }
+    res.appendChild(el("div", "table-wrap card", el("table", "datasets", el("thead", "", el("tr", "", el("th", "", "Dataset"),
+      el("th", "", "URLs"), el("th", "", "Access for " + agentField()), el("th", "", "Line"))), tb)));
+    extra.appendChild(diagnosticsList(resp.diagnostics, marks));
+    renderFile(fileText(resp, "datatxt"), marks);
+    status(resp.datasets.length + " dataset(s) listed.", false);
+  }
+
+  async function exportCatalog() {
+    saveInputs();
+    try {
+      const body = Object.assign(source("datatxt"), { agent: agentField(), format: $("format").value });
+      if ($("base").value.trim()) body.base = $("base").value.trim();
+      const blob = await (await api("/v1/datasets", body)).blob();
+      const a = el("a");
+      a.href = URL.createObjectURL(blob);
+      a.download = $("format").value + ".json";
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+    } catch (e) {
+      status(String(e.message || e), true);
+    }
+  }
+
+  // ---- tabs and input -------------------------------------------------
+
+  function showTab(t, focus) {
+    if (document.body.dataset.tab) saveInputs(); // not on load: the address filled texts
+
+    tab = t;
+    document.body.dataset.tab = t;
+    for (const b of document.querySelectorAll('[role="tab"]')) {
+      const on = b.dataset.tab === t;
+      b.setAttribute("aria-selected", on ? "true" : "false");
+      b.tabIndex = on ? 0 : -1;
+      if (on) {
+        $("panel").setAttribute("aria-labelledby", b.id);
+        if (focus) b.focus();
+      }
+    }
+    $("text").value = texts[kind(t)];
+    $("site").value = sites[kind(t)];
+    $("text-label").textContent = kind(t) === "datatxt" ? "data.txt" : "robots.txt";
+    $("results").replaceChildren();
+    $("extra").replaceChildren();
+    $("file").replaceChildren();
+    status("", false);
+  }
+
+  let timer = 0;
+  function soon() {
+    clearTimeout(timer);
+    timer = setTimeout(() => run(), 400);
+  }
+
+  async function loadCrawlers() {
+    try {
+      const r = await fetch("/v1/crawlers");
+      if (!r.ok) return;
+      const dl = $("crawlers");
+      for (const c of (await r.json()).crawlers) {
+        const o = document.createElement("option");
+        o.value = c.token;
+        o.label = c.operator + " · " + c.category;
+        dl.appendChild(o);
+      }
+    } catch (e) { /* suggestions are a help, not a need */ }
+  }
+
+  function init() {
+    const has = readAddress();
+    showTab(tab, false);
+    document.body.dataset.from = from();
+    $("form").addEventListener("submit", (ev) => { ev.preventDefault(); run(); });
+    $("audit").addEventListener("click", () => run(!withAudit));
+    $("export").addEventListener("click", exportCatalog);
+    for (const r of document.querySelectorAll('input[name="from"]')) r.addEventListener("change", () => { document.body.dataset.from = from(); writeAddress(); });
+    for (const id of ["text", "site", "agent", "urls", "base"]) $(id).addEventListener("input", () => { writeAddress(); soon(); });
+    for (const c of document.querySelectorAll('input[name="profile"]')) c.addEventListener("change", () => { writeAddress(); soon(); });
+    for (const id of ["text", "urls"]) $(id).addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); run(); }
+    });
+    const tabs = [...document.querySelectorAll('[role="tab"]')];
+    tabs.forEach((b, i) => {
+      b.addEventListener("click", () => { showTab(b.dataset.tab, false); writeAddress(); run(); });
+      b.addEventListener("keydown", (ev) => {
+        const d = ev.key === "ArrowRight" ? 1 : ev.key === "ArrowLeft" ? -1 : 0;
+        if (!d) return;
+        ev.preventDefault();
+        const next = tabs[(i + d + tabs.length) % tabs.length];
+        showTab(next.dataset.tab, true);
+        writeAddress();
+        run();
+      });
+    });
+    loadCrawlers();
+    if (has) run();
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();
