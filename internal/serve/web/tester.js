@@ -7,6 +7,11 @@
 // fragment), so that a result is a link to share.
 "use strict";
 
+// count writes n and a word that agrees with it: "1 URL", "2 URLs".
+function count(n, word) {
+  return n + " " + word + (n === 1 ? "" : "s");
+}
+
 (function () {
   const $ = (id) => document.getElementById(id);
   const PROFILES = ["rfc9309", "google", "draft", "norobots"];
@@ -316,8 +321,8 @@
     if (resp.audit) extra.appendChild(auditTable(resp.audit, marks));
     renderFile(fileText(resp, "robots"), marks);
     const differ = resp.results.filter((r) => !r.agree).length;
-    status(resp.results.length + " URL(s) under " + resp.profiles.join(", ") + (differ ? "; the profiles disagree on " + differ : "") +
-      "; " + resp.diagnostics.length + " diagnostic(s).", false);
+    status(count(resp.results.length, "URL") + " under " + resp.profiles.join(", ") + (differ ? "; the profiles disagree on " + differ : "") +
+      "; " + count(resp.diagnostics.length, "diagnostic") + ".", false);
   }
 
   function auditTable(rep, marks) {
@@ -362,7 +367,7 @@
       el("th", "", "robots.txt"), el("th", "", "Mobile-agent server"), el("th", "", "Deciding line"))), tb)));
     extra.appendChild(diagnosticsList(resp.diagnostics, marks));
     renderFile(fileText(resp, "robots"), marks);
-    status(resp.answers.length + " URL(s) dispatched for " + agentField() + ".", false);
+    status(count(resp.answers.length, "URL") + " dispatched for " + agentField() + ".", false);
   }
 
   function renderDatasets(resp) {
@@ -384,7 +389,7 @@
       el("th", "", "URLs"), el("th", "", "Access for " + agentField()), el("th", "", "Line"))), tb)));
     extra.appendChild(diagnosticsList(resp.diagnostics, marks));
     renderFile(fileText(resp, "datatxt"), marks);
-    status(resp.datasets.length + " dataset(s) listed.", false);
+    status(count(resp.datasets.length, "dataset") + " listed.", false);
   }
 
   async function exportCatalog() {
