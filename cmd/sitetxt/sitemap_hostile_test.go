@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestHostileSitemaps runs "sitetxt sitemaps" in a child process on
+// hostile sitemap files and reports its peak resident memory: a 1 GiB
+// gzip bomb (1,024 gzip members of 1 MiB of XML comments, 1 MB on disk)
+// and 50,001 URLs.
+func TestHostileSitemaps(t *testing.T) {
+	if os.Getenv("SITETXT_SLOW") != "1" {
+		t.Skip("slow hostile test: set SITETXT_SLOW=1 to run it (CI runs it in its own step)")
+	}
+	dir := t.TempDir()
+	member := func(data []byte) []byte {
+		var b bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+		zw.Write(data)
+		zw.Close()
+		return b.Bytes()
+	}
+	var bomb bytes.Buffer
+	bomb.Write(member([]byte(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)))
+	comments := member(bytes.Repeat([]byte("<!---->"), (1<<20)/7))
+	for range 1024 {
+		bomb.Write(comments)
+	}
+	bombFile := filepath.Join(dir, "bomb.xml.gz")
+	if err := os.WriteFile(bombFile, bomb.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var many strings.Builder
+	many.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	for i := range 50001 {
+		many.WriteString("<url><loc>https://www.example.org/p/" + strings.Repeat("x", i%7) + "</loc><priority>0.5</priority></url>\n")
+	}
+	many.WriteString("</urlset>\n")
+	manyFile := filepath.Join(dir, "many.xml")
+	if err := os.WriteFile(manyFile, []byte(many.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, file, code string
+	}{
+		{"1 GiB gzip bomb", bombFile, "[too-large]"},
+		{"50,001 URLs", manyFile, "[too-many-urls]"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut, rss, took := run(t, nil, "sitemaps", "-o", "json", tt.file)
+			t.Logf("%s (%d bytes on disk): exit %d, %d bytes out, peak RSS %d MiB, %v", tt.name, fileSize(t, tt.file), code, len(out), rss>>20, took)
+			if code != 1 || !strings.Contains(errOut, tt.code) {
+				t.Errorf("exit %d, stderr %q; want 1 and %s", code, errOut, tt.code)
+			}
+			if rss > 64<<20 {
+				t.Errorf("peak RSS %d MiB, want under 64 MiB", rss>>20)
+			}
+		})
+	}
+}
+
+func fileSize(t *testing.T, name string) int64 {
+	st, err := os.Stat(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Size()
+}
