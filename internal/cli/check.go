@@ -266,6 +266,38 @@ type siteSources struct {
 	prof    robots.Profile
 	m       map[string]*checkSource // by robots.txt URL; nil for a site that gave no answer
 	failure error
+	pin     *checkSource // a robots.txt given rather than fetched (sitemaps --robots)
+	pinURL  string       // the robots.txt URL of pin's site; "" until the first URL names it
+}
+
+// pinRobots reads the robots.txt arg (a file or URL), if any, as the one
+// of its site: a URL's own site, a file's that of base (a URL the file
+// was found at) or, without base, that of the first URL decided.
+func (ss *siteSources) pinRobots(arg, base string) error {
+	if arg == "" {
+		return nil
+	}
+	src, err := resolveSource(ss.ios, ss.ff, arg, "robots.txt")
+	if err == nil {
+		err = src.needBody()
+	}
+	if err != nil {
+		return err
+	}
+	switch {
+	case fetch.IsURL(arg):
+		ss.pinURL, err = fetch.ManifestURL(arg, "robots.txt")
+	case base != "":
+		ss.pinURL, err = fetch.ManifestURL(base, "robots.txt")
+	}
+	if err != nil {
+		return usageError("%v", err)
+	}
+	if f := reportFetch(ss.ios, src); f != nil {
+		ss.failure = f
+	}
+	ss.pin = newCheckSource(ss.ios, src, ss.prof, ss.agent)
+	return nil
 }
 
 // maxSites bounds how many compiled sites check keeps at once; past it
@@ -279,6 +311,14 @@ func (ss *siteSources) get(u string) *checkSource {
 		fmt.Fprintf(ios.ErrOut, "sitetxt: %s: not an absolute http(s) URL; without a SOURCE, each URL is checked against its own site's robots.txt\n", shownURL(u))
 		ss.failure = &exitError{code: ExitError}
 		return nil
+	}
+	if ss.pin != nil {
+		if ss.pinURL == "" {
+			ss.pinURL = robotsURL
+		}
+		if robotsURL == ss.pinURL {
+			return ss.pin
+		}
 	}
 	if cs, ok := ss.m[robotsURL]; ok {
 		return cs

@@ -27,6 +27,7 @@ type sitemapsOptions struct {
 	Profile  string
 	Output   string
 	Base     string
+	Robots   string
 	Lenient  bool
 	MaxFiles int
 	MaxDepth int
@@ -60,7 +61,9 @@ robots.txt names the sitemap (cross-submission); such URLs are dropped, and
 
 --agent NAME decides each URL against its site's robots.txt (--profile,
 as check does) and ends with how many URLs each sitemap lists that
-robots.txt disallows ("submitted URL blocked by robots.txt").
+robots.txt disallows ("submitted URL blocked by robots.txt"). --robots
+FILE|URL decides them by that robots.txt instead of fetching it: a URL's
+for its own site, a file's for the site of --base (or of the first URL).
 
 -o json prints one object per URL per line (docs/schema/sitemaps.json):
   {"url","lastmod","changefreq","priority","sitemap"}
@@ -77,7 +80,8 @@ dropped, a limit reached, not XML) or a URL is disallowed; 2 on usage
 errors and when a robots.txt or sitemap could not be fetched or read.`,
 		Example: `  sitetxt sitemaps https://example.org/
   sitetxt sitemaps --agent Googlebot -o json https://example.org/
-  sitetxt sitemaps --base https://www.example.org/sitemap.xml testdata/sitemap/urlset.xml`,
+  sitetxt sitemaps --base https://www.example.org/sitemap.xml testdata/sitemap/urlset.xml
+  sitetxt sitemaps --agent Googlebot --robots robots.txt sitemap.xml`,
 		Args: minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Sources = args
@@ -89,6 +93,7 @@ errors and when a robots.txt or sitemap could not be fetched or read.`,
 	opts.Fetch.AddFlags(cmd)
 	outputFlag(cmd, &opts.Output, "text", "json", "csv")
 	cmd.Flags().StringVar(&opts.Base, "base", "", "URL a sitemap FILE was found at: its URLs must lie under it, relative feed links resolve against it")
+	cmd.Flags().StringVar(&opts.Robots, "robots", "", "with --agent: the robots.txt (file or URL) to decide the URLs of its site by, instead of fetching it (a file's site: --base's, else the first URL's)")
 	cmd.Flags().BoolVar(&opts.Lenient, "lenient", false, "keep URLs the protocol drops for where they are (another host, outside the sitemap's directory)")
 	cmd.Flags().IntVar(&opts.MaxFiles, "max-files", sitemap.DefaultMaxFiles, "how many sitemap files one SOURCE may fetch")
 	cmd.Flags().IntVar(&opts.MaxDepth, "max-depth", sitemap.DefaultMaxDepth, "how many sitemap indexes deep to follow")
@@ -151,6 +156,11 @@ func sitemapsRun(opts *sitemapsOptions) error {
 	if opts.Agent != "" {
 		agentNote(opts.IO, prof, opts.Agent)
 		r.sites = &siteSources{ios: opts.IO, ff: ff, agent: opts.Agent, prof: prof, m: map[string]*checkSource{}}
+		if err := r.sites.pinRobots(opts.Robots, opts.Base); err != nil {
+			return err
+		}
+	} else if opts.Robots != "" {
+		return usageError("--robots needs --agent: it decides the URLs for that crawler")
 	}
 	r.out = newStream(opts.IO.Out, false)
 	r.st = newStyle(opts.IO, opts.IO.Out)

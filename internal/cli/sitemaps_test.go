@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -216,5 +218,62 @@ func TestLintSitemaps(t *testing.T) {
 	stdout, _, code = runCLI(t, "", "lint", "--no-cache", srv.URL+"/robots.txt")
 	if strings.Contains(stdout, "sitemap-") || code != ExitOK {
 		t.Errorf("without --sitemaps: exit %d\n%s", code, stdout)
+	}
+}
+
+// TestSitemapsRobotsFile: --robots decides a sitemap file's URLs by a
+// robots.txt on disk, for the site of --base (or of the first URL); URLs
+// of another site are judged by their own robots.txt, and --robots
+// without --agent is refused.
+func TestSitemapsRobotsFile(t *testing.T) {
+	chdirRoot(t)
+	dir := t.TempDir()
+	rf := filepath.Join(dir, "robots.txt")
+	if err := os.WriteFile(rf, []byte("User-agent: *\nDisallow: /catalog\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args     []string
+		code     int
+		verdicts string // allowed (a) or disallowed (d), URL by URL
+	}{
+		{[]string{"--agent", "Googlebot", "--robots", rf, "testdata/sitemap/urlset.xml"}, 1, "adddd"},
+		{[]string{"--agent", "Googlebot", "--robots", rf, "--base", "https://www.example.org/sitemap.xml", "testdata/sitemap/urlset.xml"}, 1, "adddd"},
+		{[]string{"--robots", rf, "testdata/sitemap/urlset.xml"}, 2, ""},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			stdout, stderr, code := runCLI(t, "", append([]string{"sitemaps", "-o", "json"}, tt.args...)...)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d: %s", code, tt.code, stderr)
+			}
+			var got strings.Builder
+			for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+				if line == "" {
+					continue
+				}
+				var v struct {
+					URL     string `json:"url"`
+					Allowed bool   `json:"allowed"`
+					Rule    *struct {
+						File string `json:"file"`
+					} `json:"rule"`
+				}
+				if err := json.Unmarshal([]byte(line), &v); err != nil {
+					t.Fatal(err)
+				}
+				if v.Allowed {
+					got.WriteByte('a')
+				} else {
+					got.WriteByte('d')
+					if v.Rule == nil || v.Rule.File != rf {
+						t.Errorf("Allowed(%q) decided by %+v, want a rule of %s", v.URL, v.Rule, rf)
+					}
+				}
+			}
+			if got.String() != tt.verdicts {
+				t.Errorf("verdicts %q, want %q", got.String(), tt.verdicts)
+			}
+		})
 	}
 }
