@@ -22,19 +22,21 @@ const noRule = ^uint32(0)
 //   - a '$'-anchored rule matches when the path ends at the node: the
 //     node keeps the best rank of those too;
 //   - a wildcard rule matches when the rest of its pattern does: the
-//     node keeps them in rank order, and they are tried only while their
-//     rank beats the best match so far.
+//     node keeps them in rank order; after the walk (so that the plain
+//     rules' best bounds them) they are tried only while their rank beats
+//     the best match so far, and where a node has minScan or more, only
+//     those whose rarest literal the path holds (keyScan).
 //
 // The decision is the lowest rank found. Its cost is the path's length
-// (one child lookup per edge) plus the wildcard rules tried on the way,
-// not the number of rules.
+// (one child lookup per edge, one key test per byte) plus the wildcard
+// rules tried on the way, not the number of rules.
 type ruleIndex struct {
 	nodes []node
 	first []byte     // the first byte of each node's edge, for child lookup
 	label string     // edge labels
 	wild  []wildRule // wildcard rules, node by node, in rank order
 	spans []wildSpan // the nodes' runs of wild; spans[0] is unused
-	scans []*keyScan // the automata of nodes with many wildcard rules
+	scans []*keyScan // the key scans of nodes with many wildcard rules
 }
 
 // wildRule is a wildcard rule as its node tries it: what its pattern
@@ -132,8 +134,8 @@ func (ix *ruleIndex) child(nd *node, c byte) int {
 }
 
 // findByte returns the index of c in the sorted bytes s[lo:hi], or -1: a
-// trie node's child by its first byte, for the rule index and the keys'
-// automaton alike. A few children are scanned, more are searched.
+// trie node's child by its first byte. A few children are scanned, more
+// are searched.
 func findByte(s []byte, lo, hi int, c byte) int {
 	if hi-lo <= 8 {
 		for i, b := range s[lo:hi] {
@@ -312,8 +314,7 @@ func (b *indexBuilder) build(n, lo, hi, depth int) {
 
 // byteRuns calls fn (when not nil) for each run of the entries [lo, hi)
 // that share the byte at(j), in order (the entries are sorted by it), and
-// returns how many runs there are: the children of a trie node, for the
-// rule index and the keys' automaton alike.
+// returns how many runs there are: the children of a trie node.
 func byteRuns(lo, hi int, at func(int) byte, fn func(c byte, from, to int)) int {
 	n := 0
 	for j := lo; j < hi; n++ {
