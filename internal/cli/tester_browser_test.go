@@ -180,3 +180,40 @@ func TestTesterChromiumAudit(t *testing.T) {
 		}
 	}
 }
+
+// TestTesterChromiumTabs opens the data.txt and Mobile-agent-server tabs
+// from their addresses: the page lists the datasets of testdata's
+// data.txt with their deciding lines, and the server each URL is
+// dispatched to with the line that decides.
+func TestTesterChromiumTabs(t *testing.T) {
+	chrome := findChromium(t, "the browser tests of the tester page")
+	ts := testerServer(t)
+	read := func(name string) string {
+		b, err := os.ReadFile("../../testdata/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	tests := []struct {
+		name  string
+		q     url.Values
+		wants []string
+	}{
+		{"datatxt", url.Values{"tab": {"datatxt"}, "datatxt": {read("datatxt/records.txt")}, "agent": {"archiver"}},
+			[]string{`<table class="datasets">`, `<td>population-2020</td>`, `href="#L10"`, `<span class="verdict disallowed">disallowed</span>`}},
+		{"agents", url.Values{"tab": {"agents"}, "robots": {read("mobileagent/fict.org.txt")}, "url": {"/home/user1/x", "/home/z"}},
+			[]string{`<table class="answers">`, `atp://user1.fict.org:854`, `href="#L3"`, `none (the line names no server)`, `href="#L2"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dom := chromiumDOM(t, chrome, t.TempDir(), ts.URL+"/?"+tt.q.Encode())
+			for _, want := range tt.wants {
+				if !strings.Contains(dom, want) {
+					i := strings.Index(dom, `id="results"`)
+					t.Errorf("the %s tab does not show %s:\n%.1500s", tt.name, want, dom[max(i, 0):])
+				}
+			}
+		})
+	}
+}

@@ -152,29 +152,6 @@ type agentsResponse struct {
 	Diagnostics []jsonview.Diagnostic `json:"diagnostics"`
 }
 
-// agents answers POST /v1/agents.
-func (s *Server) agents(w http.ResponseWriter, r *http.Request) {
-	release, ok := s.admit(w, r)
-	if !ok {
-		return
-	}
-	defer release()
-	var req agentsRequest
-	if aerr := s.decodeJSON(w, r, &req); aerr != nil {
-		s.fail(w, aerr.code, aerr.msg)
-		return
-	}
-	resp, aerr := s.runAgents(r.Context(), &req)
-	if aerr != nil {
-		s.fail(w, aerr.code, aerr.msg)
-		return
-	}
-	if rec, ok := w.(*recorder); ok {
-		rec.urls = len(req.URLs)
-	}
-	s.writeJSON(w, resp)
-}
-
 func (s *Server) runAgents(ctx context.Context, req *agentsRequest) (*agentsResponse, *apiError) {
 	if aerr := oneSource("robots", req.Robots, req.Site); aerr != nil {
 		return nil, aerr

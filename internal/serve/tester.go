@@ -62,27 +62,32 @@ type testResult struct {
 	Why      []string `json:"why"`
 }
 
-// test answers POST /v1/test.
-func (s *Server) test(w http.ResponseWriter, r *http.Request) {
-	release, ok := s.admit(w, r)
-	if !ok {
-		return
+// jsonEndpoint answers a POST whose body is a JSON request of type Req:
+// admitted within the memory budget, decoded with the body bounded, run,
+// and its answer written as JSON; urls counts the URLs it asks about for
+// the access log. POST /v1/test and /v1/agents are made with it.
+func jsonEndpoint[Req, Resp any](s *Server, run func(context.Context, *Req) (*Resp, *apiError), urls func(*Req) int) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		release, ok := s.admit(w, r)
+		if !ok {
+			return
+		}
+		defer release()
+		var req Req
+		if aerr := s.decodeJSON(w, r, &req); aerr != nil {
+			s.fail(w, aerr.code, aerr.msg)
+			return
+		}
+		resp, aerr := run(r.Context(), &req)
+		if aerr != nil {
+			s.fail(w, aerr.code, aerr.msg)
+			return
+		}
+		if rec, ok := w.(*recorder); ok {
+			rec.urls = urls(&req)
+		}
+		s.writeJSON(w, resp)
 	}
-	defer release()
-	var req testRequest
-	if aerr := s.decodeJSON(w, r, &req); aerr != nil {
-		s.fail(w, aerr.code, aerr.msg)
-		return
-	}
-	resp, aerr := s.runTest(r.Context(), &req)
-	if aerr != nil {
-		s.fail(w, aerr.code, aerr.msg)
-		return
-	}
-	if rec, ok := w.(*recorder); ok {
-		rec.urls = len(req.URLs)
-	}
-	s.writeJSON(w, resp)
 }
 
 // runTest decides a test request.

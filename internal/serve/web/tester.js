@@ -303,13 +303,19 @@ function count(n, word) {
     return out;
   }
 
-  function renderRobots(resp) {
-    const marks = new Map();
+  // startResults empties the results and the side column for a new
+  // answer and shows how its file was fetched, if it was.
+  function startResults(resp) {
     const res = $("results"), extra = $("extra");
     res.replaceChildren();
     extra.replaceChildren();
     const fn = fetchNote(resp.fetch);
     if (fn) res.appendChild(fn);
+    return { marks: new Map(), res, extra };
+  }
+
+  function renderRobots(resp) {
+    const { marks, res, extra } = startResults(resp);
     if (resp.results.length === 0) res.appendChild(el("p", "muted", "No URL given: the diagnostics and sitemaps of the file are below."));
     for (const r of resp.results) res.appendChild(resultCard(r, marks, resp.licenses));
     extra.appendChild(diagnosticsList(resp.diagnostics, marks));
@@ -348,12 +354,7 @@ function count(n, word) {
   }
 
   function renderAgents(resp) {
-    const marks = new Map();
-    const res = $("results"), extra = $("extra");
-    res.replaceChildren();
-    extra.replaceChildren();
-    const fn = fetchNote(resp.fetch);
-    if (fn) res.appendChild(fn);
+    const { marks, res, extra } = startResults(resp);
     const tb = el("tbody");
     for (const a of resp.answers) {
       mark(marks, a.line, "decides");
@@ -371,12 +372,7 @@ function count(n, word) {
   }
 
   function renderDatasets(resp) {
-    const marks = new Map();
-    const res = $("results"), extra = $("extra");
-    res.replaceChildren();
-    extra.replaceChildren();
-    const fn = fetchNote(resp.fetch);
-    if (fn) res.appendChild(fn);
+    const { marks, res, extra } = startResults(resp);
     const tb = el("tbody");
     for (const d of resp.datasets) {
       mark(marks, d.line, "decides");
