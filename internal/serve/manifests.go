@@ -153,14 +153,8 @@ type agentsResponse struct {
 }
 
 func (s *Server) runAgents(ctx context.Context, req *agentsRequest) (*agentsResponse, *apiError) {
-	if aerr := oneSource("robots", req.Robots, req.Site); aerr != nil {
-		return nil, aerr
-	}
-	agent, aerr := s.checkAgent(req.Agent)
+	agent, aerr := s.checkQuestion(req.Robots, req.Site, req.Agent, req.URLs)
 	if aerr != nil {
-		return nil, aerr
-	}
-	if aerr := s.checkURLs(req.URLs); aerr != nil {
 		return nil, aerr
 	}
 	prof, aerr := s.profileOf(req.Profile)

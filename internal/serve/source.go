@@ -86,6 +86,20 @@ func (s *Server) checkURLs(urls []string) *apiError {
 
 // oneSource checks that a request gives its manifest one way: as text
 // (field), or as a site to fetch it from.
+// checkQuestion checks what a question about a robots.txt gives: its
+// text or its site (one of them), the agent (or "*") and the URLs; it
+// returns the agent to answer for.
+func (s *Server) checkQuestion(text *string, site string, agent *string, urls []string) (string, *apiError) {
+	if aerr := oneSource("robots", text, site); aerr != nil {
+		return "", aerr
+	}
+	name, aerr := s.checkAgent(agent)
+	if aerr != nil {
+		return "", aerr
+	}
+	return name, s.checkURLs(urls)
+}
+
 func oneSource(field string, text *string, site string) *apiError {
 	switch {
 	case text != nil && site != "":

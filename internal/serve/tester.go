@@ -92,14 +92,8 @@ func jsonEndpoint[Req, Resp any](s *Server, run func(context.Context, *Req) (*Re
 
 // runTest decides a test request.
 func (s *Server) runTest(ctx context.Context, req *testRequest) (*testResponse, *apiError) {
-	if aerr := oneSource("robots", req.Robots, req.Site); aerr != nil {
-		return nil, aerr
-	}
-	agent, aerr := s.checkAgent(req.Agent)
+	agent, aerr := s.checkQuestion(req.Robots, req.Site, req.Agent, req.URLs)
 	if aerr != nil {
-		return nil, aerr
-	}
-	if aerr := s.checkURLs(req.URLs); aerr != nil {
 		return nil, aerr
 	}
 	if req.Audit && len(req.URLs) > AuditMaxURLs {
