@@ -76,7 +76,7 @@ func (f *File) build() {
 	if len(f.Preamble) == len(f.Lines) {
 		return // no User-agent line, so no record
 	}
-	lex, err := lexer.Upgrade(&lineLexer{lines: f.Lines}, tGap)
+	lex, err := lexer.Upgrade(&lineLexer{lines: f.Lines})
 	if err != nil {
 		panic("grammar: line lexer failed: " + err.Error())
 	}
@@ -88,8 +88,27 @@ func (f *File) build() {
 	if len(tree.Records) == 0 {
 		return
 	}
+	f.records(tree, lex.Range(0, lex.RawCursor()))
+}
+
+// records places the records of the tree: record k starts at the k-th
+// Agentlines token of toks, the tokens participle read.
+func (f *File) records(tree *robotstxt, toks []lexer.Token) {
 	recs := make([]Record, len(tree.Records))
 	f.Records = make([]*Record, len(tree.Records))
+	k := 0
+	for _, t := range toks {
+		if t.Type == tAgent {
+			if k == len(recs) {
+				panic("grammar: more Agentlines tokens than records")
+			}
+			recs[k].Pos.Line = t.Pos.Line // its first line's number, for now
+			k++
+		}
+	}
+	if k != len(recs) {
+		panic("grammar: fewer Agentlines tokens than records")
+	}
 	// Every record's User-agent lines come from one slab.
 	nAgents := 0
 	for _, l := range f.Lines {
@@ -98,13 +117,13 @@ func (f *File) build() {
 		}
 	}
 	agents := make([]*Line, 0, nAgents)
-	for i := range tree.Records {
+	for i := range recs {
 		r := &recs[i]
-		// A record runs to the Gap after it, which starts at a blank line,
+		// A record runs to the gap after it, which starts at a blank line,
 		// or to the next record.
-		start, end := tree.Records[i].Pos.Line-1, len(f.Lines)
-		if i+1 < len(tree.Records) {
-			end = tree.Records[i+1].Pos.Line - 1
+		start, end := r.Pos.Line-1, len(f.Lines)
+		if i+1 < len(recs) {
+			end = recs[i+1].Pos.Line - 1
 		}
 		for j := start + 1; j < end; j++ {
 			if f.Lines[j].Kind == Blank {
