@@ -623,3 +623,21 @@ func TestFormatEscapes(t *testing.T) {
 		t.Errorf("Format = %q, want it to end %q", got, want)
 	}
 }
+
+// TestMarkupASCII checks markup's case-insensitive search over ASCII text
+// against the Unicode lowering it replaces there.
+func TestMarkupASCII(t *testing.T) {
+	for _, src := range []string{
+		"", "no tags", "<", "a < b", "<HTML>", "x <Html lang=en>", "<!DOCTYPE HTML>\n<html>", "<body><head>",
+		"<?XML version='1.0'?>", "<URLSET>", "<sitemapIndex", "<<html", "<htm", "# <a href> <body",
+	} {
+		at, what := markup(src)
+		wantAt, wantWhat := markupUnicode(src)
+		if strings.IndexByte(src, '<') < 0 {
+			wantAt, wantWhat = -1, ""
+		}
+		if at != wantAt || what != wantWhat {
+			t.Errorf("markup(%q) = %d, %q, want %d, %q", src, at, what, wantAt, wantWhat)
+		}
+	}
+}

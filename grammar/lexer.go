@@ -2,9 +2,11 @@ package grammar
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Options sets the parser's limits. The zero value means the defaults.
@@ -122,7 +124,10 @@ func (s *scanner) scan(start int) {
 	src := s.src
 	// Lines end at LF, CR and CRLF: count each CRLF once, so a CRLF file
 	// does not reserve twice the lines it has.
-	n := 1 + strings.Count(src, "\n") + strings.Count(src, "\r") - strings.Count(src, "\r\n")
+	n := 1 + strings.Count(src, "\n")
+	if strings.IndexByte(src, '\r') >= 0 {
+		n += strings.Count(src, "\r") - strings.Count(src, "\r\n")
+	}
 	maxLines := s.opts.maxLines()
 	if maxLines >= 0 && n > maxLines {
 		n = maxLines
@@ -196,16 +201,12 @@ func (s *scanner) split(l *Line, maxLine int) {
 		s.diag(Warning, CodeLineTooLong, Range{l.at(int32(maxLine)), l.End()},
 			"line is longer than "+strconv.Itoa(maxLine)+" bytes; the rest of it is ignored")
 	}
-	for k := 0; k < len(text); k++ {
-		if c := text[k]; c == 0 {
+	if k := nulOrHigh(text); k >= 0 {
+		if text[k] == 0 {
 			p := l.at(int32(k))
 			s.diag(Warning, CodeNUL, Range{p, p}, "NUL byte in line")
-			break
-		} else if c >= utf8.RuneSelf {
-			if !utf8.ValidString(text[k:]) {
-				s.diag(Warning, CodeUTF8, Range{l.Pos, l.End()}, "line is not valid UTF-8")
-			}
-			break
+		} else if !utf8.ValidString(text[k:]) {
+			s.diag(Warning, CodeUTF8, Range{l.Pos, l.End()}, "line is not valid UTF-8")
 		}
 	}
 	body := text
@@ -279,6 +280,28 @@ func (s *scanner) split(l *Line, maxLine int) {
 	}
 }
 
+// nulOrHigh returns the index of the first NUL byte or byte above 0x7F in
+// s, or -1. It tests eight bytes at a time: a word holds one when a byte
+// has its high bit set, or when subtracting 1 from every byte borrows
+// through a zero byte (which can flag bytes after a real zero byte, never
+// a word without one); the bytes of that word are then tested one by one.
+func nulOrHigh(s string) int {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
+		if (w|(w-lo)&^w)&hi != 0 {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c == 0 || c >= utf8.RuneSelf {
+			return i
+		}
+	}
+	return -1
+}
+
 // The spellings Google's parser takes for each field besides its own; a
 // field name that starts with one of them counts (RFC 9309 section 2.2
 // allows crawlers to be lenient about this).
@@ -296,6 +319,14 @@ var (
 func Classify(field string) (Kind, bool) { return classify(field) }
 
 func classify(field string) (Kind, bool) {
+	switch field { // the spellings nearly every file uses, first
+	case "Disallow", "disallow":
+		return DisallowLine, false
+	case "Allow", "allow":
+		return AllowLine, false
+	case "User-agent", "User-Agent", "user-agent":
+		return AgentLine, false
+	}
 	if len(field) < 5 {
 		return Extension, false
 	}
@@ -339,15 +370,60 @@ func markup(src string) (int, string) {
 	if strings.IndexByte(head, '<') < 0 {
 		return -1, ""
 	}
-	lower := bytes.ToLower([]byte(head))
-	for _, tag := range []string{"<!doctype html", "<html", "<head", "<body"} {
-		if i := bytes.Index(lower, []byte(tag)); i >= 0 {
-			return i, "HTML"
+	if nonASCII(head) {
+		return markupUnicode(head)
+	}
+	for _, t := range markupTags {
+		if i := indexTag(head, t.tag); i >= 0 {
+			return i, t.what
 		}
 	}
-	for _, tag := range []string{"<?xml", "<urlset", "<sitemapindex"} {
-		if i := bytes.Index(lower, []byte(tag)); i >= 0 {
-			return i, "XML"
+	return -1, ""
+}
+
+// markupTags are the tags markup looks for, in order.
+var markupTags = []struct{ tag, what string }{
+	{"<!doctype html", "HTML"}, {"<html", "HTML"}, {"<head", "HTML"}, {"<body", "HTML"},
+	{"<?xml", "XML"}, {"<urlset", "XML"}, {"<sitemapindex", "XML"},
+}
+
+// indexTag returns the index of the first occurrence of tag (lower case,
+// starting with '<') in the ASCII text head, ignoring case, or -1.
+func indexTag(head, tag string) int {
+	for i := 0; ; {
+		j := strings.IndexByte(head[i:], '<')
+		if j < 0 {
+			return -1
+		}
+		i += j
+		if len(head)-i < len(tag) {
+			return -1
+		}
+		if strings.EqualFold(head[i:i+len(tag)], tag) {
+			return i
+		}
+		i++
+	}
+}
+
+// nonASCII reports whether s has a byte above 0x7F.
+func nonASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
+}
+
+// markupUnicode is markup for a head that is not all ASCII: it searches
+// the head lowered as Unicode lowers it (where "İ" is "i"), and returns
+// offsets in the lowered text, as markup always has.
+func markupUnicode(head string) (int, string) {
+	lower := bytes.ToLower([]byte(head))
+	for _, t := range markupTags {
+		if i := bytes.Index(lower, []byte(t.tag)); i >= 0 {
+			return i, t.what
 		}
 	}
 	return -1, ""
