@@ -8,8 +8,9 @@ import (
 	"sync/atomic"
 )
 
-// tokenAgent is one entry of Policy.byToken: a product token, lower case,
-// and its agent (shared by tokens that name the same groups).
+// tokenAgent is one entry of Policy.tokens: a product token as the file
+// first writes it, and its agent (shared by tokens that name the same
+// groups).
 type tokenAgent struct {
 	token string
 	agent *Agent
@@ -67,18 +68,6 @@ func (pol *Policy) indexRecords() {
 // of the "*" groups, for a profile that merges the groups naming a
 // crawler.
 func (pol *Policy) indexTokens() {
-	agents := pol.profile.desc().agents
-	// The tokens in order of first appearance, each with its groups: a
-	// sub-slice of pol.groups while it names one group, its own slice once
-	// it names more.
-	type tokGroups struct {
-		tok    string
-		groups []*Group
-	}
-	at := map[string]int32{}
-	var global []*Group
-	var nameBuf [4]string
-	names := nameBuf[:0]
 	nGlobal, nValues, lastGlobal := 0, 0, 0
 	for i, g := range pol.groups {
 		if g.Global {
@@ -86,6 +75,7 @@ func (pol *Policy) indexTokens() {
 		}
 		nValues += len(g.Agents)
 	}
+	var global []*Group
 	switch {
 	case nGlobal == 1:
 		global = pol.groups[lastGlobal : lastGlobal+1 : lastGlobal+1]
@@ -97,38 +87,26 @@ func (pol *Policy) indexTokens() {
 			}
 		}
 	}
-	toks := make([]tokGroups, 0, nValues)
-	for i, g := range pol.groups {
-		for _, v := range g.Agents {
-			if agents.isGlobal(v) {
-				continue
-			}
-			names = agents.names(v, names[:0])
-			for _, tok := range names {
-				tok = asciiLower(tok)
-				j, ok := at[tok]
-				if !ok {
-					at[tok] = int32(len(toks))
-					toks = append(toks, tokGroups{tok, pol.groups[i : i+1 : i+1]})
-					continue
-				}
-				t := &toks[j]
-				if t.groups[len(t.groups)-1] == g {
-					continue // named twice in one group
-				}
-				t.groups = append(t.groups, g) // copies on the first append: capacity is 1
-			}
-		}
+	var tokBuf [smallIndex]tokGroups
+	toks := tokBuf[:0]
+	if nValues > smallIndex {
+		toks = make([]tokGroups, 0, nValues)
 	}
+	toks, pol.byToken = pol.tokenGroups(toks)
 	slab := make([]Agent, 0, len(toks)+1)
 	if len(global) > 0 {
 		pol.global = pol.merge(&slab, "*", global, true)
 	}
-	pol.byToken = make(map[uint64]int32, len(toks))
 	pol.tokens = make([]tokenAgent, len(toks))
 	// Tokens naming the same groups share one agent: files often list
 	// dozens of crawlers over one group.
-	single := make([]*Agent, len(pol.groups))
+	var singleBuf [smallIndex]*Agent
+	single := singleBuf[:0]
+	if len(pol.groups) > smallIndex {
+		single = make([]*Agent, len(pol.groups))
+	} else {
+		single = singleBuf[:len(pol.groups)]
+	}
 	var multi map[string]*Agent
 	var key []byte
 	for i, t := range toks {
@@ -136,7 +114,13 @@ func (pol *Policy) indexTokens() {
 		if len(t.groups) == 1 {
 			gi := t.groups[0].index
 			if a = single[gi]; a == nil {
-				a = pol.merge(&slab, t.tok, t.groups, false)
+				if nGlobal == 1 && gi == lastGlobal {
+					// The "*" group's rules, merged already.
+					a = pol.newAgent(&slab, t.tok, t.groups, false)
+					a.rules = pol.global.rules
+				} else {
+					a = pol.merge(&slab, t.tok, t.groups, false)
+				}
 				single[gi] = a
 			}
 		} else {
@@ -152,14 +136,111 @@ func (pol *Policy) indexTokens() {
 				multi[string(key)] = a
 			}
 		}
-		h := foldHash(t.tok)
-		next := int32(-1)
-		if j, ok := pol.byToken[h]; ok {
-			next = j
-		}
-		pol.tokens[i] = tokenAgent{t.tok, a, next}
-		pol.byToken[h] = int32(i)
+		pol.tokens[i] = tokenAgent{t.tok, a, t.next}
 	}
+}
+
+// smallIndex is how many product tokens a policy finds by a linear
+// search: below it a hash map costs more than it saves (most files name a
+// few crawlers).
+const smallIndex = 8
+
+// tokGroups is a product token as the file writes it first, with its
+// groups: a sub-slice of Policy.groups while it names one group, its own
+// slice once it names more; next is the previous token with the same
+// folded hash (in a policy with a hash index), or -1.
+type tokGroups struct {
+	tok    string
+	groups []*Group
+	next   int32
+}
+
+// tokenGroups appends to toks the product tokens of the policy's groups
+// in order of first appearance (compared ignoring ASCII case), each with
+// its groups, and returns them with their hash index: nil while there
+// are at most smallIndex tokens, found then by a linear search.
+func (pol *Policy) tokenGroups(toks []tokGroups) ([]tokGroups, map[uint64]int32) {
+	agents := pol.profile.desc().agents
+	var byHash map[uint64]int32
+	nValues := 0
+	for _, g := range pol.groups {
+		nValues += len(g.Agents)
+	}
+	var nameBuf [4]string
+	names := nameBuf[:0]
+	for i, g := range pol.groups {
+		for _, v := range g.Agents {
+			if agents.isGlobal(v) {
+				continue
+			}
+			names = agents.names(v, names[:0])
+			for _, tok := range names {
+				j := findToken(toks, byHash, tok)
+				if j < 0 {
+					toks = append(toks, tokGroups{tok, pol.groups[i : i+1 : i+1], -1})
+					if len(toks) > smallIndex {
+						byHash = hashTokens(toks, byHash, nValues)
+					}
+					continue
+				}
+				t := &toks[j]
+				if t.groups[len(t.groups)-1] == g {
+					continue // named twice in one group
+				}
+				t.groups = append(t.groups, g) // copies on the first append: capacity is 1
+			}
+		}
+	}
+	return toks, byHash
+}
+
+// findToken returns the index in toks of tok, compared ignoring ASCII
+// case, or -1; byHash is the hash index of toks, or nil for a linear
+// search.
+func findToken(toks []tokGroups, byHash map[uint64]int32, tok string) int32 {
+	if byHash == nil {
+		for j := range toks {
+			if equalFoldASCII(toks[j].tok, tok) {
+				return int32(j)
+			}
+		}
+		return -1
+	}
+	if j, ok := byHash[foldHash(tok)]; ok {
+		for ; j >= 0; j = toks[j].next {
+			if equalFoldASCII(toks[j].tok, tok) {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// hashTokens adds the tokens of toks that byHash (nil for none) does not
+// index yet, the last one or all of them, and returns it; size is how
+// many tokens it may hold in the end.
+func hashTokens(toks []tokGroups, byHash map[uint64]int32, size int) map[uint64]int32 {
+	from := len(toks) - 1
+	if byHash == nil {
+		byHash = make(map[uint64]int32, size)
+		from = 0
+	}
+	for i := from; i < len(toks); i++ {
+		h := foldHash(toks[i].tok)
+		toks[i].next = -1
+		if j, ok := byHash[h]; ok {
+			toks[i].next = j
+		}
+		byHash[h] = int32(i)
+	}
+	return byHash
+}
+
+// newAgent adds an Agent for the groups gs to the slab, with no rules yet.
+func (pol *Policy) newAgent(slab *[]Agent, tok string, gs []*Group, global bool) *Agent {
+	d := pol.profile.desc()
+	*slab = append(*slab, Agent{policy: pol, profile: pol.profile, percent: d.percent, robotsTxt: d.robotsTxt, token: tok, groups: gs, global: global})
+	return &(*slab)[len(*slab)-1]
 }
 
 // merge makes one Agent of the groups naming the same token: their rules
@@ -168,8 +249,7 @@ func (pol *Policy) indexTokens() {
 // length when Allow wins ties, file order after that.
 func (pol *Policy) merge(slab *[]Agent, tok string, gs []*Group, global bool) *Agent {
 	d := pol.profile.desc()
-	*slab = append(*slab, Agent{policy: pol, profile: pol.profile, percent: d.percent, robotsTxt: d.robotsTxt, token: tok, groups: gs, global: global})
-	a := &(*slab)[len(*slab)-1]
+	a := pol.newAgent(slab, tok, gs, global)
 	own := false // a.rules is the agent's own slice, not a group's
 	if len(gs) == 1 && !hasNever(gs[0].Rules) {
 		a.rules = gs[0].Rules
@@ -318,7 +398,13 @@ func (pol *Policy) Agent(agent string) *Agent {
 	if !named {
 		return pol.globalOrNone()
 	}
-	if pol.byToken != nil {
+	if pol.byToken == nil {
+		for j := range pol.tokens {
+			if e := &pol.tokens[j]; equalFoldASCII(e.token, tok) {
+				return e.agent
+			}
+		}
+	} else {
 		if j, ok := pol.byToken[foldHash(tok)]; ok {
 			for ; j >= 0; j = pol.tokens[j].next {
 				if e := &pol.tokens[j]; equalFoldASCII(e.token, tok) {

@@ -14,10 +14,10 @@ type Policy struct {
 	groups  []*Group
 
 	// Agent selection. Profiles that merge groups (rfc9309, google): the
-	// merged groups of each product token, found by a case-folded hash,
-	// and the merged "*" groups. The others (draft, norobots): one Agent
+	// merged groups of each product token, found by a case-folded hash
+	// (or in turn, when there are few), and the merged "*" groups. The others (draft, norobots): one Agent
 	// per record, searched in order.
-	byToken map[uint64]int32 // folded hash of a token -> index in tokens
+	byToken map[uint64]int32 // folded hash of a token -> index in tokens; nil for at most smallIndex tokens, searched in turn
 	tokens  []tokenAgent
 	global  *Agent
 	records []*Agent
