@@ -36,10 +36,12 @@ type Agent struct {
 	ixOnce sync.Once
 }
 
-// index builds the agent tables: one Agent per record for a profile
-// that does not merge groups, else one per product token and one for the
-// "*" groups.
-func (pol *Policy) index() {
+// index builds the agent tables, once, on the first call that selects an
+// agent: one Agent per record for a profile that does not merge groups,
+// else one per product token and one for the "*" groups.
+func (pol *Policy) index() { pol.agentsOnce.Do(pol.buildAgents) }
+
+func (pol *Policy) buildAgents() {
 	pol.none = &pol.noneVal
 	pol.none.policy, pol.none.profile = pol, pol.profile
 	pol.none.percent, pol.none.robotsTxt = pol.profile.desc().percent, pol.profile.desc().robotsTxt
@@ -390,6 +392,7 @@ func foldHash(s string) uint64 {
 // Google's parser cuts them, as Google's parser does: pass the token. The
 // name "*" selects the "*" group(s) only.
 func (pol *Policy) Agent(agent string) *Agent {
+	pol.index()
 	d := pol.profile.desc()
 	tok, named := d.agents.token(agent)
 	if !d.merge {
@@ -588,6 +591,7 @@ func (a *Agent) VisitTime() *VisitTime {
 // per product token (an agent shared by tokens once per token), and under
 // Draft and NoRobots one per record.
 func (pol *Policy) allAgents() []*Agent {
+	pol.index()
 	agents := make([]*Agent, 0, 1+len(pol.tokens)+len(pol.records))
 	if pol.global != nil {
 		agents = append(agents, pol.global)

@@ -2,6 +2,7 @@ package robots
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/sitetxt/sitetxt/grammar"
 )
@@ -13,16 +14,19 @@ type Policy struct {
 	name    string
 	groups  []*Group
 
-	// Agent selection. Profiles that merge groups (rfc9309, google): the
-	// merged groups of each product token, found by a case-folded hash
-	// (or in turn, when there are few), and the merged "*" groups. The others (draft, norobots): one Agent
-	// per record, searched in order.
-	byToken map[uint64]int32 // folded hash of a token -> index in tokens; nil for at most smallIndex tokens, searched in turn
-	tokens  []tokenAgent
-	global  *Agent
-	records []*Agent
-	none    *Agent
-	noneVal Agent
+	// Agent selection, built on the first call that selects an agent
+	// (agentsOnce: most callers ask for one crawler, many only compile).
+	// Profiles that merge groups (rfc9309, google): the merged groups of
+	// each product token, found by a case-folded hash (or in turn, when
+	// there are few), and the merged "*" groups. The others (draft,
+	// norobots): one Agent per record, searched in order.
+	agentsOnce sync.Once
+	byToken    map[uint64]int32 // folded hash of a token -> index in tokens; nil for at most smallIndex tokens, searched in turn
+	tokens     []tokenAgent
+	global     *Agent
+	records    []*Agent
+	none       *Agent
+	noneVal    Agent
 
 	sitemaps    []Sitemap
 	host        *Host
@@ -46,6 +50,11 @@ type Policy struct {
 // group the User-agent and rule lines in order (File.Lines), as their
 // groups are not blank-line records; draft and norobots read the grammar's
 // records (File.Records), which blank lines end, as their texts define.
+//
+// Compile reads the groups and rules; which groups apply to which crawler
+// (the agent tables, with each crawler's rules in decision order) is built
+// on the first call that selects a crawler, once: a caller that only
+// compiles, or lints the groups, does not pay for it.
 func Compile(f *grammar.File, p Profile) *Policy {
 	if int(p) >= len(profiles) {
 		p = RFC9309
@@ -58,7 +67,6 @@ func Compile(f *grammar.File, p Profile) *Policy {
 	} else {
 		c.readLines()
 	}
-	pol.index()
 	pol.diags.Sort()
 	return pol
 }
