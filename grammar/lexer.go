@@ -123,10 +123,14 @@ func BOMLen(src string) int {
 func (s *scanner) scan(start int) {
 	src := s.src
 	// Lines end at LF, CR and CRLF: count each CRLF once, so a CRLF file
-	// does not reserve twice the lines it has.
-	n := 1 + strings.Count(src, "\n")
+	// does not reserve twice the lines it has, and no line after the last
+	// line end.
+	n := strings.Count(src, "\n")
 	if strings.IndexByte(src, '\r') >= 0 {
 		n += strings.Count(src, "\r") - strings.Count(src, "\r\n")
+	}
+	if last := len(src) - 1; last >= start && src[last] != '\n' && src[last] != '\r' {
+		n++
 	}
 	maxLines := s.opts.maxLines()
 	if maxLines >= 0 && n > maxLines {

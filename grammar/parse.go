@@ -56,16 +56,28 @@ func parse(name, src, ignored string, opts Options) *File {
 			fmt.Sprintf("input is larger than %d bytes; the last %d bytes are ignored", len(src), len(ignored)))
 	}
 	s.summarize()
-	f := &File{Name: name, BOM: src[:bom], Lines: s.lines, Ignored: ignored, LineLimit: opts.maxLineLength(), SizeLimit: opts.maxSize()}
-	f.build()
+	slab := &fileSlab{}
+	f := &slab.f
+	*f = File{Name: name, BOM: src[:bom], Lines: s.lines, Ignored: ignored, LineLimit: opts.maxLineLength(), SizeLimit: opts.maxSize()}
+	f.build(slab)
 	f.Diagnostics = s.diags
 	f.Diagnostics.Sort()
 	return f
 }
 
+// fileSlab is a File with what building it needs, in one allocation: the
+// participle lexer over its lines, and the record of a file that has one
+// (most have one or two).
+type fileSlab struct {
+	f    File
+	lex  lineLexer
+	rec  [1]Record
+	recp [1]*Record
+}
+
 // build finds the Preamble and runs the participle grammar over the lines
-// to place the Records.
-func (f *File) build() {
+// to place the Records; slab is the one f is part of.
+func (f *File) build(slab *fileSlab) {
 	f.Preamble = f.Lines
 	for i, l := range f.Lines {
 		if l.Kind == AgentLine {
@@ -76,7 +88,8 @@ func (f *File) build() {
 	if len(f.Preamble) == len(f.Lines) {
 		return // no User-agent line, so no record
 	}
-	lex, err := lexer.Upgrade(&lineLexer{lines: f.Lines})
+	slab.lex = lineLexer{lines: f.Lines}
+	lex, err := lexer.Upgrade(&slab.lex)
 	if err != nil {
 		panic("grammar: line lexer failed: " + err.Error())
 	}
@@ -88,14 +101,18 @@ func (f *File) build() {
 	if len(tree.Records) == 0 {
 		return
 	}
-	f.records(tree, lex.Range(0, lex.RawCursor()))
+	if len(tree.Records) == 1 {
+		f.records(lex.Range(0, lex.RawCursor()), slab.rec[:], slab.recp[:])
+		return
+	}
+	f.records(lex.Range(0, lex.RawCursor()), make([]Record, len(tree.Records)), make([]*Record, len(tree.Records)))
 }
 
-// records places the records of the tree: record k starts at the k-th
-// Agentlines token of toks, the tokens participle read.
-func (f *File) records(tree *robotstxt, toks []lexer.Token) {
-	recs := make([]Record, len(tree.Records))
-	f.Records = make([]*Record, len(tree.Records))
+// records places the records of the tree in recs and f.Records (set to
+// ptrs), as many as the tree has: record k starts at the k-th Agentlines
+// token of toks, the tokens participle read.
+func (f *File) records(toks []lexer.Token, recs []Record, ptrs []*Record) {
+	f.Records = ptrs
 	k := 0
 	for _, t := range toks {
 		if t.Type == tAgent {
@@ -109,14 +126,7 @@ func (f *File) records(tree *robotstxt, toks []lexer.Token) {
 	if k != len(recs) {
 		panic("grammar: fewer Agentlines tokens than records")
 	}
-	// Every record's User-agent lines come from one slab.
-	nAgents := 0
-	for _, l := range f.Lines {
-		if l.Kind == AgentLine && l.inBNF() {
-			nAgents++
-		}
-	}
-	agents := make([]*Line, 0, nAgents)
+	var agents []*Line // the slab of the records whose Agents are not a part of their Lines
 	for i := range recs {
 		r := &recs[i]
 		// A record runs to the gap after it, which starts at a blank line,
@@ -133,15 +143,47 @@ func (f *File) records(tree *robotstxt, toks []lexer.Token) {
 		}
 		r.Lines = f.Lines[start:end:end]
 		r.Pos = r.Lines[0].Pos
-		a0 := len(agents)
-		for _, l := range r.Lines {
-			if l.Kind == AgentLine && l.inBNF() {
-				agents = append(agents, l)
-			}
-		}
-		r.Agents = agents[a0:len(agents):len(agents)]
+		r.Agents, agents = f.agentLines(r.Lines, agents)
 		f.Records[i] = r
 	}
+}
+
+// agentLines returns the User-agent lines in the BNF's form of a record's
+// lines: the first lines themselves when they come first and together, as
+// they nearly always do, else a part of slab, which it makes for the whole
+// file the first time and returns.
+func (f *File) agentLines(lines, slab []*Line) ([]*Line, []*Line) {
+	isAgent := func(l *Line) bool { return l.Kind == AgentLine && l.inBNF() }
+	j := 0
+	for j < len(lines) && isAgent(lines[j]) {
+		j++
+	}
+	together := true
+	for _, l := range lines[j:] {
+		if isAgent(l) {
+			together = false
+			break
+		}
+	}
+	if together {
+		return lines[:j:j], slab
+	}
+	if slab == nil {
+		n := 0
+		for _, l := range f.Lines {
+			if isAgent(l) {
+				n++
+			}
+		}
+		slab = make([]*Line, 0, n)
+	}
+	a0 := len(slab)
+	for _, l := range lines {
+		if isAgent(l) {
+			slab = append(slab, l)
+		}
+	}
+	return slab[a0:len(slab):len(slab)], slab
 }
 
 // PosAt returns the Pos of a byte offset in src as Parse counts positions:
