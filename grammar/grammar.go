@@ -115,16 +115,20 @@ func classOf(l *Line) lexer.TokenType {
 }
 
 // lineLexer is the participle lexer: one token per Agentlines or
-// Rulelines run of lines; the gaps are dropped.
+// Rulelines run of lines; the gaps are dropped. A token is its type only:
+// the grammar captures no value and no position (a record starts at its
+// Agentlines run, which File.records finds by lexing again), so files of
+// the same shape give the same tokens (see tokenBuffer).
 type lineLexer struct {
 	lines []*Line
 	next  int
+	start int // the first line of the last token's run
 }
 
 func (l *lineLexer) Next() (lexer.Token, error) {
 	for l.next < len(l.lines) {
-		ln := l.lines[l.next]
-		c := classOf(ln)
+		l.start = l.next
+		c := classOf(l.lines[l.next])
 		if l.next == 0 && c != tAgent {
 			c = tGap // the lines before the first record
 		}
@@ -137,17 +141,11 @@ func (l *lineLexer) Next() (lexer.Token, error) {
 			}
 			break
 		}
-		if c == tGap {
-			continue
+		if c != tGap {
+			return lexer.Token{Type: c}, nil
 		}
-		// No Value: the grammar captures none, and participle boxes a
-		// non-empty one (an allocation per token).
-		return lexer.Token{
-			Type: c,
-			Pos:  lexer.Position{Offset: ln.Pos.Offset, Line: ln.Pos.Line, Column: 1},
-		}, nil
 	}
-	return lexer.EOFToken(lexer.Position{Line: len(l.lines) + 1, Column: 1}), nil
+	return lexer.Token{Type: lexer.EOF}, nil
 }
 
 // lineDefinition is the lexer.Definition participle is built with. Parse

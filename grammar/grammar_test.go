@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 
@@ -639,5 +640,49 @@ func TestMarkupASCII(t *testing.T) {
 		if at != wantAt || what != wantWhat {
 			t.Errorf("markup(%q) = %d, %q, want %d, %q", src, at, what, wantAt, wantWhat)
 		}
+	}
+}
+
+// TestShapesConcurrent parses files of more shapes than are kept
+// (maxShapes), some longer than a kept stream (maxShapeTokens), from
+// several goroutines at once (run with -race): every file gets its own
+// records, whether its token stream was kept, shared or read anew.
+func TestShapesConcurrent(t *testing.T) {
+	const n = 3 * maxShapes
+	src := make([]string, n)
+	for i := range src {
+		var b strings.Builder
+		recs := 1 + i%(maxShapeTokens/2+4) // some past maxShapeTokens tokens
+		for k := 0; k < recs; k++ {
+			fmt.Fprintf(&b, "User-agent: bot%d\n", k)
+			if (i>>(k%12))&1 == 1 {
+				fmt.Fprintf(&b, "Disallow: /%d\n", k)
+			}
+			b.WriteString("\n")
+		}
+		src[i] = b.String()
+	}
+	files := make([]*File, n)
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := g; i < n; i += 4 {
+				files[i] = ParseString("r", src[i], Options{})
+			}
+		}()
+	}
+	wg.Wait()
+	for i, f := range files {
+		if want := 1 + i%(maxShapeTokens/2+4); len(f.Records) != want {
+			t.Fatalf("file %d: len(Records) = %d, want %d\n%s", i, len(f.Records), want, src[i])
+		}
+		for k, r := range f.Records {
+			if r.Agents[0].Value != fmt.Sprintf("bot%d", k) {
+				t.Fatalf("file %d: Records[%d] starts at %q, want bot%d", i, k, r.Agents[0].Raw, k)
+			}
+		}
+		checkInvariants(t, src[i], f)
 	}
 }

@@ -71,6 +71,7 @@ func parse(name, src, ignored string, opts Options) *File {
 type fileSlab struct {
 	f    File
 	lex  lineLexer
+	peek lexer.PeekingLexer
 	rec  [1]Record
 	recp [1]*Record
 }
@@ -88,38 +89,33 @@ func (f *File) build(slab *fileSlab) {
 	if len(f.Preamble) == len(f.Lines) {
 		return // no User-agent line, so no record
 	}
-	slab.lex = lineLexer{lines: f.Lines}
-	lex, err := lexer.Upgrade(&slab.lex)
-	if err != nil {
-		panic("grammar: line lexer failed: " + err.Error())
-	}
-	tree, err := theParser().ParseFromLexer(lex)
+	tree, err := theParser().ParseFromLexer(slab.tokens(f.Lines))
 	if err != nil {
 		// Every sequence of lines is a robotstxt; an error here is a bug.
 		panic("grammar: " + err.Error())
 	}
-	if len(tree.Records) == 0 {
-		return
+	switch n := len(tree.Records); n {
+	case 0:
+	case 1:
+		f.records(slab.rec[:], slab.recp[:])
+	default:
+		f.records(make([]Record, n), make([]*Record, n))
 	}
-	if len(tree.Records) == 1 {
-		f.records(lex.Range(0, lex.RawCursor()), slab.rec[:], slab.recp[:])
-		return
-	}
-	f.records(lex.Range(0, lex.RawCursor()), make([]Record, len(tree.Records)), make([]*Record, len(tree.Records)))
 }
 
-// records places the records of the tree in recs and f.Records (set to
-// ptrs), as many as the tree has: record k starts at the k-th Agentlines
-// token of toks, the tokens participle read.
-func (f *File) records(toks []lexer.Token, recs []Record, ptrs []*Record) {
+// records places the records participle found, as many as recs holds, in
+// recs and f.Records (set to ptrs): record k starts at the k-th
+// Agentlines token.
+func (f *File) records(recs []Record, ptrs []*Record) {
 	f.Records = ptrs
+	lx := lineLexer{lines: f.Lines}
 	k := 0
-	for _, t := range toks {
+	for t, _ := lx.Next(); !t.EOF(); t, _ = lx.Next() {
 		if t.Type == tAgent {
 			if k == len(recs) {
 				panic("grammar: more Agentlines tokens than records")
 			}
-			recs[k].Pos.Line = t.Pos.Line // its first line's number, for now
+			recs[k].Pos.Line = lx.start // its first line's index, for now
 			k++
 		}
 	}
@@ -131,9 +127,9 @@ func (f *File) records(toks []lexer.Token, recs []Record, ptrs []*Record) {
 		r := &recs[i]
 		// A record runs to the gap after it, which starts at a blank line,
 		// or to the next record.
-		start, end := r.Pos.Line-1, len(f.Lines)
+		start, end := r.Pos.Line, len(f.Lines)
 		if i+1 < len(recs) {
-			end = recs[i+1].Pos.Line - 1
+			end = recs[i+1].Pos.Line
 		}
 		for j := start + 1; j < end; j++ {
 			if f.Lines[j].Kind == Blank {
