@@ -686,3 +686,35 @@ func TestShapesConcurrent(t *testing.T) {
 		checkInvariants(t, src[i], f)
 	}
 }
+
+// TestNulOrHigh checks the word-at-a-time search against a byte loop, for
+// every position of a NUL or high byte in strings of up to 80 bytes.
+func TestNulOrHigh(t *testing.T) {
+	want := func(s string) int {
+		for i := 0; i < len(s); i++ {
+			if s[i] == 0 || s[i] >= 0x80 {
+				return i
+			}
+		}
+		return -1
+	}
+	for n := 0; n <= 80; n++ {
+		base := strings.Repeat("a", n)
+		if got := nulOrHigh(base); got != -1 {
+			t.Fatalf("nulOrHigh(%d x a) = %d, want -1", n, got)
+		}
+		for i := 0; i < n; i++ {
+			for _, c := range []byte{0, 0x80, 0xff, 1} {
+				b := []byte(base)
+				b[i] = c
+				if i+1 < n {
+					b[i+1] = 0 // a NUL after the first special byte must not win
+				}
+				s := string(b)
+				if got := nulOrHigh(s); got != want(s) {
+					t.Fatalf("nulOrHigh(%q) = %d, want %d", s, got, want(s))
+				}
+			}
+		}
+	}
+}

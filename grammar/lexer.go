@@ -142,9 +142,10 @@ func (s *scanner) scan(start int) {
 	maxLine := s.opts.maxLineLength()
 	s.stop = -1
 	// nl and cr are the next '\n' and '\r' at or after i (len(src) for
-	// none), each searched for again only once passed: every byte is
-	// searched at most twice whatever the line ends.
-	nl, cr := -1, -1
+	// none), and sp the next NUL or non-ASCII byte, each searched for again
+	// only once passed: every byte is searched at most three times
+	// whatever the line ends, and an ASCII file once for sp in all.
+	nl, cr, sp := -1, -1, -1
 	for i := start; i < len(src); {
 		if len(store) == maxLines {
 			s.stop = i
@@ -168,10 +169,21 @@ func (s *scanner) scan(start int) {
 				eol, next = "\n", j+1
 			}
 		}
+		if sp < i {
+			if sp = nulOrHigh(src[i:]); sp >= 0 {
+				sp += i
+			} else {
+				sp = len(src)
+			}
+		}
+		special := -1
+		if sp < j {
+			special = sp - i
+		}
 		store = append(store, Line{Pos: Pos{Offset: i, Line: lineNo, Column: 1}, Raw: src[i:j], EOL: eol})
 		l := &store[len(store)-1]
 		s.lines = append(s.lines, l)
-		s.split(l, maxLine)
+		s.split(l, maxLine, special)
 		lineNo++
 		i = next
 	}
@@ -195,8 +207,9 @@ const space = " \t"
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' }
 
-// split fills in the line's kind, field, value and comment.
-func (s *scanner) split(l *Line, maxLine int) {
+// split fills in the line's kind, field, value and comment; special is
+// the index in the line of its first NUL or non-ASCII byte, or -1.
+func (s *scanner) split(l *Line, maxLine, special int) {
 	text := l.Raw
 	l.fieldCol, l.valueCol, l.commentCol = -1, -1, -1
 	if maxLine >= 0 && len(text) > maxLine {
@@ -205,7 +218,7 @@ func (s *scanner) split(l *Line, maxLine int) {
 		s.diag(Warning, CodeLineTooLong, Range{l.at(int32(maxLine)), l.End()},
 			"line is longer than "+strconv.Itoa(maxLine)+" bytes; the rest of it is ignored")
 	}
-	if k := nulOrHigh(text); k >= 0 {
+	if k := special; k >= 0 && k < len(text) {
 		if text[k] == 0 {
 			p := l.at(int32(k))
 			s.diag(Warning, CodeNUL, Range{p, p}, "NUL byte in line")
@@ -292,6 +305,15 @@ func (s *scanner) split(l *Line, maxLine int) {
 func nulOrHigh(s string) int {
 	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	i := 0
+	for ; i+32 <= len(s); i += 32 { // four words at a time, then one
+		w0 := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
+		w1 := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i+8:]), 8))
+		w2 := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i+16:]), 8))
+		w3 := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i+24:]), 8))
+		if (w0|(w0-lo)&^w0|w1|(w1-lo)&^w1|w2|(w2-lo)&^w2|w3|(w3-lo)&^w3)&hi != 0 {
+			break
+		}
+	}
 	for ; i+8 <= len(s); i += 8 {
 		w := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
 		if (w|(w-lo)&^w)&hi != 0 {
