@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/sitetxt/sitetxt/internal/shareddata"
@@ -716,5 +717,27 @@ func TestNulOrHigh(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestLowerToASCII: the only runes beyond ASCII that Unicode lowers to
+// ASCII are "İ" and the Kelvin sign, which tagStart relies on, and every
+// tag of markupTags starts with a byte tagStart accepts.
+func TestLowerToASCII(t *testing.T) {
+	for r := rune(0x80); r <= unicode.MaxRune; r++ {
+		if l := unicode.ToLower(r); l < 0x80 && r != 0x130 && r != 0x212A {
+			t.Errorf("unicode.ToLower(%U) = %q, ASCII: tagStart must accept it", r, l)
+		}
+	}
+	for _, tag := range markupTags {
+		if !tagStart(tag.tag) || !tagStart(strings.ToUpper(tag.tag)) {
+			t.Errorf("tagStart(%q) = false", tag.tag)
+		}
+	}
+	if at, _ := markup("é <a href> <i> <k>"); at != -1 {
+		t.Errorf(`markup("é <a href> <i> <k>") = %d, want -1`, at)
+	}
+	if at, what := markup("é\n<HTML>"); at != len("é\n") || what != "HTML" {
+		t.Errorf(`markup("é\n<HTML>") = %d, %q`, at, what)
 	}
 }

@@ -396,7 +396,10 @@ func markup(src string) (int, string) {
 	if strings.IndexByte(head, '<') < 0 {
 		return -1, ""
 	}
-	if nonASCII(head) {
+	if nulOrHigh(head) >= 0 {
+		if !tagStart(head) {
+			return -1, ""
+		}
 		return markupUnicode(head)
 	}
 	for _, t := range markupTags {
@@ -432,14 +435,22 @@ func indexTag(head, tag string) int {
 	}
 }
 
-// nonASCII reports whether s has a byte above 0x7F.
-func nonASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
+// tagStart reports whether a '<' in head is followed by a byte that can
+// start one of markupTags' names once lowered: only ASCII letters lower to
+// ASCII letters, but for "İ" and the Kelvin sign (to "i" and "k", which
+// start none; TestLowerToASCII checks it).
+func tagStart(head string) bool {
+	for i := 0; ; i++ {
+		j := strings.IndexByte(head[i:], '<')
+		if j < 0 || i+j+1 >= len(head) {
+			return false
+		}
+		i += j
+		switch head[i+1] | 0x20 {
+		case '!' | 0x20, '?' | 0x20, 'h', 'b', 'u', 's':
 			return true
 		}
 	}
-	return false
 }
 
 // markupUnicode is markup for a head that is not all ASCII: it searches
