@@ -122,12 +122,13 @@ func BOMLen(src string) int {
 // scan splits s.src from offset start into lines.
 func (s *scanner) scan(start int) {
 	src := s.src
-	// Lines end at LF, CR and CRLF: count each CRLF once, so a CRLF file
-	// does not reserve twice the lines it has, and no line after the last
-	// line end.
+	// Lines end at LF, CR and CRLF: reserve the lines of the commoner end
+	// (a CRLF file does not reserve twice the lines it has; a file that
+	// mixes LF and CR lines grows the store), and no line after the last
+	// line end. Lines point into the store, which a growth leaves in place.
 	n := strings.Count(src, "\n")
 	if strings.IndexByte(src, '\r') >= 0 {
-		n += strings.Count(src, "\r") - strings.Count(src, "\r\n")
+		n = max(n, strings.Count(src, "\r"))
 	}
 	if last := len(src) - 1; last >= start && src[last] != '\n' && src[last] != '\r' {
 		n++
