@@ -396,6 +396,12 @@ func (r *Rule) compile(p Profile) {
 		return
 	}
 	d := p.desc()
+	if d.percent == percentRFC && !needsNormRFCPath(pat) {
+		// No '%', '*', '$' or non-ASCII byte, as most patterns: nothing to
+		// normalise, no wildcard (one pass over it, a word at a time).
+		r.prio, r.lit = int32(min(len(pat), 1<<30)), pat
+		return
+	}
 	r.setPattern(d.percent.pattern(pat), d.wildcards)
 }
 
