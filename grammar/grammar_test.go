@@ -721,18 +721,22 @@ func TestNulOrHigh(t *testing.T) {
 }
 
 // TestLowerToASCII: the only runes beyond ASCII that Unicode lowers to
-// ASCII are "İ" and the Kelvin sign, which tagStart relies on, and every
-// tag of markupTags starts with a byte tagStart accepts.
+// ASCII are "İ" and the Kelvin sign, which tagCandidate relies on, and
+// tagCandidate accepts every tag of markupTags, in any case, and a tag
+// with "İ" for its "i".
 func TestLowerToASCII(t *testing.T) {
 	for r := rune(0x80); r <= unicode.MaxRune; r++ {
 		if l := unicode.ToLower(r); l < 0x80 && r != 0x130 && r != 0x212A {
-			t.Errorf("unicode.ToLower(%U) = %q, ASCII: tagStart must accept it", r, l)
+			t.Errorf("unicode.ToLower(%U) = %q, ASCII: tagCandidate must accept it", r, l)
 		}
 	}
 	for _, tag := range markupTags {
-		if !tagStart(tag.tag) || !tagStart(strings.ToUpper(tag.tag)) {
-			t.Errorf("tagStart(%q) = false", tag.tag)
+		if !tagCandidate(tag.tag) || !tagCandidate(strings.ToUpper(tag.tag)) {
+			t.Errorf("tagCandidate(%q) = false", tag.tag)
 		}
+	}
+	if at, what := markup("é <sİtemapindex>"); at != len("é ") || what != "XML" {
+		t.Errorf(`markup("é <sİtemapindex>") = %d, %q, want %d, "XML"`, at, what, len("é "))
 	}
 	if at, _ := markup("é <a href> <i> <k>"); at != -1 {
 		t.Errorf(`markup("é <a href> <i> <k>") = %d, want -1`, at)

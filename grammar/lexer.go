@@ -398,7 +398,7 @@ func markup(src string) (int, string) {
 		return -1, ""
 	}
 	if nulOrHigh(head) >= 0 {
-		if !tagStart(head) {
+		if !tagCandidate(head) {
 			return -1, ""
 		}
 		return markupUnicode(head)
@@ -436,20 +436,23 @@ func indexTag(head, tag string) int {
 	}
 }
 
-// tagStart reports whether a '<' in head is followed by a byte that can
-// start one of markupTags' names once lowered: only ASCII letters lower to
-// ASCII letters, but for "İ" and the Kelvin sign (to "i" and "k", which
-// start none; TestLowerToASCII checks it).
-func tagStart(head string) bool {
+// tagCandidate reports whether head, lowered as Unicode lowers it, may
+// hold one of markupTags: whether a '<' in it starts one ignoring ASCII
+// case, or is followed within a tag's length by a byte above 0x7F. Only
+// ASCII letters lower to ASCII letters, but for "İ" and the Kelvin sign
+// (TestLowerToASCII checks it), so a tag can come from nothing else.
+func tagCandidate(head string) bool {
 	for i := 0; ; i++ {
 		j := strings.IndexByte(head[i:], '<')
-		if j < 0 || i+j+1 >= len(head) {
+		if j < 0 {
 			return false
 		}
 		i += j
-		switch head[i+1] | 0x20 {
-		case '!' | 0x20, '?' | 0x20, 'h', 'b', 'u', 's':
-			return true
+		for _, t := range markupTags {
+			w := head[i:min(i+len(t.tag), len(head))]
+			if strings.EqualFold(w, t.tag) || nulOrHigh(w) >= 0 && len(w) == len(t.tag) {
+				return true
+			}
 		}
 	}
 }
