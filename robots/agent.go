@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 )
 
-// tokenAgent is one entry of Policy.tokens: a product token as the file
+// tokenAgent is one entry of agentTable.tokens: a product token as the file
 // first writes it, and its agent (shared by tokens that name the same
 // groups).
 type tokenAgent struct {
@@ -42,9 +42,10 @@ type Agent struct {
 func (pol *Policy) index() { pol.agentsOnce.Do(pol.buildAgents) }
 
 func (pol *Policy) buildAgents() {
-	pol.none = &pol.noneVal
-	pol.none.policy, pol.none.profile = pol, pol.profile
-	pol.none.percent, pol.none.robotsTxt = pol.profile.desc().percent, pol.profile.desc().robotsTxt
+	pol.at = &agentTable{}
+	pol.at.none = &pol.at.noneVal
+	pol.at.none.policy, pol.at.none.profile = pol, pol.profile
+	pol.at.none.percent, pol.at.none.robotsTxt = pol.profile.desc().percent, pol.profile.desc().robotsTxt
 	if !pol.profile.desc().merge {
 		pol.indexRecords()
 		return
@@ -55,14 +56,14 @@ func (pol *Policy) buildAgents() {
 // indexRecords makes one Agent per group, in file order, for a profile
 // that uses the first group naming a crawler.
 func (pol *Policy) indexRecords() {
-	pol.records = make([]*Agent, len(pol.groups))
+	pol.at.records = make([]*Agent, len(pol.groups))
 	slab := make([]Agent, 0, len(pol.groups))
 	for i, g := range pol.groups {
 		tok := ""
 		if g.Global {
 			tok = "*"
 		}
-		pol.records[i] = pol.merge(&slab, tok, pol.groups[i:i+1:i+1], g.Global)
+		pol.at.records[i] = pol.merge(&slab, tok, pol.groups[i:i+1:i+1], g.Global)
 	}
 }
 
@@ -94,12 +95,12 @@ func (pol *Policy) indexTokens() {
 	if nValues > smallIndex {
 		toks = make([]tokGroups, 0, nValues)
 	}
-	toks, pol.byToken = pol.tokenGroups(toks)
+	toks, pol.at.byToken = pol.tokenGroups(toks)
 	slab := make([]Agent, 0, len(toks)+1)
 	if len(global) > 0 {
-		pol.global = pol.merge(&slab, "*", global, true)
+		pol.at.global = pol.merge(&slab, "*", global, true)
 	}
-	pol.tokens = make([]tokenAgent, len(toks))
+	pol.at.tokens = make([]tokenAgent, len(toks))
 	// Tokens naming the same groups share one agent: files often list
 	// dozens of crawlers over one group.
 	var singleBuf [smallIndex]*Agent
@@ -119,7 +120,7 @@ func (pol *Policy) indexTokens() {
 				if nGlobal == 1 && gi == lastGlobal {
 					// The "*" group's rules, merged already.
 					a = pol.newAgent(&slab, t.tok, t.groups, false)
-					a.rules = pol.global.rules
+					a.rules = pol.at.global.rules
 				} else {
 					a = pol.merge(&slab, t.tok, t.groups, false)
 				}
@@ -138,7 +139,7 @@ func (pol *Policy) indexTokens() {
 				multi[string(key)] = a
 			}
 		}
-		pol.tokens[i] = tokenAgent{t.tok, a, t.next}
+		pol.at.tokens[i] = tokenAgent{t.tok, a, t.next}
 	}
 }
 
@@ -401,16 +402,16 @@ func (pol *Policy) Agent(agent string) *Agent {
 	if !named {
 		return pol.globalOrNone()
 	}
-	if pol.byToken == nil {
-		for j := range pol.tokens {
-			if e := &pol.tokens[j]; equalFoldASCII(e.token, tok) {
+	if pol.at.byToken == nil {
+		for j := range pol.at.tokens {
+			if e := &pol.at.tokens[j]; equalFoldASCII(e.token, tok) {
 				return e.agent
 			}
 		}
 	} else {
-		if j, ok := pol.byToken[foldHash(tok)]; ok {
-			for ; j >= 0; j = pol.tokens[j].next {
-				if e := &pol.tokens[j]; equalFoldASCII(e.token, tok) {
+		if j, ok := pol.at.byToken[foldHash(tok)]; ok {
+			for ; j >= 0; j = pol.at.tokens[j].next {
+				if e := &pol.at.tokens[j]; equalFoldASCII(e.token, tok) {
 					return e.agent
 				}
 			}
@@ -420,10 +421,10 @@ func (pol *Policy) Agent(agent string) *Agent {
 }
 
 func (pol *Policy) globalOrNone() *Agent {
-	if pol.global != nil {
-		return pol.global
+	if pol.at.global != nil {
+		return pol.at.global
 	}
-	return pol.none
+	return pol.at.none
 }
 
 // recordAgent selects the first record with a User-agent value that
@@ -431,7 +432,7 @@ func (pol *Policy) globalOrNone() *Agent {
 // record.
 func (pol *Policy) recordAgent(m agentMatch, tok string, named bool) *Agent {
 	var star *Agent
-	for _, a := range pol.records {
+	for _, a := range pol.at.records {
 		if a.global && star == nil {
 			star = a
 		}
@@ -447,7 +448,7 @@ func (pol *Policy) recordAgent(m agentMatch, tok string, named bool) *Agent {
 	if star != nil {
 		return star
 	}
-	return pol.none
+	return pol.at.none
 }
 
 // containsFold reports whether sub is in s, ignoring ASCII case.
@@ -592,12 +593,12 @@ func (a *Agent) VisitTime() *VisitTime {
 // Draft and NoRobots one per record.
 func (pol *Policy) allAgents() []*Agent {
 	pol.index()
-	agents := make([]*Agent, 0, 1+len(pol.tokens)+len(pol.records))
-	if pol.global != nil {
-		agents = append(agents, pol.global)
+	agents := make([]*Agent, 0, 1+len(pol.at.tokens)+len(pol.at.records))
+	if pol.at.global != nil {
+		agents = append(agents, pol.at.global)
 	}
-	for _, e := range pol.tokens {
+	for _, e := range pol.at.tokens {
 		agents = append(agents, e.agent)
 	}
-	return append(agents, pol.records...)
+	return append(agents, pol.at.records...)
 }

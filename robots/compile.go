@@ -16,23 +16,28 @@ type Policy struct {
 
 	// Agent selection, built on the first call that selects an agent
 	// (agentsOnce: most callers ask for one crawler, many only compile).
-	// Profiles that merge groups (rfc9309, google): the merged groups of
-	// each product token, found by a case-folded hash (or in turn, when
-	// there are few), and the merged "*" groups. The others (draft,
-	// norobots): one Agent per record, searched in order.
 	agentsOnce sync.Once
-	byToken    map[uint64]int32 // folded hash of a token -> index in tokens; nil for at most smallIndex tokens, searched in turn
-	tokens     []tokenAgent
-	global     *Agent
-	records    []*Agent
-	none       *Agent
-	noneVal    Agent
+	at         *agentTable
 
 	sitemaps    []Sitemap
 	host        *Host
 	cleanParams []*CleanParam
 	licenses    []License
 	diags       grammar.Diagnostics
+}
+
+// agentTable is a policy's agent selection. Profiles that merge groups
+// (rfc9309, google): the merged groups of each product token, found by a
+// case-folded hash (or in turn, when there are few), and the merged "*"
+// groups. The others (draft, norobots): one Agent per record, searched in
+// order.
+type agentTable struct {
+	byToken map[uint64]int32 // folded hash of a token -> index in tokens; nil for at most smallIndex tokens, searched in turn
+	tokens  []tokenAgent
+	global  *Agent
+	records []*Agent
+	none    *Agent
+	noneVal Agent
 }
 
 // Compile interprets a parsed robots.txt file under profile p. Values the
