@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"sort"
 	"syscall"
 	"testing"
 	"time"
@@ -42,6 +43,24 @@ func BenchmarkParseCorpus(b *testing.B) {
 		for _, d := range files {
 			Parse("robots.txt", d, Options{})
 		}
+	}
+	reportCPU(b, cpu0)
+}
+
+// BenchmarkParseMedian parses the corpus' median file (by size) once per
+// op: the fixed cost of a parse (robots.BenchmarkSmallFile adds compiling
+// it).
+func BenchmarkParseMedian(b *testing.B) {
+	files, _, _ := corpus(b)
+	sorted := append([][]byte(nil), files...)
+	sort.SliceStable(sorted, func(i, j int) bool { return len(sorted[i]) < len(sorted[j]) })
+	median := sorted[len(sorted)/2]
+	b.SetBytes(int64(len(median)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		Parse("robots.txt", median, Options{})
 	}
 	reportCPU(b, cpu0)
 }

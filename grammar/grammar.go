@@ -23,15 +23,16 @@ import (
 // extension, Content-Usage, Mobile-agent-server, invalid) is trivia: every
 // production of the drafts that accepts it where it stands accepts it
 // anywhere among the lines around it, so it never moves a record boundary.
-// The scanner therefore hands participle one token per run of lines: a
-// User-agent line and the User-agent lines and trivia after it
-// (Agentlines), a rule line and the rule lines and trivia after it
-// (Rulelines), or the lines outside every record (Gap): from a blank line,
-// or the start of the file, up to the next User-agent line. Consecutive
-// tokens always differ in class, so no production needs an alternative.
-// participle elides the Gaps (they separate records, which is all they
-// do: a record ends where the Gap after it starts, at its blank line), so
-// the grammar costs no node per blank line.
+// The scanner therefore cuts the lines into runs: a User-agent line and
+// the User-agent lines and trivia after it (Agentlines), a rule line and
+// the rule lines and trivia after it (Rulelines), or the lines outside
+// every record (a gap): from a blank line, or the start of the file, up to
+// the next User-agent line. It hands participle one token per Agentlines
+// or Rulelines run and drops the gaps: they separate records, which is all
+// they do (a record ends where the gap after it starts, at its blank
+// line), so the grammar costs no node per blank line. A Rulelines token
+// always follows an Agentlines one, so no production needs an
+// alternative.
 
 // robotstxt is the whole file.
 //
@@ -44,7 +45,7 @@ import (
 // Lenient: any line may stand outside the records (File.Preamble: rule
 // lines with no User-agent line above them are common, and so are rules
 // after a blank line that ended their record); all of them, blank lines
-// included, are the elided Gaps between the records.
+// included, are the gaps between the records, which the lexer drops.
 type robotstxt struct {
 	Records []record `parser:"@@*"`
 }
@@ -68,25 +69,27 @@ type robotstxt struct {
 // Mobile-agent-server line (mobileagentrec) and a Content-Usage line are
 // extension lines with productions of their own.
 type record struct {
-	Pos    lexer.Position // its first line
-	Agents bool           `parser:"Agentlines"`
-	Rules  bool           `parser:"Rulelines?"`
+	Agents bool `parser:"Agentlines"`
+	Rules  bool `parser:"Rulelines?"`
 }
 
-// The record's end is where the elided Gap after it starts (its blank
-// line), or the next record: File.build finds it.
+// A record captures nothing: record k starts at the k-th Agentlines token
+// (File.build reads the tokens' positions from the lexer), and it ends
+// where the gap after it starts (its blank line), or at the next record.
+// Captures cost participle allocations per record (a boxed position, a
+// boxed value), which the tree does not need.
 
 // symbols names the terminals: each is a run of lines (see above).
 var symbols = map[string]lexer.TokenType{
 	"EOF":        lexer.EOF,
-	"Gap":        tGap,
 	"Agentlines": tAgent,
 	"Rulelines":  tRule,
 }
 
-// The token types: the class of a run's first line. Trivia (tOther)
-// starts no run of its own except at the start of the file, where it
-// starts a Gap.
+// The classes of line, and the token types: the class of a run's first
+// line. Trivia (tOther) starts no run of its own except at the start of
+// the file, where it starts a gap. Gaps are not tokens: the lexer drops
+// them.
 const (
 	tOther lexer.TokenType = iota + 1
 	tGap
@@ -111,35 +114,38 @@ func classOf(l *Line) lexer.TokenType {
 	return tOther
 }
 
-// lineLexer is the participle lexer: one token per run of lines.
+// lineLexer is the participle lexer: one token per Agentlines or
+// Rulelines run of lines; the gaps are dropped. A token is its type only:
+// the grammar captures no value and no position (a record starts at its
+// Agentlines run, which File.records finds by lexing again), so files of
+// the same shape give the same tokens (see tokenBuffer).
 type lineLexer struct {
 	lines []*Line
 	next  int
+	start int // the first line of the last token's run
 }
 
 func (l *lineLexer) Next() (lexer.Token, error) {
-	if l.next >= len(l.lines) {
-		return lexer.EOFToken(lexer.Position{Line: len(l.lines) + 1, Column: 1}), nil
-	}
-	ln := l.lines[l.next]
-	c := classOf(ln)
-	if l.next == 0 && c != tAgent {
-		c = tGap // the lines before the first record
-	}
-	l.next++
 	for l.next < len(l.lines) {
-		k := classOf(l.lines[l.next])
-		if c == tGap && k != tAgent || k == c || k == tOther {
-			l.next++
-			continue
+		l.start = l.next
+		c := classOf(l.lines[l.next])
+		if l.next == 0 && c != tAgent {
+			c = tGap // the lines before the first record
 		}
-		break
+		l.next++
+		for l.next < len(l.lines) {
+			k := classOf(l.lines[l.next])
+			if c == tGap && k != tAgent || k == c || k == tOther {
+				l.next++
+				continue
+			}
+			break
+		}
+		if c != tGap {
+			return lexer.Token{Type: c}, nil
+		}
 	}
-	return lexer.Token{
-		Type:  c,
-		Value: ln.Raw,
-		Pos:   lexer.Position{Offset: ln.Pos.Offset, Line: ln.Pos.Line, Column: 1},
-	}, nil
+	return lexer.Token{Type: lexer.EOF}, nil
 }
 
 // lineDefinition is the lexer.Definition participle is built with. Parse
@@ -165,7 +171,7 @@ var (
 
 func theParser() *participle.Parser[robotstxt] {
 	parserOnce.Do(func() {
-		parser = participle.MustBuild[robotstxt](participle.Lexer(lineDefinition{}), participle.Elide("Gap"))
+		parser = participle.MustBuild[robotstxt](participle.Lexer(lineDefinition{}))
 	})
 	return parser
 }

@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/sitetxt/sitetxt/internal/shareddata"
@@ -621,5 +623,125 @@ func TestFormatEscapes(t *testing.T) {
 	want := "    1 | Disallow: /a\\x00b/c\n      | " + strings.Repeat(" ", 17) + "^" // under the "/" after b
 	if !strings.HasSuffix(got, want) {
 		t.Errorf("Format = %q, want it to end %q", got, want)
+	}
+}
+
+// TestMarkupASCII checks markup's case-insensitive search over ASCII text
+// against the Unicode lowering it replaces there.
+func TestMarkupASCII(t *testing.T) {
+	for _, src := range []string{
+		"", "no tags", "<", "a < b", "<HTML>", "x <Html lang=en>", "<!DOCTYPE HTML>\n<html>", "<body><head>",
+		"<?XML version='1.0'?>", "<URLSET>", "<sitemapIndex", "<<html", "<htm", "# <a href> <body",
+	} {
+		at, what := markup(src)
+		wantAt, wantWhat := markupUnicode(src)
+		if strings.IndexByte(src, '<') < 0 {
+			wantAt, wantWhat = -1, ""
+		}
+		if at != wantAt || what != wantWhat {
+			t.Errorf("markup(%q) = %d, %q, want %d, %q", src, at, what, wantAt, wantWhat)
+		}
+	}
+}
+
+// TestShapesConcurrent parses files of more shapes than are kept
+// (maxShapes), some longer than a kept stream (maxShapeTokens), from
+// several goroutines at once (run with -race): every file gets its own
+// records, whether its token stream was kept, shared or read anew.
+func TestShapesConcurrent(t *testing.T) {
+	const n = 3 * maxShapes
+	src := make([]string, n)
+	for i := range src {
+		var b strings.Builder
+		recs := 1 + i%(maxShapeTokens/2+4) // some past maxShapeTokens tokens
+		for k := 0; k < recs; k++ {
+			fmt.Fprintf(&b, "User-agent: bot%d\n", k)
+			if (i>>(k%12))&1 == 1 {
+				fmt.Fprintf(&b, "Disallow: /%d\n", k)
+			}
+			b.WriteString("\n")
+		}
+		src[i] = b.String()
+	}
+	files := make([]*File, n)
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := g; i < n; i += 4 {
+				files[i] = ParseString("r", src[i], Options{})
+			}
+		}()
+	}
+	wg.Wait()
+	for i, f := range files {
+		if want := 1 + i%(maxShapeTokens/2+4); len(f.Records) != want {
+			t.Fatalf("file %d: len(Records) = %d, want %d\n%s", i, len(f.Records), want, src[i])
+		}
+		for k, r := range f.Records {
+			if r.Agents[0].Value != fmt.Sprintf("bot%d", k) {
+				t.Fatalf("file %d: Records[%d] starts at %q, want bot%d", i, k, r.Agents[0].Raw, k)
+			}
+		}
+		checkInvariants(t, src[i], f)
+	}
+}
+
+// TestNulOrHigh checks the word-at-a-time search against a byte loop, for
+// every position of a NUL or high byte in strings of up to 80 bytes.
+func TestNulOrHigh(t *testing.T) {
+	want := func(s string) int {
+		for i := 0; i < len(s); i++ {
+			if s[i] == 0 || s[i] >= 0x80 {
+				return i
+			}
+		}
+		return -1
+	}
+	for n := 0; n <= 80; n++ {
+		base := strings.Repeat("a", n)
+		if got := nulOrHigh(base); got != -1 {
+			t.Fatalf("nulOrHigh(%d x a) = %d, want -1", n, got)
+		}
+		for i := 0; i < n; i++ {
+			for _, c := range []byte{0, 0x80, 0xff, 1} {
+				b := []byte(base)
+				b[i] = c
+				if i+1 < n {
+					b[i+1] = 0 // a NUL after the first special byte must not win
+				}
+				s := string(b)
+				if got := nulOrHigh(s); got != want(s) {
+					t.Fatalf("nulOrHigh(%q) = %d, want %d", s, got, want(s))
+				}
+			}
+		}
+	}
+}
+
+// TestLowerToASCII: the only runes beyond ASCII that Unicode lowers to
+// ASCII are "İ" and the Kelvin sign, which tagCandidate relies on, and
+// tagCandidate accepts every tag of markupTags, in any case, and a tag
+// with "İ" for its "i".
+func TestLowerToASCII(t *testing.T) {
+	for r := rune(0x80); r <= unicode.MaxRune; r++ {
+		if l := unicode.ToLower(r); l < 0x80 && r != 0x130 && r != 0x212A {
+			t.Errorf("unicode.ToLower(%U) = %q, ASCII: tagCandidate must accept it", r, l)
+		}
+	}
+	for _, tag := range markupTags {
+		if !tagCandidate(tag.tag) || !tagCandidate(strings.ToUpper(tag.tag)) {
+			t.Errorf("tagCandidate(%q) = false", tag.tag)
+		}
+	}
+	if at, what := markup("é <sİtemapindex>"); at != len("é ") || what != "XML" {
+		t.Errorf(`markup("é <sİtemapindex>") = %d, %q, want %d, "XML"`, at, what, len("é "))
+	}
+	if at, _ := markup("é <a href> <i> <k>"); at != -1 {
+		t.Errorf(`markup("é <a href> <i> <k>") = %d, want -1`, at)
+	}
+	if at, what := markup("é\n<HTML>"); at != len("é\n") || what != "HTML" {
+		t.Errorf(`markup("é\n<HTML>") = %d, %q`, at, what)
 	}
 }

@@ -2,9 +2,11 @@ package grammar
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Options sets the parser's limits. The zero value means the defaults.
@@ -120,9 +122,17 @@ func BOMLen(src string) int {
 // scan splits s.src from offset start into lines.
 func (s *scanner) scan(start int) {
 	src := s.src
-	// Lines end at LF, CR and CRLF: count each CRLF once, so a CRLF file
-	// does not reserve twice the lines it has.
-	n := 1 + strings.Count(src, "\n") + strings.Count(src, "\r") - strings.Count(src, "\r\n")
+	// Lines end at LF, CR and CRLF: reserve the lines of the commoner end
+	// (a CRLF file does not reserve twice the lines it has; a file that
+	// mixes LF and CR lines grows the store), and no line after the last
+	// line end. Lines point into the store, which a growth leaves in place.
+	n := strings.Count(src, "\n")
+	if strings.IndexByte(src, '\r') >= 0 {
+		n = max(n, strings.Count(src, "\r"))
+	}
+	if last := len(src) - 1; last >= start && src[last] != '\n' && src[last] != '\r' {
+		n++
+	}
 	maxLines := s.opts.maxLines()
 	if maxLines >= 0 && n > maxLines {
 		n = maxLines
@@ -133,9 +143,10 @@ func (s *scanner) scan(start int) {
 	maxLine := s.opts.maxLineLength()
 	s.stop = -1
 	// nl and cr are the next '\n' and '\r' at or after i (len(src) for
-	// none), each searched for again only once passed: every byte is
-	// searched at most twice whatever the line ends.
-	nl, cr := -1, -1
+	// none), and sp the next NUL or non-ASCII byte, each searched for again
+	// only once passed: every byte is searched at most three times
+	// whatever the line ends, and an ASCII file once for sp in all.
+	nl, cr, sp := -1, -1, -1
 	for i := start; i < len(src); {
 		if len(store) == maxLines {
 			s.stop = i
@@ -159,10 +170,21 @@ func (s *scanner) scan(start int) {
 				eol, next = "\n", j+1
 			}
 		}
+		if sp < i {
+			if sp = nulOrHigh(src[i:]); sp >= 0 {
+				sp += i
+			} else {
+				sp = len(src)
+			}
+		}
+		special := -1
+		if sp < j {
+			special = sp - i
+		}
 		store = append(store, Line{Pos: Pos{Offset: i, Line: lineNo, Column: 1}, Raw: src[i:j], EOL: eol})
 		l := &store[len(store)-1]
 		s.lines = append(s.lines, l)
-		s.split(l, maxLine)
+		s.split(l, maxLine, special)
 		lineNo++
 		i = next
 	}
@@ -186,8 +208,9 @@ const space = " \t"
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' }
 
-// split fills in the line's kind, field, value and comment.
-func (s *scanner) split(l *Line, maxLine int) {
+// split fills in the line's kind, field, value and comment; special is
+// the index in the line of its first NUL or non-ASCII byte, or -1.
+func (s *scanner) split(l *Line, maxLine, special int) {
 	text := l.Raw
 	l.fieldCol, l.valueCol, l.commentCol = -1, -1, -1
 	if maxLine >= 0 && len(text) > maxLine {
@@ -196,16 +219,12 @@ func (s *scanner) split(l *Line, maxLine int) {
 		s.diag(Warning, CodeLineTooLong, Range{l.at(int32(maxLine)), l.End()},
 			"line is longer than "+strconv.Itoa(maxLine)+" bytes; the rest of it is ignored")
 	}
-	for k := 0; k < len(text); k++ {
-		if c := text[k]; c == 0 {
+	if k := special; k >= 0 && k < len(text) {
+		if text[k] == 0 {
 			p := l.at(int32(k))
 			s.diag(Warning, CodeNUL, Range{p, p}, "NUL byte in line")
-			break
-		} else if c >= utf8.RuneSelf {
-			if !utf8.ValidString(text[k:]) {
-				s.diag(Warning, CodeUTF8, Range{l.Pos, l.End()}, "line is not valid UTF-8")
-			}
-			break
+		} else if !utf8.ValidString(text[k:]) {
+			s.diag(Warning, CodeUTF8, Range{l.Pos, l.End()}, "line is not valid UTF-8")
 		}
 	}
 	body := text
@@ -279,6 +298,37 @@ func (s *scanner) split(l *Line, maxLine int) {
 	}
 }
 
+// nulOrHigh returns the index of the first NUL byte or byte above 0x7F in
+// s, or -1. It tests eight bytes at a time: a word holds one when a byte
+// has its high bit set, or when subtracting 1 from every byte borrows
+// through a zero byte (which can flag bytes after a real zero byte, never
+// a word without one); the bytes of that word are then tested one by one.
+func nulOrHigh(s string) int {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+32 <= len(s); i += 32 { // four words at a time, then one
+		w0 := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
+		w1 := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i+8:]), 8))
+		w2 := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i+16:]), 8))
+		w3 := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i+24:]), 8))
+		if (w0|(w0-lo)&^w0|w1|(w1-lo)&^w1|w2|(w2-lo)&^w2|w3|(w3-lo)&^w3)&hi != 0 {
+			break
+		}
+	}
+	for ; i+8 <= len(s); i += 8 {
+		w := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
+		if (w|(w-lo)&^w)&hi != 0 {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c == 0 || c >= utf8.RuneSelf {
+			return i
+		}
+	}
+	return -1
+}
+
 // The spellings Google's parser takes for each field besides its own; a
 // field name that starts with one of them counts (RFC 9309 section 2.2
 // allows crawlers to be lenient about this).
@@ -296,6 +346,14 @@ var (
 func Classify(field string) (Kind, bool) { return classify(field) }
 
 func classify(field string) (Kind, bool) {
+	switch field { // the spellings nearly every file uses, first
+	case "Disallow", "disallow":
+		return DisallowLine, false
+	case "Allow", "allow":
+		return AllowLine, false
+	case "User-agent", "User-Agent", "user-agent":
+		return AgentLine, false
+	}
 	if len(field) < 5 {
 		return Extension, false
 	}
@@ -339,15 +397,74 @@ func markup(src string) (int, string) {
 	if strings.IndexByte(head, '<') < 0 {
 		return -1, ""
 	}
-	lower := bytes.ToLower([]byte(head))
-	for _, tag := range []string{"<!doctype html", "<html", "<head", "<body"} {
-		if i := bytes.Index(lower, []byte(tag)); i >= 0 {
-			return i, "HTML"
+	if nulOrHigh(head) >= 0 {
+		if !tagCandidate(head) {
+			return -1, ""
+		}
+		return markupUnicode(head)
+	}
+	for _, t := range markupTags {
+		if i := indexTag(head, t.tag); i >= 0 {
+			return i, t.what
 		}
 	}
-	for _, tag := range []string{"<?xml", "<urlset", "<sitemapindex"} {
-		if i := bytes.Index(lower, []byte(tag)); i >= 0 {
-			return i, "XML"
+	return -1, ""
+}
+
+// markupTags are the tags markup looks for, in order.
+var markupTags = []struct{ tag, what string }{
+	{"<!doctype html", "HTML"}, {"<html", "HTML"}, {"<head", "HTML"}, {"<body", "HTML"},
+	{"<?xml", "XML"}, {"<urlset", "XML"}, {"<sitemapindex", "XML"},
+}
+
+// indexTag returns the index of the first occurrence of tag (lower case,
+// starting with '<') in the ASCII text head, ignoring case, or -1.
+func indexTag(head, tag string) int {
+	for i := 0; ; {
+		j := strings.IndexByte(head[i:], '<')
+		if j < 0 {
+			return -1
+		}
+		i += j
+		if len(head)-i < len(tag) {
+			return -1
+		}
+		if strings.EqualFold(head[i:i+len(tag)], tag) {
+			return i
+		}
+		i++
+	}
+}
+
+// tagCandidate reports whether head, lowered as Unicode lowers it, may
+// hold one of markupTags: whether a '<' in it starts one ignoring ASCII
+// case, or is followed within a tag's length by a byte above 0x7F. Only
+// ASCII letters lower to ASCII letters, but for "İ" and the Kelvin sign
+// (TestLowerToASCII checks it), so a tag can come from nothing else.
+func tagCandidate(head string) bool {
+	for i := 0; ; i++ {
+		j := strings.IndexByte(head[i:], '<')
+		if j < 0 {
+			return false
+		}
+		i += j
+		for _, t := range markupTags {
+			w := head[i:min(i+len(t.tag), len(head))]
+			if strings.EqualFold(w, t.tag) || nulOrHigh(w) >= 0 && len(w) == len(t.tag) {
+				return true
+			}
+		}
+	}
+}
+
+// markupUnicode is markup for a head that is not all ASCII: it searches
+// the head lowered as Unicode lowers it (where "İ" is "i"), and returns
+// offsets in the lowered text, as markup always has.
+func markupUnicode(head string) (int, string) {
+	lower := bytes.ToLower([]byte(head))
+	for _, t := range markupTags {
+		if i := bytes.Index(lower, []byte(t.tag)); i >= 0 {
+			return i, t.what
 		}
 	}
 	return -1, ""

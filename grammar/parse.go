@@ -56,16 +56,29 @@ func parse(name, src, ignored string, opts Options) *File {
 			fmt.Sprintf("input is larger than %d bytes; the last %d bytes are ignored", len(src), len(ignored)))
 	}
 	s.summarize()
-	f := &File{Name: name, BOM: src[:bom], Lines: s.lines, Ignored: ignored, LineLimit: opts.maxLineLength(), SizeLimit: opts.maxSize()}
-	f.build()
+	slab := &fileSlab{}
+	f := &slab.f
+	*f = File{Name: name, BOM: src[:bom], Lines: s.lines, Ignored: ignored, LineLimit: opts.maxLineLength(), SizeLimit: opts.maxSize()}
+	f.build(slab)
 	f.Diagnostics = s.diags
 	f.Diagnostics.Sort()
 	return f
 }
 
+// fileSlab is a File with what building it needs, in one allocation: the
+// participle lexer over its lines, and the record of a file that has one
+// (most have one or two).
+type fileSlab struct {
+	f    File
+	lex  lineLexer
+	peek lexer.PeekingLexer
+	rec  [1]Record
+	recp [1]*Record
+}
+
 // build finds the Preamble and runs the participle grammar over the lines
-// to place the Records.
-func (f *File) build() {
+// to place the Records; slab is the one f is part of.
+func (f *File) build(slab *fileSlab) {
 	f.Preamble = f.Lines
 	for i, l := range f.Lines {
 		if l.Kind == AgentLine {
@@ -76,35 +89,47 @@ func (f *File) build() {
 	if len(f.Preamble) == len(f.Lines) {
 		return // no User-agent line, so no record
 	}
-	lex, err := lexer.Upgrade(&lineLexer{lines: f.Lines}, tGap)
-	if err != nil {
-		panic("grammar: line lexer failed: " + err.Error())
-	}
-	tree, err := theParser().ParseFromLexer(lex)
+	tree, err := theParser().ParseFromLexer(slab.tokens(f.Lines))
 	if err != nil {
 		// Every sequence of lines is a robotstxt; an error here is a bug.
 		panic("grammar: " + err.Error())
 	}
-	if len(tree.Records) == 0 {
-		return
+	switch n := len(tree.Records); n {
+	case 0:
+	case 1:
+		f.records(slab.rec[:], slab.recp[:])
+	default:
+		f.records(make([]Record, n), make([]*Record, n))
 	}
-	recs := make([]Record, len(tree.Records))
-	f.Records = make([]*Record, len(tree.Records))
-	// Every record's User-agent lines come from one slab.
-	nAgents := 0
-	for _, l := range f.Lines {
-		if l.Kind == AgentLine && l.inBNF() {
-			nAgents++
+}
+
+// records places the records participle found, as many as recs holds, in
+// recs and f.Records (set to ptrs): record k starts at the k-th
+// Agentlines token.
+func (f *File) records(recs []Record, ptrs []*Record) {
+	f.Records = ptrs
+	lx := lineLexer{lines: f.Lines}
+	k := 0
+	for t, _ := lx.Next(); !t.EOF(); t, _ = lx.Next() {
+		if t.Type == tAgent {
+			if k == len(recs) {
+				panic("grammar: more Agentlines tokens than records")
+			}
+			recs[k].Pos.Line = lx.start // its first line's index, for now
+			k++
 		}
 	}
-	agents := make([]*Line, 0, nAgents)
-	for i := range tree.Records {
+	if k != len(recs) {
+		panic("grammar: fewer Agentlines tokens than records")
+	}
+	var agents []*Line // the slab of the records whose Agents are not a part of their Lines
+	for i := range recs {
 		r := &recs[i]
-		// A record runs to the Gap after it, which starts at a blank line,
+		// A record runs to the gap after it, which starts at a blank line,
 		// or to the next record.
-		start, end := tree.Records[i].Pos.Line-1, len(f.Lines)
-		if i+1 < len(tree.Records) {
-			end = tree.Records[i+1].Pos.Line - 1
+		start, end := r.Pos.Line, len(f.Lines)
+		if i+1 < len(recs) {
+			end = recs[i+1].Pos.Line
 		}
 		for j := start + 1; j < end; j++ {
 			if f.Lines[j].Kind == Blank {
@@ -114,15 +139,47 @@ func (f *File) build() {
 		}
 		r.Lines = f.Lines[start:end:end]
 		r.Pos = r.Lines[0].Pos
-		a0 := len(agents)
-		for _, l := range r.Lines {
-			if l.Kind == AgentLine && l.inBNF() {
-				agents = append(agents, l)
-			}
-		}
-		r.Agents = agents[a0:len(agents):len(agents)]
+		r.Agents, agents = f.agentLines(r.Lines, agents)
 		f.Records[i] = r
 	}
+}
+
+// agentLines returns the User-agent lines in the BNF's form of a record's
+// lines: the first lines themselves when they come first and together, as
+// they nearly always do, else a part of slab, which it makes for the whole
+// file the first time and returns.
+func (f *File) agentLines(lines, slab []*Line) ([]*Line, []*Line) {
+	isAgent := func(l *Line) bool { return l.Kind == AgentLine && l.inBNF() }
+	j := 0
+	for j < len(lines) && isAgent(lines[j]) {
+		j++
+	}
+	together := true
+	for _, l := range lines[j:] {
+		if isAgent(l) {
+			together = false
+			break
+		}
+	}
+	if together {
+		return lines[:j:j], slab
+	}
+	if slab == nil {
+		n := 0
+		for _, l := range f.Lines {
+			if isAgent(l) {
+				n++
+			}
+		}
+		slab = make([]*Line, 0, n)
+	}
+	a0 := len(slab)
+	for _, l := range lines {
+		if isAgent(l) {
+			slab = append(slab, l)
+		}
+	}
+	return slab[a0:len(slab):len(slab)], slab
 }
 
 // PosAt returns the Pos of a byte offset in src as Parse counts positions:

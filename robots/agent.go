@@ -8,8 +8,9 @@ import (
 	"sync/atomic"
 )
 
-// tokenAgent is one entry of Policy.byToken: a product token, lower case,
-// and its agent (shared by tokens that name the same groups).
+// tokenAgent is one entry of agentTable.tokens: a product token as the file
+// first writes it, and its agent (shared by tokens that name the same
+// groups).
 type tokenAgent struct {
 	token string
 	agent *Agent
@@ -35,13 +36,16 @@ type Agent struct {
 	ixOnce sync.Once
 }
 
-// index builds the agent tables: one Agent per record for a profile
-// that does not merge groups, else one per product token and one for the
-// "*" groups.
-func (pol *Policy) index() {
-	pol.none = &pol.noneVal
-	pol.none.policy, pol.none.profile = pol, pol.profile
-	pol.none.percent, pol.none.robotsTxt = pol.profile.desc().percent, pol.profile.desc().robotsTxt
+// index builds the agent tables, once, on the first call that selects an
+// agent: one Agent per record for a profile that does not merge groups,
+// else one per product token and one for the "*" groups.
+func (pol *Policy) index() { pol.agentsOnce.Do(pol.buildAgents) }
+
+func (pol *Policy) buildAgents() {
+	pol.at = &agentTable{}
+	pol.at.none = &pol.at.noneVal
+	pol.at.none.policy, pol.at.none.profile = pol, pol.profile
+	pol.at.none.percent, pol.at.none.robotsTxt = pol.profile.desc().percent, pol.profile.desc().robotsTxt
 	if !pol.profile.desc().merge {
 		pol.indexRecords()
 		return
@@ -52,14 +56,14 @@ func (pol *Policy) index() {
 // indexRecords makes one Agent per group, in file order, for a profile
 // that uses the first group naming a crawler.
 func (pol *Policy) indexRecords() {
-	pol.records = make([]*Agent, len(pol.groups))
+	pol.at.records = make([]*Agent, len(pol.groups))
 	slab := make([]Agent, 0, len(pol.groups))
 	for i, g := range pol.groups {
 		tok := ""
 		if g.Global {
 			tok = "*"
 		}
-		pol.records[i] = pol.merge(&slab, tok, pol.groups[i:i+1:i+1], g.Global)
+		pol.at.records[i] = pol.merge(&slab, tok, pol.groups[i:i+1:i+1], g.Global)
 	}
 }
 
@@ -67,18 +71,6 @@ func (pol *Policy) indexRecords() {
 // of the "*" groups, for a profile that merges the groups naming a
 // crawler.
 func (pol *Policy) indexTokens() {
-	agents := pol.profile.desc().agents
-	// The tokens in order of first appearance, each with its groups: a
-	// sub-slice of pol.groups while it names one group, its own slice once
-	// it names more.
-	type tokGroups struct {
-		tok    string
-		groups []*Group
-	}
-	at := map[string]int32{}
-	var global []*Group
-	var nameBuf [4]string
-	names := nameBuf[:0]
 	nGlobal, nValues, lastGlobal := 0, 0, 0
 	for i, g := range pol.groups {
 		if g.Global {
@@ -86,6 +78,7 @@ func (pol *Policy) indexTokens() {
 		}
 		nValues += len(g.Agents)
 	}
+	var global []*Group
 	switch {
 	case nGlobal == 1:
 		global = pol.groups[lastGlobal : lastGlobal+1 : lastGlobal+1]
@@ -97,38 +90,26 @@ func (pol *Policy) indexTokens() {
 			}
 		}
 	}
-	toks := make([]tokGroups, 0, nValues)
-	for i, g := range pol.groups {
-		for _, v := range g.Agents {
-			if agents.isGlobal(v) {
-				continue
-			}
-			names = agents.names(v, names[:0])
-			for _, tok := range names {
-				tok = asciiLower(tok)
-				j, ok := at[tok]
-				if !ok {
-					at[tok] = int32(len(toks))
-					toks = append(toks, tokGroups{tok, pol.groups[i : i+1 : i+1]})
-					continue
-				}
-				t := &toks[j]
-				if t.groups[len(t.groups)-1] == g {
-					continue // named twice in one group
-				}
-				t.groups = append(t.groups, g) // copies on the first append: capacity is 1
-			}
-		}
+	var tokBuf [smallIndex]tokGroups
+	toks := tokBuf[:0]
+	if nValues > smallIndex {
+		toks = make([]tokGroups, 0, nValues)
 	}
+	toks, pol.at.byToken = pol.tokenGroups(toks)
 	slab := make([]Agent, 0, len(toks)+1)
 	if len(global) > 0 {
-		pol.global = pol.merge(&slab, "*", global, true)
+		pol.at.global = pol.merge(&slab, "*", global, true)
 	}
-	pol.byToken = make(map[uint64]int32, len(toks))
-	pol.tokens = make([]tokenAgent, len(toks))
+	pol.at.tokens = make([]tokenAgent, len(toks))
 	// Tokens naming the same groups share one agent: files often list
 	// dozens of crawlers over one group.
-	single := make([]*Agent, len(pol.groups))
+	var singleBuf [smallIndex]*Agent
+	single := singleBuf[:0]
+	if len(pol.groups) > smallIndex {
+		single = make([]*Agent, len(pol.groups))
+	} else {
+		single = singleBuf[:len(pol.groups)]
+	}
 	var multi map[string]*Agent
 	var key []byte
 	for i, t := range toks {
@@ -136,7 +117,13 @@ func (pol *Policy) indexTokens() {
 		if len(t.groups) == 1 {
 			gi := t.groups[0].index
 			if a = single[gi]; a == nil {
-				a = pol.merge(&slab, t.tok, t.groups, false)
+				if nGlobal == 1 && gi == lastGlobal {
+					// The "*" group's rules, merged already.
+					a = pol.newAgent(&slab, t.tok, t.groups, false)
+					a.rules = pol.at.global.rules
+				} else {
+					a = pol.merge(&slab, t.tok, t.groups, false)
+				}
 				single[gi] = a
 			}
 		} else {
@@ -152,14 +139,111 @@ func (pol *Policy) indexTokens() {
 				multi[string(key)] = a
 			}
 		}
-		h := foldHash(t.tok)
-		next := int32(-1)
-		if j, ok := pol.byToken[h]; ok {
-			next = j
-		}
-		pol.tokens[i] = tokenAgent{t.tok, a, next}
-		pol.byToken[h] = int32(i)
+		pol.at.tokens[i] = tokenAgent{t.tok, a, t.next}
 	}
+}
+
+// smallIndex is how many product tokens a policy finds by a linear
+// search: below it a hash map costs more than it saves (most files name a
+// few crawlers).
+const smallIndex = 8
+
+// tokGroups is a product token as the file writes it first, with its
+// groups: a sub-slice of Policy.groups while it names one group, its own
+// slice once it names more; next is the previous token with the same
+// folded hash (in a policy with a hash index), or -1.
+type tokGroups struct {
+	tok    string
+	groups []*Group
+	next   int32
+}
+
+// tokenGroups appends to toks the product tokens of the policy's groups
+// in order of first appearance (compared ignoring ASCII case), each with
+// its groups, and returns them with their hash index: nil while there
+// are at most smallIndex tokens, found then by a linear search.
+func (pol *Policy) tokenGroups(toks []tokGroups) ([]tokGroups, map[uint64]int32) {
+	agents := pol.profile.desc().agents
+	var byHash map[uint64]int32
+	nValues := 0
+	for _, g := range pol.groups {
+		nValues += len(g.Agents)
+	}
+	var nameBuf [4]string
+	names := nameBuf[:0]
+	for i, g := range pol.groups {
+		for _, v := range g.Agents {
+			if agents.isGlobal(v) {
+				continue
+			}
+			names = agents.names(v, names[:0])
+			for _, tok := range names {
+				j := findToken(toks, byHash, tok)
+				if j < 0 {
+					toks = append(toks, tokGroups{tok, pol.groups[i : i+1 : i+1], -1})
+					if len(toks) > smallIndex {
+						byHash = hashTokens(toks, byHash, nValues)
+					}
+					continue
+				}
+				t := &toks[j]
+				if t.groups[len(t.groups)-1] == g {
+					continue // named twice in one group
+				}
+				t.groups = append(t.groups, g) // copies on the first append: capacity is 1
+			}
+		}
+	}
+	return toks, byHash
+}
+
+// findToken returns the index in toks of tok, compared ignoring ASCII
+// case, or -1; byHash is the hash index of toks, or nil for a linear
+// search.
+func findToken(toks []tokGroups, byHash map[uint64]int32, tok string) int32 {
+	if byHash == nil {
+		for j := range toks {
+			if equalFoldASCII(toks[j].tok, tok) {
+				return int32(j)
+			}
+		}
+		return -1
+	}
+	if j, ok := byHash[foldHash(tok)]; ok {
+		for ; j >= 0; j = toks[j].next {
+			if equalFoldASCII(toks[j].tok, tok) {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// hashTokens adds the tokens of toks that byHash (nil for none) does not
+// index yet, the last one or all of them, and returns it; size is how
+// many tokens it may hold in the end.
+func hashTokens(toks []tokGroups, byHash map[uint64]int32, size int) map[uint64]int32 {
+	from := len(toks) - 1
+	if byHash == nil {
+		byHash = make(map[uint64]int32, size)
+		from = 0
+	}
+	for i := from; i < len(toks); i++ {
+		h := foldHash(toks[i].tok)
+		toks[i].next = -1
+		if j, ok := byHash[h]; ok {
+			toks[i].next = j
+		}
+		byHash[h] = int32(i)
+	}
+	return byHash
+}
+
+// newAgent adds an Agent for the groups gs to the slab, with no rules yet.
+func (pol *Policy) newAgent(slab *[]Agent, tok string, gs []*Group, global bool) *Agent {
+	d := pol.profile.desc()
+	*slab = append(*slab, Agent{policy: pol, profile: pol.profile, percent: d.percent, robotsTxt: d.robotsTxt, token: tok, groups: gs, global: global})
+	return &(*slab)[len(*slab)-1]
 }
 
 // merge makes one Agent of the groups naming the same token: their rules
@@ -168,8 +252,7 @@ func (pol *Policy) indexTokens() {
 // length when Allow wins ties, file order after that.
 func (pol *Policy) merge(slab *[]Agent, tok string, gs []*Group, global bool) *Agent {
 	d := pol.profile.desc()
-	*slab = append(*slab, Agent{policy: pol, profile: pol.profile, percent: d.percent, robotsTxt: d.robotsTxt, token: tok, groups: gs, global: global})
-	a := &(*slab)[len(*slab)-1]
+	a := pol.newAgent(slab, tok, gs, global)
 	own := false // a.rules is the agent's own slice, not a group's
 	if len(gs) == 1 && !hasNever(gs[0].Rules) {
 		a.rules = gs[0].Rules
@@ -310,6 +393,7 @@ func foldHash(s string) uint64 {
 // Google's parser cuts them, as Google's parser does: pass the token. The
 // name "*" selects the "*" group(s) only.
 func (pol *Policy) Agent(agent string) *Agent {
+	pol.index()
 	d := pol.profile.desc()
 	tok, named := d.agents.token(agent)
 	if !d.merge {
@@ -318,10 +402,16 @@ func (pol *Policy) Agent(agent string) *Agent {
 	if !named {
 		return pol.globalOrNone()
 	}
-	if pol.byToken != nil {
-		if j, ok := pol.byToken[foldHash(tok)]; ok {
-			for ; j >= 0; j = pol.tokens[j].next {
-				if e := &pol.tokens[j]; equalFoldASCII(e.token, tok) {
+	if pol.at.byToken == nil {
+		for j := range pol.at.tokens {
+			if e := &pol.at.tokens[j]; equalFoldASCII(e.token, tok) {
+				return e.agent
+			}
+		}
+	} else {
+		if j, ok := pol.at.byToken[foldHash(tok)]; ok {
+			for ; j >= 0; j = pol.at.tokens[j].next {
+				if e := &pol.at.tokens[j]; equalFoldASCII(e.token, tok) {
 					return e.agent
 				}
 			}
@@ -331,10 +421,10 @@ func (pol *Policy) Agent(agent string) *Agent {
 }
 
 func (pol *Policy) globalOrNone() *Agent {
-	if pol.global != nil {
-		return pol.global
+	if pol.at.global != nil {
+		return pol.at.global
 	}
-	return pol.none
+	return pol.at.none
 }
 
 // recordAgent selects the first record with a User-agent value that
@@ -342,7 +432,7 @@ func (pol *Policy) globalOrNone() *Agent {
 // record.
 func (pol *Policy) recordAgent(m agentMatch, tok string, named bool) *Agent {
 	var star *Agent
-	for _, a := range pol.records {
+	for _, a := range pol.at.records {
 		if a.global && star == nil {
 			star = a
 		}
@@ -358,7 +448,7 @@ func (pol *Policy) recordAgent(m agentMatch, tok string, named bool) *Agent {
 	if star != nil {
 		return star
 	}
-	return pol.none
+	return pol.at.none
 }
 
 // containsFold reports whether sub is in s, ignoring ASCII case.
@@ -502,12 +592,13 @@ func (a *Agent) VisitTime() *VisitTime {
 // per product token (an agent shared by tokens once per token), and under
 // Draft and NoRobots one per record.
 func (pol *Policy) allAgents() []*Agent {
-	agents := make([]*Agent, 0, 1+len(pol.tokens)+len(pol.records))
-	if pol.global != nil {
-		agents = append(agents, pol.global)
+	pol.index()
+	agents := make([]*Agent, 0, 1+len(pol.at.tokens)+len(pol.at.records))
+	if pol.at.global != nil {
+		agents = append(agents, pol.at.global)
 	}
-	for _, e := range pol.tokens {
+	for _, e := range pol.at.tokens {
 		agents = append(agents, e.agent)
 	}
-	return append(agents, pol.records...)
+	return append(agents, pol.at.records...)
 }

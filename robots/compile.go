@@ -2,6 +2,7 @@ package robots
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/sitetxt/sitetxt/grammar"
 )
@@ -13,22 +14,30 @@ type Policy struct {
 	name    string
 	groups  []*Group
 
-	// Agent selection. Profiles that merge groups (rfc9309, google): the
-	// merged groups of each product token, found by a case-folded hash,
-	// and the merged "*" groups. The others (draft, norobots): one Agent
-	// per record, searched in order.
-	byToken map[uint64]int32 // folded hash of a token -> index in tokens
-	tokens  []tokenAgent
-	global  *Agent
-	records []*Agent
-	none    *Agent
-	noneVal Agent
+	// Agent selection, built on the first call that selects an agent
+	// (agentsOnce: most callers ask for one crawler, many only compile).
+	agentsOnce sync.Once
+	at         *agentTable
 
 	sitemaps    []Sitemap
 	host        *Host
 	cleanParams []*CleanParam
 	licenses    []License
 	diags       grammar.Diagnostics
+}
+
+// agentTable is a policy's agent selection. Profiles that merge groups
+// (rfc9309, google): the merged groups of each product token, found by a
+// case-folded hash (or in turn, when there are few), and the merged "*"
+// groups. The others (draft, norobots): one Agent per record, searched in
+// order.
+type agentTable struct {
+	byToken map[uint64]int32 // folded hash of a token -> index in tokens; nil for at most smallIndex tokens, searched in turn
+	tokens  []tokenAgent
+	global  *Agent
+	records []*Agent
+	none    *Agent
+	noneVal Agent
 }
 
 // Compile interprets a parsed robots.txt file under profile p. Values the
@@ -46,21 +55,24 @@ type Policy struct {
 // group the User-agent and rule lines in order (File.Lines), as their
 // groups are not blank-line records; draft and norobots read the grammar's
 // records (File.Records), which blank lines end, as their texts define.
+//
+// Compile reads the groups and rules; which groups apply to which crawler
+// (the agent tables, with each crawler's rules in decision order) is built
+// on the first call that selects a crawler, once: a caller that only
+// compiles, or lints the groups, does not pay for it.
 func Compile(f *grammar.File, p Profile) *Policy {
 	if int(p) >= len(profiles) {
 		p = RFC9309
 	}
 	f = readAs(f, p)
-	pol := &Policy{profile: p, name: f.Name}
-	c := compiler{pol: pol, file: f, desc: p.desc()}
+	c := compiler{file: f, desc: p.desc(), profile: p}
 	if c.desc.records {
 		c.readRecords()
 	} else {
 		c.readLines()
 	}
-	pol.index()
-	pol.diags.Sort()
-	return pol
+	c.pol.diags.Sort()
+	return c.pol
 }
 
 // readAs returns f, or f parsed again from its text when its parse
@@ -111,9 +123,10 @@ func (c *compiler) kind(l *grammar.Line) lineKind {
 }
 
 type compiler struct {
-	pol  *Policy
-	file *grammar.File
-	desc *profile
+	pol     *Policy // made by alloc
+	file    *grammar.File
+	desc    *profile
+	profile Profile
 	// controls is set, under googleLines, when a line holds a NUL,
 	// vertical tab or form feed: only then are lines re-read as Google
 	// reads them.
@@ -126,6 +139,7 @@ type compiler struct {
 	agents     []string
 	agentLines []*grammar.Line
 	groups     []Group // the last is the one being read: its slices end the slabs
+	groupPtrs  []*Group
 }
 
 // newRule returns a zero Rule from the slab.
@@ -146,18 +160,40 @@ func (c *compiler) value(l *grammar.Line) string {
 	return l.Value
 }
 
-// alloc makes the slabs for at most nGroups groups, nAgents agent lines
-// and nRules rules.
+// alloc makes the policy and the slabs for nGroups groups, nAgents agent
+// lines and nRules rules.
 func (c *compiler) alloc(nGroups, nAgents, nRules int) {
-	c.groups = make([]Group, 0, nGroups)
+	if nGroups == 1 && nAgents <= len(policySlab{}.agents) {
+		s := &policySlab{}
+		c.pol, c.groups, c.groupPtrs = &s.pol, s.group[:0], s.groupPtrs[:0]
+		c.agents, c.agentLines = s.agents[:0:nAgents], s.agentLines[:0:nAgents]
+	} else {
+		c.pol = &Policy{}
+		c.groups = make([]Group, 0, nGroups)
+		c.agents = make([]string, 0, nAgents)
+		c.agentLines = make([]*grammar.Line, 0, nAgents)
+	}
+	c.pol.profile, c.pol.name = c.profile, c.file.Name
 	c.slab = make([]Rule, 0, nRules)
 	c.rules = make([]*Rule, 0, nRules)
-	c.agents = make([]string, 0, nAgents)
-	c.agentLines = make([]*grammar.Line, 0, nAgents)
 }
 
-// newGroup starts a group (within the capacity alloc gave).
+// policySlab is a Policy of one group of a few User-agent lines, the most
+// common file, with that group: one allocation.
+type policySlab struct {
+	pol        Policy
+	group      [1]Group
+	groupPtrs  [1]*Group
+	agents     [4]string
+	agentLines [4]*grammar.Line
+}
+
+// newGroup starts a group (within the capacity alloc gave: the groups'
+// slices point into the slab, which must not move).
 func (c *compiler) newGroup() *Group {
+	if len(c.groups) == cap(c.groups) {
+		panic("robots: more groups than counted")
+	}
 	c.groups = append(c.groups, Group{index: len(c.groups)})
 	g := &c.groups[len(c.groups)-1]
 	g.Rules, g.Agents, g.AgentLines = c.rules[len(c.rules):], c.agents[len(c.agents):], c.agentLines[len(c.agentLines):]
@@ -179,7 +215,10 @@ func (c *compiler) addAgent(g *Group, l *grammar.Line) {
 
 // finish lists the groups, each with its part of the slabs.
 func (c *compiler) finish() {
-	c.pol.groups = make([]*Group, len(c.groups))
+	if c.groupPtrs == nil {
+		c.groupPtrs = make([]*Group, 0, len(c.groups))
+	}
+	c.pol.groups = c.groupPtrs[:len(c.groups)]
 	for i := range c.groups {
 		g := &c.groups[i]
 		g.Rules = g.Rules[:len(g.Rules):len(g.Rules)]
@@ -202,45 +241,71 @@ func (c *compiler) readLines() {
 			}
 		}
 	}
-	nAgents, nRules := 0, 0
+	nGroups, nAgents, nRules := 0, 0, 0
+	var w groupWalk
 	for _, l := range c.file.Lines {
-		switch c.kind(l) {
+		k := c.kind(l)
+		if c.walk(&w, k, l) {
+			nGroups++
+		}
+		switch k {
 		case kAgent:
 			nAgents++
 		case kAllow, kDisallow:
 			nRules++
 		}
 	}
+	c.alloc(nGroups, nAgents, nRules)
 	if nAgents == 0 {
 		for _, l := range c.file.Lines {
 			c.extension(nil, l)
 		}
 		return
 	}
-	c.alloc(nAgents, nAgents, nRules)
 	var cur *Group
-	sawRule := false
+	w = groupWalk{}
 	for _, l := range c.file.Lines {
-		switch k := c.kind(l); k {
+		k := c.kind(l)
+		if c.walk(&w, k, l) {
+			cur = c.newGroup()
+		}
+		switch k {
 		case kAgent:
-			if cur == nil || sawRule {
-				cur, sawRule = c.newGroup(), false
-			}
 			c.addAgent(cur, l)
 		case kAllow, kDisallow:
-			if cur == nil {
-				continue // before any User-agent line: ignored
+			if cur != nil { // else before any User-agent line: ignored
+				c.addRule(cur, l, k == kAllow)
 			}
-			sawRule = true
-			c.addRule(cur, l, k == kAllow)
 		default:
 			c.extension(cur, l)
-			if c.desc.usageRule && cur != nil && l.IsGroupRule() {
-				sawRule = true // draft-ietf-aipref-attach: a rule of its group
-			}
 		}
 	}
 	c.finish()
+}
+
+// groupWalk is where readLines is in the file's groups.
+type groupWalk struct {
+	inGroup bool // a User-agent line was read
+	sawRule bool // a rule of the group was read: a User-agent line starts the next
+}
+
+// walk moves w past line l, of kind k, and reports whether l starts a
+// group: a User-agent line after a rule, or the first one.
+func (c *compiler) walk(w *groupWalk, k lineKind, l *grammar.Line) bool {
+	switch k {
+	case kAgent:
+		if !w.inGroup || w.sawRule {
+			w.inGroup, w.sawRule = true, false
+			return true
+		}
+	case kAllow, kDisallow:
+		w.sawRule = w.inGroup
+	default:
+		if c.desc.usageRule && w.inGroup && l.IsGroupRule() {
+			w.sawRule = true // draft-ietf-aipref-attach: a rule of its group
+		}
+	}
+	return false
 }
 
 // readRecords reads the grammar's records (File.Records), the records of
@@ -253,6 +318,7 @@ func (c *compiler) readLines() {
 func (c *compiler) readRecords() {
 	f := c.file
 	if len(f.Records) == 0 {
+		c.alloc(0, 0, 0)
 		for _, l := range f.Lines {
 			c.outside(l)
 		}
@@ -335,6 +401,12 @@ func (r *Rule) compile(p Profile) {
 		return
 	}
 	d := p.desc()
+	if d.percent == percentRFC && !needsNormRFCPath(pat) {
+		// No '%', '*', '$' or non-ASCII byte, as most patterns: nothing to
+		// normalise, no wildcard (one pass over it, a word at a time).
+		r.prio, r.lit = int32(min(len(pat), 1<<30)), pat
+		return
+	}
 	r.setPattern(d.percent.pattern(pat), d.wildcards)
 }
 

@@ -293,11 +293,12 @@ func (r percentRule) pattern(pat string) string {
 		pat = escapeGoogle(pat)
 	case percentRFC:
 		if needsNormRFC(pat) || strings.IndexByte(pat[:len(pat)-1], '$') >= 0 {
-			pat = string(normRFC(nil, pat, false))
+			// One allocation, kept as the string (nothing else holds it).
+			pat = bytesString(normRFC(make([]byte, 0, len(pat)+len(pat)/2), pat, false))
 		}
 	case percentDraft:
 		if strings.IndexByte(pat, '%') >= 0 {
-			pat = string(normDraft(nil, pat))
+			pat = bytesString(normDraft(make([]byte, 0, len(pat)), pat))
 		}
 	}
 	return pat
