@@ -68,21 +68,47 @@ func (f *Fetcher) Probe(ctx context.Context, c *Catalog, opts ProbeOptions) gram
 	}
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
-	client := f.HTTPClient
-	if client == nil {
-		client = &http.Client{}
+	p := &prober{f: f, c: c, opts: opts, ctx: ctx, client: f.HTTPClient, perRequest: f.Timeout, next: map[string]time.Time{}}
+	if p.client == nil {
+		p.client = &http.Client{}
 	}
-	perRequest := f.Timeout
-	if perRequest <= 0 {
-		perRequest = fetch.DefaultTimeout
+	if p.perRequest <= 0 {
+		p.perRequest = fetch.DefaultTimeout
 	}
+	sem := make(chan struct{}, opts.Concurrency)
+	var wg sync.WaitGroup
+	for _, j := range probeJobs(c) {
+		if ctx.Err() != nil {
+			p.report(grammar.Warning, "probe-skipped", j, fmt.Sprintf("%s not probed: the probe's time limit (%v) was reached", j.url, opts.Timeout))
+			continue
+		}
+		if opts.Robots != nil && !opts.Robots.Allowed(ctx, agent, j.url) {
+			p.report(grammar.Warning, "probe-disallowed", j, fmt.Sprintf("%s not probed: robots.txt disallows it for %s", j.url, agent))
+			continue
+		}
+		sem <- struct{}{}
+		wg.Add(1)
+		go func(j *probeJob) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			p.probe(j)
+		}(j)
+	}
+	wg.Wait()
+	p.diags.Sort()
+	return p.diags
+}
 
-	type job struct {
-		url     string
-		entries []*Entry
-	}
-	var jobs []*job
-	byURL := map[string]*job{}
+// probeJob is one URL to probe and the entries that list it.
+type probeJob struct {
+	url     string
+	entries []*Entry
+}
+
+// probeJobs returns the http(s) file URLs of c's entries, each once.
+func probeJobs(c *Catalog) []*probeJob {
+	var jobs []*probeJob
+	byURL := map[string]*probeJob{}
 	for _, e := range c.Entries {
 		for i, u := range e.urlByPath() {
 			if u == "" || pinsDirectory(e.Paths[i]) || !isHTTP(u) {
@@ -90,96 +116,91 @@ func (f *Fetcher) Probe(ctx context.Context, c *Catalog, opts ProbeOptions) gram
 			}
 			j := byURL[u]
 			if j == nil {
-				j = &job{url: u}
+				j = &probeJob{url: u}
 				byURL[u] = j
 				jobs = append(jobs, j)
 			}
 			j.entries = append(j.entries, e)
 		}
 	}
+	return jobs
+}
 
-	var (
-		mu    sync.Mutex
-		diags grammar.Diagnostics
-		next  = map[string]time.Time{} // host: earliest next request
-	)
-	report := func(sev grammar.Severity, code string, j *job, msg string) {
-		mu.Lock()
-		defer mu.Unlock()
+// prober is one Probe run: what its goroutines share.
+type prober struct {
+	f          *Fetcher
+	c          *Catalog
+	opts       ProbeOptions
+	ctx        context.Context
+	client     *http.Client
+	perRequest time.Duration
+
+	mu    sync.Mutex
+	diags grammar.Diagnostics
+	next  map[string]time.Time // host: earliest next request
+}
+
+// report gives each entry of j a diagnostic.
+func (p *prober) report(sev grammar.Severity, code string, j *probeJob, msg string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, e := range j.entries {
+		name := e.file
+		if name == "" {
+			name = p.c.Name
+		}
+		p.diags = append(p.diags, &grammar.Diagnostic{Severity: sev, Code: code, Filename: name,
+			Range: grammar.Range{Start: e.Pos, End: e.Pos}, Summary: msg})
+	}
+}
+
+// wait reserves the host's next slot and sleeps until it.
+func (p *prober) wait(host string) error {
+	p.mu.Lock()
+	now := time.Now()
+	at := p.next[host]
+	if at.Before(now) {
+		at = now
+	}
+	if p.opts.HostDelay > 0 {
+		p.next[host] = at.Add(p.opts.HostDelay)
+	}
+	p.mu.Unlock()
+	if d := time.Until(at); d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-p.ctx.Done():
+			return p.ctx.Err()
+		}
+	}
+	return nil
+}
+
+// probe asks for one URL, in its host's turn, and records the answer.
+func (p *prober) probe(j *probeJob) {
+	u, _ := url.Parse(j.url)
+	if err := p.wait(strings.ToLower(u.Host)); err != nil {
+		p.report(grammar.Warning, "probe-skipped", j, fmt.Sprintf("%s not probed: the probe's time limit (%v) was reached", j.url, p.opts.Timeout))
+		return
+	}
+	info, status, err := p.f.probeOne(p.ctx, p.client, p.perRequest, j.url)
+	switch {
+	case err != nil:
+		p.report(grammar.Error, "broken-link", j, fmt.Sprintf("%s: %v", j.url, err))
+	case status >= 400:
+		p.report(grammar.Error, "broken-link", j, fmt.Sprintf("%s: HTTP %d %s", j.url, status, http.StatusText(status)))
+	default:
+		p.mu.Lock()
 		for _, e := range j.entries {
-			name := e.file
-			if name == "" {
-				name = c.Name
+			if e.Files == nil {
+				e.Files = map[string]FileInfo{}
 			}
-			diags = append(diags, &grammar.Diagnostic{Severity: sev, Code: code, Filename: name,
-				Range: grammar.Range{Start: e.Pos, End: e.Pos}, Summary: msg})
+			e.Files[j.url] = info
 		}
+		p.mu.Unlock()
 	}
-	// wait reserves the host's next slot and sleeps until it.
-	wait := func(host string) error {
-		mu.Lock()
-		now := time.Now()
-		at := next[host]
-		if at.Before(now) {
-			at = now
-		}
-		if opts.HostDelay > 0 {
-			next[host] = at.Add(opts.HostDelay)
-		}
-		mu.Unlock()
-		if d := time.Until(at); d > 0 {
-			t := time.NewTimer(d)
-			defer t.Stop()
-			select {
-			case <-t.C:
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		}
-		return nil
-	}
-	sem := make(chan struct{}, opts.Concurrency)
-	var wg sync.WaitGroup
-	for _, j := range jobs {
-		if ctx.Err() != nil {
-			report(grammar.Warning, "probe-skipped", j, fmt.Sprintf("%s not probed: the probe's time limit (%v) was reached", j.url, opts.Timeout))
-			continue
-		}
-		if opts.Robots != nil && !opts.Robots.Allowed(ctx, agent, j.url) {
-			report(grammar.Warning, "probe-disallowed", j, fmt.Sprintf("%s not probed: robots.txt disallows it for %s", j.url, agent))
-			continue
-		}
-		sem <- struct{}{}
-		wg.Add(1)
-		go func(j *job) {
-			defer wg.Done()
-			defer func() { <-sem }()
-			u, _ := url.Parse(j.url)
-			if err := wait(strings.ToLower(u.Host)); err != nil {
-				report(grammar.Warning, "probe-skipped", j, fmt.Sprintf("%s not probed: the probe's time limit (%v) was reached", j.url, opts.Timeout))
-				return
-			}
-			info, status, err := f.probeOne(ctx, client, perRequest, j.url)
-			switch {
-			case err != nil:
-				report(grammar.Error, "broken-link", j, fmt.Sprintf("%s: %v", j.url, err))
-			case status >= 400:
-				report(grammar.Error, "broken-link", j, fmt.Sprintf("%s: HTTP %d %s", j.url, status, http.StatusText(status)))
-			default:
-				mu.Lock()
-				for _, e := range j.entries {
-					if e.Files == nil {
-						e.Files = map[string]FileInfo{}
-					}
-					e.Files[j.url] = info
-				}
-				mu.Unlock()
-			}
-		}(j)
-	}
-	wg.Wait()
-	diags.Sort()
-	return diags
 }
 
 // probeOne sends HEAD, or a ranged GET when HEAD is refused.

@@ -108,19 +108,7 @@ func checkRun(opts *checkOptions) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
-	if opts.Source == "" || perSite(opts.Source, opts.URLs) {
-		// No SOURCE: every URL is checked against its own site's robots.txt.
-		if opts.Source != "" {
-			opts.URLs = append([]string{opts.Source}, opts.URLs...)
-			opts.Source = ""
-		}
-		if len(opts.URLs) == 0 && opts.URLsFile == "" {
-			return usageError("check: no URL given (name a SOURCE and URLs, absolute URLs, or use --urls)")
-		}
-		if err := checkURLsFile(opts.URLsFile); err != nil {
-			return err
-		}
-	} else if err := needURLs("check", opts.Source, opts.URLs, opts.URLsFile); err != nil {
+	if err := checkArgs(opts); err != nil {
 		return err
 	}
 	opts.Fetch.Profile = prof.String()
@@ -204,6 +192,23 @@ func checkRun(opts *checkOptions) error {
 		failure = sites.failure
 	}
 	return exitWith(failure, disallowed)
+}
+
+// checkArgs checks that check is given URLs; with no SOURCE (the first
+// argument an absolute page URL), it moves the first argument to the URLs,
+// each to be checked against its own site's robots.txt.
+func checkArgs(opts *checkOptions) error {
+	if opts.Source != "" && !perSite(opts.Source, opts.URLs) {
+		return needURLs("check", opts.Source, opts.URLs, opts.URLsFile)
+	}
+	if opts.Source != "" {
+		opts.URLs = append([]string{opts.Source}, opts.URLs...)
+		opts.Source = ""
+	}
+	if len(opts.URLs) == 0 && opts.URLsFile == "" {
+		return usageError("check: no URL given (name a SOURCE and URLs, absolute URLs, or use --urls)")
+	}
+	return checkURLsFile(opts.URLsFile)
 }
 
 // perSite reports whether check's arguments name no SOURCE: the first is

@@ -146,103 +146,22 @@ func datasetsRun(opts *datasetsOptions) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
-	sources := append([]string(nil), opts.Sources...)
-	if opts.List != "" {
-		more, err := readSourceList(opts.IO, opts.List)
-		if err != nil {
-			return err
-		}
-		sources = append(sources, more...)
-	}
-	if len(sources) == 0 {
-		return usageError("datasets: --list %s names no SOURCE", opts.List)
-	}
-	stdin := 0
-	for _, s := range sources {
-		if s == "-" {
-			stdin++
-		}
-	}
-	if opts.List == "-" {
-		stdin++
-	}
-	if opts.Robots == "-" {
-		stdin++
-	}
-	if stdin > 1 {
-		return usageError("datasets: standard input can be read once (SOURCE, --list or --robots)")
-	}
-	bases, err := sourceBases(opts.Base, sources)
+	sources, bases, err := datasetsSources(opts)
 	if err != nil {
 		return err
 	}
-	if (len(opts.BureauCode) > 0) != (len(opts.ProgramCode) > 0) {
-		return usageError("--bureau-code and --program-code go together (the federal data.json schema needs both)")
-	}
-	if opts.MaxDepth < 0 || opts.MaxFetches < 1 || opts.BoardTimeout <= 0 {
-		return usageError("--max-depth must be 0 or more, --max-fetches 1 or more, --board-timeout positive")
-	}
-	if opts.ProbeConc < 1 || opts.ProbeDelay < 0 || opts.ProbeTimeout <= 0 {
-		return usageError("--probe-concurrency must be 1 or more, --probe-delay 0 or more, --probe-timeout positive")
-	}
 	popts := datatxt.Options{Form: form, Agent: opts.Agent,
 		Rules: datatxt.CompileRules(robots.Compile, prof)}
-	if opts.Robots != "" {
-		opts.Fetch.Profile = prof.String()
-		rsrc, err := resolveSource(opts.IO, &opts.Fetch, opts.Robots, "robots.txt")
-		if err != nil {
-			return err
-		}
-		as, err := accessFor(&opts.Fetch, rsrc, []string{prof.String()})
-		if err != nil {
-			return err
-		}
-		popts.Robots = as[0]
-		if popts.RobotsSite, err = robotsSiteOf(opts.Robots, rsrc, sources, bases); err != nil {
-			return err
-		}
+	if err := datasetsRobots(opts, prof, sources, bases, &popts); err != nil {
+		return err
 	}
-	var (
-		cats   []*datatxt.Catalog
-		failed bool
-	)
-	for i, s := range sources {
-		popts.Base = bases[i]
-		c, err := datasetsSource(opts, s, popts)
-		if err != nil {
-			failed = true
-			var ee *exitError
-			if errors.As(err, &ee) && ee.code != ExitError {
-				return err
-			}
-			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %s\n", visible(err.Error()))
-			continue
-		}
-		cats = append(cats, c)
-	}
-	if len(cats) == 0 && failed {
-		// Nothing could be read: the errors said so; no empty report.
-		return &exitError{code: ExitError}
-	}
-	name := "catalog"
-	if len(sources) == 1 {
-		name = sources[0]
-	}
-	c := datatxt.Join(name, cats...)
-	if len(cats) == 1 {
-		c.Name = cats[0].Name
+	c, failed, err := readCatalogs(opts, sources, bases, popts)
+	if c == nil {
+		return err
 	}
 	var probeDiags grammar.Diagnostics
 	if opts.Probe {
-		ff := opts.Fetch.Fetcher()
-		pf := &datatxt.Fetcher{UserAgent: ff.UserAgent, Timeout: ff.Timeout}
-		rc := &robots.Client{Profile: prof, UserAgent: ff.UserAgent, Timeout: ff.Timeout}
-		delay := opts.ProbeDelay
-		if delay == 0 {
-			delay = -1 // ProbeOptions reads 0 as the default
-		}
-		probeDiags = pf.Probe(context.Background(), c, datatxt.ProbeOptions{Agent: opts.Agent, Robots: rc,
-			Concurrency: opts.ProbeConc, HostDelay: delay, Timeout: opts.ProbeTimeout})
+		probeDiags = probeCatalog(opts, prof, c)
 	}
 	var probs datatxt.Problems
 	switch opts.Output {
@@ -274,6 +193,111 @@ func datasetsRun(opts *datasetsOptions) error {
 		return findings
 	}
 	return nil
+}
+
+// datasetsSources returns the SOURCEs (arguments and --list) and the base
+// of each, after checking the flags that bound the run.
+func datasetsSources(opts *datasetsOptions) (sources, bases []string, err error) {
+	sources = append([]string(nil), opts.Sources...)
+	if opts.List != "" {
+		more, err := readSourceList(opts.IO, opts.List)
+		if err != nil {
+			return nil, nil, err
+		}
+		sources = append(sources, more...)
+	}
+	if len(sources) == 0 {
+		return nil, nil, usageError("datasets: --list %s names no SOURCE", opts.List)
+	}
+	stdin := 0
+	for _, s := range append(sources, opts.List, opts.Robots) {
+		if s == "-" {
+			stdin++
+		}
+	}
+	if stdin > 1 {
+		return nil, nil, usageError("datasets: standard input can be read once (SOURCE, --list or --robots)")
+	}
+	if bases, err = sourceBases(opts.Base, sources); err != nil {
+		return nil, nil, err
+	}
+	if (len(opts.BureauCode) > 0) != (len(opts.ProgramCode) > 0) {
+		return nil, nil, usageError("--bureau-code and --program-code go together (the federal data.json schema needs both)")
+	}
+	if opts.MaxDepth < 0 || opts.MaxFetches < 1 || opts.BoardTimeout <= 0 {
+		return nil, nil, usageError("--max-depth must be 0 or more, --max-fetches 1 or more, --board-timeout positive")
+	}
+	if opts.ProbeConc < 1 || opts.ProbeDelay < 0 || opts.ProbeTimeout <= 0 {
+		return nil, nil, usageError("--probe-concurrency must be 1 or more, --probe-delay 0 or more, --probe-timeout positive")
+	}
+	return sources, bases, nil
+}
+
+// datasetsRobots reads --robots, if given, into popts: the access it
+// gives, and the site it applies to.
+func datasetsRobots(opts *datasetsOptions, prof robots.Profile, sources, bases []string, popts *datatxt.Options) error {
+	if opts.Robots == "" {
+		return nil
+	}
+	opts.Fetch.Profile = prof.String()
+	rsrc, err := resolveSource(opts.IO, &opts.Fetch, opts.Robots, "robots.txt")
+	if err != nil {
+		return err
+	}
+	as, err := accessFor(&opts.Fetch, rsrc, []string{prof.String()})
+	if err != nil {
+		return err
+	}
+	popts.Robots = as[0]
+	popts.RobotsSite, err = robotsSiteOf(opts.Robots, rsrc, sources, bases)
+	return err
+}
+
+// readCatalogs reads every SOURCE into one catalog; failed says that one
+// could not be read (its error is printed). With none read, the catalog
+// is nil and err the run's answer.
+func readCatalogs(opts *datasetsOptions, sources, bases []string, popts datatxt.Options) (c *datatxt.Catalog, failed bool, err error) {
+	var cats []*datatxt.Catalog
+	for i, s := range sources {
+		popts.Base = bases[i]
+		c, err := datasetsSource(opts, s, popts)
+		if err != nil {
+			failed = true
+			var ee *exitError
+			if errors.As(err, &ee) && ee.code != ExitError {
+				return nil, true, err
+			}
+			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %s\n", visible(err.Error()))
+			continue
+		}
+		cats = append(cats, c)
+	}
+	if len(cats) == 0 && failed {
+		// Nothing could be read: the errors said so; no empty report.
+		return nil, true, &exitError{code: ExitError}
+	}
+	name := "catalog"
+	if len(sources) == 1 {
+		name = sources[0]
+	}
+	c = datatxt.Join(name, cats...)
+	if len(cats) == 1 {
+		c.Name = cats[0].Name
+	}
+	return c, failed, nil
+}
+
+// probeCatalog asks each file's server about it (--probe).
+func probeCatalog(opts *datasetsOptions, prof robots.Profile, c *datatxt.Catalog) grammar.Diagnostics {
+	ff := opts.Fetch.Fetcher()
+	pf := &datatxt.Fetcher{UserAgent: ff.UserAgent, Timeout: ff.Timeout}
+	rc := &robots.Client{Profile: prof, UserAgent: ff.UserAgent, Timeout: ff.Timeout}
+	delay := opts.ProbeDelay
+	if delay == 0 {
+		delay = -1 // ProbeOptions reads 0 as the default
+	}
+	return pf.Probe(context.Background(), c, datatxt.ProbeOptions{Agent: opts.Agent, Robots: rc,
+		Concurrency: opts.ProbeConc, HostDelay: delay, Timeout: opts.ProbeTimeout})
 }
 
 // datasetsSource reads one SOURCE: a file or standard input is parsed; a
