@@ -122,13 +122,14 @@ func BOMLen(src string) int {
 // scan splits s.src from offset start into lines.
 func (s *scanner) scan(start int) {
 	src := s.src
-	// Lines end at LF, CR and CRLF: reserve the lines of the commoner end
-	// (a CRLF file does not reserve twice the lines it has; a file that
-	// mixes LF and CR lines grows the store), and no line after the last
-	// line end. Lines point into the store, which a growth leaves in place.
+	// Lines end at LF, CR and CRLF: count each CRLF once, so that the
+	// store is the size of the lines there are (a CRLF file does not
+	// reserve twice its lines, and a file mixing LF and CR lines, random
+	// bytes among them, never grows the store and leaves the old one
+	// behind), and no line after the last line end.
 	n := strings.Count(src, "\n")
 	if strings.IndexByte(src, '\r') >= 0 {
-		n = max(n, strings.Count(src, "\r"))
+		n += strings.Count(src, "\r") - strings.Count(src, "\r\n")
 	}
 	if last := len(src) - 1; last >= start && src[last] != '\n' && src[last] != '\r' {
 		n++

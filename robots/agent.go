@@ -381,6 +381,18 @@ func foldHash(s string) uint64 {
 	return h
 }
 
+// warm builds, while the policy is compiled, what its first decisions
+// would otherwise build: the agent tables, and the rule index of the
+// agent that crawlers the file does not name get. A Client's compiles are
+// bounded (fetch.Memo, and serve's flights); decisions are not, and a
+// large file's index built by each of many waiting decisions would hold
+// its policy and the building's memory for as long.
+func (pol *Policy) warm() {
+	if a := pol.Agent("*"); a != nil && len(a.rules) > 0 {
+		a.index()
+	}
+}
+
 // Agent returns the rules that apply to a crawler; choosing them is the
 // part of a decision that depends only on the crawler, so a caller checking
 // many URLs for one crawler calls Agent once.

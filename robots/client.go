@@ -148,7 +148,9 @@ func (c *Client) init() {
 			MaxSize: c.MaxSize, Cache: c.Cache, MaxStale: c.MaxStale, Now: c.Now}
 		profile := c.Profile
 		c.memo = fetch.NewMemo(f, profile.Access(), c.MaxPolicyBytes, func(r *fetch.Result) *Policy {
-			return Compile(grammar.Parse(r.URL, r.Body, grammar.Options{MaxSize: -1}), profile)
+			pol := Compile(grammar.Parse(r.URL, r.Body, grammar.Options{MaxSize: -1}), profile)
+			pol.warm()
+			return pol
 		}, c.onCompile)
 	})
 }

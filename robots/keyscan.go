@@ -20,23 +20,23 @@ var minScan = uint32(4)
 // "/*.pdf$") mostly begin with a byte every path holds, so a rule's
 // rarest window, not its first byte, is what tells it apart.
 //
-// The pass looks at every position of the path: the one- and two-byte
-// keys and the first two bytes of the three-byte ones in exact bitmaps,
-// the four-byte keys in a bitmap of their hashes; only what these let
+// The pass looks at every position of the path: the one-byte keys in an
+// exact bitmap, the four-byte keys and the first two bytes of the two- and
+// three-byte ones in a bitmap of their hashes (sixteen bits a key, so a
+// scan's size follows its keys'); only what these let
 // through is looked up in the table of keys. A key's rules are tried in
 // rank order, only while they rank above the best match so far, and each
 // key once. A path costs its length in bitmap tests, plus the rules whose
 // key it holds, however many rules the node has.
 type keyScan struct {
-	one     [4]uint64     // the one-byte keys
-	oneSlot [256]uint32   // the slot in table of each one-byte key
-	two     *[1024]uint64 // the two-byte keys, and the first two bytes of the three-byte ones (nil without them)
-	four    []uint64      // the four-byte keys' hashes, a bit each (nil without them)
-	fshift  uint8         // 64 - log2 of four's bits
-	table   []keySlot     // open addressing, at most half full
-	tshift  uint8         // 64 - log2(len(table))
-	out     []scanOut     // the rules of each key, key by key, in rank order
-	always  uint32        // out[:always]: the rules with no literal after the prefix ("/a**"), tried for every path
+	one    [4]uint64 // the one-byte keys
+	short  bool      // some keys have two or three bytes
+	filter []uint64  // a bit a hash: of the four-byte keys, and of the first two bytes of the shorter ones
+	fshift uint8     // 64 - log2 of filter's bits
+	table  []keySlot // open addressing, at most half full
+	tshift uint8     // 64 - log2(len(table))
+	out    []scanOut // the rules of each key, key by key, in rank order
+	always uint32    // out[:always]: the rules with no literal after the prefix ("/a**"), tried for every path
 }
 
 // keySlot is a key of a keyScan and where its rules are in out.
@@ -87,20 +87,20 @@ func (ks *keyScan) first(wild []wildRule, rest string, best uint32) uint32 {
 		c := rest[i]
 		if bit := uint64(1) << (c & 63); ks.one[c>>6]&bit != 0 && st.oneSeen[c>>6]&bit == 0 {
 			st.oneSeen[c>>6] |= bit
-			sl := &ks.table[ks.oneSlot[c]]
+			sl := &ks.table[ks.find(uint64(c)|1<<32)]
 			ks.tryRules(wild, rest, &st, ks.out[sl.o0:sl.o1])
 		}
-		if ks.two != nil && i+1 < len(rest) {
-			if p := uint(c) | uint(rest[i+1])<<8; ks.two[p>>6]&(1<<(p&63)) != 0 {
+		if ks.short && i+1 < len(rest) {
+			if p := uint(c) | uint(rest[i+1])<<8; ks.mayHold(uint64(p) | 2<<32) {
 				ks.try(wild, rest, &st, uint64(p)|2<<32)
 				if i+2 < len(rest) {
 					ks.try(wild, rest, &st, uint64(p)|uint64(rest[i+2])<<16|3<<32)
 				}
 			}
 		}
-		if ks.four != nil && i+3 < len(rest) {
+		if i+3 < len(rest) {
 			k := uint64(c) | uint64(rest[i+1])<<8 | uint64(rest[i+2])<<16 | uint64(rest[i+3])<<24 | 4<<32
-			if h := hashKey(k) >> ks.fshift; ks.four[h>>6]&(1<<(h&63)) != 0 {
+			if ks.mayHold(k) {
 				ks.try(wild, rest, &st, k)
 			}
 		}
@@ -154,41 +154,56 @@ func (ks *keyScan) find(k uint64) int {
 	}
 }
 
-// segments returns the literal segments of a wildcard rule after its
-// prefix (its middle ones and its last), the empty ones left out.
-func (w *wildRule) segments() []string {
-	var segs []string
-	for _, s := range strings.Split(w.mid, "*") {
-		if s != "" {
-			segs = append(segs, s)
+// eachSegment calls fn with each literal segment of a wildcard rule
+// after its prefix (its middle ones and its last), the empty ones left
+// out.
+func (w *wildRule) eachSegment(fn func(string)) {
+	for rest := w.mid; rest != ""; {
+		seg := rest
+		if j := strings.IndexByte(rest, '*'); j >= 0 {
+			seg, rest = rest[:j], rest[j+1:]
+		} else {
+			rest = ""
+		}
+		if seg != "" {
+			fn(seg)
 		}
 	}
 	if w.last != "" {
-		segs = append(segs, w.last)
+		fn(w.last)
 	}
-	return segs
+}
+
+// windowCount is how many times each four-byte window occurs in the
+// segments of a keyScan's rules: the windows, sorted.
+type windowCount []uint64
+
+// of returns how many times window k occurs.
+func (wc windowCount) of(k uint64) int {
+	lo, _ := slices.BinarySearch(wc, k)
+	hi, _ := slices.BinarySearch(wc[lo:], k+1)
+	return hi
 }
 
 // scanKey returns the key of a wildcard rule: its rarest four-byte
-// window by count (how many rules hold each), or its longest segment
-// when none has four bytes.
-func scanKey(segs []string, count map[uint64]int) uint64 {
+// window by count, or its longest segment when none has four bytes.
+func scanKey(w *wildRule, count windowCount) uint64 {
 	best, bestN := uint64(0), 0
 	short := ""
-	for _, s := range segs {
+	w.eachSegment(func(s string) {
 		if len(s) < 4 {
 			if len(s) > len(short) {
 				short = s
 			}
-			continue
+			return
 		}
 		for i := 0; i+4 <= len(s); i++ {
 			k := keyOf(s, i, 4)
-			if n := count[k]; best == 0 || n < bestN {
+			if n := count.of(k); best == 0 || n < bestN {
 				best, bestN = k, n
 			}
 		}
-	}
+	})
 	if best == 0 && short != "" {
 		best = keyOf(short, 0, len(short))
 	}
@@ -198,27 +213,22 @@ func scanKey(segs []string, count map[uint64]int) uint64 {
 // buildScan builds the keyScan of the wildcard rules wild[w0:w1], which
 // are in rank order.
 func buildScan(wild []wildRule, w0, w1 uint32) *keyScan {
-	segs := make([][]string, w1-w0)
-	count := map[uint64]int{}
+	var count windowCount
 	for k := w0; k < w1; k++ {
-		segs[k-w0] = wild[k].segments()
-		windows := map[uint64]bool{}
-		for _, s := range segs[k-w0] {
+		wild[k].eachSegment(func(s string) {
 			for i := 0; i+4 <= len(s); i++ {
-				windows[keyOf(s, i, 4)] = true
+				count = append(count, keyOf(s, i, 4))
 			}
-		}
-		for g := range windows {
-			count[g]++
-		}
+		})
 	}
+	slices.Sort(count)
 	type kv struct {
 		key uint64
 		out scanOut
 	}
 	keys := make([]kv, 0, w1-w0)
 	for k := w0; k < w1; k++ {
-		keys = append(keys, kv{scanKey(segs[k-w0], count), scanOut{k, wild[k].rank}})
+		keys = append(keys, kv{scanKey(&wild[k], count), scanOut{k, wild[k].rank}})
 	}
 	// By key, then rank: each key's rules come out in rank order.
 	slices.SortFunc(keys, func(x, y kv) int {
@@ -239,7 +249,7 @@ func buildScan(wild []wildRule, w0, w1 uint32) *keyScan {
 	ks := &keyScan{out: make([]scanOut, 0, len(keys))}
 	b := bits.Len(uint(nkeys * 2))
 	ks.table, ks.tshift = make([]keySlot, 1<<b), uint8(64-b)
-	n4, i := 0, 0
+	i := 0
 	for ; i < len(keys) && keys[i].key == 0; i++ {
 		ks.out = append(ks.out, keys[i].out)
 	}
@@ -250,16 +260,11 @@ func buildScan(wild []wildRule, w0, w1 uint32) *keyScan {
 			ks.out = append(ks.out, keys[i].out)
 		}
 		ks.add(keySlot{key: k, o0: o0, o1: uint32(len(ks.out))})
-		if k>>32 == 4 {
-			n4++
-		}
 	}
-	if n4 > 0 {
-		// Sixteen bits a key: one key in a few hundred that the path
-		// does not hold gets through to the table.
-		fb := max(bits.Len(uint(n4*16)), 9)
-		ks.four, ks.fshift = make([]uint64, 1<<(fb-6)), uint8(64-fb)
-	}
+	// Sixteen bits a key: one window in a few hundred that no key is
+	// gets through to the table.
+	fb := max(bits.Len(uint(nkeys*16)), 9)
+	ks.filter, ks.fshift = make([]uint64, 1<<(fb-6)), uint8(64-fb)
 	for _, sl := range ks.table {
 		if sl.key != 0 {
 			ks.mark(sl.key)
@@ -284,15 +289,18 @@ func (ks *keyScan) mark(k uint64) {
 	case 1:
 		c := k & 0xff
 		ks.one[c>>6] |= 1 << (c & 63)
-		ks.oneSlot[c] = uint32(ks.find(k))
+		return
 	case 2, 3:
-		if ks.two == nil {
-			ks.two = new([1024]uint64)
-		}
-		p := k & 0xffff
-		ks.two[p>>6] |= 1 << (p & 63)
-	case 4:
-		h := hashKey(k) >> ks.fshift
-		ks.four[h>>6] |= 1 << (h & 63)
+		ks.short = true
+		k = k&0xffff | 2<<32
 	}
+	h := hashKey(k) >> ks.fshift
+	ks.filter[h>>6] |= 1 << (h & 63)
+}
+
+// mayHold reports whether the filter may hold k: a four-byte key, or the
+// first two bytes of a shorter one.
+func (ks *keyScan) mayHold(k uint64) bool {
+	h := hashKey(k) >> ks.fshift
+	return ks.filter[h>>6]&(1<<(h&63)) != 0
 }

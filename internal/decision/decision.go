@@ -71,10 +71,9 @@ func GroupOf(g *robots.Group, file string) *Group {
 		return nil
 	}
 	p := g.Pos()
-	agents := g.Agents
-	if agents == nil {
-		agents = []string{}
-	}
+	// A copy: the group's own slice may share its policy's allocation,
+	// which a kept answer would then keep whole.
+	agents := append(make([]string, 0, len(g.Agents)), g.Agents...)
 	return &Group{Agents: agents, File: file, Line: p.Line, Column: p.Column}
 }
 

@@ -23,14 +23,15 @@ import (
 //     (the source, its syntax tree with positions, the rules and their
 //     index);
 //   - a quarter: fetches in flight, at perFetch each (a body of up to
-//     500 KiB read, waiting for its compile; the compiles themselves run
-//     at most GOMAXPROCS at once per profile);
+//     500 KiB read, its compile, and the rule index of the agent every
+//     crawler the file does not name gets, built within the flight; the
+//     compiles themselves run at most GOMAXPROCS at once per profile);
 //   - a quarter: requests being read and answered (admit), at
 //     requestCost each;
 //   - the last eighth: headroom for the garbage collector.
 const (
 	policyFactor = 16
-	perFetch     = 2 << 20
+	perFetch     = 4 << 20
 	maxFetches   = 256
 	minFetches   = 4
 )
