@@ -378,7 +378,7 @@ func (c *compiler) addRule(g *Group, l *grammar.Line, allow bool) {
 	p := c.pol.profile
 	start := len(c.rules) - len(g.Rules)
 	r := c.newRule()
-	*r = Rule{Allow: allow, Line: l, Group: g, Pattern: c.value(l)}
+	r.Allow, r.Line, r.Group, r.Pattern = allow, l, g, c.value(l) // r is zero: no composite copied in
 	r.compile(p)
 	c.rules = append(c.rules, r)
 	if c.desc.indexDir && r.Allow {
