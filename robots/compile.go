@@ -194,8 +194,9 @@ func (c *compiler) newGroup() *Group {
 	if len(c.groups) == cap(c.groups) {
 		panic("robots: more groups than counted")
 	}
-	c.groups = append(c.groups, Group{index: len(c.groups)})
+	c.groups = c.groups[:len(c.groups)+1] // a zero Group, filled in field by field
 	g := &c.groups[len(c.groups)-1]
+	g.index = len(c.groups) - 1
 	g.Rules, g.Agents, g.AgentLines = c.rules[len(c.rules):], c.agents[len(c.agents):], c.agentLines[len(c.agentLines):]
 	return g
 }
