@@ -182,8 +182,13 @@ func (s *scanner) scan(start int) {
 		if sp < j {
 			special = sp - i
 		}
-		store = append(store, Line{Pos: Pos{Offset: i, Line: lineNo, Column: 1}, Raw: src[i:j], EOL: eol})
+		if len(store) == cap(store) {
+			store = append(store, Line{})
+		} else {
+			store = store[:len(store)+1] // zeroed when the store was made
+		}
 		l := &store[len(store)-1]
+		l.Pos, l.Raw, l.EOL = Pos{Offset: i, Line: lineNo, Column: 1}, src[i:j], eol
 		s.lines = append(s.lines, l)
 		s.split(l, maxLine, special)
 		lineNo++

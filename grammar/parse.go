@@ -58,7 +58,9 @@ func parse(name, src, ignored string, opts Options) *File {
 	s.summarize()
 	slab := &fileSlab{}
 	f := &slab.f
-	*f = File{Name: name, BOM: src[:bom], Lines: s.lines, Ignored: ignored, LineLimit: opts.maxLineLength(), SizeLimit: opts.maxSize()}
+	// Field by field into the zeroed slab (no composite copied in).
+	f.Name, f.BOM, f.Lines, f.Ignored = name, src[:bom], s.lines, ignored
+	f.LineLimit, f.SizeLimit = opts.maxLineLength(), opts.maxSize()
 	f.build(slab)
 	f.Diagnostics = s.diags
 	f.Diagnostics.Sort()

@@ -200,8 +200,9 @@ func (c *compiler) newGroup() *Group {
 	if len(c.groups) == cap(c.groups) {
 		panic("robots: more groups than counted")
 	}
-	c.groups = append(c.groups, Group{index: len(c.groups)})
+	c.groups = c.groups[:len(c.groups)+1] // a zero Group, filled in field by field
 	g := &c.groups[len(c.groups)-1]
+	g.index = len(c.groups) - 1
 	g.Rules, g.Agents, g.AgentLines = c.rules[len(c.rules):], c.agents[len(c.agents):], c.agentLines[len(c.agentLines):]
 	return g
 }
@@ -384,7 +385,7 @@ func (c *compiler) addRule(g *Group, l *grammar.Line, allow bool) {
 	p := c.pol.profile
 	start := len(c.rules) - len(g.Rules)
 	r := c.newRule()
-	*r = Rule{Allow: allow, Line: l, Group: g, Pattern: c.value(l)}
+	r.Allow, r.Line, r.Group, r.Pattern = allow, l, g, c.value(l) // r is zero: no composite copied in
 	r.compile(p)
 	c.rules = append(c.rules, r)
 	if c.desc.indexDir && r.Allow {
