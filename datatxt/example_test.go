@@ -9,14 +9,6 @@ import (
 	"github.com/sitetxt/sitetxt/robots"
 )
 
-// denyPrefix is a toy access policy for the examples; the CLI passes a
-// *robots.Policy instead.
-type denyPrefix string
-
-func (p denyPrefix) Allowed(agent, url string) bool {
-	return len(url) < len(p) || url[:len(p)] != string(p)
-}
-
 func ExampleParse() {
 	src := []byte(`- path: iris/data.csv
   name: iris

@@ -50,25 +50,6 @@ func exportJSON(t *testing.T, c *Catalog, format string) map[string]any {
 	return doc
 }
 
-// need fails unless m[key] is present and, for strings and lists, not empty.
-func need(t *testing.T, where string, m map[string]any, keys ...string) {
-	t.Helper()
-	for _, k := range keys {
-		v, ok := m[k]
-		switch x := v.(type) {
-		case string:
-			ok = ok && strings.TrimSpace(x) != ""
-		case []any:
-			ok = ok && len(x) > 0
-		case nil:
-			ok = false
-		}
-		if !ok {
-			t.Errorf("%s: required %q is missing or empty in %v", where, k, m)
-		}
-	}
-}
-
 func list(t *testing.T, where string, v any) []map[string]any {
 	t.Helper()
 	xs, ok := v.([]any)

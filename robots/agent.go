@@ -104,7 +104,7 @@ func (pol *Policy) indexTokens() {
 	// Tokens naming the same groups share one agent: files often list
 	// dozens of crawlers over one group.
 	var singleBuf [smallIndex]*Agent
-	single := singleBuf[:0]
+	var single []*Agent
 	if len(pol.groups) > smallIndex {
 		single = make([]*Agent, len(pol.groups))
 	} else {

@@ -232,7 +232,7 @@ func (m agentMatch) names(v string, dst []string) []string {
 	if name == "" {
 		return dst
 	}
-	if !cut || strings.IndexAny(v, " \t") < 0 {
+	if !cut || !strings.ContainsAny(v, " \t") {
 		return append(dst, name)
 	}
 	n := len(dst)

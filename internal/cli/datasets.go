@@ -371,10 +371,6 @@ func readSourceList(ios *IOStreams, name string) ([]string, error) {
 	return out, nil
 }
 
-// datasetJSON is one line of -o json: the entry's view plus where it was
-// listed (package jsonview, shared with sitetxt serve).
-type datasetJSON = jsonview.Dataset
-
 // printDatasetsJSON writes one JSON object per dataset (JSON Lines).
 func printDatasetsJSON(w io.Writer, c *datatxt.Catalog) error {
 	out := newStream(w, false)

@@ -6,7 +6,6 @@ import (
 
 	"github.com/sitetxt/sitetxt/datatxt"
 	"github.com/sitetxt/sitetxt/grammar"
-	"github.com/sitetxt/sitetxt/internal/lint"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )
@@ -135,12 +134,6 @@ any has, 2 when a source cannot be read or the usage is wrong.`,
 
 // maxPerCode is how many diagnostics of one code lint prints per run.
 const maxPerCode = 1000
-
-// lintFile returns every diagnostic for f as a manifest of type typ,
-// sorted (package lint, shared with sitetxt serve).
-func lintFile(f *grammar.File, typ string, yaml bool) grammar.Diagnostics {
-	return lint.File(f, typ, yaml)
-}
 
 // writeDiagnostics writes lint's findings in the chosen format; with
 // --show-source, text output shows each finding's line with a caret.

@@ -213,7 +213,7 @@ func TestFleetLoad(t *testing.T) {
 
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "sitetxt")
-	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, "github.com/sitetxt/sitetxt/cmd/sitetxt")
+	build := exec.Command("go", "build", "-o", bin, "github.com/sitetxt/sitetxt/cmd/sitetxt")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
