@@ -71,11 +71,12 @@ func parse(name, src, ignored string, opts Options) *File {
 // participle lexer over its lines, and the record of a file that has one
 // (most have one or two).
 type fileSlab struct {
-	f    File
-	lex  lineLexer
-	peek lexer.PeekingLexer
-	rec  [1]Record
-	recp [1]*Record
+	f           File
+	peek        lexer.PeekingLexer
+	rec         [1]Record
+	recp        [1]*Record
+	agentStarts []int // the first line of each Agentlines token (tokens)
+	starts      [4]int
 }
 
 // build finds the Preamble and runs the participle grammar over the lines
@@ -99,39 +100,28 @@ func (f *File) build(slab *fileSlab) {
 	switch n := len(tree.Records); n {
 	case 0:
 	case 1:
-		f.records(slab.rec[:], slab.recp[:])
+		f.records(slab.rec[:], slab.recp[:], slab.agentStarts)
 	default:
-		f.records(make([]Record, n), make([]*Record, n))
+		f.records(make([]Record, n), make([]*Record, n), slab.agentStarts)
 	}
 }
 
 // records places the records participle found, as many as recs holds, in
 // recs and f.Records (set to ptrs): record k starts at the k-th
-// Agentlines token.
-func (f *File) records(recs []Record, ptrs []*Record) {
+// Agentlines token, whose first line is starts[k].
+func (f *File) records(recs []Record, ptrs []*Record, starts []int) {
+	if len(starts) != len(recs) {
+		panic("grammar: the Agentlines tokens and the records participle found differ in number")
+	}
 	f.Records = ptrs
-	lx := lineLexer{lines: f.Lines}
-	k := 0
-	for t, _ := lx.Next(); !t.EOF(); t, _ = lx.Next() {
-		if t.Type == tAgent {
-			if k == len(recs) {
-				panic("grammar: more Agentlines tokens than records")
-			}
-			recs[k].Pos.Line = lx.start // its first line's index, for now
-			k++
-		}
-	}
-	if k != len(recs) {
-		panic("grammar: fewer Agentlines tokens than records")
-	}
 	var agents []*Line // the slab of the records whose Agents are not a part of their Lines
 	for i := range recs {
 		r := &recs[i]
 		// A record runs to the gap after it, which starts at a blank line,
 		// or to the next record.
-		start, end := r.Pos.Line, len(f.Lines)
+		start, end := starts[i], len(f.Lines)
 		if i+1 < len(recs) {
-			end = recs[i+1].Pos.Line
+			end = starts[i+1]
 		}
 		for j := start + 1; j < end; j++ {
 			if f.Lines[j].Kind == Blank {

@@ -34,16 +34,22 @@ var (
 
 // tokens returns the token stream of lines for participle: the slab's
 // PeekingLexer, set to a kept stream of the lines' shape when there is
-// one.
+// one. The lines are lexed once: the shape is the stream, and the first
+// line of each Agentlines token is kept in slab.agentStarts, where
+// records places the records participle finds.
 func (slab *fileSlab) tokens(lines []*Line) *lexer.PeekingLexer {
 	var buf [maxShapeTokens]byte
 	shape := buf[:0]
+	slab.agentStarts = slab.starts[:0]
 	lx := lineLexer{lines: lines}
 	for t, _ := lx.Next(); !t.EOF(); t, _ = lx.Next() {
-		if len(shape) == maxShapeTokens {
-			return slab.upgrade(lines)
+		if t.Type == tAgent {
+			slab.agentStarts = append(slab.agentStarts, lx.start)
 		}
 		shape = append(shape, byte(t.Type))
+	}
+	if len(shape) > maxShapeTokens {
+		return upgrade(string(shape))
 	}
 	var kept *lexer.PeekingLexer
 	if m := shapes.Load(); m != nil {
@@ -52,7 +58,7 @@ func (slab *fileSlab) tokens(lines []*Line) *lexer.PeekingLexer {
 	if kept == nil {
 		kept = keep(string(shape))
 		if kept == nil {
-			return slab.upgrade(lines)
+			return upgrade(string(shape))
 		}
 	}
 	// A copy: participle moves its cursor, and reads the tokens only.
@@ -60,12 +66,11 @@ func (slab *fileSlab) tokens(lines []*Line) *lexer.PeekingLexer {
 	return &slab.peek
 }
 
-// upgrade reads the token stream of lines with lexer.Upgrade.
-func (slab *fileSlab) upgrade(lines []*Line) *lexer.PeekingLexer {
-	slab.lex = lineLexer{lines: lines}
-	lex, err := lexer.Upgrade(&slab.lex)
+// upgrade reads the token stream of a shape with lexer.Upgrade.
+func upgrade(shape string) *lexer.PeekingLexer {
+	lex, err := lexer.Upgrade(&shapeLexer{shape: shape})
 	if err != nil {
-		panic("grammar: line lexer failed: " + err.Error())
+		panic("grammar: shape lexer failed: " + err.Error())
 	}
 	return lex
 }
@@ -84,10 +89,7 @@ func keep(shape string) *lexer.PeekingLexer {
 			return nil
 		}
 	}
-	lex, err := lexer.Upgrade(&shapeLexer{shape: shape})
-	if err != nil {
-		panic("grammar: shape lexer failed: " + err.Error())
-	}
+	lex := upgrade(shape)
 	m := make(map[string]*lexer.PeekingLexer, 1+lenOf(old))
 	if old != nil {
 		for k, v := range *old {
