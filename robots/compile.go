@@ -163,7 +163,7 @@ func (c *compiler) value(l *grammar.Line) string {
 // alloc makes the policy and the slabs for nGroups groups, nAgents agent
 // lines and nRules rules.
 func (c *compiler) alloc(nGroups, nAgents, nRules int) {
-	if nGroups == 1 && nAgents <= len(policySlab{}.agents) && nRules <= maxSlabRules {
+	if nGroups == 1 && nAgents <= len(policySlab{}.agents) {
 		s := &policySlab{}
 		c.pol, c.groups, c.groupPtrs = &s.pol, s.group[:0], s.groupPtrs[:0]
 		c.agents, c.agentLines = s.agents[:0:nAgents], s.agentLines[:0:nAgents]
@@ -177,12 +177,6 @@ func (c *compiler) alloc(nGroups, nAgents, nRules int) {
 	c.slab = make([]Rule, 0, nRules)
 	c.rules = make([]*Rule, 0, nRules)
 }
-
-// maxSlabRules is the most rules a policy made in one policySlab has: a
-// decision's Group (and its Agents) point into the slab, so a caller that
-// keeps one keeps the whole policy, its rule index included; that is a
-// small cost for a small file only.
-const maxSlabRules = 64
 
 // policySlab is a Policy of one group of a few User-agent lines, the most
 // common file, with that group: one allocation.
