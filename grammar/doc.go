@@ -42,7 +42,7 @@
 // dropped silently.
 //
 // The lines are classified by a hand-written scanner (lexer.go) and the
-// records placed by a participle grammar (grammar.go) whose productions
-// are named after the drafts' BNF; docs/grammar.md and docs/grammar.ebnf
+// records placed by a participle grammar (grammar.go) whose production
+// is named after the drafts' BNF and quotes it; docs/grammar.md and docs/grammar.ebnf
 // describe both.
 package grammar

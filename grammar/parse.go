@@ -92,12 +92,11 @@ func (f *File) build(slab *fileSlab) {
 	if len(f.Preamble) == len(f.Lines) {
 		return // no User-agent line, so no record
 	}
-	tree, err := theParser().ParseFromLexer(slab.tokens(f.Lines))
-	if err != nil {
+	if _, err := theParser().ParseFromLexer(slab.tokens(f.Lines)); err != nil {
 		// Every sequence of lines is a robotstxt; an error here is a bug.
 		panic("grammar: " + err.Error())
 	}
-	switch n := len(tree.Records); n {
+	switch n := len(slab.agentStarts); n {
 	case 0:
 	case 1:
 		f.records(slab.rec[:], slab.recp[:], slab.agentStarts)
@@ -106,13 +105,10 @@ func (f *File) build(slab *fileSlab) {
 	}
 }
 
-// records places the records participle found, as many as recs holds, in
+// records places the records participle parsed, as many as recs holds, in
 // recs and f.Records (set to ptrs): record k starts at the k-th
 // Agentlines token, whose first line is starts[k].
 func (f *File) records(recs []Record, ptrs []*Record, starts []int) {
-	if len(starts) != len(recs) {
-		panic("grammar: the Agentlines tokens and the records participle found differ in number")
-	}
 	f.Records = ptrs
 	var agents []*Line // the slab of the records whose Agents are not a part of their Lines
 	for i := range recs {
