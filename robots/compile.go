@@ -163,19 +163,29 @@ func (c *compiler) value(l *grammar.Line) string {
 // alloc makes the policy and the slabs for nGroups groups, nAgents agent
 // lines and nRules rules.
 func (c *compiler) alloc(nGroups, nAgents, nRules int) {
-	if nGroups == 1 && nAgents <= len(policySlab{}.agents) {
-		s := &policySlab{}
-		c.pol, c.groups, c.groupPtrs = &s.pol, s.group[:0], s.groupPtrs[:0]
-		c.agents, c.agentLines = s.agents[:0:nAgents], s.agentLines[:0:nAgents]
-	} else {
+	switch {
+	case nGroups == 1 && nAgents <= len(policySlab{}.agents) && nRules <= len(smallPolicySlab{}.rules):
+		// The rules too: a small file's policy is one allocation.
+		s := &smallPolicySlab{}
+		c.onePolicy(&s.policySlab, nAgents)
+		c.slab, c.rules = s.rules[:0:nRules], s.rulePtrs[:0:nRules]
+	case nGroups == 1 && nAgents <= len(policySlab{}.agents):
+		c.onePolicy(&policySlab{}, nAgents)
+		c.slab, c.rules = make([]Rule, 0, nRules), make([]*Rule, 0, nRules)
+	default:
 		c.pol = &Policy{}
 		c.groups = make([]Group, 0, nGroups)
 		c.agents = make([]string, 0, nAgents)
 		c.agentLines = make([]*grammar.Line, 0, nAgents)
+		c.slab, c.rules = make([]Rule, 0, nRules), make([]*Rule, 0, nRules)
 	}
 	c.pol.profile, c.pol.name = c.profile, c.file.Name
-	c.slab = make([]Rule, 0, nRules)
-	c.rules = make([]*Rule, 0, nRules)
+}
+
+// onePolicy takes the policy, its group and its nAgents agents from s.
+func (c *compiler) onePolicy(s *policySlab, nAgents int) {
+	c.pol, c.groups, c.groupPtrs = &s.pol, s.group[:0], s.groupPtrs[:0]
+	c.agents, c.agentLines = s.agents[:0:nAgents], s.agentLines[:0:nAgents]
 }
 
 // policySlab is a Policy of one group of a few User-agent lines, the most
@@ -186,6 +196,13 @@ type policySlab struct {
 	groupPtrs  [1]*Group
 	agents     [4]string
 	agentLines [4]*grammar.Line
+}
+
+// smallPolicySlab is a policySlab with the rules of a file of at most 8.
+type smallPolicySlab struct {
+	policySlab
+	rules    [8]Rule
+	rulePtrs [8]*Rule
 }
 
 // newGroup starts a group (within the capacity alloc gave: the groups'
