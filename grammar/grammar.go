@@ -30,9 +30,10 @@ import (
 // the next User-agent line. It hands participle one token per Agentlines
 // or Rulelines run and drops the gaps: they separate records, which is all
 // they do (a record ends where the gap after it starts, at its blank
-// line), so the grammar costs no node per blank line. A Rulelines token
-// always follows an Agentlines one, so no production needs an
-// alternative.
+// line), so the grammar costs no node per blank line. Every Agentlines
+// token is followed by a Rulelines one, an empty run where the record has
+// no rule line (the BNF asks for one; see record below), so the production
+// needs no alternative and no optional part.
 
 // robotstxt is the whole file, and its one field is the drafts' record:
 // a run of User-agent lines (Agentlines) and the run of rule lines after
@@ -59,7 +60,7 @@ import (
 // Within a record, extension and invalid lines may stand among the
 // User-agent lines, whose run ends at the first Allow or Disallow line;
 // invalid lines may stand among the rule lines; a record may have no rule
-// line. Comment lines before a User-agent line stay with whatever precedes
+// line (its Rulelines run is empty). Comment lines before a User-agent line stay with whatever precedes
 // it. A Mobile-agent-server line (mobileagentrec) and a Content-Usage line
 // are extension lines with productions of their own.
 //
@@ -68,12 +69,13 @@ import (
 // first line the lexer keeps (fileSlab.tokens), and it ends where the gap
 // after it starts (its blank line), or at the next record. Measured on
 // participle v2.1.4 over a token stream of one record
-// (BenchmarkGrammarForms): a record struct captured with @@ costs 23
+// (BenchmarkGrammarForms): a record struct captured with @@ costs 21
 // allocations a parse, a record count captured on each Agentlines token
-// 18, and this form 11; each further record costs about 15, 12 and 8
-// (TestGrammarAllocs keeps it so).
+// 16, and this form 9; each further record costs about 13, 10 and 6
+// (TestGrammarAllocs keeps it so). An optional Rulelines (no empty run)
+// would cost 2 more a record.
 type robotstxt struct {
-	Records struct{} `parser:"(Agentlines Rulelines?)*"`
+	Records struct{} `parser:"(Agentlines Rulelines)*"`
 }
 
 // symbols names the terminals: each is a run of lines (see above).
@@ -112,17 +114,24 @@ func classOf(l *Line) lexer.TokenType {
 }
 
 // lineLexer is the participle lexer: one token per Agentlines or
-// Rulelines run of lines; the gaps are dropped. A token is its type only:
-// the grammar captures no value and no position (a record starts at its
-// Agentlines run, which File.records finds by lexing again), so files of
-// the same shape give the same tokens (see tokenBuffer).
+// Rulelines run of lines, and an empty Rulelines run after an Agentlines
+// run that a blank line or the end of the file follows; the gaps are
+// dropped. A token is its type only: the grammar captures no value and no
+// position (a record starts at its Agentlines run, whose first line the
+// lexer's user keeps from start), so files of the same shape give the same
+// tokens (see fileSlab.tokens).
 type lineLexer struct {
-	lines []*Line
-	next  int
-	start int // the first line of the last token's run
+	lines     []*Line
+	next      int
+	start     int  // the first line of the last token's run
+	emptyRule bool // the next token is an empty Rulelines run
 }
 
 func (l *lineLexer) Next() (lexer.Token, error) {
+	if l.emptyRule {
+		l.emptyRule, l.start = false, l.next
+		return lexer.Token{Type: tRule}, nil
+	}
 	for l.next < len(l.lines) {
 		l.start = l.next
 		c := classOf(l.lines[l.next])
@@ -137,6 +146,10 @@ func (l *lineLexer) Next() (lexer.Token, error) {
 				continue
 			}
 			break
+		}
+		if c == tAgent {
+			// The run ends at a rule line, a blank line or the end.
+			l.emptyRule = l.next == len(l.lines) || classOf(l.lines[l.next]) != tRule
 		}
 		if c != tGap {
 			return lexer.Token{Type: c}, nil
