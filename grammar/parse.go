@@ -30,10 +30,8 @@ func ParseString(name, src string, opts Options) *File {
 }
 
 func parse(name, src, ignored string, opts Options) *File {
+	s := &scanner{name: name, src: src, opts: opts} // on the stack
 	bom := BOMLen(src)
-	slab := &fileSlab{}
-	s := &slab.scan
-	s.name, s.src, s.opts = name, src, opts
 	if at, what := markup(src); at >= 0 {
 		s.html = true
 		p := PosAt(src, at)
@@ -58,6 +56,7 @@ func parse(name, src, ignored string, opts Options) *File {
 			fmt.Sprintf("input is larger than %d bytes; the last %d bytes are ignored", len(src), len(ignored)))
 	}
 	s.summarize()
+	slab := &fileSlab{}
 	f := &slab.f
 	// Field by field into the zeroed slab (no composite copied in).
 	f.Name, f.BOM, f.Lines, f.Ignored = name, src[:bom], s.lines, ignored
@@ -69,11 +68,10 @@ func parse(name, src, ignored string, opts Options) *File {
 }
 
 // fileSlab is a File with what building it needs, in one allocation: the
-// scanner, the participle lexer over its lines, and the record of a file
-// that has one (most have one or two).
+// participle lexer over its lines, and the record of a file that has one
+// (most have one or two).
 type fileSlab struct {
 	f           File
-	scan        scanner
 	peek        lexer.PeekingLexer
 	rec         [1]Record
 	recp        [1]*Record

@@ -198,12 +198,18 @@ type policySlab struct {
 	agentLines [4]*grammar.Line
 }
 
-// smallPolicySlab is a policySlab with the rules of a file of at most 8.
+// smallPolicySlab is a policySlab with the rules of a file of at most
+// smallRules, the most that keep it within Go's 896-byte size class (the
+// corpus's median file has 6 rules; TestSmallPolicySlabSize checks the
+// size). A larger array would cost every small file the bytes of the rules
+// it does not have, and the collector's work follows the bytes.
 type smallPolicySlab struct {
 	policySlab
-	rules    [8]Rule
-	rulePtrs [8]*Rule
+	rules    [smallRules]Rule
+	rulePtrs [smallRules]*Rule
 }
+
+const smallRules = 6
 
 // newGroup starts a group (within the capacity alloc gave: the groups'
 // slices point into the slab, which must not move).

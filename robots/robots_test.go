@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/shareddata"
@@ -551,5 +552,22 @@ func TestASCIIFold(t *testing.T) {
 	for _, p := range Profiles {
 		pol := compileString("User-agent: k\nDisallow: /\n", p)
 		runChecks(t, pol, []check{{"K", "/x", false}, {"\u212a", "/x", true}})
+	}
+}
+
+// TestSmallPolicySlabSize checks that a small file's policy is one
+// allocation of at most Go's 896-byte size class: one group of a few
+// User-agent lines and at most smallRules rules, as most files are (lines
+// such as Sitemap add what they keep).
+func TestSmallPolicySlabSize(t *testing.T) {
+	if n := unsafe.Sizeof(smallPolicySlab{}); n > 896 {
+		t.Errorf("smallPolicySlab is %d bytes, want at most 896 (lower smallRules)", n)
+	}
+	src := "User-agent: a\nUser-agent: b\nDisallow: /x\nDisallow: /*.pdf$\nAllow: /x/y\nDisallow: /q?\nDisallow: /r\nAllow: /s\n"
+	f := grammar.ParseString("small.txt", src, grammar.Options{})
+	for _, p := range []Profile{RFC9309, Google, Draft, NoRobots} {
+		if got := testing.AllocsPerRun(100, func() { Compile(f, p) }); got != 1 {
+			t.Errorf("Compile(%q, %v): %.0f allocations, want 1", src, p, got)
+		}
 	}
 }
