@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"sync"
 
@@ -51,48 +49,31 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) {
 // readCheck reads and checks the body of a check request, answering the
 // client itself when it is not one.
 func (s *Server) readCheck(w http.ResponseWriter, r *http.Request) (checkRequest, robots.Profile, bool) {
-	var req checkRequest
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		var tooBig *http.MaxBytesError
-		var ne net.Error
-		switch {
-		case errors.As(err, &tooBig):
-			s.fail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes", s.cfg.MaxBody))
-		case errors.As(err, &ne) && ne.Timeout():
-			s.fail(w, http.StatusRequestTimeout, fmt.Sprintf("the request body did not arrive within %s", s.cfg.ReadTimeout))
-		default:
-			s.fail(w, http.StatusBadRequest, "bad request body: "+err.Error())
-		}
+	req, prof, aerr := s.checkBody(w, r)
+	if aerr != nil {
+		s.fail(w, aerr.code, aerr.msg)
 		return req, 0, false
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		s.fail(w, http.StatusBadRequest, "bad request body: more than one JSON value")
-		return req, 0, false
-	}
-	if req.Agent == nil {
-		s.fail(w, http.StatusBadRequest, `bad request body: no "agent" (use "*" for the rules every crawler follows)`)
-		return req, 0, false
-	}
-	if len(*req.Agent) > s.cfg.MaxAgent {
-		s.fail(w, http.StatusBadRequest, fmt.Sprintf(`"agent" is %d bytes long; at most %d (a product token or a User-Agent header)`, len(*req.Agent), s.cfg.MaxAgent))
-		return req, 0, false
-	}
-	if len(req.URLs) > s.cfg.MaxURLs {
-		s.fail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("%d URLs in one request; at most %d", len(req.URLs), s.cfg.MaxURLs))
-		return req, 0, false
-	}
-	prof := s.cfg.Profile
-	if req.Profile != "" {
-		p, err := robots.ParseProfile(req.Profile)
-		if err != nil {
-			s.fail(w, http.StatusBadRequest, err.Error())
-			return req, 0, false
-		}
-		prof = p
 	}
 	return req, prof, true
+}
+
+// checkBody decodes a check request and applies its bounds.
+func (s *Server) checkBody(w http.ResponseWriter, r *http.Request) (checkRequest, robots.Profile, *apiError) {
+	var req checkRequest
+	if aerr := s.decodeJSON(w, r, &req); aerr != nil {
+		return req, 0, aerr
+	}
+	if req.Agent == nil {
+		return req, 0, badRequest(`bad request body: no "agent" (use "*" for the rules every crawler follows)`)
+	}
+	if _, aerr := s.checkAgent(req.Agent); aerr != nil {
+		return req, 0, aerr
+	}
+	if len(req.URLs) > s.cfg.MaxURLs {
+		return req, 0, &apiError{http.StatusRequestEntityTooLarge, fmt.Sprintf("%d URLs in one request; at most %d", len(req.URLs), s.cfg.MaxURLs)}
+	}
+	prof, aerr := s.profileOf(req.Profile)
+	return req, prof, aerr
 }
 
 // answer decides urls, DefaultParallel at a time, and writes

@@ -3,9 +3,7 @@ package serve
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -146,36 +144,20 @@ func (s *Server) sitemaps(w http.ResponseWriter, r *http.Request) {
 // sitemapsRequest reads and checks a request, answering it when it is bad.
 func (s *Server) sitemapsRequest(w http.ResponseWriter, r *http.Request) (*sitemapsRequest, robots.Profile, bool) {
 	var req sitemapsRequest
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			s.fail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes", s.cfg.MaxBody))
-			return nil, 0, false
-		}
-		s.fail(w, http.StatusBadRequest, "bad request body: "+err.Error())
-		return nil, 0, false
+	aerr := s.decodeJSON(w, r, &req)
+	if aerr == nil && !fetch.IsURL(req.Site) {
+		aerr = badRequest(`bad request body: "site" must be an http or https URL (a site, or a sitemap's URL)`)
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		s.fail(w, http.StatusBadRequest, "bad request body: more than one JSON value")
-		return nil, 0, false
+	var prof robots.Profile
+	if aerr == nil {
+		prof, aerr = s.profileOf(req.Profile)
 	}
-	if !fetch.IsURL(req.Site) {
-		s.fail(w, http.StatusBadRequest, `bad request body: "site" must be an http or https URL (a site, or a sitemap's URL)`)
+	if aerr != nil {
+		s.fail(w, aerr.code, aerr.msg)
 		return nil, 0, false
 	}
 	if req.MaxURLs <= 0 || req.MaxURLs > SitemapMaxURLs {
 		req.MaxURLs = SitemapMaxURLs
-	}
-	prof := s.cfg.Profile
-	if req.Profile != "" {
-		p, err := robots.ParseProfile(req.Profile)
-		if err != nil {
-			s.fail(w, http.StatusBadRequest, err.Error())
-			return nil, 0, false
-		}
-		prof = p
 	}
 	return &req, prof, true
 }
