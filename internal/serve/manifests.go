@@ -46,34 +46,37 @@ var catalogFormats = map[string]string{
 	"datajson": "application/json", "datapackage": "application/json",
 }
 
-// datasets answers POST /v1/datasets.
-func (s *Server) datasets(w http.ResponseWriter, r *http.Request) {
-	release, ok := s.admit(w, r)
-	if !ok {
-		return
-	}
-	defer release()
-	var req datasetsRequest
-	if aerr := s.decodeJSON(w, r, &req); aerr != nil {
-		s.fail(w, aerr.code, aerr.msg)
-		return
-	}
-	c, resp, aerr := s.readDatasets(r.Context(), &req)
+// datasetsAnswer is the answer of POST /v1/datasets: its JSON form, or
+// the catalog document the request asked for, made from the catalog.
+type datasetsAnswer struct {
+	resp    *datasetsResponse
+	catalog *datatxt.Catalog
+	format  string
+}
+
+// runDatasets answers a datasets request.
+func (s *Server) runDatasets(ctx context.Context, req *datasetsRequest) (*datasetsAnswer, *apiError) {
+	c, resp, aerr := s.readDatasets(ctx, req)
 	if aerr != nil {
-		s.fail(w, aerr.code, aerr.msg)
-		return
+		return nil, aerr
 	}
-	if req.Format == "" || req.Format == "json" {
-		s.writeJSON(w, resp)
+	return &datasetsAnswer{resp: resp, catalog: c, format: req.Format}, nil
+}
+
+// writeAnswer writes the JSON form, or the catalog document as an
+// attachment.
+func (a *datasetsAnswer) writeAnswer(s *Server, w http.ResponseWriter) {
+	if a.format == "" || a.format == "json" {
+		s.writeJSON(w, a.resp)
 		return
 	}
 	var buf bytes.Buffer
-	if _, err := datatxt.Export(&buf, c, req.Format, datatxt.ExportOptions{}); err != nil {
+	if _, err := datatxt.Export(&buf, a.catalog, a.format, datatxt.ExportOptions{}); err != nil {
 		s.fail(w, http.StatusInternalServerError, "export: "+err.Error())
 		return
 	}
-	w.Header().Set("Content-Type", catalogFormats[req.Format])
-	w.Header().Set("Content-Disposition", `attachment; filename="`+req.Format+`.json"`)
+	w.Header().Set("Content-Type", catalogFormats[a.format])
+	w.Header().Set("Content-Disposition", `attachment; filename="`+a.format+`.json"`)
 	w.Write(buf.Bytes())
 }
 

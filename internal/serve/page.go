@@ -42,7 +42,7 @@ func (s *Server) routePage() {
 	s.handle("GET /tester.css", serveFile(files, "/tester.css", "text/css; charset=utf-8"))
 	s.handle("GET /openapi.json", serveFile(files, "/openapi.json", "application/json"))
 	s.handle("POST /v1/test", s.authed(jsonEndpoint(s, s.runTest, func(r *testRequest) int { return len(r.URLs) })))
-	s.handle("POST /v1/datasets", s.authed(http.HandlerFunc(s.datasets)))
+	s.handle("POST /v1/datasets", s.authed(jsonEndpoint(s, s.runDatasets, func(*datasetsRequest) int { return 0 })))
 	s.handle("POST /v1/agents", s.authed(jsonEndpoint(s, s.runAgents, func(r *agentsRequest) int { return len(r.URLs) })))
 	s.handle("GET /v1/crawlers", http.HandlerFunc(s.crawlers))
 }

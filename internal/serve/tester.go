@@ -64,8 +64,9 @@ type testResult struct {
 
 // jsonEndpoint answers a POST whose body is a JSON request of type Req:
 // admitted within the memory budget, decoded with the body bounded, run,
-// and its answer written as JSON; urls counts the URLs it asks about for
-// the access log. POST /v1/test and /v1/agents are made with it.
+// and its answer written as JSON (or by the answer itself, when it is a
+// selfWriter); urls counts the URLs it asks about for the access log.
+// POST /v1/test, /v1/datasets and /v1/agents are made with it.
 func jsonEndpoint[Req, Resp any](s *Server, run func(context.Context, *Req) (*Resp, *apiError), urls func(*Req) int) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		release, ok := s.admit(w, r)
@@ -86,8 +87,18 @@ func jsonEndpoint[Req, Resp any](s *Server, run func(context.Context, *Req) (*Re
 		if rec, ok := w.(*recorder); ok {
 			rec.urls = urls(&req)
 		}
+		if sw, ok := any(resp).(selfWriter); ok {
+			sw.writeAnswer(s, w)
+			return
+		}
 		s.writeJSON(w, resp)
 	}
+}
+
+// selfWriter is an answer that is not always written as JSON (a catalog
+// document of POST /v1/datasets).
+type selfWriter interface {
+	writeAnswer(s *Server, w http.ResponseWriter)
 }
 
 // runTest decides a test request.
