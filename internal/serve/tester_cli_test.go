@@ -116,3 +116,34 @@ func TestAgentsAsCLI(t *testing.T) {
 		}
 	}
 }
+
+// TestDatasetsExportAsCLI posts testdata's data.txt to POST /v1/datasets
+// with each catalog format and compares the document with what "sitetxt
+// datasets -o FORMAT" writes (the validators in ../shared/validators check
+// the command's documents: docs/datatxt.md).
+func TestDatasetsExportAsCLI(t *testing.T) {
+	const base = "https://data.example.org/data.txt"
+	path := filepath.Join("..", "..", "testdata", "datatxt", "records.txt")
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := serve.New(serve.Config{Logger: slog.New(slog.DiscardHandler)}).Handler()
+	for format, media := range map[string]string{"schemaorg": "application/ld+json", "dcat": "application/ld+json",
+		"croissant": "application/ld+json", "datajson": "application/json", "datapackage": "application/json"} {
+		t.Run(format, func(t *testing.T) {
+			want := runCLI(t, "datasets", "-o", format, "--base", base, path)
+			b, _ := json.Marshal(map[string]any{"datatxt": string(text), "base": base, "format": format})
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/v1/datasets", bytes.NewReader(b)))
+			if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != media ||
+				rec.Header().Get("Content-Disposition") != `attachment; filename="`+format+`.json"` {
+				t.Fatalf("POST /v1/datasets format %s = %d, %q, %q; want 200, %q, an attachment", format, rec.Code,
+					rec.Header().Get("Content-Type"), rec.Header().Get("Content-Disposition"), media)
+			}
+			if got := rec.Body.String(); strings.TrimSpace(got) != strings.TrimSpace(want) {
+				t.Errorf("POST /v1/datasets format %s:\n%s\nwant (datasets -o %s):\n%s", format, got, format, want)
+			}
+		})
+	}
+}
