@@ -173,6 +173,18 @@ func (s *Server) robotsFrom(ctx context.Context, text *string, site string, prof
 	return rf, nil
 }
 
+// lintFile returns the file as "sitetxt lint" reads it, with the default
+// limits: a profile's reading parsed with them (most are), else a parse of
+// its own.
+func (rf *robotsFile) lintFile() *grammar.File {
+	for _, f := range rf.files {
+		if f.SizeLimit == grammar.DefaultMaxSize && f.LineLimit == grammar.DefaultMaxLineLength {
+			return f
+		}
+	}
+	return grammar.ParseString(rf.name, rf.text, grammar.Options{})
+}
+
 // fetchView is the fetch part of a decision for r, in public words when
 // the fetch failed below HTTP (publicError).
 func (s *Server) fetchView(r *fetch.Result) *decision.Fetch {

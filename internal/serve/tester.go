@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/audit"
 	"github.com/sitetxt/sitetxt/internal/decision"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
@@ -131,7 +130,7 @@ func (s *Server) runTest(ctx context.Context, req *testRequest) (*testResponse, 
 	for _, u := range req.URLs {
 		resp.Results = append(resp.Results, s.testOne(rf, agent, u))
 	}
-	f := grammar.ParseString(rf.name, rf.text, grammar.Options{})
+	f := rf.lintFile()
 	resp.Diagnostics = jsonview.Diagnostics(lint.ForProfiles(f, lint.Robots, false, profs))
 	for _, sm := range rf.readings[0].Policy.Sitemaps() {
 		p := sm.Line.Pos

@@ -147,3 +147,34 @@ func TestDatasetsExportAsCLI(t *testing.T) {
 		})
 	}
 }
+
+// TestTestLintAsCLI posts testdata's robots.txt files to POST /v1/test
+// under one profile and compares the diagnostics with what "sitetxt lint
+// -o json --profile P" prints; only "file" differs.
+func TestTestLintAsCLI(t *testing.T) {
+	for _, file := range []string{"messy.txt", "fict.org.txt", "aipref.txt", "1994-go-away.txt"} {
+		for _, prof := range []string{"rfc9309", "google", "draft", "norobots"} {
+			t.Run(file+"/"+prof, func(t *testing.T) {
+				path := filepath.Join("..", "..", "testdata", "robots", file)
+				text, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var want []any
+				if out := runCLI(t, "lint", "-o", "json", "--profile", prof, path); strings.TrimSpace(out) != "" {
+					want = jsonLines(t, strings.ReplaceAll(out, `"file":`+jsonString(path), `"file":"robots.txt"`))
+				}
+				got := post(t, "/v1/test", map[string]any{"robots": string(text), "agent": "*", "urls": []string{"/"}, "profiles": []string{prof}})
+				if want == nil {
+					want = []any{}
+				}
+				same(t, "POST /v1/test diagnostics", got["diagnostics"], want)
+			})
+		}
+	}
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
