@@ -1,8 +1,6 @@
 package sitemap_test
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -11,55 +9,14 @@ import (
 	"reflect"
 	"sort"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/sitetxt/sitetxt/internal/fetch"
+	"github.com/sitetxt/sitetxt/internal/sitetest"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/sitetxt/sitetxt/sitemap"
 )
-
-// site is a loopback web site: path -> body (a body starting with "gz:"
-// is served gzip-compressed as application/gzip).
-type site struct {
-	srv   *httptest.Server
-	files map[string]string
-	hits  map[string]*atomic.Int32
-	delay time.Duration
-}
-
-func newSite(t *testing.T, files map[string]string) *site {
-	t.Helper()
-	s := &site{files: files, hits: map[string]*atomic.Int32{}}
-	for p := range files {
-		s.hits[p] = new(atomic.Int32)
-	}
-	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, ok := s.files[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		s.hits[r.URL.Path].Add(1)
-		if s.delay > 0 {
-			time.Sleep(s.delay)
-		}
-		body = strings.ReplaceAll(body, "$SITE", s.srv.URL)
-		if rest, ok := strings.CutPrefix(body, "gz:"); ok {
-			var b bytes.Buffer
-			zw := gzip.NewWriter(&b)
-			zw.Write([]byte(rest))
-			zw.Close()
-			w.Header().Set("Content-Type", "application/gzip")
-			w.Write(b.Bytes())
-			return
-		}
-		fmt.Fprint(w, body)
-	}))
-	t.Cleanup(s.srv.Close)
-	return s
-}
 
 func urlset(locs ...string) string {
 	var b strings.Builder
@@ -83,13 +40,13 @@ func index(locs ...string) string {
 
 // run runs a discovery and returns the URLs found ("path <- sitemap path")
 // and the files in the order they ended.
-func run(t *testing.T, s *site, d *sitemap.Discovery) ([]string, []*sitemap.File) {
+func run(t *testing.T, s *sitetest.Site, d *sitemap.Discovery) ([]string, []*sitemap.File) {
 	t.Helper()
 	var found []string
 	var files []*sitemap.File
 	for u, f := range d.All() {
 		if u != nil {
-			found = append(found, strings.TrimPrefix(u.URL, s.srv.URL)+" <- "+strings.TrimPrefix(u.Sitemap, s.srv.URL))
+			found = append(found, strings.TrimPrefix(u.URL, s.URL)+" <- "+strings.TrimPrefix(u.Sitemap, s.URL))
 		}
 		if f != nil {
 			files = append(files, f)
@@ -104,7 +61,7 @@ func client() *robots.Client { return &robots.Client{UserAgent: "TestBot/1.0"} }
 // with an index that lists itself and a nested index that lists a sitemap
 // again and one that is missing: every URL once, every file once.
 func TestDiscover(t *testing.T) {
-	s := newSite(t, map[string]string{
+	s := sitetest.New(t, map[string]string{
 		"/robots.txt": "User-agent: *\nDisallow: /private/\nSitemap: $SITE/sitemap_index.xml\nSitemap: $SITE/sitemaps/pages.xml.gz\n",
 		"/sitemap_index.xml": index("$SITE/sitemaps/pages.xml.gz", "$SITE/sitemap_index.xml", "$SITE/sitemaps/nested.xml",
 			"$SITE/sitemaps/more.txt"),
@@ -113,7 +70,7 @@ func TestDiscover(t *testing.T) {
 		"/sitemaps/more.txt":     "$SITE/private/b\n$SITE/about\n$SITE/news\n",
 	})
 	f := &sitemap.Fetcher{UserAgent: "TestBot/1.0"}
-	d := f.Discover(context.Background(), s.srv.URL+"/", client())
+	d := f.Discover(context.Background(), s.URL+"/", client())
 	found, files := run(t, s, d)
 	want := []string{
 		"/ <- /sitemaps/pages.xml.gz", "/private/a <- /sitemaps/pages.xml.gz", "/about <- /sitemaps/pages.xml.gz",
@@ -124,16 +81,16 @@ func TestDiscover(t *testing.T) {
 	}
 	var names []string
 	for _, f := range files {
-		names = append(names, fmt.Sprintf("%s %v %d", strings.TrimPrefix(f.URL, s.srv.URL), f.Format, f.URLs))
+		names = append(names, fmt.Sprintf("%s %v %d", strings.TrimPrefix(f.URL, s.URL), f.Format, f.URLs))
 	}
 	wantFiles := []string{"/sitemap_index.xml sitemapindex 4", "/sitemaps/pages.xml.gz urlset 3",
 		"/sitemaps/nested.xml sitemapindex 2", "/sitemaps/missing.xml unknown 0", "/sitemaps/more.txt text 3"}
 	if !reflect.DeepEqual(names, wantFiles) {
 		t.Errorf("files\n%q\nwant\n%q", names, wantFiles)
 	}
-	for p, n := range s.hits {
-		if n.Load() > 1 {
-			t.Errorf("%s fetched %d times", p, n.Load())
+	for p, n := range s.Hits() {
+		if n > 1 {
+			t.Errorf("%s fetched %d times", p, n)
 		}
 	}
 	var se *fetch.StatusError
@@ -165,13 +122,13 @@ func codesOf(f *sitemap.File) []string {
 
 // TestDiscoverCycle: two indexes listing each other are each read once.
 func TestDiscoverCycle(t *testing.T) {
-	s := newSite(t, map[string]string{
+	s := sitetest.New(t, map[string]string{
 		"/robots.txt": "Sitemap: $SITE/a.xml\n",
 		"/a.xml":      index("$SITE/b.xml", "$SITE/pages.xml"),
 		"/b.xml":      index("$SITE/a.xml"),
 		"/pages.xml":  urlset("$SITE/x"),
 	})
-	found, files := run(t, s, (&sitemap.Fetcher{}).Discover(context.Background(), s.srv.URL, client()))
+	found, files := run(t, s, (&sitemap.Fetcher{}).Discover(context.Background(), s.URL, client()))
 	if len(found) != 1 || len(files) != 3 || !reflect.DeepEqual(codesOf(files[1]), []string{"cycle", "nested-index"}) {
 		t.Errorf("found %q, %d files, b.xml %v", found, len(files), codesOf(files[1]))
 	}
@@ -185,8 +142,8 @@ func TestDiscoverGuess(t *testing.T) {
 		if robots != "" {
 			files["/robots.txt"] = robots
 		}
-		s := newSite(t, files)
-		found, fs := run(t, s, (&sitemap.Fetcher{}).Discover(context.Background(), s.srv.URL, client()))
+		s := sitetest.New(t, files)
+		found, fs := run(t, s, (&sitemap.Fetcher{}).Discover(context.Background(), s.URL, client()))
 		if len(found) != 1 || len(fs) != 1 || !fs[0].Guessed {
 			t.Errorf("robots.txt %q: found %q, files %+v", robots, found, fs)
 		}
@@ -204,27 +161,27 @@ func TestDiscoverBounds(t *testing.T) {
 		files[p] = urlset(fmt.Sprintf("$SITE/page%d", i))
 	}
 	files["/index.xml"] = index(maps...)
-	s := newSite(t, files)
-	d := (&sitemap.Fetcher{MaxFiles: 4}).Discover(context.Background(), s.srv.URL, client())
+	s := sitetest.New(t, files)
+	d := (&sitemap.Fetcher{MaxFiles: 4}).Discover(context.Background(), s.URL, client())
 	found, _ := run(t, s, d)
 	if len(found) != 3 || !strings.Contains(d.Stopped(), "MaxFiles") {
 		t.Errorf("MaxFiles 4: %d URLs, Stopped %q", len(found), d.Stopped())
 	}
 
-	s.delay = 100 * time.Millisecond
-	d = (&sitemap.Fetcher{MaxTime: 250 * time.Millisecond}).Discover(context.Background(), s.srv.URL, client())
+	s.SetDelay(100 * time.Millisecond)
+	d = (&sitemap.Fetcher{MaxTime: 250 * time.Millisecond}).Discover(context.Background(), s.URL, client())
 	found, _ = run(t, s, d)
 	if len(found) >= 10 || !strings.Contains(d.Stopped(), "MaxTime") {
 		t.Errorf("MaxTime: %d URLs, Stopped %q", len(found), d.Stopped())
 	}
 
-	deep := newSite(t, map[string]string{
+	deep := sitetest.New(t, map[string]string{
 		"/robots.txt": "Sitemap: $SITE/1.xml\n",
 		"/1.xml":      index("$SITE/2.xml"),
 		"/2.xml":      index("$SITE/3.xml"),
 		"/3.xml":      urlset("$SITE/x"),
 	})
-	_, fs := run(t, deep, (&sitemap.Fetcher{MaxDepth: 1}).Discover(context.Background(), deep.srv.URL, client()))
+	_, fs := run(t, deep, (&sitemap.Fetcher{MaxDepth: 1}).Discover(context.Background(), deep.URL, client()))
 	if len(fs) != 2 || !reflect.DeepEqual(codesOf(fs[1]), []string{"nested-index", "too-deep"}) ||
 		!strings.Contains(fs[1].Diagnostics[1].Summary+fs[1].Diagnostics[0].Summary, "MaxDepth") {
 		t.Errorf("MaxDepth 1: %d files, %q", len(fs), codesOf(fs[len(fs)-1]))
@@ -235,17 +192,12 @@ func TestDiscoverBounds(t *testing.T) {
 // robots.txt names it ("Sitemaps & Cross Submits"); an index that lists a
 // sitemap of a site that does not is not followed there.
 func TestCrossSubmission(t *testing.T) {
-	host := newSite(t, map[string]string{})
-	other := newSite(t, map[string]string{"/robots.txt": "User-agent: *\n"})
-	host.files["/robots.txt"] = "Sitemap: " + other.srv.URL + "/maps/host.xml\n"
-	other.files["/maps/host.xml"] = urlset(host.srv.URL+"/anywhere", other.srv.URL+"/maps/page", other.srv.URL+"/elsewhere")
-	other.files["/maps/index.xml"] = index(host.srv.URL + "/s.xml")
-	for _, s := range []*site{host, other} {
-		for p := range s.files {
-			s.hits[p] = new(atomic.Int32)
-		}
-	}
-	d := (&sitemap.Fetcher{}).Discover(context.Background(), host.srv.URL, client())
+	host := sitetest.New(t, map[string]string{})
+	other := sitetest.New(t, map[string]string{"/robots.txt": "User-agent: *\n"})
+	host.Set("/robots.txt", "Sitemap: "+other.URL+"/maps/host.xml\n")
+	other.Set("/maps/host.xml", urlset(host.URL+"/anywhere", other.URL+"/maps/page", other.URL+"/elsewhere"))
+	other.Set("/maps/index.xml", index(host.URL+"/s.xml"))
+	d := (&sitemap.Fetcher{}).Discover(context.Background(), host.URL, client())
 	var got []string
 	var diags []string
 	for u, f := range d.All() {
@@ -258,12 +210,12 @@ func TestCrossSubmission(t *testing.T) {
 			}
 		}
 	}
-	want := []string{host.srv.URL + "/anywhere", other.srv.URL + "/maps/page"}
+	want := []string{host.URL + "/anywhere", other.URL + "/maps/page"}
 	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(diags, []string{"out-of-scope"}) {
 		t.Errorf("cross-submitted: %q, %v; want %q and other's /elsewhere out of scope", got, diags, want)
 	}
 
-	d = (&sitemap.Fetcher{}).Walk(context.Background(), client(), other.srv.URL+"/maps/index.xml")
+	d = (&sitemap.Fetcher{}).Walk(context.Background(), client(), other.URL+"/maps/index.xml")
 	_, fs := run(t, other, d)
 	if len(fs) != 1 || len(fs[0].Diagnostics) != 1 || fs[0].Diagnostics[0].Code != "out-of-scope" {
 		t.Errorf("an index listing another site's sitemap: %d files, %v", len(fs), fs[0].Diagnostics)

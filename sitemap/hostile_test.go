@@ -2,7 +2,6 @@ package sitemap
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/sitetxt/sitetxt/internal/shareddata"
+	"github.com/sitetxt/sitetxt/internal/sitetest"
 )
 
 // measure runs f and returns how long it took and the peak of the live
@@ -72,29 +72,6 @@ func (c *counter) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// bomb returns a gzip stream of 1 GiB once uncompressed, made of 1024
-// gzip members of 1 MiB each (one member compressed once and repeated,
-// as gzip readers concatenate members), so it costs about 1 MB to hold
-// and nothing to make: the first member starts with head, and every byte
-// after it is fill.
-func bomb(t testing.TB, head string, fill byte) io.Reader {
-	member := func(data []byte) []byte {
-		var b bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
-		zw.Write(data)
-		zw.Close()
-		return b.Bytes()
-	}
-	first := bytes.Repeat([]byte{fill}, 1<<20)
-	copy(first, head)
-	rest := member(bytes.Repeat([]byte{fill}, 1<<20))
-	parts := []io.Reader{bytes.NewReader(member(first))}
-	for range 1023 {
-		parts = append(parts, bytes.NewReader(rest))
-	}
-	return io.MultiReader(parts...)
-}
-
 // TestHostileGzipBomb reads 1 GiB gzip bombs: each stops at the 50 MB
 // uncompressed limit (or sooner at another limit), naming it, with a few
 // megabytes of heap.
@@ -102,62 +79,36 @@ func TestHostileGzipBomb(t *testing.T) {
 	if !shareddata.Slow() {
 		t.Skip("slow hostile test: set SITETXT_SLOW=1 to run it (CI runs it in its own step)")
 	}
+	const urlsetHead = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`
 	tests := []struct {
-		name, head string
-		fill       byte
-		code       string
+		name, head, fill, code string
 	}{
-		{"zeros", "", 0, "line-too-long"},
-		{"new lines", "", '\n', "too-large"},
-		{"XML white space", `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`, ' ', "token-too-long"},
-		{"XML comments", `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><!---->`, 0, ""},
+		{"zeros", "", "\x00", "line-too-long"},
+		{"new lines", "", "\n", "too-large"},
+		{"XML white space", urlsetHead, " ", "token-too-long"},
+		// "<!---->" over and over: every token small, no entry; only the
+		// size limit stops it.
+		{"XML comments", urlsetHead, "<!---->", "too-large"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			src := bomb(t, tt.head, tt.fill)
-			if tt.name == "XML comments" {
-				// "<!---->" over and over: every token small, no entry;
-				// only the size limit stops it.
-				src = commentBomb()
-			}
+			src := sitetest.Bomb(tt.head, tt.fill)
 			c := &counter{r: src}
 			var s *Sitemap
 			took, heap := measure(func() { s = Parse(c, Options{}) })
 			t.Logf("%s: read %.1f MB compressed in %v, peak heap %.1f MiB, %v", tt.name, float64(c.n)/1e6, took, float64(heap)/(1<<20), codes(s.Diagnostics))
-			want := tt.code
-			if want == "" {
-				want = "too-large"
-			}
 			found := false
 			for _, d := range s.Diagnostics {
-				found = found || d.Code == want
+				found = found || d.Code == tt.code
 			}
 			if !found || len(s.Entries) != 0 {
-				t.Errorf("%d entries, diagnostics %v; want none, and %s", len(s.Entries), codes(s.Diagnostics), want)
+				t.Errorf("%d entries, diagnostics %v; want none, and %s", len(s.Entries), codes(s.Diagnostics), tt.code)
 			}
 			if heap > 64<<20 {
 				t.Errorf("peak heap %d MiB, want under 64 MiB", heap>>20)
 			}
 		})
 	}
-}
-
-// commentBomb is a 1 GiB gzip stream of a urlset full of empty comments.
-func commentBomb() io.Reader {
-	chunk := bytes.Repeat([]byte("<!---->"), (1<<20)/7)
-	var b bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
-	zw.Write(chunk)
-	zw.Close()
-	var head bytes.Buffer
-	zw = gzip.NewWriter(&head)
-	zw.Write([]byte(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`))
-	zw.Close()
-	parts := []io.Reader{&head}
-	for range 1100 {
-		parts = append(parts, bytes.NewReader(b.Bytes()))
-	}
-	return io.MultiReader(parts...)
 }
 
 // TestHostile50001 reads 50,001 URLs: 50,000 are kept, the last is

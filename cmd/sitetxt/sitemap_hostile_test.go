@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sitetxt/sitetxt/internal/sitetest"
 )
 
 // TestHostileSitemaps runs "sitetxt sitemaps" in a child process on
@@ -18,18 +20,9 @@ func TestHostileSitemaps(t *testing.T) {
 		t.Skip("slow hostile test: set SITETXT_SLOW=1 to run it (CI runs it in its own step)")
 	}
 	dir := t.TempDir()
-	member := func(data []byte) []byte {
-		var b bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
-		zw.Write(data)
-		zw.Close()
-		return b.Bytes()
-	}
 	var bomb bytes.Buffer
-	bomb.Write(member([]byte(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)))
-	comments := member(bytes.Repeat([]byte("<!---->"), (1<<20)/7))
-	for range 1024 {
-		bomb.Write(comments)
+	if _, err := io.Copy(&bomb, sitetest.Bomb(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`, "<!---->")); err != nil {
+		t.Fatal(err)
 	}
 	bombFile := filepath.Join(dir, "bomb.xml.gz")
 	if err := os.WriteFile(bombFile, bomb.Bytes(), 0o644); err != nil {

@@ -1,25 +1,22 @@
 package cli
 
 import (
-	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/sitetxt/sitetxt/internal/sitetest"
 )
 
 // sitemapSite serves robots.txt -> a sitemap index -> a gzip urlset and a
 // text sitemap, listing URLs the robots.txt disallows for TestBot, and one
 // URL twice.
-func sitemapSite(t *testing.T) *httptest.Server {
+func sitemapSite(t *testing.T) *sitetest.Site {
 	t.Helper()
-	var srv *httptest.Server
 	files := map[string]string{
 		"/robots.txt": "User-agent: TestBot\nDisallow: /private/\nAllow: /private/open\n\nSitemap: $SITE/sitemap_index.xml\n",
 		"/sitemap_index.xml": `<?xml version="1.0" encoding="UTF-8"?>
@@ -29,7 +26,7 @@ func sitemapSite(t *testing.T) *httptest.Server {
   <sitemap><loc>$SITE/sitemap_index.xml</loc></sitemap>
 </sitemapindex>
 `,
-		"/sitemaps/pages.xml.gz": `<?xml version="1.0" encoding="UTF-8"?>
+		"/sitemaps/pages.xml.gz": `gz:<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
   <url><loc>$SITE/</loc><lastmod>2025-06-01T10:00:00+02:00</lastmod><changefreq>daily</changefreq><priority>0.9</priority></url>
   <url><loc>$SITE/private/secret</loc></url>
@@ -38,24 +35,7 @@ func sitemapSite(t *testing.T) *httptest.Server {
 `,
 		"/sitemaps/more.txt": "$SITE/about\n$SITE/private/other\n$SITE/\n",
 	}
-	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, ok := files[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		body = strings.ReplaceAll(body, "$SITE", srv.URL)
-		if strings.HasSuffix(r.URL.Path, ".gz") {
-			var b bytes.Buffer
-			zw := gzip.NewWriter(&b)
-			zw.Write([]byte(body))
-			zw.Close()
-			body = b.String()
-		}
-		fmt.Fprint(w, body)
-	}))
-	t.Cleanup(srv.Close)
-	return srv
+	return sitetest.New(t, files)
 }
 
 // TestSitemapsAgent: "sitetxt sitemaps --agent TestBot SITE" lists every
@@ -180,7 +160,6 @@ func TestSitemapsFile(t *testing.T) {
 // sitemap that 404s, one that is not XML, and one that lists URLs the
 // robots.txt disallows, and the sitemaps' own problems.
 func TestLintSitemaps(t *testing.T) {
-	var srv *httptest.Server
 	files := map[string]string{
 		"/robots.txt": "User-agent: *\nDisallow: /private/\n\nSitemap: $SITE/gone.xml\nSitemap: $SITE/page.html\nSitemap: $SITE/s.xml\n",
 		"/page.html":  "<!DOCTYPE html>\n<html><body>Not here</body></html>\n",
@@ -190,15 +169,7 @@ func TestLintSitemaps(t *testing.T) {
 <url><loc>$SITE/private/b</loc></url>
 </urlset>`,
 	}
-	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, ok := files[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		fmt.Fprint(w, strings.ReplaceAll(body, "$SITE", srv.URL))
-	}))
-	defer srv.Close()
+	srv := sitetest.New(t, files)
 	stdout, stderr, code := runCLI(t, "", "lint", "--no-cache", "--sitemaps", srv.URL+"/robots.txt")
 	robots := srv.URL + "/robots.txt"
 	for _, want := range []string{

@@ -2,33 +2,25 @@ package serve
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/sitetxt/sitetxt/internal/sitetest"
 )
 
 // TestSitemaps: POST /v1/sitemaps answers a site's sitemap URLs as JSON
 // Lines, each with its decision when an agent is given, then a summary;
 // without AllowPrivate the loopback site is refused, as for /v1/check.
 func TestSitemaps(t *testing.T) {
-	var site *httptest.Server
 	files := map[string]string{
 		"/robots.txt":  "User-agent: TestBot\nDisallow: /private/\nSitemap: $SITE/index.xml\n",
 		"/index.xml":   `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>$SITE/pages.xml</loc></sitemap></sitemapindex>`,
 		"/pages.xml":   `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>$SITE/a</loc><priority>0.4</priority></url><url><loc>$SITE/private/b</loc></url></urlset>`,
 		"/sitemap.xml": "",
 	}
-	site = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, ok := files[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		fmt.Fprint(w, strings.ReplaceAll(body, "$SITE", site.URL))
-	}))
-	defer site.Close()
+	site := sitetest.New(t, files)
 	ask := func(h http.Handler, body string) (int, []map[string]any) {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest("POST", "/v1/sitemaps", strings.NewReader(body)))
