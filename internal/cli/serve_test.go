@@ -44,18 +44,8 @@ func TestServeUsageErrors(t *testing.T) {
 // TestServeRun: the README's command, with no Redis, answers, and stops
 // cleanly when its context ends (as on SIGTERM).
 func TestServeRun(t *testing.T) {
-	var errOut syncBuffer
-	ios := &IOStreams{In: strings.NewReader(""), Out: io.Discard, ErrOut: &errOut,
-		Getenv: func(string) string { return "" }, IsTerminal: func(io.Writer) bool { return false }}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	addr := make(chan string, 1)
-	opts := &serveOptions{IO: ios, Listen: "127.0.0.1:0", Profile: "rfc9309", Timeout: 5e9, ReqTimeout: 5e9, MaxURLs: 10, MaxBody: 1 << 20,
-		Grace: 5e9, LogFormat: "json", LogLevel: "info", ready: func(a string) { addr <- a }}
-	done := make(chan error, 1)
-	go func() { done <- serveRun(ctx, opts) }()
-	base := "http://" + <-addr
-	resp, err := http.Post(base+"/v1/check", "application/json", strings.NewReader(`{"agent":"ExampleBot","urls":["ftp://x/"]}`))
+	rs := startServe(t, nil)
+	resp, err := http.Post(rs.base+"/v1/check", "application/json", strings.NewReader(`{"agent":"ExampleBot","urls":["ftp://x/"]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,15 +54,55 @@ func TestServeRun(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(string(body), `"reason":"not an http or https URL"`) {
 		t.Errorf("POST /v1/check = %d %s", resp.StatusCode, body)
 	}
-	cancel()
-	if err := <-done; err != nil {
+	if err := rs.stop(); err != nil {
 		t.Errorf("serveRun() after cancel = %v, want nil", err)
 	}
 	for _, want := range []string{`"msg":"serving"`, `"msg":"request"`, `"msg":"stopped"`} {
-		if !strings.Contains(errOut.String(), want) {
-			t.Errorf("log lacks %s:\n%s", want, errOut.String())
+		if !strings.Contains(rs.log.String(), want) {
+			t.Errorf("log lacks %s:\n%s", want, rs.log.String())
 		}
 	}
+}
+
+// runningServe is a "sitetxt serve" started by startServe.
+type runningServe struct {
+	base string      // http://127.0.0.1:port
+	log  *syncBuffer // its standard error: the JSON log
+	stop func() error
+}
+
+// startServe runs serveRun with the options the README's command gives
+// (loopback, JSON log), changed by set, until stop: stop ends it as
+// SIGTERM does and returns what serveRun returned. The test's end stops
+// it too.
+func startServe(t *testing.T, set func(*serveOptions)) *runningServe {
+	t.Helper()
+	rs := &runningServe{log: &syncBuffer{}}
+	ios := &IOStreams{In: strings.NewReader(""), Out: io.Discard, ErrOut: rs.log,
+		Getenv: func(string) string { return "" }, IsTerminal: func(io.Writer) bool { return false }}
+	addr := make(chan string, 1)
+	opts := &serveOptions{IO: ios, Listen: "127.0.0.1:0", Profile: "rfc9309", Timeout: 5e9, ReqTimeout: 5e9, MaxURLs: 10, MaxBody: 1 << 20,
+		Grace: 5e9, LogFormat: "json", LogLevel: "info", ready: func(a string) { addr <- a }}
+	if set != nil {
+		set(opts)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serveRun(ctx, opts) }()
+	var once sync.Once
+	var err error
+	rs.stop = func() error {
+		once.Do(func() { cancel(); err = <-done })
+		return err
+	}
+	t.Cleanup(func() { rs.stop() })
+	select {
+	case a := <-addr:
+		rs.base = "http://" + a
+	case err := <-done:
+		t.Fatalf("serveRun() = %v before it was ready", err)
+	}
+	return rs
 }
 
 type syncBuffer struct {
@@ -106,18 +136,10 @@ func TestServeRedisDownLogsOnce(t *testing.T) {
 		}))
 		defer sites[i].Close()
 	}
-	var errOut syncBuffer
-	ios := &IOStreams{In: strings.NewReader(""), Out: io.Discard, ErrOut: &errOut,
-		Getenv: func(string) string { return "" }, IsTerminal: func(io.Writer) bool { return false }}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	addr := make(chan string, 1)
-	opts := &serveOptions{IO: ios, Listen: "127.0.0.1:0", Profile: "rfc9309", Timeout: 5e9, ReqTimeout: 5e9, MaxURLs: 10, MaxBody: 1 << 20,
-		Grace: 5e9, LogFormat: "json", LogLevel: "info", Redis: srv.URL(), RedisTimeout: 250 * time.Millisecond, AllowPrivate: true,
-		ready: func(a string) { addr <- a }}
-	done := make(chan error, 1)
-	go func() { done <- serveRun(ctx, opts) }()
-	base := "http://" + <-addr
+	rs := startServe(t, func(o *serveOptions) {
+		o.Redis, o.RedisTimeout, o.AllowPrivate = srv.URL(), 250*time.Millisecond, true
+	})
+	base := rs.base
 	check := func(site *httptest.Server, path string) {
 		t.Helper()
 		resp, err := http.Post(base+"/v1/check", "application/json", strings.NewReader(`{"agent":"ExampleBot","urls":["`+site.URL+path+`"]}`))
@@ -144,9 +166,8 @@ func TestServeRedisDownLogsOnce(t *testing.T) {
 	}
 	time.Sleep(2500 * time.Millisecond) // past the backoff
 	check(sites[4], "/b")
-	cancel()
-	<-done
-	logs := errOut.String()
+	rs.stop()
+	logs := rs.log.String()
 	down := strings.Count(logs, "redis unreachable")
 	if down != 1 || strings.Count(logs, "redis reachable again") != 1 {
 		t.Errorf("log has %d 'redis unreachable' and %d 'reachable again' lines, want 1 each:\n%s", down, strings.Count(logs, "redis reachable again"), logs)
@@ -165,26 +186,17 @@ func TestServeRedisDownLogsOnce(t *testing.T) {
 // is one warning line (not one from the start and one from the cache),
 // and decisions are answered.
 func TestServeRedisDownAtStart(t *testing.T) {
-	var errOut syncBuffer
-	ios := &IOStreams{In: strings.NewReader(""), Out: io.Discard, ErrOut: &errOut,
-		Getenv: func(string) string { return "" }, IsTerminal: func(io.Writer) bool { return false }}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	addr := make(chan string, 1)
 	redisAddr := "127.0.0.1:" + strconv.Itoa(redistest.FreePort(t))
-	opts := &serveOptions{IO: ios, Listen: "127.0.0.1:0", Profile: "rfc9309", Timeout: 5e9, ReqTimeout: 5e9, MaxURLs: 10, MaxBody: 1 << 20,
-		Grace: 5e9, LogFormat: "json", LogLevel: "info", Redis: "redis://" + redisAddr + "/0", RedisTimeout: 250 * time.Millisecond,
-		ready: func(a string) { addr <- a }}
-	done := make(chan error, 1)
-	go func() { done <- serveRun(ctx, opts) }()
-	resp, err := http.Post("http://"+<-addr+"/v1/check", "application/json", strings.NewReader(`{"agent":"ExampleBot","urls":["http://127.0.0.1:1/x"]}`))
+	rs := startServe(t, func(o *serveOptions) {
+		o.Redis, o.RedisTimeout = "redis://"+redisAddr+"/0", 250*time.Millisecond
+	})
+	resp, err := http.Post(rs.base+"/v1/check", "application/json", strings.NewReader(`{"agent":"ExampleBot","urls":["http://127.0.0.1:1/x"]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	cancel()
-	<-done
-	logs := errOut.String()
+	rs.stop()
+	logs := rs.log.String()
 	if n := strings.Count(logs, "redis unreachable"); n != 1 || !strings.Contains(logs, `"redis":"`+redisAddr+`"`) || resp.StatusCode != 200 {
 		t.Errorf("status %d; log has %d 'redis unreachable' lines, want 1 naming %s:\n%s", resp.StatusCode, n, redisAddr, logs)
 	}
