@@ -106,26 +106,25 @@ func TestFormats(t *testing.T) {
 			t.Errorf("fourth URL at %v, want 5:1 (after a blank line)", p)
 		}
 	})
-	t.Run("rss", func(t *testing.T) {
-		s := readFile(t, "feed.rss.xml", base)
-		want := []string{"https://www.example.org/news/first", "https://www.example.org/news/second"}
-		if s.Format != RSS || !reflect.DeepEqual(urls(s.Entries), want) {
-			t.Fatalf("rss: %v %v %v", s.Format, urls(s.Entries), codes(s.Diagnostics))
-		}
-		if got := s.Entries[1].LastMod.String(); got != "2025-06-11T07:30:00Z" {
-			t.Errorf("pubDate +0200 = %q, want it in UTC", got)
-		}
-	})
-	t.Run("atom", func(t *testing.T) {
-		s := readFile(t, "feed.atom.xml", base)
-		want := []string{"https://www.example.org/page", "https://www.example.org/another"}
-		if s.Format != Atom || !reflect.DeepEqual(urls(s.Entries), want) {
-			t.Fatalf("atom: %v %v %v", s.Format, urls(s.Entries), codes(s.Diagnostics))
-		}
-		if got := s.Entries[1].LastMod.String(); got != "2025-06-09T06:00:00Z" {
-			t.Errorf("updated = %q", got)
-		}
-	})
+	for _, tt := range []struct {
+		file    string
+		format  Format
+		want    []string
+		lastmod string // of the second entry, in UTC
+	}{
+		{"feed.rss.xml", RSS, []string{"https://www.example.org/news/first", "https://www.example.org/news/second"}, "2025-06-11T07:30:00Z"},
+		{"feed.atom.xml", Atom, []string{"https://www.example.org/page", "https://www.example.org/another"}, "2025-06-09T06:00:00Z"},
+	} {
+		t.Run(tt.format.String(), func(t *testing.T) {
+			s := readFile(t, tt.file, base)
+			if s.Format != tt.format || !reflect.DeepEqual(urls(s.Entries), tt.want) {
+				t.Fatalf("%s: %v %v %v", tt.file, s.Format, urls(s.Entries), codes(s.Diagnostics))
+			}
+			if got := s.Entries[1].LastMod.String(); got != tt.lastmod {
+				t.Errorf("%s: second lastmod = %q, want %q", tt.file, got, tt.lastmod)
+			}
+		})
+	}
 	t.Run("extensions", func(t *testing.T) {
 		s := readFile(t, "extensions.xml", base)
 		if len(s.Entries) != 3 || len(s.Diagnostics) != 0 {
