@@ -121,23 +121,23 @@ func classOf(l *Line) lexer.TokenType {
 // lexer's user keeps from start), so files of the same shape give the same
 // tokens (see fileSlab.tokens).
 type lineLexer struct {
-	lines     []*Line
-	next      int
-	start     int  // the first line of the last token's run
-	emptyRule bool // the next token is an empty Rulelines run
+	lines []*Line
+	next  int
+	start int             // the first line of the last token's run
+	last  lexer.TokenType // the last token's type
 }
 
 func (l *lineLexer) Next() (lexer.Token, error) {
-	if l.emptyRule {
-		l.emptyRule, l.start = false, l.next
-		return lexer.Token{Type: tRule}, nil
-	}
 	for l.next < len(l.lines) {
-		l.start = l.next
 		c := classOf(l.lines[l.next])
 		if l.next == 0 && c != tAgent {
 			c = tGap // the lines before the first record
 		}
+		if l.last == tAgent && c != tRule {
+			// A blank line after the User-agent lines: no rule line.
+			return l.emptyRule(), nil
+		}
+		l.start = l.next
 		l.next++
 		for l.next < len(l.lines) {
 			k := classOf(l.lines[l.next])
@@ -147,15 +147,21 @@ func (l *lineLexer) Next() (lexer.Token, error) {
 			}
 			break
 		}
-		if c == tAgent {
-			// The run ends at a rule line, a blank line or the end.
-			l.emptyRule = l.next == len(l.lines) || classOf(l.lines[l.next]) != tRule
-		}
 		if c != tGap {
+			l.last = c
 			return lexer.Token{Type: c}, nil
 		}
 	}
+	if l.last == tAgent {
+		return l.emptyRule(), nil // the file ends after the User-agent lines
+	}
 	return lexer.Token{Type: lexer.EOF}, nil
+}
+
+// emptyRule returns the empty Rulelines run of a record with no rule line.
+func (l *lineLexer) emptyRule() lexer.Token {
+	l.last, l.start = tRule, l.next
+	return lexer.Token{Type: tRule}
 }
 
 // lineDefinition is the lexer.Definition participle is built with. Parse
