@@ -148,34 +148,35 @@ func loadMatchCases(b testing.TB, p Profile) []matchCase {
 func BenchmarkCorpusMatch(b *testing.B) {
 	cases := loadMatchCases(b, RFC9309)
 	b.Run("sitetxt", func(b *testing.B) {
-		b.ReportAllocs()
-		n := 0
-		cpu0 := cpuTime()
-		for i := 0; i < b.N; i++ {
+		decideLoop(b, func(i int) bool {
 			c := &cases[i%len(cases)]
-			if c.agent.Decide(c.url).Allowed {
-				n++
-			}
-		}
-		reportCPU(b, cpu0)
-		sink = n
+			return c.agent.Decide(c.url).Allowed
+		})
 	})
 	b.Run("temoto", func(b *testing.B) {
-		b.ReportAllocs()
-		n := 0
-		cpu0 := cpuTime()
-		for i := 0; i < b.N; i++ {
+		decideLoop(b, func(i int) bool {
 			c := &cases[i%len(cases)]
-			if c.temoto == nil || c.temoto.Test(c.path) {
-				n++
-			}
-		}
-		reportCPU(b, cpu0)
-		sink = n
+			return c.temoto == nil || c.temoto.Test(c.path)
+		})
 	})
 }
 
 var sink int
+
+// decideLoop makes b.N decisions, decide(0) to decide(b.N-1), and reports
+// their allocations and CPU time (reportCPU).
+func decideLoop(b *testing.B, decide func(i int) bool) {
+	b.ReportAllocs()
+	n := 0
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		if decide(i) {
+			n++
+		}
+	}
+	reportCPU(b, cpu0)
+	sink = n
+}
 
 // cpuTime returns the CPU time the process has used, all threads (the
 // garbage collector's included).
@@ -200,17 +201,10 @@ func BenchmarkCorpusMatchProfiles(b *testing.B) {
 	for _, p := range Profiles {
 		cases := loadMatchCases(b, p)
 		b.Run(p.String(), func(b *testing.B) {
-			b.ReportAllocs()
-			n := 0
-			cpu0 := cpuTime()
-			for i := 0; i < b.N; i++ {
+			decideLoop(b, func(i int) bool {
 				c := &cases[i%len(cases)]
-				if c.agent.Decide(c.url).Allowed {
-					n++
-				}
-			}
-			reportCPU(b, cpu0)
-			sink = n
+				return c.agent.Decide(c.url).Allowed
+			})
 		})
 	}
 }
@@ -424,28 +418,10 @@ func BenchmarkManyRules(b *testing.B) {
 		tg := td.FindGroup("Googlebot")
 		a.Decide("/")
 		b.Run(fmt.Sprintf("N=%d/sitetxt", n), func(b *testing.B) {
-			b.ReportAllocs()
-			k := 0
-			cpu0 := cpuTime()
-			for i := 0; i < b.N; i++ {
-				if a.Decide(paths[i%len(paths)]).Allowed {
-					k++
-				}
-			}
-			reportCPU(b, cpu0)
-			sink = k
+			decideLoop(b, func(i int) bool { return a.Decide(paths[i%len(paths)]).Allowed })
 		})
 		b.Run(fmt.Sprintf("N=%d/temoto", n), func(b *testing.B) {
-			b.ReportAllocs()
-			k := 0
-			cpu0 := cpuTime()
-			for i := 0; i < b.N; i++ {
-				if tg.Test(paths[i%len(paths)]) {
-					k++
-				}
-			}
-			reportCPU(b, cpu0)
-			sink = k
+			decideLoop(b, func(i int) bool { return tg.Test(paths[i%len(paths)]) })
 		})
 	}
 }

@@ -105,17 +105,8 @@ func BenchmarkRealRules(b *testing.B) {
 		runtime.ReadMemStats(&m1)
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
 			b.SetBytes(int64(pathBytes / len(urls)))
-			b.ReportAllocs()
-			k := 0
-			cpu0 := cpuTime()
-			for i := 0; i < b.N; i++ {
-				if a.Decide(urls[i%len(urls)]).Allowed {
-					k++
-				}
-			}
-			reportCPU(b, cpu0)
+			decideLoop(b, func(i int) bool { return a.Decide(urls[i%len(urls)]).Allowed })
 			b.ReportMetric(float64(m1.HeapAlloc-m0.HeapAlloc)/float64(n), "index-B/rule")
-			sink = k
 		})
 	}
 }
