@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )
@@ -60,16 +61,6 @@ is printed on standard error).`,
 	cmd.Flags().StringVar(&opts.URLsFile, "urls", "", `read URLs one per line from FILE ("-" for standard input)`)
 	opts.Fetch.AddFlags(cmd)
 	return cmd
-}
-
-// diffJSON is the JSON form of one comparison: each profile's verdict is
-// a decision object.
-type diffJSON struct {
-	URL      string         `json:"url"`
-	Agent    string         `json:"agent"`
-	Agree    bool           `json:"agree"`
-	Verdicts []decisionJSON `json:"verdicts"`
-	Why      []string       `json:"why"`
 }
 
 func diffRun(opts *diffOptions) error {
@@ -134,14 +125,9 @@ func diffRun(opts *diffOptions) error {
 		}
 		switch {
 		case jl != nil:
-			v := diffJSON{URL: u, Agent: opts.Agent, Agree: c.Agree, Why: c.Why}
-			if v.Why == nil {
-				v.Why = []string{}
-			}
-			for i, vd := range c.Verdicts {
-				v.Verdicts = append(v.Verdicts, views[i].view(u, opts.Agent, vd.Decision))
-			}
-			return jl.write(v)
+			return jl.write(jsonview.ComparisonOf(c, u, opts.Agent, func(i int, vd robots.Verdict) decisionJSON {
+				return views[i].view(u, opts.Agent, vd.Decision)
+			}))
 		case cw != nil:
 			row := []string{u, opts.Agent}
 			for _, vd := range c.Verdicts {

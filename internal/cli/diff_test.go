@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/sitetxt/sitetxt/internal/jsonview"
 )
 
 var fictURLs = []string{
@@ -46,7 +48,7 @@ func TestDiffJSON(t *testing.T) {
 	if len(lines) != 2 {
 		t.Fatalf("got %d lines, want 2", len(lines))
 	}
-	var v diffJSON
+	var v jsonview.Comparison[decisionJSON]
 	if err := json.Unmarshal([]byte(lines[0]), &v); err != nil {
 		t.Fatal(err)
 	}

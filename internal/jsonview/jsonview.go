@@ -3,7 +3,8 @@
 // write, beside the robots.txt decision object of package decision: a
 // diagnostic (lint -o json, and every response that reports a file's
 // problems), a Mobile-agent-server answer (agents -o json, POST
-// /v1/agents) and a dataset entry (datasets -o json, POST /v1/datasets).
+// /v1/agents), a dataset entry (datasets -o json, POST /v1/datasets) and
+// a comparison of profiles (diff -o json, POST /v1/test).
 //
 // Each output builds them with the functions here, so an answer has one
 // shape, built by one piece of code, whoever asks for it. Positions are
@@ -87,4 +88,28 @@ type Dataset struct {
 // DatasetOf returns the JSON form of e.
 func DatasetOf(e *datatxt.Entry) Dataset {
 	return Dataset{EntryView: e.View(), File: e.Source}
+}
+
+// Comparison is one URL under several profiles ("sitetxt diff -o json",
+// each result of POST /v1/test): whether they agree, each profile's
+// verdict as a decision object of type V, and why they differ.
+type Comparison[V any] struct {
+	URL      string   `json:"url"`
+	Agent    string   `json:"agent"`
+	Agree    bool     `json:"agree"`
+	Verdicts []V      `json:"verdicts"`
+	Why      []string `json:"why"`
+}
+
+// ComparisonOf returns the JSON form of c for url and agent, each
+// verdict made by verdict (its index in c.Verdicts, and the verdict).
+func ComparisonOf[V any](c robots.Comparison, url, agent string, verdict func(i int, v robots.Verdict) V) Comparison[V] {
+	out := Comparison[V]{URL: url, Agent: agent, Agree: c.Agree, Why: c.Why, Verdicts: make([]V, 0, len(c.Verdicts))}
+	if out.Why == nil {
+		out.Why = []string{}
+	}
+	for i, v := range c.Verdicts {
+		out.Verdicts = append(out.Verdicts, verdict(i, v))
+	}
+	return out
 }

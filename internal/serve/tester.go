@@ -53,13 +53,7 @@ type testResponse struct {
 
 // testResult is one URL under every profile: the shape of "sitetxt diff
 // -o json", each verdict the result of POST /v1/check.
-type testResult struct {
-	URL      string   `json:"url"`
-	Agent    string   `json:"agent"`
-	Agree    bool     `json:"agree"`
-	Verdicts []Result `json:"verdicts"`
-	Why      []string `json:"why"`
-}
+type testResult = jsonview.Comparison[Result]
 
 // jsonEndpoint answers a POST whose body is a JSON request of type Req:
 // admitted within the memory budget, decoded with the body bounded, run,
@@ -149,28 +143,22 @@ func (s *Server) runTest(ctx context.Context, req *testRequest) (*testResponse, 
 // testOne decides u for agent under every reading of rf.
 func (s *Server) testOne(rf *robotsFile, agent, u string) testResult {
 	c := decision.Compare(rf.readings, agent, u)
-	why := c.Why
-	if why == nil {
-		why = []string{}
-	}
-	tr := testResult{URL: u, Agent: agent, Agree: c.Agree, Why: why}
-	for i, v := range c.Verdicts {
+	return jsonview.ComparisonOf(c, u, agent, func(i int, v robots.Verdict) Result {
 		rd := rf.readings[i]
 		res := Result{Decision: decision.Decision{URL: u, Agent: agent, Profile: v.Profile.String(), Fetch: rf.fetch}}
 		res.Allowed = v.Decision.Allowed
 		if fx, ok := decision.Fixed(rd.Fetched); ok {
 			res.Reason = publicReason(fx.Reason, rd.Fetched.Err)
-		} else {
-			var usage *robots.UsageDecision
-			if rd.Policy.HasUsage() {
-				ud := rd.Policy.Agent(agent).Usage(u)
-				usage = &ud
-			}
-			res.fill(rf.name, v.Decision, usage)
+			return res
 		}
-		tr.Verdicts = append(tr.Verdicts, res)
-	}
-	return tr
+		var usage *robots.UsageDecision
+		if rd.Policy.HasUsage() {
+			ud := rd.Policy.Agent(agent).Usage(u)
+			usage = &ud
+		}
+		res.fill(rf.name, v.Decision, usage)
+		return res
+	})
 }
 
 // profilesOf parses the profiles of a request: every profile, the
