@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
-	"github.com/sitetxt/sitetxt/internal/fetch"
 	"gopkg.in/yaml.v3"
 )
 

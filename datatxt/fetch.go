@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/sitetxt/sitetxt/internal/fetch"
+	"github.com/sitetxt/sitetxt/fetch"
 )
 
 // ErrNoDataTxt is what Fetch returns when the site answers 404 or 410 for

@@ -12,8 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
-	"github.com/sitetxt/sitetxt/internal/fetch"
 )
 
 // SiteRules decides whether an agent may fetch a URL on any site, fetching

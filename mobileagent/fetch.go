@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
-	"github.com/sitetxt/sitetxt/internal/fetch"
 )
 
 // Fetcher fetches a site's /robots.txt over HTTP or HTTPS and compiles its

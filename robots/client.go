@@ -11,8 +11,8 @@ import (
 
 	"github.com/sitetxt/sitetxt/cache"
 
+	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
-	"github.com/sitetxt/sitetxt/internal/fetch"
 )
 
 // A Client answers whether a crawler may fetch a URL, end to end: it fetches

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/sitetxt/sitetxt/internal/fetch"
+	"github.com/sitetxt/sitetxt/fetch"
 )
 
 // Sitemaps returns the sitemaps a site's robots.txt lists: the URLs of its

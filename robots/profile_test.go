@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
-	"github.com/sitetxt/sitetxt/internal/fetch"
 )
 
 // TestProfileTable checks each row of the profile table for what the code

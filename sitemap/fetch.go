@@ -11,8 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
-	"github.com/sitetxt/sitetxt/internal/fetch"
 )
 
 // Lister gives the sitemaps a site's robots.txt lists (its Sitemap

@@ -28,7 +28,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"github.com/sitetxt/sitetxt/cache"
-	"github.com/sitetxt/sitetxt/internal/fetch"
+	"github.com/sitetxt/sitetxt/fetch"
 )
 
 // Defaults of Options.

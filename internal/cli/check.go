@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/internal/audit"
-	"github.com/sitetxt/sitetxt/internal/fetch"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/sitetxt/sitetxt/datatxt"
+	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
-	"github.com/sitetxt/sitetxt/internal/fetch"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"

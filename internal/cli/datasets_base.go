@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/sitetxt/sitetxt/datatxt"
-	"github.com/sitetxt/sitetxt/internal/fetch"
+	"github.com/sitetxt/sitetxt/fetch"
 )
 
 // sourceBases returns the base URL of each SOURCE from the --base flags:

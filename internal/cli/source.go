@@ -6,8 +6,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
-	"github.com/sitetxt/sitetxt/internal/fetch"
 )
 
 // maxRead is the most sitetxt reads from any one source. The parsers look

@@ -3,7 +3,7 @@ package decision
 import (
 	"fmt"
 
-	"github.com/sitetxt/sitetxt/internal/fetch"
+	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/robots"
 )
 

@@ -4,7 +4,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/sitetxt/sitetxt/cache/rediscache"
-	"github.com/sitetxt/sitetxt/internal/fetch"
+	"github.com/sitetxt/sitetxt/fetch"
 )
 
 // metrics are what /metrics exposes, in Prometheus text format.
