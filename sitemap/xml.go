@@ -99,13 +99,16 @@ type xmlParser struct {
 	vals     [nFields]string
 	valPos   [nFields]grammar.Pos
 	seen     [nFields]bool
-	perma    bool // the guid may stand for the link
-	started  int  // entry elements seen, kept or not
+	ent      [nFields]bool // the value held an entity reference not expanded: not read
+	perma    bool          // the guid may stand for the link
+	started  int           // entry elements seen, kept or not
 
 	field      field
 	fieldDepth int
 	buf        []byte
 	over       bool
+	bufEnt     bool    // buf's text held an entity reference not expanded
+	attrEnt    bool    // the start tag's attributes did
 	target     *string // fExt's destination
 	undeclared map[string]bool
 }
@@ -125,6 +128,9 @@ func (r *Reader) readXML(src *bufio.Reader, raw *rawReader, at grammar.Pos, max 
 		if err != nil {
 			return p.end(err, raw)
 		}
+		ents := in.ents > 0
+		in.ents = 0
+		p.attrEnt = false
 		switch t := tok.(type) {
 		case xml.StartElement:
 			if len(p.stack) >= maxDepth {
@@ -132,6 +138,7 @@ func (r *Reader) readXML(src *bufio.Reader, raw *rawReader, at grammar.Pos, max 
 				return nil
 			}
 			p.stack = append(p.stack, t.Name.Local)
+			p.attrEnt = ents
 			if !p.start(t) {
 				return nil
 			}
@@ -141,6 +148,7 @@ func (r *Reader) readXML(src *bufio.Reader, raw *rawReader, at grammar.Pos, max 
 				return nil
 			}
 		case xml.CharData:
+			p.bufEnt = p.bufEnt || (ents && p.field != fNone)
 			if p.field != fNone && !p.over {
 				limit := maxValue
 				if p.field == fLoc || p.field == fLink {
@@ -289,7 +297,7 @@ func (p *xmlParser) maybeEntry(t xml.StartElement, depth int, at grammar.Pos) bo
 	}
 	p.cur, p.curDepth = &Entry{Pos: at}, depth
 	p.started++
-	p.vals, p.seen, p.perma = [nFields]string{}, [nFields]bool{}, true
+	p.vals, p.seen, p.ent, p.perma = [nFields]string{}, [nFields]bool{}, [nFields]bool{}, true
 	return true
 }
 
@@ -358,12 +366,13 @@ func (p *xmlParser) atomLink(t xml.StartElement) {
 	if !hasHref || (rel != "" && rel != "alternate") || p.seen[fLink] {
 		return
 	}
-	p.seen[fLink], p.vals[fLink], p.valPos[fLink] = true, href, p.in.markPos
+	// An entity not expanded in the tag's attributes: the link is not read.
+	p.seen[fLink], p.vals[fLink], p.valPos[fLink], p.ent[fLink] = true, href, p.in.markPos, p.attrEnt
 }
 
 // collect starts collecting the text of the element at depth into f.
 func (p *xmlParser) collect(f field, depth int, target *string) {
-	p.field, p.fieldDepth, p.target, p.over = f, depth, target, false
+	p.field, p.fieldDepth, p.target, p.over, p.bufEnt = f, depth, target, false, false
 	p.buf = p.buf[:0]
 }
 
@@ -392,7 +401,7 @@ func (p *xmlParser) extension(x ext, t xml.StartElement, rel int) {
 				a.Href = strings.TrimSpace(at.Value)
 			}
 		}
-		if alt {
+		if alt && !p.attrEnt {
 			e.Alternates = append(e.Alternates, a)
 		}
 	case x == extImage && rel == 2 && len(e.Images) > 0:
@@ -427,6 +436,10 @@ func (p *xmlParser) endElement(t xml.EndElement, yield func(*Entry, error) bool)
 	if p.field != fNone && depth == p.fieldDepth {
 		v := string(p.buf)
 		switch {
+		case p.bufEnt && p.field == fExt:
+			// not read: the entity reference is the error
+		case p.bufEnt:
+			p.ent[p.field] = true
 		case p.field == fExt:
 			*p.target = strings.TrimSpace(v)
 		case p.over:
@@ -471,6 +484,9 @@ func (p *xmlParser) finish() *Entry {
 		r.diag(grammar.Error, "no-loc", e.Pos, fmt.Sprintf("<%s> has no %s: the entry is dropped (a URL is required)", entryName[r.format], what))
 		return nil
 	}
+	if p.ent[f] {
+		return nil // the entity diagnostic says why
+	}
 	if p.vals[f] == "\x00" {
 		r.diag(grammar.Error, "loc-invalid", p.valPos[f], fmt.Sprintf("the %s is longer than %d bytes: the entry is dropped", what, maxLocBytes))
 		return nil
@@ -480,13 +496,13 @@ func (p *xmlParser) finish() *Entry {
 		return nil
 	}
 	e.URL, e.OutOfScope = u, out
-	if p.seen[fLastMod] {
+	if p.read(fLastMod) {
 		e.LastMod = p.date(fLastMod, parseW3C)
 	}
-	if p.seen[fDate] {
+	if p.read(fDate) {
 		e.LastMod = p.date(fDate, parseW3C)
 	}
-	if p.seen[fPubDate] {
+	if p.read(fPubDate) {
 		e.LastMod = p.date(fPubDate, func(s string) (Date, string, bool) {
 			if d, ok := parseRFC822(s); ok {
 				return d, "", true
@@ -497,14 +513,18 @@ func (p *xmlParser) finish() *Entry {
 			return Date{}, "", false
 		})
 	}
-	if p.seen[fChangeFreq] {
+	if p.read(fChangeFreq) {
 		p.changeFreq(e)
 	}
-	if p.seen[fPriority] {
+	if p.read(fPriority) {
 		p.priority(e)
 	}
 	return e
 }
+
+// read reports whether the entry has a value in f to read: given, and
+// without an entity reference that is not expanded.
+func (p *xmlParser) read(f field) bool { return p.seen[f] && !p.ent[f] }
 
 // date reads the date in field f, reporting a value that is not one.
 func (p *xmlParser) date(f field, parse func(string) (Date, string, bool)) Date {
