@@ -99,17 +99,23 @@ func (in *xmlInput) emit(b ...byte) {
 
 // advance moves the position past byte c of the file.
 func (in *xmlInput) advance(c byte) {
-	in.pos.Offset++
+	in.pos, in.cr = nextPos(in.pos, in.cr, c)
+}
+
+// nextPos returns the position after byte c at pos, and whether c is a
+// CR; cr says whether the byte before c was one (CRLF is one line break).
+func nextPos(pos grammar.Pos, cr bool, c byte) (grammar.Pos, bool) {
+	pos.Offset++
 	switch {
-	case c == '\n' && in.cr:
-		in.pos.Column = 1
+	case c == '\n' && cr:
+		pos.Column = 1
 	case c == '\n' || c == '\r':
-		in.pos.Line++
-		in.pos.Column = 1
+		pos.Line++
+		pos.Column = 1
 	default:
-		in.pos.Column++
+		pos.Column++
 	}
-	in.cr = c == '\r'
+	return pos, c == '\r'
 }
 
 // Read makes xmlInput an io.Reader too (the Decoder's CharsetReader hands

@@ -111,6 +111,9 @@ type xmlParser struct {
 	attrEnt    bool    // the start tag's attributes did
 	target     *string // fExt's destination
 	undeclared map[string]bool
+
+	fastOK bool     // the fast path may read entries (fast.go)
+	fs     fastScan // its entry
 }
 
 func (r *Reader) readXML(src *bufio.Reader, raw *rawReader, at grammar.Pos, max int64, yield func(*Entry, error) bool) error {
@@ -142,9 +145,12 @@ func (r *Reader) readXML(src *bufio.Reader, raw *rawReader, at grammar.Pos, max 
 			if !p.start(t) {
 				return nil
 			}
+			if len(p.stack) == 1 && in.prev[0] != '/' && !p.fast(yield) { // not <urlset/>
+				return nil
+			}
 		case xml.EndElement:
 			done, more := p.endElement(t, yield)
-			if !more || done {
+			if !more || done || !p.fast(yield) {
 				return nil
 			}
 		case xml.CharData:
@@ -159,6 +165,10 @@ func (r *Reader) readXML(src *bufio.Reader, raw *rawReader, at grammar.Pos, max 
 				} else {
 					p.buf = append(p.buf, t...)
 				}
+			}
+		case xml.Comment:
+			if !p.fast(yield) {
+				return nil
 			}
 		case xml.Directive:
 			what := "declaration"
@@ -253,6 +263,14 @@ func (p *xmlParser) root(t xml.StartElement) bool {
 		r.diag(grammar.Error, "not-sitemap", at, fmt.Sprintf("the root element <%s> is not a sitemap's (urlset, sitemapindex, rss or feed): the file is not read", t.Name.Local))
 		return false
 	}
+	def := "" // the default namespace, which the entries' elements are in
+	for _, a := range t.Attr {
+		if a.Name.Space == "" && a.Name.Local == "xmlns" {
+			def = a.Value
+		}
+	}
+	x, _ := extOf(def)
+	p.fastOK = x == extNone
 	if (r.format == URLSet || r.format == Index) && t.Name.Space != nsSitemap {
 		ns := "no namespace"
 		if t.Name.Space != "" {
@@ -305,24 +323,8 @@ func (p *xmlParser) maybeEntry(t xml.StartElement, depth int, at grammar.Pos) bo
 func (p *xmlParser) childField(t xml.StartElement) field {
 	name := t.Name.Local
 	switch p.r.format {
-	case URLSet:
-		switch name {
-		case "loc":
-			return fLoc
-		case "lastmod":
-			return fLastMod
-		case "changefreq":
-			return fChangeFreq
-		case "priority":
-			return fPriority
-		}
-	case Index:
-		switch name {
-		case "loc":
-			return fLoc
-		case "lastmod":
-			return fLastMod
-		}
+	case URLSet, Index:
+		return fieldOf(p.r.format, []byte(name))
 	case RSS:
 		switch {
 		case name == "link" && t.Name.Space != nsAtom: // not an atom:link in RSS
@@ -345,6 +347,26 @@ func (p *xmlParser) childField(t xml.StartElement) field {
 			p.atomLink(t)
 		case "updated", "modified":
 			return fDate
+		}
+	}
+	return fNone
+}
+
+// fieldOf says which value a child named name of a urlset's or sitemap
+// index's entry holds.
+func fieldOf(format Format, name []byte) field {
+	switch string(name) {
+	case "loc":
+		return fLoc
+	case "lastmod":
+		return fLastMod
+	case "changefreq":
+		if format == URLSet {
+			return fChangeFreq
+		}
+	case "priority":
+		if format == URLSet {
+			return fPriority
 		}
 	}
 	return fNone

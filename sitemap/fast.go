@@ -1,0 +1,264 @@
+package sitemap
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/sitetxt/sitetxt/grammar"
+)
+
+// The fast path. Nearly every entry of a real urlset or sitemap index is
+// the same few bytes of markup: <url><loc>...</loc><lastmod>...</lastmod>
+// ...</url>, plain ASCII text, no attribute, no comment. encoding/xml
+// spends about a microsecond and 40 allocations on each (a token, a name,
+// a copy of every text), which is most of the time a million-URL tree
+// takes. So between two entries, where the Decoder has read exactly up to
+// the end of a tag and holds nothing back, the parser looks at the bytes
+// already buffered: when the next entry is complete there and of that
+// simple form, it reads the entry itself (fastScan) and moves the input
+// past it as if the Decoder had read it, its positions included. Anything
+// else - an attribute, a prefix, a comment, a reference other than XML's
+// five, a byte that is not printable ASCII, a CR in a value, an entry
+// that is not all buffered yet - is left to the Decoder, so what an entry
+// gives (values, diagnostics, positions) is the same either way: the
+// fast path only takes the entries on which both would agree, and hands
+// their values to the same code (childField's fieldOf, finish).
+
+// fastChild is a child element of an entry the fast path read: its name
+// and raw text (slices of the buffered input) and where its '<' is.
+type fastChild struct {
+	name, text []byte
+	at         int
+}
+
+// fastScan is an entry the fast path read, by offsets in the buffered
+// input.
+type fastScan struct {
+	at   int // the entry's '<'
+	end  int // its end tag's '<'
+	n    int // the bytes it takes, through its end tag's '>'
+	kids [8]fastChild
+	nk   int
+}
+
+// scan reads an entry named name at the start of buf (after white
+// space), of the simple form only; false when buf does not start with a
+// whole one.
+func (s *fastScan) scan(buf []byte, name string) bool {
+	i := skipSpace(buf, 0)
+	if !hasTag(buf, i, name) {
+		return false
+	}
+	s.at, s.nk = i, 0
+	i += len(name) + 2
+	for {
+		i = skipSpace(buf, i)
+		if i+1 >= len(buf) || buf[i] != '<' {
+			return false
+		}
+		if buf[i+1] == '/' {
+			if !hasEndTag(buf, i, name) {
+				return false
+			}
+			s.end, s.n = i, i+len(name)+3
+			return true
+		}
+		j := i + 1
+		for j < len(buf) && isNameByte(buf[j], j == i+1) {
+			j++
+		}
+		if j == i+1 || j >= len(buf) || buf[j] != '>' || s.nk == len(s.kids) {
+			return false
+		}
+		k := &s.kids[s.nk]
+		k.at, k.name = i, buf[i+1:j]
+		j++
+		t := bytes.IndexByte(buf[j:], '<')
+		if t < 0 || t > maxValue || !plainText(buf[j:j+t]) {
+			return false
+		}
+		k.text = buf[j : j+t]
+		i = j + t
+		if !hasEndTag(buf, i, string(k.name)) {
+			return false
+		}
+		i += len(k.name) + 3
+		s.nk++
+	}
+}
+
+func skipSpace(buf []byte, i int) int {
+	for i < len(buf) && (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\t' || buf[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// hasTag reports whether buf holds "<name>" at i.
+func hasTag(buf []byte, i int, name string) bool {
+	return len(buf) >= i+len(name)+2 && buf[i] == '<' && string(buf[i+1:i+1+len(name)]) == name && buf[i+1+len(name)] == '>'
+}
+
+// hasEndTag reports whether buf holds "</name>" at i.
+func hasEndTag(buf []byte, i int, name string) bool {
+	return len(buf) >= i+len(name)+3 && buf[i] == '<' && buf[i+1] == '/' && string(buf[i+2:i+2+len(name)]) == name && buf[i+2+len(name)] == '>'
+}
+
+// isNameByte reports whether c may be in an element name the fast path
+// reads (ASCII, no prefix), first says it would be the first.
+func isNameByte(c byte, first bool) bool {
+	switch {
+	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
+		return true
+	case first:
+		return false
+	}
+	return c >= '0' && c <= '9' || c == '-' || c == '.'
+}
+
+// plainText reports whether the Decoder and the input layer would hand
+// text on as it is but for XML's five entity references: printable ASCII,
+// tab and LF (a CR becomes LF), no "]]>", and '&' only as one of the five.
+func plainText(text []byte) bool {
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c >= 0x20 && c < 0x80 && c != '&' && c != '>':
+		case c == '\t' || c == '\n':
+		case c == '>':
+			if i >= 2 && text[i-1] == ']' && text[i-2] == ']' {
+				return false
+			}
+		case c == '&':
+			n := predefinedRef(text[i:])
+			if n == 0 {
+				return false
+			}
+			i += n - 1
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// predefinedRefs are XML's five entity references and what they stand for.
+var predefinedRefs = [...]struct {
+	ref string
+	c   byte
+}{{"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&apos;", '\''}}
+
+// predefinedRef returns the length of the predefined entity reference b
+// starts with, or 0.
+func predefinedRef(b []byte) int {
+	for _, r := range predefinedRefs {
+		if bytes.HasPrefix(b, []byte(r.ref)) {
+			return len(r.ref)
+		}
+	}
+	return 0
+}
+
+// decodeText returns plain text with its entity references replaced.
+func decodeText(text []byte) string {
+	i := bytes.IndexByte(text, '&')
+	if i < 0 {
+		return string(text)
+	}
+	out := make([]byte, 0, len(text))
+	for i >= 0 {
+		out = append(out, text[:i]...)
+		for _, r := range predefinedRefs {
+			if bytes.HasPrefix(text[i:], []byte(r.ref)) {
+				out = append(out, r.c)
+				text = text[i+len(r.ref):]
+				break
+			}
+		}
+		i = bytes.IndexByte(text, '&')
+	}
+	return string(append(out, text...))
+}
+
+// posCursor turns offsets in buf, ascending, into positions, from the
+// position of buf's first byte.
+type posCursor struct {
+	pos grammar.Pos
+	cr  bool // the byte before pos was '\r'
+	buf []byte
+	i   int
+}
+
+func (c *posCursor) to(off int) grammar.Pos {
+	seg := c.buf[c.i:off]
+	c.i = off
+	if len(seg) == 0 {
+		return c.pos
+	}
+	if bytes.IndexByte(seg, '\r') >= 0 || (c.cr && seg[0] == '\n') {
+		for _, b := range seg {
+			c.pos, c.cr = nextPos(c.pos, c.cr, b)
+		}
+		return c.pos
+	}
+	c.pos.Offset += len(seg)
+	c.cr = false
+	if last := bytes.LastIndexByte(seg, '\n'); last >= 0 {
+		c.pos.Line += bytes.Count(seg, []byte{'\n'})
+		c.pos.Column = len(seg) - last
+	} else {
+		c.pos.Column += len(seg)
+	}
+	return c.pos
+}
+
+// fast reads the entries that follow, while each is buffered whole and
+// simple (see above); false when reading stops (the URL limit, or the
+// caller). The Decoder must have read exactly up to here.
+func (p *xmlParser) fast(yield func(*Entry, error) bool) bool {
+	in, r, s := p.in, p.r, &p.fs
+	if !p.fastOK || r.opts.noFast || (r.format != URLSet && r.format != Index) || len(p.stack) != 1 || p.cur != nil {
+		return true
+	}
+	for in.outI >= in.outN && in.err == nil && in.st == stText {
+		buf, _ := in.src.Peek(in.src.Buffered())
+		if room := in.max - int64(in.pos.Offset); int64(len(buf)) > room {
+			buf = buf[:room]
+		}
+		if !s.scan(buf, entryName[r.format]) {
+			return true
+		}
+		c := posCursor{pos: in.pos, cr: in.cr, buf: buf}
+		at := c.to(s.at)
+		if !r.entryStart(at) {
+			return false
+		}
+		p.cur, p.curDepth = &Entry{Pos: at}, 2
+		p.started++
+		p.vals, p.seen, p.ent, p.perma = [nFields]string{}, [nFields]bool{}, [nFields]bool{}, true
+		for i := range s.nk {
+			k := &s.kids[i]
+			kat := c.to(k.at)
+			f := fieldOf(r.format, k.name)
+			switch {
+			case f == fNone:
+			case p.seen[f]:
+				r.diag(grammar.Warning, "repeated", kat, fmt.Sprintf("a second <%s> in one entry: ignored, the first is kept", k.name))
+			default:
+				p.seen[f], p.valPos[f], p.vals[f] = true, kat, decodeText(k.text)
+			}
+		}
+		in.markPos = c.to(s.end)
+		in.pos = c.to(s.n)
+		in.cr, in.textPos = c.cr, in.pos
+		in.tok, in.bad, in.quote = 0, false, 0
+		in.prev = [2]byte{buf[s.n-2], buf[s.n-1]}
+		in.src.Discard(s.n)
+		r.fast++
+		e := p.finish()
+		p.cur = nil
+		if e != nil && !r.emit(e, yield) {
+			return false
+		}
+	}
+	return true
+}
