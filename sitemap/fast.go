@@ -39,6 +39,10 @@ type fastScan struct {
 	n    int // the bytes it takes, through its end tag's '>'
 	kids [8]fastChild
 	nk   int
+	flat bool // no line break from at to n: positions there are columns apart
+
+	vals  []byte    // the decoded values but the URL's, in one string
+	spans [8][2]int // where each kid's value is in vals
 }
 
 // scan reads an entry named name at the start of buf (after white
@@ -61,6 +65,7 @@ func (s *fastScan) scan(buf []byte, name string) bool {
 				return false
 			}
 			s.end, s.n = i, i+len(name)+3
+			s.flat = bytes.IndexByte(buf[s.at:s.n], '\n') < 0 && bytes.IndexByte(buf[s.at:s.n], '\r') < 0
 			return true
 		}
 		j := i + 1
@@ -158,14 +163,10 @@ func predefinedRef(b []byte) int {
 	return 0
 }
 
-// decodeText returns plain text with its entity references replaced.
-func decodeText(text []byte) string {
-	i := bytes.IndexByte(text, '&')
-	if i < 0 {
-		return string(text)
-	}
-	out := make([]byte, 0, len(text))
-	for i >= 0 {
+// appendText appends plain text to out with its entity references
+// replaced.
+func appendText(out, text []byte) []byte {
+	for i := bytes.IndexByte(text, '&'); i >= 0; i = bytes.IndexByte(text, '&') {
 		out = append(out, text[:i]...)
 		for _, r := range predefinedRefs {
 			if bytes.HasPrefix(text[i:], []byte(r.ref)) {
@@ -174,9 +175,8 @@ func decodeText(text []byte) string {
 				break
 			}
 		}
-		i = bytes.IndexByte(text, '&')
 	}
-	return string(append(out, text...))
+	return append(out, text...)
 }
 
 // posCursor turns offsets in buf, ascending, into positions, from the
@@ -229,27 +229,50 @@ func (p *xmlParser) fast(yield func(*Entry, error) bool) bool {
 		}
 		c := posCursor{pos: in.pos, cr: in.cr, buf: buf}
 		at := c.to(s.at)
+		pos := func(off int) grammar.Pos {
+			if s.flat {
+				return grammar.Pos{Offset: at.Offset + off - s.at, Line: at.Line, Column: at.Column + off - s.at}
+			}
+			return c.to(off)
+		}
 		if !r.entryStart(at) {
 			return false
 		}
 		p.cur, p.curDepth = &Entry{Pos: at}, 2
 		p.started++
 		p.vals, p.seen, p.ent, p.perma = [nFields]string{}, [nFields]bool{}, [nFields]bool{}, true
+		s.vals = s.vals[:0]
 		for i := range s.nk {
 			k := &s.kids[i]
-			kat := c.to(k.at)
+			kat := pos(k.at)
 			f := fieldOf(r.format, k.name)
 			switch {
 			case f == fNone:
 			case p.seen[f]:
 				r.diag(grammar.Warning, "repeated", kat, fmt.Sprintf("a second <%s> in one entry: ignored, the first is kept", k.name))
+			case f == fLoc:
+				// The URL is kept: a string of its own.
+				p.seen[f], p.valPos[f], p.vals[f] = true, kat, string(appendText(s.vals[len(s.vals):], k.text))
 			default:
-				p.seen[f], p.valPos[f], p.vals[f] = true, kat, decodeText(k.text)
+				p.seen[f], p.valPos[f] = true, kat
+				s.spans[i][0] = len(s.vals)
+				s.vals = appendText(s.vals, k.text)
+				s.spans[i][1] = len(s.vals)
 			}
 		}
-		in.markPos = c.to(s.end)
-		in.pos = c.to(s.n)
-		in.cr, in.textPos = c.cr, in.pos
+		if len(s.vals) > 0 {
+			// The other values are read, never kept: one string for all.
+			vals := string(s.vals)
+			for i := range s.nk {
+				if sp := s.spans[i]; sp[1] > 0 {
+					p.vals[fieldOf(r.format, s.kids[i].name)] = vals[sp[0]:sp[1]]
+					s.spans[i] = [2]int{}
+				}
+			}
+		}
+		in.markPos = pos(s.end)
+		in.pos = pos(s.n)
+		in.cr, in.textPos = false, in.pos // the last byte is '>'
 		in.tok, in.bad, in.quote = 0, false, 0
 		in.prev = [2]byte{buf[s.n-2], buf[s.n-1]}
 		in.src.Discard(s.n)

@@ -152,3 +152,81 @@ func FuzzFastPath(f *testing.F) {
 		readBoth(t, data, Options{URL: "http://a/s.xml", MaxURLs: 5, MaxSize: 4096})
 	})
 }
+
+// TestPlainInScope checks the URLs the loc check keeps without parsing
+// them against the full check, both ways, and that it takes the plain
+// ones.
+func TestPlainInScope(t *testing.T) {
+	const base = "https://www.example.org/catalog/sitemap.xml"
+	tests := []struct {
+		base, loc string
+		index     bool
+		plain     bool // plainInScope takes it
+	}{
+		{base, "https://www.example.org/catalog/a", false, true},
+		{base, "https://www.example.org/catalog/a?b=c&d=%2F#", false, false},
+		{base, "https://www.example.org/catalog/a?b=c&d=%2F;x=(1)*+,!$'~_-.:@", false, true},
+		{base, "https://www.example.org/catalog/%zz", false, false},
+		{base, "https://www.example.org/catalog/%4", false, false},
+		{base, "https://www.example.org/catalog/a b", false, false},
+		{base, "https://www.example.org/catalog/é", false, false},
+		{base, "https://www.example.org/other/a", false, false},
+		{base, "https://www.example.org/other/a", true, true},
+		{base, "https://www.example.org/catalog/?q=/other", false, true},
+		{base, "https://www.example.org/other?q=/catalog/", false, false},
+		{base, "https://www.example.org", false, false},
+		{base, "https://www.example.org:443/catalog/a", false, false},
+		{base, "HTTPS://www.example.org/catalog/a", false, false},
+		{base, "https://www.example.org.evil/catalog/a", false, false},
+		{base, "https://www.example.org/catalog/a[1]", false, false},
+		{"http://127.0.0.1:8080/s.xml", "http://127.0.0.1:8080/a", false, true},
+		{"http://[::1]:8080/s.xml", "http://[::1]:8080/a", false, true},
+		{"http://[fe80::1%25en0]/s.xml", "http://[fe80::1%en0]/a", false, false},
+		{"ftp://www.example.org/s.xml", "ftp://www.example.org/a", false, false},
+		{"", "https://www.example.org/a", false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.loc, func(t *testing.T) {
+			if got := newScope(&Options{URL: tt.base}).plainInScope(tt.loc, tt.index); got != tt.plain {
+				t.Errorf("plainInScope(%q) under %s = %v, want %v", tt.loc, tt.base, got, tt.plain)
+			}
+			checkLocBothWays(t, tt.base, tt.loc, tt.index)
+		})
+	}
+}
+
+// checkLocBothWays fails t when Reader.loc gives another answer or
+// diagnostics with plainInScope than without.
+func checkLocBothWays(t *testing.T, base, loc string, index bool) {
+	t.Helper()
+	type answer struct {
+		url       string
+		kept, out bool
+		diags     []string
+	}
+	check := func(noFast bool) answer {
+		r := NewReader(nil, Options{URL: base, noFast: noFast})
+		u, kept, out := r.loc(loc, fileStart, "loc", false, index)
+		var diags []string
+		for _, d := range r.Diagnostics() {
+			diags = append(diags, d.Code+": "+d.Summary)
+		}
+		return answer{u, kept, out, diags}
+	}
+	if fast, full := check(false), check(true); !reflect.DeepEqual(fast, full) {
+		t.Errorf("loc(%q) under %s: %+v with plainInScope, %+v without", loc, base, fast, full)
+	}
+}
+
+// FuzzPlainInScope: for any URL, the loc check answers the same with
+// plainInScope and without.
+func FuzzPlainInScope(f *testing.F) {
+	for _, s := range []string{"https://www.example.org/catalog/a?b=%20", "https://www.example.org/x", "http://127.0.0.1:8080/a/b;c"} {
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, loc string, index bool) {
+		for _, base := range []string{"https://www.example.org/catalog/sitemap.xml", "http://127.0.0.1:8080/s.xml", "http://[::1]:8080/d/s.xml"} {
+			checkLocBothWays(t, base, loc, index)
+		}
+	})
+}
