@@ -211,6 +211,9 @@ func checkRun(opts *checkOptions) error {
 // argument an absolute page URL), it moves the first argument to the URLs,
 // each to be checked against its own site's robots.txt.
 func checkArgs(opts *checkOptions) error {
+	if opts.Source != "" {
+		opts.Source = siteArg(opts.IO, opts.Source)
+	}
 	if opts.Source != "" && !perSite(opts.Source, opts.URLs) {
 		return needURLs("check", opts.Source, opts.URLs, opts.URLsFile)
 	}

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -107,5 +109,33 @@ func TestBatchPerSiteAndOrigins(t *testing.T) {
 	wantErr := "sitetxt: URL 2: " + b.URL + "/no is on " + b.URL + ", not on " + a.URL
 	if code != ExitError || !strings.Contains(out, "disallowed /private/y") || strings.Contains(out, "/no") || !strings.Contains(errOut, wantErr) {
 		t.Errorf("check %s/robots.txt /private/y %s/no = exit %d\n%s%s\nwant /private/y answered and %q", a.URL, b.URL, code, out, errOut, wantErr)
+	}
+}
+
+// TestBareHostSource: a SOURCE that is no file but a host name, with or
+// without a path, is read as that https site, as "sitetxt fetch" reads a
+// SITE, with a note (issue 35, item 2); a file of that name wins.
+func TestBareHostSource(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	// A loopback site: its host read as https answers no TLS, a fetch
+	// failure that names the URL read.
+	site := sitetest.New(t, map[string]string{"/robots.txt": "User-agent: *\nDisallow: /a\n"})
+	host := strings.TrimPrefix(site.URL, "http://")
+	out, errOut, code := runCLI(t, "", "check", "--no-cache", host, "/a")
+	if !strings.Contains(errOut, "sitetxt: note: "+host+" is not a file: it is read as the site https://"+host+"/") ||
+		strings.Contains(errOut, "cannot read "+host) || !strings.Contains(errOut, "https://"+host+"/robots.txt") || !strings.Contains(out, "/a") || code != ExitError {
+		t.Errorf("check %s /a = exit %d, %q, %q; want it read as https://%s/ (and its fetch failure)", host, code, out, errOut, host)
+	}
+	_, errOut, _ = runCLI(t, "", "check", "--no-cache", host+"/private/x")
+	if !strings.Contains(errOut, "read as the site https://"+host+"/private/x") {
+		t.Errorf("check %s/private/x: stderr %q, want the page of that site, checked against its robots.txt", host, errOut)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "example.org"), []byte("User-agent: *\nDisallow: /a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code = runCLI(t, "", "check", "example.org", "/a")
+	if code != ExitFindings || !strings.Contains(out, "disallowed /a: example.org:2") || errOut != "" {
+		t.Errorf("check example.org /a with a file example.org = exit %d, %q, %q; want the file read", code, out, errOut)
 	}
 }

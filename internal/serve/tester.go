@@ -50,6 +50,11 @@ type testResponse struct {
 	Licenses []audit.Line `json:"licenses"`
 	// Audit is the table of "sitetxt audit -o json", when asked for.
 	Audit *audit.Report `json:"audit,omitempty"`
+	// Notes say how the question was read where it is not read as given,
+	// in the words of the command line's notes: an agent string of which
+	// a profile compares only the product token, or which google compares
+	// whole (package input).
+	Notes []string `json:"notes"`
 }
 
 // testResult is one URL under every profile: the shape of "sitetxt diff
@@ -119,8 +124,12 @@ func (s *Server) runTest(ctx context.Context, req *testRequest) (*testResponse, 
 	if rf.fetched {
 		resp.Text = &rf.text
 	}
+	resp.Notes = []string{}
 	for _, p := range profs {
 		resp.Profiles = append(resp.Profiles, p.String())
+		if n := input.AgentNote(p, agent); n != "" {
+			resp.Notes = append(resp.Notes, "under "+p.String()+": "+n)
+		}
 	}
 	for _, u := range req.URLs {
 		resp.Results = append(resp.Results, s.testOne(rf, agent, u))

@@ -215,3 +215,18 @@ func TestURLsReadAsCLI(t *testing.T) {
 		t.Errorf("POST /v1/agents = %v, want an error for the first URL and private/x disallowed", agents)
 	}
 }
+
+// TestAgentNoteAsCLI: POST /v1/test says what the command line notes of an
+// agent string: under google a whole User-Agent header matches no group of
+// its own (Google matches the product token), under rfc9309 its product
+// token is used (issue 35, item 2).
+func TestAgentNoteAsCLI(t *testing.T) {
+	const ua = "Mozilla/5.0 (compatible; Googlebot/2.1)"
+	resp := post(t, "/v1/test", map[string]any{"robots": "User-agent: Googlebot\nDisallow: /\n", "agent": ua,
+		"profiles": []string{"google", "rfc9309"}, "urls": []string{"/x"}})
+	notes := resp["notes"].([]any)
+	if len(notes) != 2 || !strings.Contains(notes[0].(string), "under google: agent") || !strings.Contains(notes[0].(string), "Google matches the product token") ||
+		!strings.Contains(notes[1].(string), `is read as the crawler name "Mozilla"`) {
+		t.Errorf("POST /v1/test with agent %q: notes %q, want google's and rfc9309's readings", ua, notes)
+	}
+}
