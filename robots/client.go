@@ -135,7 +135,14 @@ type Answer struct {
 	RetryAfter time.Time
 	// Err says why robots.txt could not be fetched, if it could not.
 	Err error
+
+	pol *Policy // the compiled robots.txt when Status is "parse"
 }
+
+// Policy returns the compiled robots.txt that decided when Status is
+// "parse" (its Agent gives the crawler's Crawl-delay, Request-rate and
+// Visit-time), else nil.
+func (v *Answer) Policy() *Policy { return v.pol }
 
 func (c *Client) init() {
 	c.once.Do(func() {
@@ -191,7 +198,7 @@ func (c *Client) Check(ctx context.Context, agent, rawURL string) (*Answer, erro
 	switch r.Status {
 	case fetch.Parse:
 		d := got.Value.Decide(agent, rawURL)
-		v.Decision, v.Allowed = &d, d.Allowed
+		v.Decision, v.Allowed, v.pol = &d, d.Allowed, got.Value
 		if got.Value.HasUsage() {
 			u := got.Value.Agent(agent).Usage(rawURL)
 			v.Usage = &u
