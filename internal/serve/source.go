@@ -131,12 +131,12 @@ func siteURL(site, name string) (string, *apiError) {
 // profile asked for: pasted, or fetched from a site through the guard
 // with /v1/check's size and time limits.
 type robotsFile struct {
-	name     string             // the name positions use: "robots.txt", or the URL fetched
-	text     string             // the file; "" when a fetch gave none
-	fetched  bool               // it came from a site
-	profiles []robots.Profile   // as asked, the first the reference
-	files    []*grammar.File    // as each profile parses it
-	readings []decision.Reading // one per profile
+	name     string           // the name positions use: "robots.txt", or the URL fetched
+	text     string           // the file; "" when a fetch gave none
+	fetched  bool             // it came from a site
+	profiles []robots.Profile // as asked, the first the reference
+	files    []*grammar.File  // as each profile parses it
+	readings []robots.Reading // one per profile
 	// fetch is what fetching gave under the reference profile's access
 	// method (nil for pasted text).
 	fetch *decision.Fetch
@@ -168,7 +168,7 @@ func (s *Server) robotsFrom(ctx context.Context, text *string, site string, prof
 	for i, p := range profiles {
 		f := grammar.ParseString(rf.name, rf.text, p.ParseOptions())
 		rf.files = append(rf.files, f)
-		rf.readings = append(rf.readings, decision.Reading{Policy: robots.Compile(f, p), Fetched: results[i]})
+		rf.readings = append(rf.readings, robots.Reading{Policy: robots.Compile(f, p), Fetched: results[i]})
 	}
 	return rf, nil
 }

@@ -142,12 +142,12 @@ func (s *Server) runTest(ctx context.Context, req *testRequest) (*testResponse, 
 
 // testOne decides u for agent under every reading of rf.
 func (s *Server) testOne(rf *robotsFile, agent, u string) testResult {
-	c := decision.Compare(rf.readings, agent, u)
+	c := robots.CompareReadings(rf.readings, agent, u)
 	return jsonview.ComparisonOf(c, u, agent, func(i int, v robots.Verdict) Result {
 		rd := rf.readings[i]
 		res := Result{Decision: decision.Decision{URL: u, Agent: agent, Profile: v.Profile.String(), Fetch: rf.fetch}}
 		res.Allowed = v.Decision.Allowed
-		if fx, ok := decision.Fixed(rd.Fetched); ok {
+		if fx, ok := rd.Fixed(); ok {
 			res.Reason = publicReason(fx.Reason, rd.Fetched.Err)
 			return res
 		}
