@@ -267,10 +267,8 @@ func newCheckSource(ios *IOStreams, src *source, prof robots.Profile, agent stri
 	readNotes(ios, src, f)
 	markupWarning(ios, src)
 	cs := &checkSource{name: src.name, views: newDecisionViews(src.name, prof, src.fetched)}
-	if src.fetched != nil {
-		cs.robotsURL = src.fetched.URL
-	}
-	cs.fixed, cs.isFixed = fixedDecision(src.fetched)
+	cs.robotsURL = src.manifestURL()
+	cs.fixed, cs.isFixed = src.fixed()
 	pol := robots.Compile(f, prof)
 	cs.agent = pol.Agent(agent)
 	cs.hasUsage = !cs.isFixed && pol.HasUsage()
