@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/sitetxt/sitetxt/cache"
+	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/internal/slowtest"
 )
 
@@ -144,7 +145,7 @@ func runLoad(t *testing.T, nSites, goroutines, checks, size int) loadResult {
 					t0 := time.Now()
 					v, err := c.Check(context.Background(), agent, s.srv.URL+path)
 					mine = append(mine, time.Since(t0))
-					if err != nil || v.Allowed != want || v.Status != "parse" {
+					if err != nil || v.Allowed != want || v.Status != fetch.Parse {
 						t.Errorf("Check(%q, %q) = %+v, %v; want allowed %v by the rules", agent, s.srv.URL+path, v, err, want)
 						return
 					}
