@@ -6,6 +6,7 @@ import (
 	"log"
 
 	"github.com/sitetxt/sitetxt/cache/rediscache"
+	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/robots"
 )
 
@@ -18,7 +19,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer rc.Close()
-	client := &robots.Client{UserAgent: "ExampleBot/1.0", Cache: rc}
+	client := &robots.Client{Fetcher: &fetch.Fetcher{UserAgent: "ExampleBot/1.0", Cache: rc}}
 	ok := client.Allowed(context.Background(), "ExampleBot", "https://example.org/private/page")
 	fmt.Println(ok)
 }

@@ -181,6 +181,9 @@ type Server struct {
 	// and the fetch timeout of the robots.txt clients, the default size
 	// limit.
 	siteFetch *fetch.Fetcher
+	// fetcher makes every fetcher of the service: through the guarded,
+	// counted HTTP client, with the service's User-Agent.
+	fetcher func(timeout time.Duration, c fetch.Cache) *fetch.Fetcher
 }
 
 // New returns a Server for cfg.
@@ -212,11 +215,13 @@ func New(cfg Config) *Server {
 		// (robots.Client's own default).
 		ua = fetch.DefaultUserAgent
 	}
-	for _, p := range robots.Profiles {
-		s.clients[p] = &robots.Client{Profile: p, UserAgent: ua, HTTPClient: hc,
-			Timeout: cfg.FetchTimeout, Cache: cfg.Cache, MaxPolicyBytes: policyBytes}
+	s.fetcher = func(timeout time.Duration, c fetch.Cache) *fetch.Fetcher {
+		return &fetch.Fetcher{Client: hc, UserAgent: ua, Timeout: timeout, Cache: c}
 	}
-	s.siteFetch = &fetch.Fetcher{Client: hc, UserAgent: ua, Timeout: cfg.FetchTimeout, Cache: cfg.Cache}
+	s.siteFetch = s.fetcher(cfg.FetchTimeout, cfg.Cache)
+	for _, p := range robots.Profiles {
+		s.clients[p] = &robots.Client{Profile: p, Fetcher: s.siteFetch, MaxPolicyBytes: policyBytes}
+	}
 	s.mux = http.NewServeMux()
 	s.handle("POST /v1/check", s.authed(http.HandlerFunc(s.check)))
 	s.handle("POST /v1/sitemaps", s.authed(http.HandlerFunc(s.sitemaps)))

@@ -82,8 +82,8 @@ func (s *Server) sitemaps(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
 	defer cancel()
 	c := s.clients[prof]
-	f := &sitemap.Fetcher{UserAgent: c.UserAgent, HTTPClient: c.HTTPClient, Timeout: s.cfg.RequestTimeout,
-		MaxFiles: SitemapMaxFiles, MaxTime: s.cfg.RequestTimeout}
+	// A fetcher of this request's own: its files are cached for it only.
+	f := &sitemap.Fetcher{Fetcher: s.fetcher(s.cfg.RequestTimeout, nil), MaxFiles: SitemapMaxFiles, MaxTime: s.cfg.RequestTimeout}
 	u, _ := url.Parse(req.Site)
 	var d *sitemap.Discovery
 	if u.Path == "" || u.Path == "/" || strings.HasSuffix(u.Path, "/robots.txt") {
