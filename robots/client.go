@@ -118,7 +118,14 @@ type Answer struct {
 	RetryAfter time.Time
 	// Err says why robots.txt could not be fetched, if it could not.
 	Err error
+
+	pol *Policy // the compiled robots.txt when Status is fetch.Parse
 }
+
+// Policy returns the compiled robots.txt that decided when Status is
+// fetch.Parse (its Agent gives the crawler's Crawl-delay, Request-rate and
+// Visit-time), else nil.
+func (v *Answer) Policy() *Policy { return v.pol }
 
 func (c *Client) init() {
 	c.once.Do(func() {
@@ -179,7 +186,7 @@ func (c *Client) Check(ctx context.Context, agent, rawURL string) (*Answer, erro
 		return v, nil
 	}
 	d := rd.Decide(agent, rawURL)
-	v.Decision, v.Allowed = &d, d.Allowed
+	v.Decision, v.Allowed, v.pol = &d, d.Allowed, got.Value
 	if got.Value.HasUsage() {
 		u := got.Value.Agent(agent).Usage(rawURL)
 		v.Usage = &u
