@@ -105,7 +105,7 @@ func dump(w io.Writer, name string, src []byte, urls []string) {
 	f := grammar.Parse(name, src, grammar.Options{MaxSize: -1})
 	fmt.Fprintf(w, "== %s lines=%d preamble=%d bom=%q ignored=%d\n", name, len(f.Lines), len(f.Preamble), f.BOM, len(f.Ignored))
 	for _, r := range f.Records {
-		fmt.Fprintf(w, "record %v lines=%s agents=%s\n", r.Pos, lineNos(r.Lines), lineNos(r.Agents))
+		fmt.Fprintf(w, "record %d:%d lines=%s agents=%s\n", r.Pos.Line, r.Pos.Column, lineNos(r.Lines), lineNos(r.Agents))
 	}
 	for _, d := range f.Diagnostics {
 		fmt.Fprintf(w, "diag %s %s %v-%v %s\n", d.Severity, d.Code, d.Range.Start, d.Range.End, d.Summary)
