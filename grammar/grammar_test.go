@@ -507,8 +507,8 @@ func TestEBNF(t *testing.T) {
 }
 
 // TestLoadCorpus parses the real robots.txt files of the shared corpus and
-// checks the invariants on each: a sample by default, every file with
-// SITETXT_SLOW=1 (the CI step for slow tests runs it by its name).
+// checks the invariants on each: a sample by default, every file in the
+// slow tier (go test -tags slow).
 func TestLoadCorpus(t *testing.T) {
 	files, _ := filepath.Glob(shareddata.Path("corpus/robots/*.txt"))
 	if len(files) == 0 {

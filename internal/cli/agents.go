@@ -97,7 +97,7 @@ func agentsRun(opts *agentsOptions) error {
 	readNotes(opts.IO, src, f)
 	markupWarning(opts.IO, src)
 	policy := compileRobots(f, prof)
-	if d, ok := fixedDecision(src.fetched); ok {
+	if d, ok := src.fixed(); ok {
 		policy = fixedRobots(d.Allowed) // the HTTP status decides every URL
 	}
 	table := mobileagent.Compile(f)

@@ -123,7 +123,7 @@ func auditRun(opts *auditOptions) error {
 		// profile that reads more (google reads the whole file).
 		f := parseFor(src, robots.RFC9309)
 		rep := audit.File(f, audit.Options{Paths: opts.Paths, Profile: prof})
-		if d, ok := fixedDecision(src.fetched); ok {
+		if d, ok := src.fixed(); ok {
 			fixReport(rep, d)
 		}
 		if rep.Disagree > 0 {

@@ -248,7 +248,7 @@ func newCheckSource(ios *IOStreams, src *source, prof robots.Profile, agent stri
 	readNotes(ios, src, f)
 	markupWarning(ios, src)
 	cs := &checkSource{name: src.name, views: newDecisionViews(src.name, prof, src.fetched)}
-	cs.fixed, cs.isFixed = fixedDecision(src.fetched)
+	cs.fixed, cs.isFixed = src.fixed()
 	pol := robots.Compile(f, prof)
 	cs.agent = pol.Agent(agent)
 	cs.hasUsage = !cs.isFixed && pol.HasUsage()

@@ -95,7 +95,7 @@ func diffRun(opts *diffOptions) error {
 	markupWarning(opts.IO, src)
 	views := make([]*decisionViews, len(pols))
 	for i, p := range pols {
-		views[i] = newDecisionViews(src.name, p.prof, p.fetched)
+		views[i] = newDecisionViews(src.name, p.prof, p.Fetched)
 	}
 	out := newStream(opts.IO.Out, streamsInput(opts.IO, opts.URLsFile))
 	st := newStyle(opts.IO, opts.IO.Out)

@@ -133,12 +133,12 @@ func matrixRun(opts *matrixOptions) error {
 	for _, a := range agents {
 		agentNote(opts.IO, as[0].prof, a)
 	}
-	fixed, isFixed := as[0].fixed()
+	fixed, isFixed := as[0].Fixed()
 	sel := make([]*robots.Agent, len(agents))
 	for i, a := range agents {
-		sel[i] = as[0].policy.Agent(a)
+		sel[i] = as[0].Policy.Agent(a)
 	}
-	views := newDecisionViews(src.name, as[0].prof, as[0].fetched)
+	views := newDecisionViews(src.name, as[0].prof, as[0].Fetched)
 	out := newStream(opts.IO.Out, streamsInput(opts.IO, opts.URLsFile))
 	st := newStyle(opts.IO, opts.IO.Out)
 	// Text: a fixed-width column per agent, then the URL, so rows line up

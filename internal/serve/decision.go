@@ -46,7 +46,7 @@ func (s *Server) decisionOf(url, agent string, prof robots.Profile, a *robots.An
 		return d
 	}
 	d.Allowed, d.Reason = a.Allowed, a.Reason
-	d.Fetch = &decision.Fetch{URL: a.RobotsURL, Status: a.HTTPStatus, Meaning: a.Status}
+	d.Fetch = &decision.Fetch{URL: a.RobotsURL, Status: a.HTTPStatus, Meaning: a.Status.String()}
 	if a.Err != nil {
 		d.Fetch.Error, d.Reason = s.fetchError(a)
 	}

@@ -13,6 +13,7 @@ import (
 func ExampleServer_Handler() {
 	h := serve.New(serve.Config{Logger: slog.New(slog.DiscardHandler)}).Handler()
 	req := httptest.NewRequest("POST", "/v1/check", strings.NewReader(`{"agent":"ExampleBot","urls":["ftp://example.org/x"]}`))
+	req.Header.Set("Content-Type", "application/json")
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, req)
 	fmt.Print(w.Code, " ", w.Body.String())

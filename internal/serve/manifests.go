@@ -93,10 +93,7 @@ func (s *Server) readDatasets(ctx context.Context, req *datasetsRequest) (*datat
 			return nil, nil, badRequest(`"base" %q is not an absolute URL`, req.Base)
 		}
 	}
-	agent, aerr := s.checkAgent(req.Agent)
-	if aerr != nil {
-		return nil, nil, aerr
-	}
+	agent := agentOr(req.Agent)
 	prof, aerr := s.profileOf(req.Profile)
 	if aerr != nil {
 		return nil, nil, aerr
@@ -156,7 +153,7 @@ type agentsResponse struct {
 }
 
 func (s *Server) runAgents(ctx context.Context, req *agentsRequest) (*agentsResponse, *apiError) {
-	agent, aerr := s.checkQuestion(req.Robots, req.Site, req.Agent, req.URLs)
+	agent, aerr := checkQuestion(req.Robots, req.Site, req.Agent)
 	if aerr != nil {
 		return nil, aerr
 	}

@@ -55,48 +55,9 @@ type testResponse struct {
 // -o json", each verdict the result of POST /v1/check.
 type testResult = jsonview.Comparison[Result]
 
-// jsonEndpoint answers a POST whose body is a JSON request of type Req:
-// admitted within the memory budget, decoded with the body bounded, run,
-// and its answer written as JSON (or by the answer itself, when it is a
-// selfWriter); urls counts the URLs it asks about for the access log.
-// POST /v1/test, /v1/datasets and /v1/agents are made with it.
-func jsonEndpoint[Req, Resp any](s *Server, run func(context.Context, *Req) (*Resp, *apiError), urls func(*Req) int) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		release, ok := s.admit(w, r)
-		if !ok {
-			return
-		}
-		defer release()
-		var req Req
-		if aerr := s.decodeJSON(w, r, &req); aerr != nil {
-			s.fail(w, aerr.code, aerr.msg)
-			return
-		}
-		resp, aerr := run(r.Context(), &req)
-		if aerr != nil {
-			s.fail(w, aerr.code, aerr.msg)
-			return
-		}
-		if rec, ok := w.(*recorder); ok {
-			rec.urls = urls(&req)
-		}
-		if sw, ok := any(resp).(selfWriter); ok {
-			sw.writeAnswer(s, w)
-			return
-		}
-		s.writeJSON(w, resp)
-	}
-}
-
-// selfWriter is an answer that is not always written as JSON (a catalog
-// document of POST /v1/datasets).
-type selfWriter interface {
-	writeAnswer(s *Server, w http.ResponseWriter)
-}
-
 // runTest decides a test request.
 func (s *Server) runTest(ctx context.Context, req *testRequest) (*testResponse, *apiError) {
-	agent, aerr := s.checkQuestion(req.Robots, req.Site, req.Agent, req.URLs)
+	agent, aerr := checkQuestion(req.Robots, req.Site, req.Agent)
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -142,12 +103,12 @@ func (s *Server) runTest(ctx context.Context, req *testRequest) (*testResponse, 
 
 // testOne decides u for agent under every reading of rf.
 func (s *Server) testOne(rf *robotsFile, agent, u string) testResult {
-	c := decision.Compare(rf.readings, agent, u)
+	c := robots.CompareReadings(rf.readings, agent, u)
 	return jsonview.ComparisonOf(c, u, agent, func(i int, v robots.Verdict) Result {
 		rd := rf.readings[i]
 		res := Result{Decision: decision.Decision{URL: u, Agent: agent, Profile: v.Profile.String(), Fetch: rf.fetch}}
 		res.Allowed = v.Decision.Allowed
-		if fx, ok := decision.Fixed(rd.Fetched); ok {
+		if fx, ok := rd.Fixed(); ok {
 			res.Reason = publicReason(fx.Reason, rd.Fetched.Err)
 			return res
 		}

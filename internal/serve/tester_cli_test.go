@@ -42,12 +42,20 @@ func jsonLines(t *testing.T, s string) []any {
 	return out
 }
 
+// apiRequest is a POST of body to path of the JSON API, as a client
+// sends it.
+func apiRequest(path string, body []byte) *http.Request {
+	r := httptest.NewRequest(http.MethodPost, path, bytes.NewReader(body))
+	r.Header.Set("Content-Type", "application/json")
+	return r
+}
+
 func post(t *testing.T, path string, body any) map[string]any {
 	t.Helper()
 	h := serve.New(serve.Config{Logger: slog.New(slog.DiscardHandler)}).Handler()
 	b, _ := json.Marshal(body)
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, path, bytes.NewReader(b)))
+	h.ServeHTTP(rec, apiRequest(path, b))
 	if rec.Code != http.StatusOK {
 		t.Fatalf("POST %s = %d %s", path, rec.Code, rec.Body)
 	}
@@ -135,7 +143,7 @@ func TestDatasetsExportAsCLI(t *testing.T) {
 			want := runCLI(t, "datasets", "-o", format, "--base", base, path)
 			b, _ := json.Marshal(map[string]any{"datatxt": string(text), "base": base, "format": format})
 			rec := httptest.NewRecorder()
-			h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/v1/datasets", bytes.NewReader(b)))
+			h.ServeHTTP(rec, apiRequest("/v1/datasets", b))
 			if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != media ||
 				rec.Header().Get("Content-Disposition") != `attachment; filename="`+format+`.json"` {
 				t.Fatalf("POST /v1/datasets format %s = %d, %q, %q; want 200, %q, an attachment", format, rec.Code,
