@@ -7,7 +7,7 @@
 // to leave behaviour unchanged (a new way of building the tree, a faster
 // compiler) is checked on every real file, not a sample.
 //
-// It runs in the slow tier (SITETXT_SLOW=1, TestLoadTreeDump); -treedump.out
-// FILE writes the dump itself, for diffing two versions. It has no code
-// outside its test.
+// It runs in the slow tier (go test -tags slow); -treedump.out FILE writes
+// the dump itself, for diffing two versions (and runs it without the tag).
+// It has no code outside its test.
 package treedump

@@ -14,6 +14,7 @@ import (
 
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/shareddata"
+	"github.com/sitetxt/sitetxt/internal/slowtest"
 	"github.com/sitetxt/sitetxt/robots"
 )
 
@@ -29,16 +30,16 @@ var agents = []string{"Googlebot", "bingbot", "GPTBot", "Mozilla/5.0 (compatible
 // reasons shortens a decision's reason.
 var reasons = map[string]string{robots.ReasonRule: "r", robots.ReasonNoRule: "n", robots.ReasonNoGroup: "g", robots.ReasonRobotsTxt: "t"}
 
-// TestLoadTreeDump dumps the tree, groups, rules and decisions of every
+// TestTreeDump dumps the tree, groups, rules and decisions of every
 // corpus file under every profile and compares the dump's hash with
 // testdata/dump.sha256 (-update rewrites it).
-func TestLoadTreeDump(t *testing.T) {
+func TestTreeDump(t *testing.T) {
 	names, _ := filepath.Glob(shareddata.Path("corpus/robots/*.txt"))
 	if len(names) == 0 {
 		t.Skip("../shared/corpus/robots is absent: the tree dump needs the shared corpus")
 	}
-	if !shareddata.Slow() && *out == "" && !*update {
-		t.Skip("slow corpus test: set SITETXT_SLOW=1 to run it")
+	if *out == "" && !*update {
+		slowtest.Only(t, "every corpus file under every profile")
 	}
 	h := sha256.New()
 	w := bufio.NewWriterSize(h, 1<<16)
