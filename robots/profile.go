@@ -352,14 +352,13 @@ func (d *profile) ruleOrder() string {
 	return "longest match first; on a tie the first in file order"
 }
 
-// profilesWhere returns the names of the profiles whose row satisfies
-// ok, in table order: the profiles a finding concerns
-// (grammar.Diagnostic.Profiles).
-func profilesWhere(ok func(*profile) bool) []string {
-	var out []string
+// profilesWhere returns the profiles whose row satisfies ok, in table
+// order: the profiles a lint finding concerns (see Concerns).
+func profilesWhere(ok func(*profile) bool) []Profile {
+	var out []Profile
 	for i := range profiles {
 		if ok(&profiles[i]) {
-			out = append(out, profiles[i].name)
+			out = append(out, Profile(i))
 		}
 	}
 	return out
@@ -367,7 +366,11 @@ func profilesWhere(ok func(*profile) bool) []string {
 
 // joinNames joins profile names as a sentence does: "draft and norobots",
 // "a, b and c".
-func joinNames(names []string) string {
+func joinNames(ps []Profile) string {
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = p.String()
+	}
 	if len(names) <= 1 {
 		return strings.Join(names, "")
 	}
