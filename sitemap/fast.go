@@ -42,7 +42,8 @@ type fastScan struct {
 	nk   int
 	flat bool // no line break from at to n: positions there are columns apart
 
-	vals  []byte    // the decoded values but the URL's, in one string
+	loc   []byte    // the decoded URL
+	vals  []byte    // the decoded values but the URL, in one string
 	spans [8][2]int // where each kid's value is in vals
 }
 
@@ -286,7 +287,8 @@ func (p *xmlParser) fast(yield func(*Entry, error) bool) bool {
 				r.diag(grammar.Warning, "repeated", kat, fmt.Sprintf("a second <%s> in one entry: ignored, the first is kept", k.name))
 			case f == fLoc:
 				// The URL is kept: a string of its own.
-				p.seen[f], p.valPos[f], p.vals[f] = true, kat, string(appendText(s.vals[len(s.vals):], k.text))
+				s.loc = appendText(s.loc[:0], k.text)
+				p.seen[f], p.valPos[f], p.vals[f] = true, kat, string(s.loc)
 			default:
 				p.seen[f], p.valPos[f] = true, kat
 				s.spans[i][0] = len(s.vals)
