@@ -73,8 +73,9 @@ func (s *fastScan) scan(buf []byte, name string) bool {
 			return true
 		}
 		j := i + 1
-		for j < len(buf) && isNameByte(buf[j], j == i+1) {
-			j++
+		if j < len(buf) && nameBytes[buf[j]]&nameStart != 0 {
+			for j++; j < len(buf) && nameBytes[buf[j]] != 0; j++ {
+			}
 		}
 		if j == i+1 || j >= len(buf) || buf[j] != '>' || s.nk == len(s.kids) {
 			return false
@@ -93,7 +94,7 @@ func (s *fastScan) scan(buf []byte, name string) bool {
 		s.flat = s.flat && !lf
 		k.text = buf[j : j+t]
 		i = j + t
-		if !hasEndTag(buf, i, string(k.name)) {
+		if n := len(k.name); len(buf) < i+n+3 || buf[i] != '<' || buf[i+1] != '/' || string(buf[i+2:i+2+n]) != string(k.name) || buf[i+2+n] != '>' {
 			return false
 		}
 		i += len(k.name) + 3
@@ -127,17 +128,24 @@ func hasEndTag(buf []byte, i int, name string) bool {
 	return len(buf) >= i+len(name)+3 && buf[i] == '<' && buf[i+1] == '/' && string(buf[i+2:i+2+len(name)]) == name && buf[i+2+len(name)] == '>'
 }
 
-// isNameByte reports whether c may be in an element name the fast path
-// reads (ASCII, no prefix), first says it would be the first.
-func isNameByte(c byte, first bool) bool {
-	switch {
-	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
-		return true
-	case first:
-		return false
+// nameBytes says which bytes may start (nameStart) and continue
+// (nameMore) an element name the fast path reads: ASCII, no prefix.
+var nameBytes = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
+			t[c] = nameStart | nameMore
+		case c >= '0' && c <= '9', c == '-', c == '.':
+			t[c] = nameMore
+		}
 	}
-	return c >= '0' && c <= '9' || c == '-' || c == '.'
-}
+	return t
+}()
+
+const (
+	nameStart = 1 << iota
+	nameMore
+)
 
 // plainText reports whether the Decoder and the input layer would hand
 // text on as it is but for XML's five entity references: printable ASCII,
