@@ -11,11 +11,14 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"github.com/sitetxt/sitetxt/internal/termsafe"
 	"io"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/sitetxt/sitetxt/termsafe"
+
+	"github.com/spf13/cobra"
 
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
@@ -23,7 +26,6 @@ import (
 	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/robots"
-	"github.com/spf13/cobra"
 )
 
 // The verdict words of text and CSV output (JSON says "allowed": bool).
