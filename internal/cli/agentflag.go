@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
+
+	"github.com/sitetxt/sitetxt/robots"
 )
 
 // agentValue collects every --agent given, so that a command answering for

@@ -11,8 +11,9 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
+
+	"github.com/sitetxt/sitetxt/robots"
 )
 
 // Exit codes, the same for every command (docs/cli.md).
