@@ -173,3 +173,34 @@ func TestHostileIdleConns(t *testing.T) {
 		t.Errorf("/healthz took %v under 1,024 idle connections; want within 1 s", worst)
 	}
 }
+
+// TestHostileSlowUploads holds 45 chunked uploads to /v1/check that send
+// a few bytes and stall (no Content-Length: before, each reserved the
+// whole 1 MiB body's share of the budget, and every API call got 503 for
+// the read timeout); a normal request is still answered, since the
+// budget is charged as the bytes arrive.
+func TestHostileSlowUploads(t *testing.T) {
+	s := New(Config{Logger: quiet(), ReadTimeout: time.Minute})
+	s.requests.wait = 2 * time.Second
+	addr := serveLoopback(t, s)
+	for i := range 45 {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		fmt.Fprint(c, "POST /v1/check HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+		fmt.Fprintf(c, "4\r\n{\"a%d\r\n", i%10) // 4 bytes of a body that never ends
+	}
+	time.Sleep(200 * time.Millisecond) // the uploads are admitted
+	body := checkBody("ExampleBot", "ftp://example.org/x")
+	resp, err := http.Post("http://"+addr+"/v1/check", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("POST /v1/check while 45 slow uploads are open = %d %s, want 200", resp.StatusCode, b)
+	}
+}
