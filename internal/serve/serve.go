@@ -219,7 +219,9 @@ type Server struct {
 	// (/openapi.json names each).
 	routeTable map[string]*route
 	routes     []string
-	// flights bounds the fetches (and compiles) in flight, process-wide.
+	// flights bounds the fetches (and compiles) in flight, process-wide;
+	// the requests sent (one connection each) are bounded by the clients'
+	// transport (capped, guard.go).
 	flights *fetch.Limit
 	// requests is the memory requests being read and answered may take
 	// (admit).
@@ -253,10 +255,14 @@ func New(cfg Config) *Server {
 	if rt == nil {
 		rt = newTransport(cfg.AllowPrivate)
 	}
-	hc := &http.Client{Transport: counting{next: rt, observe: func(outcome string, d time.Duration) {
+	observe := func(outcome string, d time.Duration) {
 		s.metrics.fetches.WithLabelValues(outcome).Inc()
 		s.metrics.fetchTime.Observe(d.Seconds())
-	}}}
+	}
+	outbound := &capped{next: rt, slots: make(chan struct{}, cfg.MaxFetches)}
+	hc := &http.Client{Transport: counting{next: outbound, observe: observe}}
+	streams := &capped{next: outbound, share: make(chan struct{}, max(1, cfg.MaxFetches/4))}
+	sitemapClient := &http.Client{Transport: counting{next: streams, observe: observe}}
 	policyBytes := shares.policies
 	ua := cfg.UserAgent
 	if ua == "" {
@@ -270,7 +276,7 @@ func New(cfg Config) *Server {
 			Timeout: cfg.FetchTimeout, Cache: cfg.Cache, MaxPolicyBytes: policyBytes}
 	}
 	s.siteFetch = &fetch.Fetcher{Client: hc, UserAgent: ua, Timeout: cfg.FetchTimeout, Cache: cfg.Cache}
-	s.sitemapFetch = &sitemap.Fetcher{UserAgent: ua, HTTPClient: hc, Timeout: cfg.RequestTimeout, Cache: cfg.Cache,
+	s.sitemapFetch = &sitemap.Fetcher{UserAgent: ua, HTTPClient: sitemapClient, Timeout: cfg.RequestTimeout, Cache: cfg.Cache,
 		MaxFiles: SitemapMaxFiles, MaxTime: cfg.RequestTimeout}
 	s.mux, s.routeTable = http.NewServeMux(), map[string]*route{}
 	streamRoute(s, "POST /v1/check", Limits{Work: windowCost}, s.check)
