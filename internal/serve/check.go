@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/sitetxt/sitetxt/internal/decision"
+	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/robots"
 )
 
@@ -76,6 +78,15 @@ func (s *Server) decideOne(ctx context.Context, c *robots.Client, prof robots.Pr
 	if ctx.Err() != nil {
 		// The client left or the request's time is up: fetch no more for it.
 		return ended(url, agent, prof, ctx.Err())
+	}
+	iu, err := input.ReadURL(url)
+	if err == nil && !iu.Absolute() {
+		err = iu.NoSite()
+	}
+	if err != nil {
+		// The reading of docs/cli.md: an error for this URL alone.
+		s.metrics.decisions.WithLabelValues("error").Inc()
+		return Result{Decision: decision.Decision{URL: url, Agent: agent, Profile: prof.String(), Reason: "not an http or https URL"}, Error: err.Error()}
 	}
 	a, err := c.Check(ctx, agent, url)
 	switch {

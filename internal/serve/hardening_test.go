@@ -403,7 +403,7 @@ func TestSharedFetchSurvives(t *testing.T) {
 func TestRelativeURLMessage(t *testing.T) {
 	h := New(Config{Logger: quiet()}).Handler()
 	_, resp, body := post(t, h, checkBody("Bot", "/private/x"), "")
-	if len(resp.Results) != 1 || strings.Contains(body, "BaseURL") || !strings.Contains(resp.Results[0].Error, "not an absolute URL") {
+	if len(resp.Results) != 1 || strings.Contains(body, "BaseURL") || !strings.Contains(resp.Results[0].Error, "not an absolute http(s) URL") {
 		t.Errorf("POST with a path = %s, want the absolute-URL advice", body)
 	}
 }

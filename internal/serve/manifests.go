@@ -10,6 +10,7 @@ import (
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/internal/audit"
 	"github.com/sitetxt/sitetxt/internal/decision"
+	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/mobileagent"
 	"github.com/sitetxt/sitetxt/robots"
@@ -174,7 +175,16 @@ func (s *Server) runAgents(ctx context.Context, req *agentsRequest) (*agentsResp
 		resp.Text, resp.Fetch = &rf.text, rf.fetch
 	}
 	for _, u := range req.URLs {
-		d := table.Dispatch(rf.readings[0], agent, u)
+		iu, err := input.ReadURL(u)
+		if err == nil && rf.fetch != nil {
+			err = iu.Governs(rf.fetch.URL)
+		}
+		if err != nil {
+			resp.Answers = append(resp.Answers, jsonview.Agent{URL: u, Agent: agent, Profile: prof.String(), File: rf.name, Error: err.Error()})
+			continue
+		}
+		d := table.Dispatch(rf.readings[0], agent, iu.Decide)
+		d.URL = u
 		resp.Answers = append(resp.Answers, jsonview.AgentOf(d, agent, prof, rf.name))
 	}
 	return resp, nil
