@@ -89,54 +89,6 @@ type Line struct {
 	Column int    `json:"column"`
 }
 
-// UsageView is the usage preference of a path, its two sources kept
-// apart: ContentUsage is draft-ietf-aipref's field in its vocabulary,
-// ContentSignal Cloudflare's field in its own names and values, and
-// Derived sitetxt's own combination of the two, labelled as such.
-type UsageView struct {
-	ContentUsage  ContentUsageView  `json:"content_usage"`
-	ContentSignal ContentSignalView `json:"content_signal"`
-	Derived       DerivedView       `json:"derived"`
-}
-
-// ContentUsageView is what the Content-Usage rules with the longest
-// matching path say (draft-ietf-aipref-attach-05 section 3): per category
-// of draft-ietf-aipref-vocab-07, allow, disallow or unknown.
-type ContentUsageView struct {
-	TrainAI string `json:"train_ai"`
-	Search  string `json:"search"`
-	Lines   []Line `json:"lines"`
-}
-
-// ContentSignalView is what the group's Content-Signal lines say, under
-// the Content Signals Policy's own names: per signal allow (the policy's
-// "yes"), disallow ("no") or unknown (not stated), the words every
-// sitetxt output uses.
-type ContentSignalView struct {
-	Search  string `json:"search"`
-	AIInput string `json:"ai_input"`
-	AITrain string `json:"ai_train"`
-	Lines   []Line `json:"lines"`
-}
-
-// DerivedView is sitetxt's combined view (robots.Derivation): By is always
-// "sitetxt", since no standard maps one field onto the other; TrainAIFrom
-// and SearchFrom name the field that decided (content-usage,
-// content-signal, both or none).
-type DerivedView struct {
-	By          string `json:"by"`
-	TrainAI     string `json:"train_ai"`
-	Search      string `json:"search"`
-	TrainAIFrom string `json:"train_ai_from"`
-	SearchFrom  string `json:"search_from"`
-}
-
-// IsZero reports whether neither field states anything.
-func (u *UsageView) IsZero() bool {
-	return u.Derived.TrainAIFrom == "none" && u.Derived.SearchFrom == "none" &&
-		u.ContentSignal.AIInput == "unknown"
-}
-
 // CategoryReport is the one-line verdict of a category: how many of its
 // crawlers may not fetch "/".
 type CategoryReport struct {
@@ -187,7 +139,7 @@ func File(f *grammar.File, opts Options) *Report {
 				}
 				pr.Profiles = append(pr.Profiles, pv)
 				if j == 0 {
-					pr.Verdict = verdict(f.Name, d, u)
+					pr.Verdict = verdict(f.Name, d, u, c)
 					pr.URL, pr.Agent, pr.Profile = path, c.Token, order[0].String()
 					first = u
 					continue
@@ -234,15 +186,11 @@ func File(f *grammar.File, opts Options) *Report {
 	return rep
 }
 
-func lineRef(file string, l *grammar.Line, v string) Line {
-	return Line{Value: v, File: file, Line: l.Pos.Line, Column: l.Pos.Column}
-}
-
 // verdict builds the decision object of one answer.
-func verdict(file string, d robots.Decision, u robots.UsageDecision) Verdict {
+func verdict(file string, d robots.Decision, u robots.UsageDecision, c *Crawler) Verdict {
 	v := Verdict{Decision: decision.Decision{Allowed: d.Allowed, Reason: d.Reason,
 		Rule: decision.RuleOf(d.Rule, file), Group: decision.GroupOf(d.Group, file)}}
-	v.Usage = UsageOf(file, u)
+	v.Usage = UsageOf(file, u, c)
 	return v
 }
 
@@ -259,7 +207,7 @@ func usageLinesOf(u robots.UsageDecision) string {
 		ls = append(ls, fmt.Sprintf("Content-Usage line %d (%s)", r.Line.Pos.Line, orNone(r.Usage.String())))
 	}
 	for _, s := range u.Signals {
-		ls = append(ls, fmt.Sprintf("Content-Signal line %d (%s)", s.Line.Pos.Line, orNone(s.SignalSet.Words())))
+		ls = append(ls, fmt.Sprintf("Content-Signal line %d (%s)", s.Line.Pos.Line, orNone(s.Signals.Words())))
 	}
 	if len(ls) == 0 {
 		return "none of its usage lines (the groups it applies have none that match)"
@@ -278,27 +226,4 @@ func orNone(s string) string {
 // terms, for comparing profiles.
 func usageSummary(u robots.UsageDecision) string {
 	return "content-usage: " + u.Usage.String() + "; content-signal: " + u.Signal.Words()
-}
-
-// UsageOf returns the JSON form of a usage decision, or nil when no
-// preference applies (the URL may not be fetched).
-func UsageOf(file string, u robots.UsageDecision) *UsageView {
-	if !u.Applies {
-		return nil
-	}
-	d := u.Derived()
-	uv := &UsageView{
-		ContentUsage: ContentUsageView{TrainAI: u.Usage.TrainAI.String(), Search: u.Usage.Search.String(), Lines: []Line{}},
-		ContentSignal: ContentSignalView{Search: u.Signal.Search.String(), AIInput: u.Signal.AIInput.String(),
-			AITrain: u.Signal.AITrain.String(), Lines: []Line{}},
-		Derived: DerivedView{By: "sitetxt", TrainAI: d.Usage.TrainAI.String(), Search: d.Usage.Search.String(),
-			TrainAIFrom: string(d.TrainAIFrom), SearchFrom: string(d.SearchFrom)},
-	}
-	for _, r := range u.Rules {
-		uv.ContentUsage.Lines = append(uv.ContentUsage.Lines, lineRef(file, r.Line, r.Line.Value))
-	}
-	for _, s := range u.Signals {
-		uv.ContentSignal.Lines = append(uv.ContentSignal.Lines, lineRef(file, s.Line, s.Line.Value))
-	}
-	return uv
 }

@@ -21,6 +21,9 @@ func TestRegistry(t *testing.T) {
 	if err != nil {
 		t.Fatalf("crawlers.yaml: %v", err)
 	}
+	if len(reg.Crawlers) < 150 {
+		t.Errorf("crawlers.yaml has %d crawlers, want at least 150 (every crawler of ai.robots.txt's list)", len(reg.Crawlers))
+	}
 	cats := map[string]int{}
 	for _, c := range reg.Crawlers {
 		cats[c.Category]++
@@ -65,6 +68,10 @@ func TestParseRegistryErrors(t *testing.T) {
 		{"no source", "crawlers:\n- {token: A, operator: X, category: other}\n", "no source"},
 		{"bad source", "crawlers:\n- {token: A, operator: X, category: other, source: [somewhere]}\n", "not an http(s) URL"},
 		{"no operator", "crawlers:\n- {token: A, category: other, source: [ai-robots-txt]}\n", "no operator"},
+		{"no category", "crawlers:\n- {token: A, operator: X, respects_robots: yes, source: [ai-robots-txt]}\n", `unknown category ""`},
+		{"respects", "crawlers:\n- {token: A, operator: X, category: other, respects_robots: maybe, source: [ai-robots-txt]}\n", `respects_robots "maybe"`},
+		{"fallback", "crawlers:\n- {token: A, operator: X, category: other, respects_robots: yes, falls_back_to: B, source: [ai-robots-txt]}\n", `"B" is not in the registry`},
+		{"no date", "source: x\ncrawlers:\n- {token: A, operator: X, category: other, respects_robots: yes, source: [ai-robots-txt]}\n", "no source or date"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -214,7 +214,8 @@ func (aw *auditWriter) finish() error {
 
 // csvHeader is the header row of audit -o csv.
 var csvHeader = []string{"file", "token", "operator", "category", "path", "profile", "verdict", "reason",
-	"directive", "pattern", "line", "column", "train_ai", "search", "signal_search", "signal_ai_input", "signal_ai_train", "derived_train_ai", "derived_search", "disagree"}
+	"directive", "pattern", "line", "column", "train_ai", "search", "signal_search", "signal_ai_input", "signal_ai_train", "derived_train_ai", "derived_search", "disagree",
+	"ai_use", "signal_use", "derived_ai_use", "purpose", "answer"} // the last five added for vocab-08 and use=, after the columns readers know
 
 func (aw *auditWriter) csvReport(rep *audit.Report) error {
 	if aw.n == 0 {
@@ -225,7 +226,7 @@ func (aw *auditWriter) csvReport(rep *audit.Report) error {
 	for _, c := range rep.Crawlers {
 		for _, p := range c.Paths {
 			row := []string{rep.Source, c.Token, c.Operator, c.Category, p.Path, rep.Profile, verdictWord(p.Allowed), p.Reason,
-				"", "", "", "", "", "", "", "", "", "", "", strconv.FormatBool(p.Disagree)}
+				"", "", "", "", "", "", "", "", "", "", "", strconv.FormatBool(p.Disagree), "", "", "", "", ""}
 			if r := p.Rule; r != nil {
 				row[8], row[9], row[10], row[11] = r.Directive, r.Pattern, strconv.Itoa(r.Line), strconv.Itoa(r.Column)
 			}
@@ -233,6 +234,8 @@ func (aw *auditWriter) csvReport(rep *audit.Report) error {
 				row[12], row[13] = u.ContentUsage.TrainAI, u.ContentUsage.Search
 				row[14], row[15], row[16] = u.ContentSignal.Search, u.ContentSignal.AIInput, u.ContentSignal.AITrain
 				row[17], row[18] = u.Derived.TrainAI, u.Derived.Search
+				row[20], row[21], row[22] = u.ContentUsage.AIUse, u.ContentSignal.Use, u.Derived.AIUse
+				row[23], row[24] = u.Derived.Purpose, u.Derived.Answer
 			}
 			if err := aw.csv.write(row...); err != nil {
 				return err

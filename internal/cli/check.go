@@ -155,7 +155,7 @@ func checkRun(opts *checkOptions) error {
 		}
 		var usage *audit.UsageView
 		if cs.hasUsage {
-			usage = audit.UsageOf(cs.name, cs.agent.Usage(u))
+			usage = audit.UsageOf(cs.name, cs.agent.Usage(u), audit.DefaultRegistry().Find(opts.Agent))
 		}
 		switch {
 		case jl != nil:
