@@ -31,6 +31,19 @@ type Report struct {
 	Licenses   []Line            `json:"licenses"`
 	// Disagree is how many crawlers the profiles disagree about.
 	Disagree int `json:"disagreements"`
+	// Unknown are the crawlers the file names that the registry does not
+	// know, each at its first User-agent line.
+	Unknown []Line `json:"unknown_agents"`
+	// Registry says where the registry's facts come from and when they
+	// were read.
+	Registry RegistryRef `json:"registry"`
+}
+
+// RegistryRef names the registry a report used.
+type RegistryRef struct {
+	Source   string `json:"source"`
+	Date     string `json:"date"`
+	Crawlers int    `json:"crawler_count"`
 }
 
 // CrawlerReport is what one crawler may do under a file.
@@ -39,6 +52,17 @@ type CrawlerReport struct {
 	Operator   string `json:"operator"`
 	Category   string `json:"category"`
 	ValidToken bool   `json:"valid_token"`
+	// RespectsRobots is the registry's word (yes, no, unclear, user).
+	RespectsRobots string `json:"respects_robots"`
+	// FellBackTo names the crawler whose groups answered, under the main
+	// profile, because no group names this one and its operator says it
+	// then obeys that crawler's (Googlebot-Image -> Googlebot).
+	FellBackTo string `json:"fell_back_to,omitempty"`
+	// FetchedBy names the crawler whose fetch this token's group governs
+	// (Google-Extended: what Googlebot fetches); FetcherAllowed says
+	// whether that crawler may fetch "/" under the main profile.
+	FetchedBy      string `json:"fetched_by,omitempty"`
+	FetcherAllowed *bool  `json:"fetcher_allowed,omitempty"`
 	// The answer for "/" under the main profile, as the decision object
 	// of docs/cli.md.
 	Verdict
@@ -116,16 +140,27 @@ func File(f *grammar.File, opts Options) *Report {
 	for i, p := range order {
 		pols[i] = robots.Compile(f, p)
 	}
-	rep := &Report{Source: f.Name, Profile: opts.Profile.String(), Paths: paths, Licenses: []Line{}}
+	rep := &Report{Source: f.Name, Profile: opts.Profile.String(), Paths: paths, Licenses: []Line{},
+		Unknown: unknownAgents(f.Name, pols[0], reg), Registry: RegistryRef{Source: reg.Source, Date: reg.Date, Crawlers: len(reg.Crawlers)}}
 	for _, l := range pols[0].Licenses() {
 		rep.Licenses = append(rep.Licenses, lineRef(f.Name, l.Line, l.URL))
 	}
 	for i := range reg.Crawlers {
 		c := &reg.Crawlers[i]
-		cr := &CrawlerReport{Token: c.Token, Operator: c.Operator, Category: c.Category, ValidToken: c.ValidToken()}
+		cr := &CrawlerReport{Token: c.Token, Operator: c.Operator, Category: c.Category, ValidToken: c.ValidToken(),
+			RespectsRobots: c.RespectsRobots, FetchedBy: c.FetchedBy}
 		agents := make([]*robots.Agent, len(pols))
 		for j, pol := range pols {
-			agents[j] = pol.Agent(c.Token)
+			var by string
+			agents[j], by = reg.agent(pol, c)
+			if j == 0 {
+				cr.FellBackTo = by
+			}
+		}
+		if f := reg.Find(c.FetchedBy); f != nil {
+			fa, _ := reg.agent(pols[0], f)
+			ok := fa.Allowed("/")
+			cr.FetcherAllowed = &ok
 		}
 		for _, path := range paths {
 			pr := &PathReport{Path: path}
@@ -226,4 +261,47 @@ func orNone(s string) string {
 // terms, for comparing profiles.
 func usageSummary(u robots.UsageDecision) string {
 	return "content-usage: " + u.Usage.String() + "; content-signal: " + u.Signal.Words()
+}
+
+// agent returns the groups that answer for crawler c under pol: its own,
+// or, when no group names it, those of the crawler it falls back to (its
+// operator's documented chain, followed at most as far as the registry
+// is long), and the token that answered when it is not c's.
+func (r *Registry) agent(pol *robots.Policy, c *Crawler) (*robots.Agent, string) {
+	a := pol.Agent(c.Token)
+	by := ""
+	for cur, n := c, 0; cur != nil && cur.FallsBackTo != "" && n < len(r.Crawlers); n++ {
+		if !a.Global() && len(a.Groups()) > 0 {
+			break // a group names it
+		}
+		next := r.Find(cur.FallsBackTo)
+		if next == nil {
+			break
+		}
+		if na := pol.Agent(next.Token); !na.Global() && len(na.Groups()) > 0 {
+			return na, next.Token
+		}
+		cur = next
+	}
+	return a, by
+}
+
+// unknownAgents lists the User-agent values of pol's groups that name no
+// crawler the registry knows ("*" aside), each once, at its first line.
+func unknownAgents(file string, pol *robots.Policy, reg *Registry) []Line {
+	out := []Line{}
+	seen := map[string]bool{}
+	for _, g := range pol.Groups() {
+		for i, name := range g.Agents {
+			key := strings.ToLower(name)
+			if name == "*" || seen[key] || reg.Find(name) != nil {
+				continue
+			}
+			seen[key] = true
+			if i < len(g.AgentLines) {
+				out = append(out, lineRef(file, g.AgentLines[i], name))
+			}
+		}
+	}
+	return out
 }

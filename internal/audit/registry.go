@@ -126,10 +126,20 @@ type Registry struct {
 // token names (compared ignoring case: the whole value, then its product
 // token), or nil.
 func (r *Registry) Find(agent string) *Crawler {
-	if c := r.byToken[strings.ToLower(strings.TrimSpace(agent))]; c != nil {
-		return c
+	for _, k := range []string{strings.TrimSpace(agent), robots.ProductToken(agent)} {
+		if r.byToken != nil {
+			if c := r.byToken[strings.ToLower(k)]; c != nil {
+				return c
+			}
+			continue
+		}
+		for i := range r.Crawlers { // a Registry built by hand, not by ParseRegistry
+			if strings.EqualFold(r.Crawlers[i].Token, k) {
+				return &r.Crawlers[i]
+			}
+		}
 	}
-	return r.byToken[strings.ToLower(robots.ProductToken(agent))]
+	return nil
 }
 
 //go:embed crawlers.yaml

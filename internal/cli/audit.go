@@ -256,6 +256,13 @@ func (aw *auditWriter) textReport(rep *audit.Report) error {
 	for _, l := range rep.Licenses {
 		fmt.Fprintf(&b, "License (RSL): %s (line %d)\n", visible(l.Value), l.Line)
 	}
+	if len(rep.Unknown) > 0 {
+		var us []string
+		for _, u := range rep.Unknown {
+			us = append(us, fmt.Sprintf("%s (line %d)", visible(u.Value), u.Line))
+		}
+		fmt.Fprintf(&b, "Crawlers the registry does not know: %s\n", strings.Join(us, ", "))
+	}
 	if _, err := io.WriteString(aw.w, b.String()); err != nil {
 		return err
 	}
@@ -292,6 +299,12 @@ func (aw *auditWriter) textReport(rep *audit.Report) error {
 			if !c.ValidToken {
 				t.note("      note: this token breaks RFC 9309's product-token grammar")
 			}
+			if c.FellBackTo != "" {
+				t.note("      it obeys " + c.FellBackTo + "'s groups, since none names it (its operator documents the fallback)")
+			}
+			if c.FetcherAllowed != nil {
+				t.note("      it fetches nothing itself: its group governs what " + c.FetchedBy + " fetches (" + c.FetchedBy + " / " + verdictWord(*c.FetcherAllowed) + ")")
+			}
 			if c.Disagree {
 				t.note("      profiles disagree: " + disagreement(c))
 			}
@@ -301,10 +314,12 @@ func (aw *auditWriter) textReport(rep *audit.Report) error {
 		}
 	}
 	if rep.Disagree > 0 {
-		_, err := fmt.Fprintf(aw.w, "\nprofiles disagree about %s\n", plural(rep.Disagree, "crawler"))
-		return err
+		if _, err := fmt.Fprintf(aw.w, "\nprofiles disagree about %s\n", plural(rep.Disagree, "crawler")); err != nil {
+			return err
+		}
 	}
-	return nil
+	_, err := fmt.Fprintf(aw.w, "\nregistry: %d crawlers from %s, read %s\n", rep.Registry.Crawlers, rep.Registry.Source, rep.Registry.Date)
+	return err
 }
 
 // why names the deciding line of a verdict, or the reason.
