@@ -131,22 +131,32 @@ func (e *entry) noStore() bool { return parseCacheControl(e.Header).noStore }
 // response: its Retry-After header (seconds or an HTTP date, relative to
 // its Date header), else def, at most MaxRetry.
 func retryAfter(h http.Header, now time.Time, def time.Duration) time.Duration {
-	d := def
-	if v := strings.TrimSpace(h.Get("Retry-After")); v != "" {
-		if n, err := strconv.ParseInt(v, 10, 64); err == nil && n >= 0 {
-			if n > int64(MaxRetry/time.Second) {
-				n = int64(MaxRetry / time.Second)
-			}
-			d = time.Duration(n) * time.Second
-		} else if t, err := http.ParseTime(v); err == nil {
-			base := now
-			if date, err := http.ParseTime(h.Get("Date")); err == nil {
-				base = date
-			}
-			d = max(t.Sub(base), 0)
-		}
+	base := now
+	if date, err := http.ParseTime(h.Get("Date")); err == nil {
+		base = date
 	}
-	return min(d, MaxRetry)
+	if d, ok := ParseRetryAfter(h.Get("Retry-After"), base); ok {
+		return d
+	}
+	return min(def, MaxRetry)
+}
+
+// ParseRetryAfter reads a Retry-After value (RFC 9110 10.2.3): a number
+// of seconds, or an HTTP date, which is taken relative to now (a date in
+// the past is 0). The result is at most MaxRetry; false when v is neither.
+func ParseRetryAfter(v string, now time.Time) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil && n >= 0 {
+		return time.Duration(min(n, int64(MaxRetry/time.Second))) * time.Second, true
+	}
+	t, err := http.ParseTime(v)
+	if err != nil {
+		return 0, false
+	}
+	return min(max(t.Sub(now), 0), MaxRetry), true
 }
 
 // fresh reports whether e may be used without asking the server at now

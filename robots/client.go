@@ -95,25 +95,26 @@ type Answer struct {
 	// URL is the URL asked about; RobotsURL the robots.txt that decides it.
 	URL, RobotsURL string
 	// Status says what the robots.txt response meant, as the profile's
-	// access method reads it (fetch.Status names it):
+	// access method reads it:
 	//
-	//   - "parse": robots.txt was fetched (2xx); its rules decide, and
+	//   - fetch.Parse: robots.txt was fetched (2xx); its rules decide, and
 	//     Decision says how.
-	//   - "allow-all": there is no robots.txt to follow (RFC 9309
+	//   - fetch.AllowAll: there is no robots.txt to follow (RFC 9309
 	//     "unavailable": 4xx; the drafts: 404), so everything is allowed.
-	//   - "disallow-all": everything is disallowed (RFC 9309 "unreachable":
-	//     5xx, a network error, too many redirects, with no usable cached
-	//     copy; the drafts: 401 and 403).
-	//   - "defer": a temporary failure under the draft and norobots
+	//   - fetch.DisallowAll: everything is disallowed (RFC 9309
+	//     "unreachable": 5xx, a network error, too many redirects, with no
+	//     usable cached copy; the drafts: 401 and 403).
+	//   - fetch.Defer: a temporary failure under the draft and norobots
 	//     profiles (5xx, a network error): disallowed now; ask again after
 	//     RetryAfter.
-	//   - "error": robots.txt could not be asked for at all (the URL it
+	//   - fetch.Error: robots.txt could not be asked for at all (the URL it
 	//     would be fetched from is not one sitetxt fetches); disallowed,
 	//     with Err set.
 	//
-	// "not-found", the sixth fetch.Status, belongs to data.txt and never
-	// appears here. Reason says which case applied, citing the standard.
-	Status string
+	// fetch.NotFound belongs to data.txt and never appears here. Reason
+	// says which case applied, citing the standard; Status prints as its
+	// name ("allow-all"), in JSON too.
+	Status fetch.Status
 	// Reason explains Status in one line, citing the standard.
 	Reason string
 	// Decision is the rules' decision when Status is "parse", else nil.
@@ -135,7 +136,14 @@ type Answer struct {
 	RetryAfter time.Time
 	// Err says why robots.txt could not be fetched, if it could not.
 	Err error
+
+	pol *Policy // the compiled robots.txt when Status is fetch.Parse
 }
+
+// Policy returns the compiled robots.txt that decided when Status is
+// fetch.Parse (its Agent gives the crawler's Crawl-delay, Request-rate and
+// Visit-time), else nil.
+func (v *Answer) Policy() *Policy { return v.pol }
 
 func (c *Client) init() {
 	c.once.Do(func() {
@@ -185,19 +193,19 @@ func (c *Client) Check(ctx context.Context, agent, rawURL string) (*Answer, erro
 	}
 	got := c.memo.Get(ctx, robotsURL, robotsURL, nil)
 	r := got.Result
-	v := &Answer{URL: rawURL, RobotsURL: robotsURL, Status: r.Status.String(), Reason: r.Reason,
+	v := &Answer{URL: rawURL, RobotsURL: robotsURL, Status: r.Status, Reason: r.Reason,
 		HTTPStatus: r.HTTPStatus, FinalURL: r.FinalURL, FromCache: r.FromCache || got.Kept, Stale: r.Stale,
 		Expires: r.Expires, RetryAfter: r.RetryAfter, Err: r.Err}
-	switch r.Status {
-	case fetch.Parse:
-		d := got.Value.Decide(agent, rawURL)
-		v.Decision, v.Allowed = &d, d.Allowed
-		if got.Value.HasUsage() {
-			u := got.Value.Agent(agent).Usage(rawURL)
-			v.Usage = &u
-		}
-	case fetch.AllowAll:
-		v.Allowed = true
+	rd := Reading{Policy: got.Value, Fetched: r}
+	if fixed, ok := rd.Fixed(); ok {
+		v.Allowed = fixed.Allowed
+		return v, nil
+	}
+	d := rd.Decide(agent, rawURL)
+	v.Decision, v.Allowed, v.pol = &d, d.Allowed, got.Value
+	if got.Value.HasUsage() {
+		u := got.Value.Agent(agent).Usage(rawURL)
+		v.Usage = &u
 	}
 	return v, nil
 }

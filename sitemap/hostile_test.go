@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sitetxt/sitetxt/internal/shareddata"
 	"github.com/sitetxt/sitetxt/internal/sitetest"
+	"github.com/sitetxt/sitetxt/internal/slowtest"
 )
 
 // measure runs f and returns how long it took and the peak of the live
@@ -76,9 +76,7 @@ func (c *counter) Read(p []byte) (int, error) {
 // uncompressed limit (or sooner at another limit), naming it, with a few
 // megabytes of heap.
 func TestHostileGzipBomb(t *testing.T) {
-	if !shareddata.Slow() {
-		t.Skip("slow hostile test: set SITETXT_SLOW=1 to run it (CI runs it in its own step)")
-	}
+	slowtest.Only(t, "1 GiB gzip bombs")
 	const urlsetHead = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`
 	tests := []struct {
 		name, head, fill, code string
@@ -114,9 +112,7 @@ func TestHostileGzipBomb(t *testing.T) {
 // TestHostile50001 reads 50,001 URLs: 50,000 are kept, the last is
 // reported and not read.
 func TestHostile50001(t *testing.T) {
-	if !shareddata.Slow() {
-		t.Skip("slow hostile test: set SITETXT_SLOW=1 to run it (CI runs it in its own step)")
-	}
+	slowtest.Only(t, "50,001 URLs")
 	data := manyURLs(50001)
 	var s *Sitemap
 	n := 0
@@ -187,9 +183,7 @@ func TestHostileStructure(t *testing.T) {
 // equal) is bounded by MaxFiles and MaxDepth; one that lists itself is
 // read once.
 func TestHostileIndexFanOut(t *testing.T) {
-	if !shareddata.Slow() {
-		t.Skip("slow hostile test: set SITETXT_SLOW=1 to run it (CI runs it in its own step)")
-	}
+	slowtest.Only(t, "an index of 50,000 sitemaps")
 	var hits atomic.Int32
 	var srv *httptest.Server
 	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

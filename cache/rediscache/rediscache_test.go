@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/sitetxt/sitetxt/cache/rediscache"
+	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/internal/redistest"
 	"github.com/sitetxt/sitetxt/robots"
 )
@@ -176,7 +177,7 @@ func TestSharedFailure(t *testing.T) {
 	if n := st.requests.Load(); n != 1 {
 		t.Errorf("robots.txt requests = %d, want 1: the second process should use the shared failure", n)
 	}
-	if a.Status != "disallow-all" || b.Status != a.Status || b.Err == nil {
+	if a.Status != fetch.DisallowAll || b.Status != a.Status || b.Err == nil {
 		t.Errorf("statuses = %q, %q (err %v), want disallow-all twice with an error", a.Status, b.Status, b.Err)
 	}
 	// A success replaces the failure.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sitetxt/sitetxt/internal/sitetest"
+	"github.com/sitetxt/sitetxt/internal/slowtest"
 )
 
 // TestHostileSitemaps runs "sitetxt sitemaps" in a child process on
@@ -16,9 +17,7 @@ import (
 // gzip bomb (1,024 gzip members of 1 MiB of XML comments, 1 MB on disk)
 // and 50,001 URLs.
 func TestHostileSitemaps(t *testing.T) {
-	if os.Getenv("SITETXT_SLOW") != "1" {
-		t.Skip("slow hostile test: set SITETXT_SLOW=1 to run it (CI runs it in its own step)")
-	}
+	slowtest.Only(t, "a 1 GiB gzip bomb in a child process")
 	dir := t.TempDir()
 	var bomb bytes.Buffer
 	if _, err := io.Copy(&bomb, sitetest.Bomb(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`, "<!---->")); err != nil {

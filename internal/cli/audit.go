@@ -99,7 +99,7 @@ func auditRun(opts *auditOptions) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
-	if err := checkPathArgs("--path", opts.Paths); err != nil {
+	if opts.Paths, err = readPaths(opts.IO, "--path", opts.Paths); err != nil {
 		return err
 	}
 	opts.Fetch.Profile = prof.String()
@@ -123,7 +123,7 @@ func auditRun(opts *auditOptions) error {
 		// profile that reads more (google reads the whole file).
 		f := parseFor(src, robots.RFC9309)
 		rep := audit.File(f, audit.Options{Paths: opts.Paths, Profile: prof})
-		if d, ok := fixedDecision(src.fetched); ok {
+		if d, ok := src.fixed(); ok {
 			fixReport(rep, d)
 		}
 		if rep.Disagree > 0 {

@@ -103,8 +103,7 @@ func TestExitCodes(t *testing.T) {
 // TestParseCorpus runs "sitetxt parse -o json" on every real robots.txt in
 // the shared corpus: each must exit 0 with valid JSON.
 // TestLoadParseCorpus runs parse -o json on the shared corpus: a sample by
-// default, every file with SITETXT_SLOW=1 (the CI step for slow tests runs
-// it by its name).
+// default, every file in the slow tier (go test -tags slow).
 func TestLoadParseCorpus(t *testing.T) {
 	files, _ := filepath.Glob(shareddata.Path("corpus/robots/*.txt"))
 	if len(files) == 0 {

@@ -14,6 +14,7 @@ import (
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/decision"
+	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/sitemapjson"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/sitetxt/sitetxt/sitemap"
@@ -307,7 +308,11 @@ func (r *sitemapsRunState) url(f *sitemap.Found) error {
 	var d robots.Decision
 	var cs *checkSource
 	if r.sites != nil {
-		if cs = r.sites.get(f.URL); cs != nil {
+		var err error
+		if cs, err = r.sites.get(input.URL{Typed: f.URL, Decide: f.URL}); err != nil {
+			fmt.Fprintf(r.opts.IO.ErrOut, "sitetxt: %s\n", visible(err.Error()))
+			r.sites.failure = &exitError{code: ExitError}
+		} else {
 			d = cs.decide(f.URL)
 			v.decided = &decided{cs.views.view(f.URL, r.opts.Agent, d)}
 			r.count(f.Sitemap, d.Allowed)
