@@ -245,12 +245,15 @@ func New(cfg Config) *Server {
 		// (robots.Client's own default).
 		ua = fetch.DefaultUserAgent
 	}
-	for _, p := range robots.Profiles {
-		s.clients[p] = &robots.Client{Profile: p, UserAgent: ua, HTTPClient: hc,
-			Timeout: cfg.FetchTimeout, Cache: cfg.Cache, MaxPolicyBytes: policyBytes}
-	}
+	// Every fetch of the service goes through the guarded, counted client
+	// with the service's User-Agent: the robots.txt clients and the
+	// tester's sites share one Fetcher (one flight per URL), sitemaps have
+	// their own for the request's timeout.
 	s.siteFetch = &fetch.Fetcher{Client: hc, UserAgent: ua, Timeout: cfg.FetchTimeout, Cache: cfg.Cache}
-	s.sitemapFetch = &sitemap.Fetcher{UserAgent: ua, HTTPClient: hc, Timeout: cfg.RequestTimeout, Cache: cfg.Cache,
+	for _, p := range robots.Profiles {
+		s.clients[p] = &robots.Client{Profile: p, Fetcher: s.siteFetch, MaxPolicyBytes: policyBytes}
+	}
+	s.sitemapFetch = &sitemap.Fetcher{Fetcher: &fetch.Fetcher{Client: hc, UserAgent: ua, Timeout: cfg.RequestTimeout, Cache: cfg.Cache},
 		MaxFiles: SitemapMaxFiles, MaxTime: cfg.RequestTimeout}
 	s.mux, s.routeTable = http.NewServeMux(), map[string]*route{}
 	streamRoute(s, "POST /v1/check", Limits{Work: windowCost}, s.check)
