@@ -439,7 +439,18 @@ const contractDoc = "## The output contract\n\n" +
 	"11. **Counts.** A count word agrees with its number (`1 dataset`, `2 datasets`). A file's\n" +
 	"   diagnostics are counted one way under one profile: lint lists them, summary and fetch count\n" +
 	"   them (what matters only under other profiles is left out, as lint leaves it out without\n" +
-	"   `--portability`), and parse, which shows the grammar's own, says how many lint reports.\n\n"
+	"   `--portability`), and parse, which shows the grammar's own, says how many lint reports.\n" +
+	"12. **Colour.** Text output is coloured only on a terminal, unless `NO_COLOR` is set (any value,\n" +
+	"   https://no-color.org) or `TERM` is `dumb`; `--color=always` colours even into a pipe and\n" +
+	"   `--color=never` never does (`--color=auto` is the default). JSON and CSV are never coloured.\n" +
+	"13. **The command line.** Errors are one line on standard error, `sitetxt: ` then a message in\n" +
+	"   lower case without a final period, and exit 2: a mistyped command or flag names what was\n" +
+	"   probably meant (`sitetxt: unknown command \"chek\" (did you mean check? ...)`, `sitetxt: check:\n" +
+	"   unknown flag --agnet (did you mean --agent? ...)`). `--help` starts with the usage line, then\n" +
+	"   the prose. `--version` prints the version, the VCS revision and time Go recorded in the binary\n" +
+	"   (runtime/debug) and the Go version. `sitetxt completion SHELL` completes commands, flags,\n" +
+	"   profiles, formats and, for `--agent`, the known crawlers' names; `sitetxt man DIR` writes a man\n" +
+	"   page per command, generated from the same command tree as this page.\n\n"
 
 // readNotes says on standard error where sitetxt read less of a source
 // than it held, once per kind: past maxRead (a warning: the input was cut,
