@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/sitetxt/sitetxt/internal/spell"
+	"github.com/sitetxt/sitetxt/grammar"
 )
 
 // Reuse is the value of the Content Signals key use= (Cloudflare, 2026):
@@ -226,7 +226,7 @@ func signalValues(key string) string {
 // suggest names the known key a misspelt one most likely meant, as
 // "; did you mean ai-train?", or "".
 func suggest(name string) string {
-	if best := spell.Nearest(name, signalKeys, 2); best != "" {
+	if best := grammar.Nearest(name, signalKeys, 2); best != "" {
 		return "; did you mean " + best + "?"
 	}
 	return ""
