@@ -10,8 +10,6 @@ import (
 	"path"
 	"strings"
 
-	"golang.org/x/net/netutil"
-
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/internal/decision"
 	"github.com/sitetxt/sitetxt/internal/manifest"
