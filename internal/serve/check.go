@@ -92,7 +92,8 @@ func (s *Server) answer(ctx context.Context, stop context.CancelFunc, w http.Res
 				if !ok {
 					return
 				}
-				a.put(i, s.decideOne(fctx, c, prof, agent, urls[i]))
+				r, _ := s.decideOne(fctx, c, prof, agent, urls[i])
+				a.put(i, r)
 			}
 		})
 	}
@@ -105,11 +106,12 @@ func (s *Server) answer(ctx context.Context, stop context.CancelFunc, w http.Res
 	wg.Wait()
 }
 
-// decideOne decides one URL, counting it in the metrics.
-func (s *Server) decideOne(ctx context.Context, c *robots.Client, prof robots.Profile, agent, url string) Result {
+// decideOne decides one URL, counting it in the metrics; the Client's
+// answer too, nil when there is none.
+func (s *Server) decideOne(ctx context.Context, c *robots.Client, prof robots.Profile, agent, url string) (Result, *robots.Answer) {
 	if ctx.Err() != nil {
 		// The client left or the request's time is up: fetch no more for it.
-		return ended(url, agent, prof, ctx.Err())
+		return ended(url, agent, prof, ctx.Err()), nil
 	}
 	a, err := c.Check(ctx, agent, url)
 	switch {
@@ -127,7 +129,7 @@ func (s *Server) decideOne(ctx context.Context, c *robots.Client, prof robots.Pr
 			s.metrics.answers.WithLabelValues("miss").Inc()
 		}
 	}
-	return s.decisionOf(url, agent, prof, a, err)
+	return s.decisionOf(url, agent, prof, a, err), a
 }
 
 // writeResults writes {"results": [...]} with the results of a, in order.
