@@ -60,8 +60,8 @@ type profile struct {
 	robotsTxt  bool        // /robots.txt is always allowed
 
 	// How it is fetched and how much of it is read.
-	access  fetch.Mode // what an HTTP status means (internal/fetch)
-	maxSize int        // bytes read, as grammar.Options.MaxSize: 0 is grammar.DefaultMaxSize, negative all
+	access  *fetch.Access // what an HTTP status means
+	maxSize int           // bytes read, as grammar.Options.MaxSize: 0 is grammar.DefaultMaxSize, negative all
 }
 
 // profiles is the profile table, indexed by Profile; Profiles lists it.
@@ -179,7 +179,7 @@ func (p Profile) PaceLines() bool { return p.desc().paceLines }
 // Access returns the access method the profile reads an HTTP response for
 // robots.txt with (which status allows or disallows everything, how long
 // a copy is kept). Client and sitetxt's commands fetch with it.
-func (p Profile) Access() fetch.Mode { return p.desc().access }
+func (p Profile) Access() *fetch.Access { return p.desc().access }
 
 // CrawlerName returns the name the profile compares with the file's
 // User-agent values for a crawler's agent string, and whether anything
@@ -352,14 +352,13 @@ func (d *profile) ruleOrder() string {
 	return "longest match first; on a tie the first in file order"
 }
 
-// profilesWhere returns the names of the profiles whose row satisfies
-// ok, in table order: the profiles a finding concerns
-// (grammar.Diagnostic.Profiles).
-func profilesWhere(ok func(*profile) bool) []string {
-	var out []string
+// profilesWhere returns the profiles whose row satisfies ok, in table
+// order: the profiles a lint finding concerns (see Concerns).
+func profilesWhere(ok func(*profile) bool) []Profile {
+	var out []Profile
 	for i := range profiles {
 		if ok(&profiles[i]) {
-			out = append(out, profiles[i].name)
+			out = append(out, Profile(i))
 		}
 	}
 	return out
@@ -367,7 +366,11 @@ func profilesWhere(ok func(*profile) bool) []string {
 
 // joinNames joins profile names as a sentence does: "draft and norobots",
 // "a, b and c".
-func joinNames(names []string) string {
+func joinNames(ps []Profile) string {
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = p.String()
+	}
 	if len(names) <= 1 {
 		return strings.Join(names, "")
 	}

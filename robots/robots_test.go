@@ -426,7 +426,7 @@ Clean-param: &&
 	}
 	var codes []string
 	for _, d := range pol.Diagnostics() {
-		codes = append(codes, d.Code+":"+d.Position().Pos.String())
+		codes = append(codes, d.Code+":"+d.Position().Pos().String())
 	}
 	want := "sitemap-url:9:10 crawl-delay:10:14 crawl-delay:13:14 request-rate:14:15 visit-time:15:13 host:16:7 clean-param:17:14"
 	if got := strings.Join(codes, " "); got != want {

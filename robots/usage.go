@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/sitetxt/sitetxt/internal/spell"
-
 	"github.com/dunglas/httpsfv"
+
 	"github.com/sitetxt/sitetxt/grammar"
 )
 
@@ -640,7 +639,7 @@ func (l *linter) signalValue(ln *grammar.Line) {
 // suggest names the known signal a misspelt one most likely meant, as
 // "; did you mean ai-train?", or "".
 func suggest(name string) string {
-	if best := spell.Nearest(name, []string{"search", "ai-input", "ai-train"}, 2); best != "" {
+	if best := grammar.Nearest(name, []string{"search", "ai-input", "ai-train"}, 2); best != "" {
 		return "; did you mean " + best + "?"
 	}
 	return ""

@@ -99,7 +99,7 @@ func auditRun(opts *auditOptions) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
-	if err := checkPathArgs("--path", opts.Paths); err != nil {
+	if opts.Paths, err = readPaths(opts.IO, "--path", opts.Paths); err != nil {
 		return err
 	}
 	opts.Fetch.Profile = prof.String()

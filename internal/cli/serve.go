@@ -42,6 +42,7 @@ type serveOptions struct {
 	MaxMemory    string
 	MaxConns     int
 	MaxAgent     int
+	Hosts        []string
 	PaceDefault  time.Duration
 	PaceMax      time.Duration
 	PaceLines    string
@@ -88,7 +89,12 @@ address that is not a public one (loopback, private, link-local,
 documentation, reserved, this host's own: the IANA special-purpose
 registries, checked at connection time, after DNS and on every redirect)
 unless --allow-private is given, and tells a stranger why a fetch failed
-in public words only (the detail is logged). --max-memory is one budget
+in public words only (the detail is logged). It answers only requests
+whose Host is a name it was told it answers to (--host; by default
+localhost and the address it listens on), refuses requests another
+site's page sent (Origin, Sec-Fetch-Site) and JSON API requests without
+Content-Type: application/json, so that no browser can be made to drive
+it. --max-memory is one budget
 the response cache, compiled rules, fetches in flight and requests being
 answered share; a request it cannot take gets 503. --token-file requires
 "Authorization: Bearer <token>" on POST /v1/* and /metrics. SIGTERM or
@@ -97,7 +103,7 @@ SIGINT stops accepting connections and finishes the requests in flight
 with status 499 when the client did not receive the whole answer.`,
 		Example: `  sitetxt serve --listen 127.0.0.1:8080
   sitetxt serve --listen :8080 --redis redis://10.0.0.5:6379/0 --token-file /etc/sitetxt/token
-  curl -s -d '{"agent":"ExampleBot","urls":["https://example.org/private/x"]}' http://127.0.0.1:8080/v1/check`,
+  curl -s -H 'Content-Type: application/json' -d '{"agent":"ExampleBot","urls":["https://example.org/private/x"]}' http://127.0.0.1:8080/v1/check`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
@@ -120,6 +126,7 @@ with status 499 when the client did not receive the whole answer.`,
 	fl.StringVar(&opts.MaxMemory, "max-memory", "1GiB", "memory budget the response cache, compiled rules, fetches in flight and requests share (e.g. 512MiB, 4GiB); also the Go runtime's soft limit (docs/fleet.md)")
 	fl.IntVar(&opts.MaxConns, "max-conns", serve.DefaultMaxConns, "most client connections held at once")
 	fl.IntVar(&opts.MaxAgent, "max-agent", serve.DefaultMaxAgent, "most bytes in a request's agent")
+	fl.StringSliceVar(&opts.Hosts, "host", nil, "a name this service answers to (the Host header; repeat for more); default: localhost and the listen address")
 	fl.DurationVar(&opts.Grace, "grace", 30*time.Second, "on SIGTERM, how long to wait for requests in flight")
 	fl.DurationVar(&opts.PaceDefault, "pace-default", pace.DefaultInterval, "POST /v1/acquire: the least time between two fetches from a site whose robots.txt asks for none (0: none)")
 	fl.DurationVar(&opts.PaceMax, "pace-max", pace.DefaultMax, "POST /v1/acquire: the slowest pace a site may ask for; a longer Crawl-delay or Request-rate is paced at this, with a diagnostic")
@@ -157,7 +164,7 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 	}
 	cfg := serve.Config{Profile: prof, UserAgent: opts.UserAgent, AllowPrivate: opts.AllowPrivate,
 		MaxURLs: opts.MaxURLs, MaxBody: opts.MaxBody, FetchTimeout: opts.Timeout, RequestTimeout: opts.ReqTimeout, Logger: log,
-		MaxMemory: maxMem, MaxConns: opts.MaxConns, MaxAgent: opts.MaxAgent, Pace: reading}
+		MaxMemory: maxMem, MaxConns: opts.MaxConns, MaxAgent: opts.MaxAgent, Hosts: opts.Hosts, Pace: reading}
 	if opts.TokenFile != "" {
 		b, err := os.ReadFile(opts.TokenFile)
 		if err != nil {

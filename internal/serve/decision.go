@@ -3,8 +3,6 @@ package serve
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strings"
 
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/internal/audit"
@@ -38,11 +36,6 @@ func (s *Server) decisionOf(url, agent string, prof robots.Profile, a *robots.An
 	d := Result{Decision: decision.Decision{URL: url, Agent: agent, Profile: prof.String()}}
 	if err != nil {
 		d.Reason, d.Error = "not an http or https URL", err.Error()
-		if !strings.Contains(url, "://") {
-			// robots.Client's own words are advice for library users
-			// (set BaseURL); an HTTP client needs the URL itself.
-			d.Error = fmt.Sprintf("%q is not an absolute URL: send the page's whole URL (https://example.org/path)", url)
-		}
 		return d
 	}
 	d.Allowed, d.Reason = a.Allowed, a.Reason

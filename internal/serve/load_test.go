@@ -100,7 +100,7 @@ func TestLoadServeMemory(t *testing.T) {
 						urls[j] = fmt.Sprintf("http://gone-%d-%d-%d.test/x", c, i, j)
 					}
 					ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-					req := httptest.NewRequestWithContext(ctx, "POST", "/v1/check", strings.NewReader(checkBody("Bot", urls...)))
+					req := jsonRequestWithContext(ctx, "POST", "/v1/check", strings.NewReader(checkBody("Bot", urls...)))
 					h.ServeHTTP(httptest.NewRecorder(), req)
 					cancel()
 					hostile.Add(1)

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/pace"
 )
@@ -63,15 +62,13 @@ func paceViewOf(p pace.Pace) *paceView {
 }
 
 // runAcquire decides the URL as /v1/check does and, when it may be
-// fetched, reserves the site's next slot for the caller.
+// fetched, reserves the site's next slot for the caller. The gate has
+// bounded the agent, and its context carries the fetch cap.
 func (s *Server) runAcquire(ctx context.Context, req *acquireRequest) (*acquireResponse, *apiError) {
 	if req.Agent == nil {
 		return nil, badRequest(`bad request body: no "agent" (the crawler's product token: its group's pace applies)`)
 	}
-	agent, aerr := s.checkAgent(req.Agent)
-	if aerr != nil {
-		return nil, aerr
-	}
+	agent := *req.Agent
 	if req.URL == "" {
 		return nil, badRequest(`bad request body: no "url" (the URL about to be fetched)`)
 	}
@@ -81,7 +78,7 @@ func (s *Server) runAcquire(ctx context.Context, req *acquireRequest) (*acquireR
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
 	defer cancel()
-	res, a := s.decideOne(fetch.WithLimit(ctx, s.flights), s.clients[prof], prof, agent, req.URL)
+	res, a := s.decideOne(ctx, s.clients[prof], prof, agent, req.URL)
 	resp := &acquireResponse{Result: res}
 	if a == nil || !res.Allowed {
 		s.metrics.pace.acquired.WithLabelValues("disallowed").Inc()

@@ -14,7 +14,9 @@ import (
 func call(t *testing.T, s *Server, path, body string) (int, map[string]any) {
 	t.Helper()
 	w := httptest.NewRecorder()
-	s.Handler().ServeHTTP(w, httptest.NewRequest("POST", path, strings.NewReader(body)))
+	r := httptest.NewRequest("POST", path, strings.NewReader(body))
+	r.Header.Set("Content-Type", "application/json")
+	s.Handler().ServeHTTP(w, r)
 	var out map[string]any
 	if err := json.Unmarshal(w.Body.Bytes(), &out); err != nil {
 		t.Fatalf("POST %s %s = %d %q: %v", path, body, w.Code, w.Body, err)
