@@ -5,6 +5,7 @@
 //	grammar                          bytes -> the participle tree (the only importer of participle)
 //	robots, datatxt, mobileagent,    interpreters of the tree (none imports another)
 //	sitemap
+//	aipref                           the AI-usage vocabularies robots and the audit read (imports only grammar)
 //	fetch, cache                     the transport under the interpreters (imports no interpreter)
 //	internal/..., cmd/sitetxt        the surfaces: CLI and serve
 //

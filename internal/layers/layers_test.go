@@ -67,6 +67,8 @@ func TestLayers(t *testing.T) {
 				t.Errorf("public package %s imports %s: no public package may import internal/", p, imp)
 			case ours && slices.Contains(interpreters, p) && slices.Contains(interpreters, rel):
 				t.Errorf("interpreter %s imports interpreter %s: interpreters read the tree, never each other", p, rel)
+			case ours && p == "aipref" && rel != "grammar":
+				t.Errorf("aipref imports %s: the vocabularies sit beside the interpreters and use only grammar", rel)
 			case ours && (p == "fetch" || p == "cache" || strings.HasPrefix(p, "cache/")) && slices.Contains(interpreters, rel):
 				t.Errorf("transport package %s imports interpreter %s: the transport lies under the interpreters", p, rel)
 			case strings.HasPrefix(imp, "github.com/alecthomas/participle") && p != "grammar":
