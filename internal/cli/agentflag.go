@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/sitetxt/sitetxt/robots"
+	"github.com/spf13/cobra"
 )
 
 // agentValue collects every --agent given, so that a command answering for

@@ -11,9 +11,8 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/sitetxt/sitetxt/robots"
+	"github.com/spf13/cobra"
 )
 
 // Exit codes, the same for every command (docs/cli.md).

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
-
 	"github.com/sitetxt/sitetxt/internal/redistest"
 )
 
