@@ -40,14 +40,28 @@ type ruleIndex struct {
 }
 
 // wildRule is a wildcard rule as its node tries it: what its pattern
-// requires after its literal prefix, split once at compile time so that a
-// decision rejects most rules with one comparison: an anchored rule must
-// end with last, an unanchored rule with no middle must contain it.
+// requires after its literal prefix, its segments (the literals between
+// its '*'s) split once at build time into the middle ones and the last, so
+// that a decision rejects most rules with one comparison: an anchored rule
+// must end with the last segment, an unanchored rule of one segment must
+// contain it.
 type wildRule struct {
-	mid, last string // the pattern after the prefix's '*': middle segments ("a*b"), and the last one
-	rank      uint32
-	anchored  bool
+	tail     string // the pattern after the prefix's '*' (a final '*' dropped when unanchored)
+	split    int32  // the index of tail's last '*', or -1
+	rank     uint32
+	anchored bool
 }
+
+// mid returns the rule's middle segments ("a*b"), or "".
+func (w *wildRule) mid() string {
+	if w.split < 0 {
+		return ""
+	}
+	return w.tail[:w.split]
+}
+
+// last returns the rule's last segment.
+func (w *wildRule) last() string { return w.tail[w.split+1:] }
 
 // node is a node of a ruleIndex.
 type node struct {
@@ -332,26 +346,49 @@ func byteRuns(lo, hi int, at func(int) byte, fn func(c byte, from, to int)) int 
 // wildRule returns the wildRule of a wildcard entry.
 func (b *indexBuilder) wildRule(e *entry) wildRule {
 	r := b.rules[e.rank]
-	w := wildRule{rank: e.rank, anchored: r.anchored, last: r.lit[len(e.prefix)+1:]}
+	w := wildRule{rank: e.rank, anchored: r.anchored, tail: r.lit[len(e.prefix)+1:]}
 	if !w.anchored {
 		// A pattern matches a prefix of the path: a final '*' adds nothing.
-		w.last = strings.TrimSuffix(w.last, "*")
+		w.tail = strings.TrimSuffix(w.tail, "*")
 	}
-	if j := strings.LastIndexByte(w.last, '*'); j >= 0 {
-		w.mid, w.last = w.last[:j], w.last[j+1:]
-	}
+	w.split = int32(strings.LastIndexByte(w.tail, '*'))
 	return w
 }
 
 // match reports whether rest, the path after the rule's literal prefix,
 // matches the rest of the rule.
 func (w *wildRule) match(rest string) bool {
+	last := w.last()
 	if w.anchored {
-		if !strings.HasSuffix(rest, w.last) {
+		if !strings.HasSuffix(rest, last) {
 			return false
 		}
-	} else if w.mid == "" {
-		return strings.Contains(rest, w.last)
+	} else if w.split < 0 {
+		return strings.Contains(rest, last)
 	}
-	return globSegments(w.mid, w.last, w.anchored, rest)
+	return globSegments(w.mid(), last, w.anchored, rest)
+}
+
+// matchAt reports whether rest, the path after the rule's literal prefix,
+// matches the rest of the rule with its segment tail[s0:s1] at p: the
+// segments before it placed in rest[:p], those after it after it, each at
+// its leftmost place. A rule matches rest when it matches with that
+// segment at one of the places rest holds it.
+func (w *wildRule) matchAt(rest string, s0, s1, p int) bool {
+	seg := w.tail[s0:s1]
+	if p < 0 || len(rest)-p < len(seg) || rest[p:p+len(seg)] != seg {
+		return false
+	}
+	if s0 > 0 && !globSegments(w.tail[:s0-1], "", false, rest[:p]) {
+		return false
+	}
+	after := rest[p+len(seg):]
+	if s1 == len(w.tail) {
+		return !w.anchored || after == ""
+	}
+	mid := ""
+	if s1 < int(w.split) {
+		mid = w.tail[s1+1 : w.split]
+	}
+	return globSegments(mid, w.last(), w.anchored, after)
 }

@@ -42,13 +42,32 @@ type keyScan struct {
 // keySlot is a key of a keyScan and where its rules are in out.
 type keySlot struct {
 	key    uint64 // the key's bytes little-endian, its length in bits 32..34; 0 for an empty slot
-	o0, o1 uint32
+	o0, o1 uint32 // out[o0&^again : o1]
 }
+
+// again, set in keySlot.o0, marks a key whose rules are tried again at
+// each place the path holds it: one of them is verified at that place
+// only (scanOut.at), so failing there does not rule it out.
+const again = 1 << 31
 
 // scanOut is a rule a key leads to: its index in ruleIndex.wild and its
 // rank, kept here so that rules ranking below the best match so far are
-// passed over without reading them.
-type scanOut struct{ k, rank uint32 }
+// passed over without reading them, and where its key lies in it: in its
+// segment tail[s0:s1], at offset at. A key found at i places that segment
+// at i-at, and the rule is verified there (wildRule.matchAt): the segment
+// compared, the others searched for only before and after it. A rule
+// whose only segment is its key, with no '$', matches wherever its key is
+// found (at is atExact); a rule with no key is matched whole (at is
+// atNone).
+type scanOut struct {
+	k, rank    uint32
+	s0, s1, at int32
+}
+
+const (
+	atNone  = -1
+	atExact = -2
+)
 
 // maxSeen is how many keys found in one path are remembered so as not to
 // try their rules twice; past it, a key found again is tried again (its
@@ -79,65 +98,103 @@ type scanState struct {
 }
 
 // first returns the lowest rank below best of the rules whose key occurs
-// in rest and which match it, or best.
+// in rest and which match it, or best. At each position of rest it loads
+// the four bytes there as one word and tests the keys that start there:
+// the one-byte key in the exact bitmap, the four-byte one (and the two-
+// and three-byte ones, when the scan has such keys) in the filter.
 func (ks *keyScan) first(wild []wildRule, rest string, best uint32) uint32 {
 	st := scanState{best: best}
-	ks.tryRules(wild, rest, &st, ks.out[:ks.always])
-	for i := 0; i < len(rest); i++ {
-		c := rest[i]
-		if bit := uint64(1) << (c & 63); ks.one[c>>6]&bit != 0 && st.oneSeen[c>>6]&bit == 0 {
-			st.oneSeen[c>>6] |= bit
-			sl := &ks.table[ks.find(uint64(c)|1<<32)]
-			ks.tryRules(wild, rest, &st, ks.out[sl.o0:sl.o1])
+	ks.tryRules(wild, rest, &st, ks.out[:ks.always], 0)
+	i := 0
+	for ; i+4 <= len(rest); i++ {
+		w := uint64(load32(rest, i))
+		if c := w & 0xff; ks.one[c>>6]&(1<<(c&63)) != 0 {
+			ks.tryOne(wild, rest, &st, byte(c), i)
 		}
-		if ks.short && i+1 < len(rest) {
-			if p := uint(c) | uint(rest[i+1])<<8; ks.mayHold(uint64(p) | 2<<32) {
-				ks.try(wild, rest, &st, uint64(p)|2<<32)
-				if i+2 < len(rest) {
-					ks.try(wild, rest, &st, uint64(p)|uint64(rest[i+2])<<16|3<<32)
-				}
+		if ks.short {
+			if k := w&0xffff | 2<<32; ks.mayHold(k) {
+				ks.try(wild, rest, &st, k, i)
+			}
+			if k := w&0xffffff | 3<<32; ks.mayHold(k) {
+				ks.try(wild, rest, &st, k, i)
 			}
 		}
-		if i+3 < len(rest) {
-			k := uint64(c) | uint64(rest[i+1])<<8 | uint64(rest[i+2])<<16 | uint64(rest[i+3])<<24 | 4<<32
-			if ks.mayHold(k) {
-				ks.try(wild, rest, &st, k)
+		if k := w | 4<<32; ks.mayHold(k) {
+			ks.try(wild, rest, &st, k, i)
+		}
+	}
+	// The last three positions: keys of one to three bytes.
+	for ; i < len(rest); i++ {
+		c := rest[i]
+		if ks.one[c>>6]&(1<<(c&63)) != 0 {
+			ks.tryOne(wild, rest, &st, c, i)
+		}
+		if ks.short {
+			for n := 2; n <= 3 && i+n <= len(rest); n++ {
+				if k := keyOf(rest, i, n); ks.mayHold(k) {
+					ks.try(wild, rest, &st, k, i)
+				}
 			}
 		}
 	}
 	return st.best
 }
 
-// try tries the rules of key k, if it is a key not tried yet.
-func (ks *keyScan) try(wild []wildRule, rest string, st *scanState, k uint64) {
+// tryOne tries the rules of the one-byte key c, found at i in rest, if
+// not tried yet.
+func (ks *keyScan) tryOne(wild []wildRule, rest string, st *scanState, c byte, i int) {
+	if bit := uint64(1) << (c & 63); st.oneSeen[c>>6]&bit == 0 {
+		sl := &ks.table[ks.find(uint64(c)|1<<32)]
+		if sl.o0&again == 0 {
+			st.oneSeen[c>>6] |= bit
+		}
+		ks.tryRules(wild, rest, st, ks.out[sl.o0&^again:sl.o1], i)
+	}
+}
+
+// try tries the rules of key k, found at i in rest, unless it is a key
+// tried already whose rules need not be tried again.
+func (ks *keyScan) try(wild []wildRule, rest string, st *scanState, k uint64, i int) {
 	s := ks.find(k)
 	if s < 0 {
 		return
 	}
-	for _, v := range st.seen[:st.nseen] {
-		if v == uint32(s) {
-			return
+	sl := &ks.table[s]
+	if sl.o0&again == 0 {
+		for _, v := range st.seen[:st.nseen] {
+			if v == uint32(s) {
+				return
+			}
+		}
+		if st.nseen < maxSeen {
+			st.seen[st.nseen] = uint32(s)
+			st.nseen++
 		}
 	}
-	if st.nseen < maxSeen {
-		st.seen[st.nseen] = uint32(s)
-		st.nseen++
-	}
-	sl := &ks.table[s]
-	ks.tryRules(wild, rest, st, ks.out[sl.o0:sl.o1])
+	ks.tryRules(wild, rest, st, ks.out[sl.o0&^again:sl.o1], i)
 }
 
 // tryRules tries rules, which are in rank order, while they rank above
-// the best match so far; the first that matches rest is the best.
-func (ks *keyScan) tryRules(wild []wildRule, rest string, st *scanState, rules []scanOut) {
+// the best match so far; the first that matches rest is the best. Their
+// key was found at i.
+func (ks *keyScan) tryRules(wild []wildRule, rest string, st *scanState, rules []scanOut, i int) {
 	for _, o := range rules {
 		if o.rank >= st.best {
 			return
 		}
-		if wild[o.k].match(rest) {
-			st.best = o.rank
-			return
+		switch o.at {
+		case atExact:
+		case atNone:
+			if !wild[o.k].match(rest) {
+				continue
+			}
+		default:
+			if !wild[o.k].matchAt(rest, int(o.s0), int(o.s1), i-int(o.at)) {
+				continue
+			}
 		}
+		st.best = o.rank
+		return
 	}
 }
 
@@ -155,22 +212,19 @@ func (ks *keyScan) find(k uint64) int {
 }
 
 // eachSegment calls fn with each literal segment of a wildcard rule
-// after its prefix (its middle ones and its last), the empty ones left
-// out.
-func (w *wildRule) eachSegment(fn func(string)) {
-	for rest := w.mid; rest != ""; {
-		seg := rest
-		if j := strings.IndexByte(rest, '*'); j >= 0 {
-			seg, rest = rest[:j], rest[j+1:]
+// after its prefix, tail[s0:s1], the empty ones left out.
+func (w *wildRule) eachSegment(fn func(s0, s1 int)) {
+	for s0 := 0; s0 < len(w.tail); {
+		s1 := strings.IndexByte(w.tail[s0:], '*')
+		if s1 < 0 {
+			s1 = len(w.tail)
 		} else {
-			rest = ""
+			s1 += s0
 		}
-		if seg != "" {
-			fn(seg)
+		if s1 > s0 {
+			fn(s0, s1)
 		}
-	}
-	if w.last != "" {
-		fn(w.last)
+		s0 = s1 + 1
 	}
 }
 
@@ -185,15 +239,18 @@ func (wc windowCount) of(k uint64) int {
 	return hi
 }
 
-// scanKey returns the key of a wildcard rule: its rarest four-byte
-// window by count, or its longest segment when none has four bytes.
-func scanKey(w *wildRule, count windowCount) uint64 {
+// scanKey returns the key of a wildcard rule, its rarest four-byte window
+// by count, or its longest segment when none has four bytes, and the
+// scanOut that finds the rule by it.
+func scanKey(w *wildRule, k uint32, count windowCount) (uint64, scanOut) {
+	o := scanOut{k: k, rank: w.rank, at: atNone}
 	best, bestN := uint64(0), 0
-	short := ""
-	w.eachSegment(func(s string) {
+	s0, s1 := 0, 0 // the longest short segment
+	w.eachSegment(func(a, b int) {
+		s := w.tail[a:b]
 		if len(s) < 4 {
-			if len(s) > len(short) {
-				short = s
+			if len(s) > s1-s0 {
+				s0, s1 = a, b
 			}
 			return
 		}
@@ -201,13 +258,18 @@ func scanKey(w *wildRule, count windowCount) uint64 {
 			k := keyOf(s, i, 4)
 			if n := count.of(k); best == 0 || n < bestN {
 				best, bestN = k, n
+				o.s0, o.s1, o.at = int32(a), int32(b), int32(i)
 			}
 		}
 	})
-	if best == 0 && short != "" {
-		best = keyOf(short, 0, len(short))
+	if best == 0 && s1 > s0 {
+		best = keyOf(w.tail, s0, s1-s0)
+		o.s0, o.s1, o.at = int32(s0), int32(s1), 0
 	}
-	return best
+	if best != 0 && w.split < 0 && !w.anchored && int(o.s1-o.s0) == int(best>>32) {
+		o.at = atExact // the key is the whole rule
+	}
+	return best, o
 }
 
 // buildScan builds the keyScan of the wildcard rules wild[w0:w1], which
@@ -215,9 +277,10 @@ func scanKey(w *wildRule, count windowCount) uint64 {
 func buildScan(wild []wildRule, w0, w1 uint32) *keyScan {
 	var count windowCount
 	for k := w0; k < w1; k++ {
-		wild[k].eachSegment(func(s string) {
-			for i := 0; i+4 <= len(s); i++ {
-				count = append(count, keyOf(s, i, 4))
+		w := &wild[k]
+		w.eachSegment(func(s0, s1 int) {
+			for i := s0; i+4 <= s1; i++ {
+				count = append(count, keyOf(w.tail, i, 4))
 			}
 		})
 	}
@@ -228,7 +291,8 @@ func buildScan(wild []wildRule, w0, w1 uint32) *keyScan {
 	}
 	keys := make([]kv, 0, w1-w0)
 	for k := w0; k < w1; k++ {
-		keys = append(keys, kv{scanKey(&wild[k], count), scanOut{k, wild[k].rank}})
+		key, o := scanKey(&wild[k], k, count)
+		keys = append(keys, kv{key, o})
 	}
 	// By key, then rank: each key's rules come out in rank order.
 	slices.SortFunc(keys, func(x, y kv) int {
@@ -258,13 +322,17 @@ func buildScan(wild []wildRule, w0, w1 uint32) *keyScan {
 		k, o0 := keys[i].key, uint32(len(ks.out))
 		for ; i < len(keys) && keys[i].key == k; i++ {
 			ks.out = append(ks.out, keys[i].out)
+			if keys[i].out.at >= 0 {
+				o0 |= again // verified at one place: not ruled out by failing there
+			}
 		}
 		ks.add(keySlot{key: k, o0: o0, o1: uint32(len(ks.out))})
 	}
-	// Sixteen bits a key: one window in a few hundred that no key is
-	// gets through to the table.
-	fb := max(bits.Len(uint(nkeys*16)), 9)
-	ks.filter, ks.fshift = make([]uint64, 1<<(fb-6)), uint8(64-fb)
+	// Sixteen bits a key, two set in one word a key (a blocked Bloom
+	// filter): about one window in fifty that no key is gets through to
+	// the table.
+	fb := max(bits.Len(uint(nkeys*16)), 9) - 6 // log2 of the words
+	ks.filter, ks.fshift = make([]uint64, 1<<fb), uint8(64-fb)
 	for _, sl := range ks.table {
 		if sl.key != 0 {
 			ks.mark(sl.key)
@@ -292,15 +360,20 @@ func (ks *keyScan) mark(k uint64) {
 		return
 	case 2, 3:
 		ks.short = true
-		k = k&0xffff | 2<<32
 	}
-	h := hashKey(k) >> ks.fshift
-	ks.filter[h>>6] |= 1 << (h & 63)
+	h := hashKey(k)
+	ks.filter[h>>ks.fshift] |= filterBits(h)
 }
 
-// mayHold reports whether the filter may hold k: a four-byte key, or the
-// first two bytes of a shorter one.
+// filterBits is the two bits of a key's filter word, taken from its hash
+// below the bits that choose the word (at most 26 of them).
+func filterBits(h uint64) uint64 {
+	return 1<<(h>>32&63) | 1<<(h>>38&63)
+}
+
+// mayHold reports whether the filter may hold key k.
 func (ks *keyScan) mayHold(k uint64) bool {
-	h := hashKey(k) >> ks.fshift
-	return ks.filter[h>>6]&(1<<(h&63)) != 0
+	h := hashKey(k)
+	m := filterBits(h)
+	return ks.filter[h>>ks.fshift]&m == m
 }
