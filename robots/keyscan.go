@@ -111,7 +111,7 @@ func (ks *keyScan) first(wild []wildRule, rest string, best uint32) uint32 {
 		if c := w & 0xff; ks.one[c>>6]&(1<<(c&63)) != 0 {
 			ks.tryOne(wild, rest, &st, byte(c), i)
 		}
-		if ks.short {
+		if ks.short && ks.mayHold(w&0xffff|shortPrefix) {
 			if k := w&0xffff | 2<<32; ks.mayHold(k) {
 				ks.try(wild, rest, &st, k, i)
 			}
@@ -263,8 +263,10 @@ func scanKey(w *wildRule, k uint32, count windowCount) (uint64, scanOut) {
 		}
 	})
 	if best == 0 && s1 > s0 {
+		// A short key is its whole segment: placing it tells nothing that
+		// matching the rule whole does not (and that is done once).
 		best = keyOf(w.tail, s0, s1-s0)
-		o.s0, o.s1, o.at = int32(s0), int32(s1), 0
+		o.s0, o.s1 = int32(s0), int32(s1)
 	}
 	if best != 0 && w.split < 0 && !w.anchored && int(o.s1-o.s0) == int(best>>32) {
 		o.at = atExact // the key is the whole rule
@@ -304,10 +306,13 @@ func buildScan(wild []wildRule, w0, w1 uint32) *keyScan {
 		}
 		return int(x.out.rank) - int(y.out.rank)
 	})
-	nkeys := 0
+	nkeys, nshort := 0, 0
 	for i := range keys {
-		if keys[i].key != 0 && (i == 0 || keys[i].key != keys[i-1].key) {
+		if k := keys[i].key; k != 0 && (i == 0 || k != keys[i-1].key) {
 			nkeys++
+			if n := k >> 32; n == 2 || n == 3 {
+				nshort++
+			}
 		}
 	}
 	ks := &keyScan{out: make([]scanOut, 0, len(keys))}
@@ -328,10 +333,10 @@ func buildScan(wild []wildRule, w0, w1 uint32) *keyScan {
 		}
 		ks.add(keySlot{key: k, o0: o0, o1: uint32(len(ks.out))})
 	}
-	// Sixteen bits a key, two set in one word a key (a blocked Bloom
-	// filter): about one window in fifty that no key is gets through to
-	// the table.
-	fb := max(bits.Len(uint(nkeys*16)), 9) - 6 // log2 of the words
+	// Sixteen bits an entry (a key, and the first two bytes of a short
+	// one), two set in one word an entry (a blocked Bloom filter): about
+	// one window in fifty that no key is gets through to the table.
+	fb := max(bits.Len(uint((nkeys+nshort)*16)), 9) - 6 // log2 of the words
 	ks.filter, ks.fshift = make([]uint64, 1<<fb), uint8(64-fb)
 	for _, sl := range ks.table {
 		if sl.key != 0 {
@@ -360,10 +365,16 @@ func (ks *keyScan) mark(k uint64) {
 		return
 	case 2, 3:
 		ks.short = true
+		h := hashKey(k&0xffff | shortPrefix)
+		ks.filter[h>>ks.fshift] |= filterBits(h)
 	}
 	h := hashKey(k)
 	ks.filter[h>>ks.fshift] |= filterBits(h)
 }
+
+// shortPrefix marks, in the filter, the first two bytes of a two- or
+// three-byte key: one test at a position before the two keys' own.
+const shortPrefix = 5 << 32
 
 // filterBits is the two bits of a key's filter word, taken from its hash
 // below the bits that choose the word (at most 26 of them).
