@@ -20,18 +20,21 @@ var minScan = uint32(4)
 // "/*.pdf$") mostly begin with a byte every path holds, so a rule's
 // rarest window, not its first byte, is what tells it apart.
 //
-// The pass looks at every position of the path: the one-byte keys in an
-// exact bitmap, the four-byte keys and the first two bytes of the two- and
-// three-byte ones in a bitmap of their hashes (sixteen bits a key, so a
-// scan's size follows its keys'); only what these let
-// through is looked up in the table of keys. A key's rules are tried in
-// rank order, only while they rank above the best match so far, and each
-// key once. A path costs its length in bitmap tests, plus the rules whose
-// key it holds, however many rules the node has.
+// The pass looks at every position of the path that some key starts
+// with (an exact bitmap of the keys' first bytes): the one-byte keys in an
+// exact bitmap, the others (and the first two bytes of the two- and
+// three-byte ones) in a blocked Bloom filter of their hashes (sixteen bits
+// a key, so a scan's size follows its keys'); only what these let through
+// is looked up in the table of keys. A key's rules are tried in rank
+// order, only while they rank above the best match so far, each verified
+// where the key was found (scanOut), and each key whose rules need not be
+// tried again once. A path costs its length in bitmap tests, plus the
+// rules whose key it holds, however many rules the node has.
 type keyScan struct {
+	lead   [4]uint64 // the first bytes of the keys: a position starting with none of them is passed over
 	one    [4]uint64 // the one-byte keys
 	short  bool      // some keys have two or three bytes
-	filter []uint64  // a bit a hash: of the four-byte keys, and of the first two bytes of the shorter ones
+	filter []uint64  // two bits a hash in one word: of the keys of two to four bytes, and of the first two bytes of the shorter ones
 	fshift uint8     // 64 - log2 of filter's bits
 	table  []keySlot // open addressing, at most half full
 	tshift uint8     // 64 - log2(len(table))
@@ -107,6 +110,9 @@ func (ks *keyScan) first(wild []wildRule, rest string, best uint32) uint32 {
 	ks.tryRules(wild, rest, &st, ks.out[:ks.always], 0)
 	i := 0
 	for ; i+4 <= len(rest); i++ {
+		if c := rest[i]; ks.lead[c>>6]&(1<<(c&63)) == 0 {
+			continue // no key starts with this byte
+		}
 		w := uint64(load32(rest, i))
 		if c := w & 0xff; ks.one[c>>6]&(1<<(c&63)) != 0 {
 			ks.tryOne(wild, rest, &st, byte(c), i)
@@ -358,9 +364,10 @@ func (ks *keyScan) add(sl keySlot) {
 
 // mark sets the bits of key k in the bitmaps first tests.
 func (ks *keyScan) mark(k uint64) {
+	c := k & 0xff
+	ks.lead[c>>6] |= 1 << (c & 63)
 	switch k >> 32 {
 	case 1:
-		c := k & 0xff
 		ks.one[c>>6] |= 1 << (c & 63)
 		return
 	case 2, 3:
