@@ -104,13 +104,36 @@ func (ix *ruleIndex) lookup(path string) uint32 {
 		if d == len(path) || nd.nkids == 0 {
 			break
 		}
-		c := ix.child(nd, path[d])
-		if c < 0 {
+		// The child whose edge starts with path[d] (written out here: the
+		// walk is most of a decision on small files).
+		c, lo, hi, k := path[d], int(nd.child), int(nd.child)+int(nd.nkids), -1
+		if hi-lo <= 4 {
+			for j := lo; j < hi; j++ {
+				if ix.first[j] == c {
+					k = j
+					break
+				}
+			}
+		} else {
+			k = findByte(ix.first, lo, hi, c)
+		}
+		if k < 0 {
 			break
 		}
-		nd = &ix.nodes[c]
-		if len(path)-d < int(nd.n) || path[d:d+int(nd.n)] != ix.label[nd.off:nd.off+nd.n] {
-			break
+		nd = &ix.nodes[k]
+		// Its edge, whose first byte matched: up to eight bytes compared
+		// as one word (label has eight bytes after its last edge).
+		if e := int(nd.n); e > 1 {
+			if len(path)-d < e {
+				break
+			}
+			if e <= 8 && len(path)-d >= 8 {
+				if (load64(path, d)^load64(ix.label, int(nd.off)))<<(64-8*e) != 0 {
+					break
+				}
+			} else if path[d:d+e] != ix.label[nd.off:nd.off+nd.n] {
+				break
+			}
 		}
 		d += int(nd.n)
 	}
@@ -140,11 +163,6 @@ func (ix *ruleIndex) firstWild(sp *wildSpan, rest string, best uint32) uint32 {
 		}
 	}
 	return best
-}
-
-// child returns the index of nd's child whose edge starts with c, or -1.
-func (ix *ruleIndex) child(nd *node, c byte) int {
-	return findByte(ix.first, int(nd.child), int(nd.child)+int(nd.nkids), c)
 }
 
 // findByte returns the index of c in the sorted bytes s[lo:hi], or -1: a
@@ -241,13 +259,14 @@ func buildIndex(rules []*Rule) *ruleIndex {
 		b.wild = slices.Clone(b.wild)
 	}
 	var label strings.Builder
-	label.Grow(b.size)
+	label.Grow(b.size + 8)
 	for i := range b.nodes {
 		nd := &b.nodes[i]
 		lab := b.labels[i]
 		nd.off, nd.n = uint32(label.Len()), uint32(len(lab))
 		label.WriteString(lab)
 	}
+	label.WriteString("\x00\x00\x00\x00\x00\x00\x00\x00") // for lookup's word compare
 	return &ruleIndex{nodes: b.nodes, first: b.first, label: label.String(), wild: b.wild, spans: b.spans, scans: b.scans}
 }
 
