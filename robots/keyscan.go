@@ -95,7 +95,7 @@ func hashKey(k uint64) uint64 { return k * 0x9E3779B97F4A7C15 }
 // left to try: those that failed rank as they did, and best only falls).
 type scanState struct {
 	best    uint32
-	oneSeen [4]uint64 // the one-byte keys tried, by byte
+	oneSeen [4]uint64 // the one-byte keys found, by byte
 	seen    [maxSeen]uint32
 	nseen   int
 }
@@ -103,8 +103,9 @@ type scanState struct {
 // first returns the lowest rank below best of the rules whose key occurs
 // in rest and which match it, or best. At each position of rest it loads
 // the four bytes there as one word and tests the keys that start there:
-// the one-byte key in the exact bitmap, the four-byte one (and the two-
-// and three-byte ones, when the scan has such keys) in the filter.
+// the one-byte key in the exact bitmap (its rules are tried after the
+// pass), the four-byte one (and the two- and three-byte ones, when the
+// scan has such keys) in the filter.
 func (ks *keyScan) first(wild []wildRule, rest string, best uint32) uint32 {
 	st := scanState{best: best}
 	ks.tryRules(wild, rest, &st, ks.out[:ks.always], 0)
@@ -114,9 +115,8 @@ func (ks *keyScan) first(wild []wildRule, rest string, best uint32) uint32 {
 			continue // no key starts with this byte
 		}
 		w := uint64(load32(rest, i))
-		if c := w & 0xff; ks.one[c>>6]&(1<<(c&63)) != 0 {
-			ks.tryOne(wild, rest, &st, byte(c), i)
-		}
+		c := w & 0xff
+		st.oneSeen[c>>6] |= ks.one[c>>6] & (1 << (c & 63))
 		if ks.short && ks.mayHold(w&0xffff|shortPrefix) {
 			if k := w&0xffff | 2<<32; ks.mayHold(k) {
 				ks.try(wild, rest, &st, k, i)
@@ -132,9 +132,7 @@ func (ks *keyScan) first(wild []wildRule, rest string, best uint32) uint32 {
 	// The last three positions: keys of one to three bytes.
 	for ; i < len(rest); i++ {
 		c := rest[i]
-		if ks.one[c>>6]&(1<<(c&63)) != 0 {
-			ks.tryOne(wild, rest, &st, c, i)
-		}
+		st.oneSeen[c>>6] |= ks.one[c>>6] & (1 << (c & 63))
 		if ks.short {
 			for n := 2; n <= 3 && i+n <= len(rest); n++ {
 				if k := keyOf(rest, i, n); ks.mayHold(k) {
@@ -143,18 +141,20 @@ func (ks *keyScan) first(wild []wildRule, rest string, best uint32) uint32 {
 			}
 		}
 	}
+	ks.tryOnes(wild, rest, &st)
 	return st.best
 }
 
-// tryOne tries the rules of the one-byte key c, found at i in rest, if
-// not tried yet.
-func (ks *keyScan) tryOne(wild []wildRule, rest string, st *scanState, c byte, i int) {
-	if bit := uint64(1) << (c & 63); st.oneSeen[c>>6]&bit == 0 {
-		sl := &ks.table[ks.find(uint64(c)|1<<32)]
-		if sl.o0&again == 0 {
-			st.oneSeen[c>>6] |= bit
+// tryOnes tries the rules of the one-byte keys found, after the longer
+// keys' (which often outrank them: they are mostly short patterns). Their
+// rules are matched whole, or are their key alone.
+func (ks *keyScan) tryOnes(wild []wildRule, rest string, st *scanState) {
+	for j, m := range st.oneSeen {
+		for ; m != 0; m &= m - 1 {
+			c := uint64(j<<6 + bits.TrailingZeros64(m))
+			sl := &ks.table[ks.find(c|1<<32)]
+			ks.tryRules(wild, rest, st, ks.out[sl.o0&^again:sl.o1], 0)
 		}
-		ks.tryRules(wild, rest, st, ks.out[sl.o0&^again:sl.o1], i)
 	}
 }
 
