@@ -78,11 +78,8 @@ func parseCacheControl(h http.Header) cacheControl {
 
 // lifetime returns how long after e.FetchedAt the entry is fresh under m,
 // and the rule that decided it.
-func (e *entry) lifetime(m Mode) (time.Duration, string) {
-	def, max := DraftLifetime, MaxLifetime
-	if m.isRFC() {
-		def, max = RFCLifetime, RFCLifetime
-	}
+func (e *entry) lifetime(m *Access) (time.Duration, string) {
+	def, max := m.lifetime, m.maxLifetime
 	cc := parseCacheControl(e.Header)
 	var d time.Duration
 	var why string
@@ -119,7 +116,7 @@ func (e *entry) lifetime(m Mode) (time.Duration, string) {
 }
 
 // expires returns the end of e's freshness under m.
-func (e *entry) expires(m Mode) time.Time {
+func (e *entry) expires(m *Access) time.Time {
 	d, _ := e.lifetime(m)
 	return e.FetchedAt.Add(d)
 }
@@ -131,29 +128,39 @@ func (e *entry) noStore() bool { return parseCacheControl(e.Header).noStore }
 // response: its Retry-After header (seconds or an HTTP date, relative to
 // its Date header), else def, at most MaxRetry.
 func retryAfter(h http.Header, now time.Time, def time.Duration) time.Duration {
-	d := def
-	if v := strings.TrimSpace(h.Get("Retry-After")); v != "" {
-		if n, err := strconv.ParseInt(v, 10, 64); err == nil && n >= 0 {
-			if n > int64(MaxRetry/time.Second) {
-				n = int64(MaxRetry / time.Second)
-			}
-			d = time.Duration(n) * time.Second
-		} else if t, err := http.ParseTime(v); err == nil {
-			base := now
-			if date, err := http.ParseTime(h.Get("Date")); err == nil {
-				base = date
-			}
-			d = max(t.Sub(base), 0)
-		}
+	base := now
+	if date, err := http.ParseTime(h.Get("Date")); err == nil {
+		base = date
 	}
-	return min(d, MaxRetry)
+	if d, ok := ParseRetryAfter(h.Get("Retry-After"), base); ok {
+		return d
+	}
+	return min(def, MaxRetry)
+}
+
+// ParseRetryAfter reads a Retry-After value (RFC 9110 10.2.3): a number
+// of seconds, or an HTTP date, which is taken relative to now (a date in
+// the past is 0). The result is at most MaxRetry; false when v is neither.
+func ParseRetryAfter(v string, now time.Time) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil && n >= 0 {
+		return time.Duration(min(n, int64(MaxRetry/time.Second))) * time.Second, true
+	}
+	t, err := http.ParseTime(v)
+	if err != nil {
+		return 0, false
+	}
+	return min(max(t.Sub(now), 0), MaxRetry), true
 }
 
 // fresh reports whether e may be used without asking the server at now
 // under m: it was fetched no later than now (an entry from the future, a
 // clock set back or a forged file, is not fresh until its time comes) and
 // has not expired.
-func (e *entry) fresh(m Mode, now time.Time) bool {
+func (e *entry) fresh(m *Access, now time.Time) bool {
 	return !now.Before(e.FetchedAt) && now.Before(e.expires(m))
 }
 

@@ -116,10 +116,24 @@ func (l *Line) inBNF() bool { return !l.Typo && !l.NoColon }
 // extension lines. The draft and norobots profiles read records; RFC 9309
 // and Google's parser group lines without regard to blank lines, so the
 // rfc9309 and google profiles read File.Lines.
+//
+// A Record is a node of the participle grammar (see grammar.go): the
+// production record = Agentlines Rulelines, whose two terminals are runs
+// of lines. participle builds it and sets Pos and EndPos; Lines and Agents
+// are the file's lines from Pos up to EndPos.
 type Record struct {
-	Pos    Pos     // start of its first User-agent line
-	Lines  []*Line // every line of the record, in order; never a blank line
-	Agents []*Line // its User-agent lines (those in the BNF's form), a subset of Lines
+	// Pos is where the record starts: its first User-agent line.
+	Pos Position
+	// EndPos is where the token after the record starts: the blank line
+	// (or other line outside every record) that ends it, the next record,
+	// or the end of the input.
+	EndPos Position
+	// Lines is every line of the record, in order; never a blank line.
+	// The grammar's production is on this field; it captures nothing.
+	Lines []*Line `parser:"Agentlines Rulelines"`
+	// Agents is its User-agent lines (those in the BNF's form), a subset
+	// of Lines.
+	Agents []*Line
 }
 
 // File is a parsed manifest: robots.txt, data.txt in its record form, or
@@ -135,9 +149,9 @@ type File struct {
 	// Preamble is the lines before the first User-agent line (of any
 	// spelling: a misspelt one counts).
 	Preamble []*Line
-	// Records is the drafts' records, in order; they share Lines'
-	// elements. Lines outside every record (blank lines, rules after a
-	// blank line) are in Lines only.
+	// Records is the drafts' records, in order, as the participle grammar
+	// returns them; they share Lines' elements. Lines outside every record
+	// (blank lines, rules after a blank line) are in Lines only.
 	Records []*Record
 	// Ignored is the input past the size limit, kept so nothing is lost.
 	Ignored string
@@ -180,7 +194,7 @@ func (f *File) Text() string {
 }
 
 // Position returns p with the file's name.
-func (f *File) Position(p Pos) Position { return Position{Filename: f.Name, Pos: p} }
+func (f *File) Position(p Pos) Position { return PositionOf(f.Name, p) }
 
 // Fields returns the field lines whose field name is name, ignoring case,
 // anywhere in the file.

@@ -40,27 +40,11 @@ type Diagnostic struct {
 	Detail   string
 	Filename string
 	Range    Range
-	// Profiles names the readings of the file the finding concerns when
-	// it concerns only some of them: the robots.txt profiles ("draft",
-	// "norobots") under which a rule after a blank line is lost, say.
-	// Nil means every reading. A tool that reads the file one way
-	// (sitetxt lint --profile) can leave out what does not concern it
-	// without reading the summary.
-	Profiles []string
-}
-
-// Concerns reports whether the finding concerns the reading named
-// profile: whether Profiles is nil or names it.
-func (d *Diagnostic) Concerns(profile string) bool {
-	if d.Profiles == nil {
-		return true
-	}
-	for _, p := range d.Profiles {
-		if p == profile {
-			return true
-		}
-	}
-	return false
+	// Extra is what the reader that made the diagnostic attaches for its
+	// own use, as hcl's Diagnostic.Extra: package robots says there which
+	// of its profiles a finding concerns (robots.Concerns). The grammar
+	// knows only syntax: it never sets Extra, and copies it as it is.
+	Extra any
 }
 
 // The codes of the parser's diagnostics (docs/grammar.md describes each).
@@ -73,6 +57,11 @@ const (
 	CodeInvalidLine  = "invalid-line"   // a line that is no field, comment or blank
 	CodeNUL          = "nul"            // a NUL byte in a line
 	CodeUTF8         = "utf8"           // a line that is not valid UTF-8
+
+	// CodeGrammar is an error of the participle grammar. The lexer's
+	// token streams are all in the grammar, so no input yields it (the
+	// corpus and fuzz tests check that); it is not in Codes.
+	CodeGrammar = "grammar"
 )
 
 // Codes lists every code the parser emits, in the order docs/grammar.md
@@ -81,7 +70,7 @@ var Codes = []string{CodeMarkup, CodeTooLarge, CodeTooManyLines, CodeLineTooLong
 
 // Position returns where the diagnostic starts, with its file name.
 func (d *Diagnostic) Position() Position {
-	return Position{Filename: d.Filename, Pos: d.Range.Start}
+	return PositionOf(d.Filename, d.Range.Start)
 }
 
 // Error returns "file:line:col: severity: summary".
@@ -163,7 +152,7 @@ func (ds Diagnostics) Limit(perCode int) Diagnostics {
 
 // leftOut is the diagnostic that stands, after last, for n more of its code.
 func leftOut(last *Diagnostic, n int) *Diagnostic {
-	return &Diagnostic{Severity: last.Severity, Code: last.Code, Filename: last.Filename, Range: last.Range, Profiles: last.Profiles,
+	return &Diagnostic{Severity: last.Severity, Code: last.Code, Filename: last.Filename, Range: last.Range, Extra: last.Extra,
 		Summary: fmt.Sprintf("%d more %q diagnostics like this one are left out", n, last.Code)}
 }
 

@@ -23,14 +23,17 @@
 //     invalid) and flags for what was odd about it (a misspelt field, no
 //     colon, too long).
 //   - A Record is the drafts' record: User-agent lines and the rules after
-//     them, ended by a blank line. The 1994 and 1996/97 profiles of package
-//     robots read Records; RFC 9309 and Google's reading read Lines in
-//     order, because their groups are not blank-line records.
+//     them, ended by a blank line. The participle grammar builds the
+//     Records: each is a node of its production record = Agentlines
+//     Rulelines, with participle's positions (Pos, EndPos). The 1994 and
+//     1996/97 profiles of package robots read Records; RFC 9309 and
+//     Google's reading read Lines in order, because their groups are not
+//     blank-line records.
 //   - A Diagnostic is something odd about the input, with a Severity, a
-//     Code (Codes lists them), a Range and, where it matters only to some
-//     readings, the Profiles it concerns. Its Error method prints
-//     file:line:col: severity: message; Format adds the line with a caret
-//     under the column.
+//     Code (Codes lists them) and a Range; an interpreter may attach its
+//     own data to the ones it makes (Extra), which the grammar never reads.
+//     Its Error method prints file:line:col: severity: message; Format adds
+//     the line with a caret under the column.
 //
 // Parse never fails: an HTML error page, a BOM, bare CRs, NUL bytes, typos
 // and rules before any User-agent line all come out as lines and
@@ -41,8 +44,12 @@
 // beyond is kept in File.Ignored or Line.Raw with a diagnostic, never
 // dropped silently.
 //
-// The lines are classified by a hand-written scanner (lexer.go) and the
-// records placed by a participle grammar (grammar.go) whose production
-// is named after the drafts' BNF and quotes it; docs/grammar.md and docs/grammar.ebnf
-// describe both.
+// The lines are classified by a hand-written scanner (lexer.go), cut into
+// runs that are the tokens of a participle grammar (grammar.go) whose
+// productions are named after the drafts' BNF and quote it, and
+// participle builds the records from them. The lexer's token streams are
+// all in the grammar, so participle's parse never fails either (the
+// corpus test checks every real file, and the fuzzer random ones); should
+// it fail, the records it built are kept and a diagnostic (CodeGrammar)
+// says so. docs/grammar.md and docs/grammar.ebnf describe both stages.
 package grammar

@@ -23,21 +23,24 @@ import (
 // extension, Content-Usage, Mobile-agent-server, invalid) is trivia: every
 // production of the drafts that accepts it where it stands accepts it
 // anywhere among the lines around it, so it never moves a record boundary.
-// The scanner therefore cuts the lines into runs: a User-agent line and
-// the User-agent lines and trivia after it (Agentlines), a rule line and
-// the rule lines and trivia after it (Rulelines), or the lines outside
-// every record (a gap): from a blank line, or the start of the file, up to
-// the next User-agent line. It hands participle one token per Agentlines
-// or Rulelines run and drops the gaps: they separate records, which is all
-// they do (a record ends where the gap after it starts, at its blank
-// line), so the grammar costs no node per blank line. Every Agentlines
-// token is followed by a Rulelines one, an empty run where the record has
-// no rule line (the BNF asks for one; see record below), so the production
-// needs no alternative and no optional part.
+// The lexer (lineLexer) therefore cuts the lines into runs, one token
+// each: a User-agent line and the User-agent lines and trivia after it
+// (Agentlines), a rule line and the rule lines and trivia after it
+// (Rulelines), or the lines outside every record (Gap, the BNF's
+// blankcomment and what stands among it): from a blank line, or the start
+// of the file, up to the next User-agent line. A token's Pos is where its
+// run's first line starts and its Value is the run's text (a part of the
+// input, not a copy). Every Agentlines token is followed by a Rulelines
+// one, an empty run where the record has no rule line (the BNF asks for
+// one; see record below), so the production needs no alternative.
+//
+// The token stream is therefore always Gap? (Agentlines Rulelines Gap?)*
+// EOF, which is a robotstxt: the grammar cannot fail on it (TestLoadCorpus
+// and FuzzParse check it). Should it fail all the same, the parse keeps
+// what participle returned and says so in a diagnostic (CodeGrammar).
 
-// robotstxt is the whole file, and its one field is the drafts' record:
-// a run of User-agent lines (Agentlines) and the run of rule lines after
-// it (Rulelines), repeated.
+// robotstxt is the whole file: the drafts' records (Record) and the gaps
+// between them.
 //
 //	robotstxt    = *blankcomment
 //	             | *blankcomment record *( 1*commentblank 1*record )
@@ -53,42 +56,38 @@ import (
 //	allowline    = "Allow" ":" *space rpath [comment] CRLF
 //	extension    = token ":" *space value [comment] CRLF
 //
-// Lenient: any line may stand outside the records (File.Preamble: rule
-// lines with no User-agent line above them are common, and so are rules
-// after a blank line that ended their record); all of them, blank lines
-// included, are the gaps between the records, which the lexer drops.
-// Within a record, extension and invalid lines may stand among the
-// User-agent lines, whose run ends at the first Allow or Disallow line;
-// invalid lines may stand among the rule lines; a record may have no rule
-// line (its Rulelines run is empty). Comment lines before a User-agent line stay with whatever precedes
-// it. A Mobile-agent-server line (mobileagentrec) and a Content-Usage line
-// are extension lines with productions of their own.
+// Lenient: any line may stand outside the records, in a Gap (File.Preamble:
+// rule lines with no User-agent line above them are common, and so are
+// rules after a blank line that ended their record). Within a record,
+// extension and invalid lines may stand among the User-agent lines, whose
+// run ends at the first Allow or Disallow line; invalid lines may stand
+// among the rule lines; a record may have no rule line (its Rulelines run
+// is empty). Comment lines before a User-agent line stay with whatever
+// precedes it. A Mobile-agent-server line (mobileagentrec) and a
+// Content-Usage line are extension lines with productions of their own in
+// their drafts; to the records they are trivia, so the grammar has no
+// node for them (packages mobileagent and robots read them from
+// File.Lines), nor for the data.txt record form, whose records are the
+// same records.
 //
-// The grammar captures nothing, and a record is not a production of its
-// own (a struct): record k starts at the k-th Agentlines token, whose
-// first line the lexer keeps (fileSlab.tokens), and it ends where the gap
-// after it starts (its blank line), or at the next record. Measured on
-// participle v2.1.4 over a token stream of one record
-// (BenchmarkGrammarForms): a record struct captured with @@ costs 21
-// allocations a parse, a record count captured on each Agentlines token
-// 16, and this form 9; each further record costs about 13, 10 and 6
-// (TestGrammarAllocs keeps it so). An optional Rulelines (no empty run)
-// would cost 2 more a record.
+// participle builds the tree: each Record is a node it makes (its
+// production is record = Agentlines Rulelines, on Record.Lines), with
+// Pos and EndPos set from the tokens, and Records is what it returns.
 type robotstxt struct {
-	Records struct{} `parser:"(Agentlines Rulelines)*"`
+	Records []*Record `parser:"@@*"`
 }
 
 // symbols names the terminals: each is a run of lines (see above).
 var symbols = map[string]lexer.TokenType{
 	"EOF":        lexer.EOF,
+	"Gap":        tGap,
 	"Agentlines": tAgent,
 	"Rulelines":  tRule,
 }
 
 // The classes of line, and the token types: the class of a run's first
 // line. Trivia (tOther) starts no run of its own except at the start of
-// the file, where it starts a gap. Gaps are not tokens: the lexer drops
-// them.
+// the file, where it starts a gap.
 const (
 	tOther lexer.TokenType = iota + 1
 	tGap
@@ -113,55 +112,77 @@ func classOf(l *Line) lexer.TokenType {
 	return tOther
 }
 
-// lineLexer is the participle lexer: one token per Agentlines or
-// Rulelines run of lines, and an empty Rulelines run after an Agentlines
-// run that a blank line or the end of the file follows; the gaps are
-// dropped. A token is its type only: the grammar captures no value and no
-// position (a record starts at its Agentlines run, whose first line the
-// lexer's user keeps from start), so files of the same shape give the same
-// tokens (see fileSlab.tokens).
+// lineLexer is the participle lexer: one token per run of lines (Gap,
+// Agentlines, Rulelines), and an empty Rulelines run after an Agentlines
+// run that a blank line or the end of the file follows.
 type lineLexer struct {
+	name  string
+	src   string // the text the lines cover
 	lines []*Line
 	next  int
-	start int             // the first line of the last token's run
 	last  lexer.TokenType // the last token's type
 }
 
 func (l *lineLexer) Next() (lexer.Token, error) {
+	if l.next == len(l.lines) {
+		if l.last == tAgent {
+			return l.emptyRule(), nil // the file ends after the User-agent lines
+		}
+		return lexer.Token{Type: lexer.EOF, Pos: l.pos(l.next)}, nil
+	}
+	c := classOf(l.lines[l.next])
+	if l.next == 0 && c != tAgent {
+		c = tGap // the lines before the first record
+	}
+	if l.last == tAgent && c != tRule {
+		// A blank line after the User-agent lines: no rule line.
+		return l.emptyRule(), nil
+	}
+	start := l.next
+	l.next++
 	for l.next < len(l.lines) {
-		c := classOf(l.lines[l.next])
-		if l.next == 0 && c != tAgent {
-			c = tGap // the lines before the first record
+		k := classOf(l.lines[l.next])
+		if c == tGap && k != tAgent || k == c || k == tOther {
+			l.next++
+			continue
 		}
-		if l.last == tAgent && c != tRule {
-			// A blank line after the User-agent lines: no rule line.
-			return l.emptyRule(), nil
-		}
-		l.start = l.next
-		l.next++
-		for l.next < len(l.lines) {
-			k := classOf(l.lines[l.next])
-			if c == tGap && k != tAgent || k == c || k == tOther {
-				l.next++
-				continue
-			}
-			break
-		}
-		if c != tGap {
-			l.last = c
-			return lexer.Token{Type: c}, nil
-		}
+		break
 	}
-	if l.last == tAgent {
-		return l.emptyRule(), nil // the file ends after the User-agent lines
-	}
-	return lexer.Token{Type: lexer.EOF}, nil
+	l.last = c
+	p := l.pos(start)
+	return lexer.Token{Type: c, Pos: p}, nil
 }
 
 // emptyRule returns the empty Rulelines run of a record with no rule line.
 func (l *lineLexer) emptyRule() lexer.Token {
-	l.last, l.start = tRule, l.next
-	return lexer.Token{Type: tRule}
+	l.last = tRule
+	return lexer.Token{Type: tRule, Pos: l.pos(l.next)}
+}
+
+// pos returns where line i starts, or for i == len(lines) where the input
+// ends.
+func (l *lineLexer) pos(i int) lexer.Position {
+	if i < len(l.lines) {
+		p := l.lines[i].Pos
+		return lexer.Position{Filename: l.name, Offset: p.Offset, Line: p.Line, Column: p.Column}
+	}
+	p := endPos(l.src, l.lines)
+	return lexer.Position{Filename: l.name, Offset: p.Offset, Line: p.Line, Column: p.Column}
+}
+
+// endPos returns the position just past the last of lines, which cover
+// src: the start of the line after them, or the end of a last line with no
+// end-of-line bytes.
+func endPos(src string, lines []*Line) Pos {
+	n := len(lines)
+	if n == 0 {
+		return PosAt(src, len(src))
+	}
+	if end := lines[n-1].End(); lines[n-1].EOL == "" {
+		return end
+	} else {
+		return Pos{Offset: end.Offset + len(lines[n-1].EOL), Line: end.Line + 1, Column: 1}
+	}
 }
 
 // lineDefinition is the lexer.Definition participle is built with. Parse
@@ -177,8 +198,14 @@ func (lineDefinition) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
 	}
 	s := &scanner{name: filename, src: string(src)}
 	s.scan(BOMLen(s.src))
-	return &lineLexer{lines: s.lines}, nil
+	return &lineLexer{name: filename, src: s.src, lines: s.lines}, nil
 }
+
+// tokens reads the token stream of lx for participle, with the Gap
+// tokens elided as the parser is told (participle.Elide): they stay in the
+// stream, so that a Record's EndPos is where the Gap after it starts, but
+// no production reads them.
+func tokens(lx lexer.Lexer) (*lexer.PeekingLexer, error) { return lexer.Upgrade(lx, tGap) }
 
 var (
 	parserOnce sync.Once
@@ -187,7 +214,7 @@ var (
 
 func theParser() *participle.Parser[robotstxt] {
 	parserOnce.Do(func() {
-		parser = participle.MustBuild[robotstxt](participle.Lexer(lineDefinition{}))
+		parser = participle.MustBuild[robotstxt](participle.Lexer(lineDefinition{}), participle.Elide("Gap"))
 	})
 	return parser
 }

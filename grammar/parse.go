@@ -1,8 +1,10 @@
 package grammar
 
 import (
+	"errors"
 	"fmt"
 
+	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
 )
 
@@ -45,43 +47,25 @@ func parse(name, src, ignored string, opts Options) *File {
 		src, ignored = src[:s.stop], src[s.stop:]+ignored
 	}
 	if ignored != "" && s.stop < 0 {
-		end := PosAt(src, len(src))
-		if n := len(s.lines); n > 0 {
-			end = s.lines[n-1].End()
-			if s.lines[n-1].EOL != "" {
-				end = Pos{Offset: len(src), Line: end.Line + 1, Column: 1}
-			}
-		}
+		end := endPos(src, s.lines)
 		s.diag(Warning, CodeTooLarge, Range{end, end},
 			fmt.Sprintf("input is larger than %d bytes; the last %d bytes are ignored", len(src), len(ignored)))
 	}
-	s.summarize()
-	slab := &fileSlab{}
-	f := &slab.f
-	// Field by field into the zeroed slab (no composite copied in).
+	f := &File{}
+	// Field by field into the zeroed File (no composite copied in).
 	f.Name, f.BOM, f.Lines, f.Ignored = name, src[:bom], s.lines, ignored
 	f.LineLimit, f.SizeLimit = opts.maxLineLength(), opts.maxSize()
-	f.build(slab)
+	f.build(s, src)
+	s.summarize()
 	f.Diagnostics = s.diags
 	f.Diagnostics.Sort()
 	return f
 }
 
-// fileSlab is a File with what building it needs, in one allocation: the
-// participle lexer over its lines, and the record of a file that has one
-// (most have one or two).
-type fileSlab struct {
-	f           File
-	peek        lexer.PeekingLexer
-	rec         [1]Record
-	recp        [1]*Record
-	agentStarts []int // the first line of each Agentlines token (tokens)
-	starts      [4]int
-}
-
 // build finds the Preamble and runs the participle grammar over the lines
-// to place the Records; slab is the one f is part of.
-func (f *File) build(slab *fileSlab) {
+// (src, which they cover): its Records are the file's. A grammar error,
+// which the token stream the lexer makes cannot cause, is a diagnostic.
+func (f *File) build(s *scanner, src string) {
 	f.Preamble = f.Lines
 	for i, l := range f.Lines {
 		if l.Kind == AgentLine {
@@ -89,47 +73,45 @@ func (f *File) build(slab *fileSlab) {
 			break
 		}
 	}
-	if len(f.Preamble) == len(f.Lines) {
-		return // no User-agent line, so no record
+	lex, _ := tokens(&lineLexer{name: f.Name, src: src, lines: f.Lines}) // lineLexer.Next returns no error
+	f.tree(s, lex, endPos(src, f.Lines))
+}
+
+// tree runs the participle grammar over the token stream lex: the Records
+// it returns are the file's. A grammar error (on the lexer's tokens there
+// is none: see robotstxt) is a diagnostic at the token where it stopped,
+// or at end; the records participle built up to it are kept.
+func (f *File) tree(s *scanner, lex *lexer.PeekingLexer, end Pos) {
+	tree, err := theParser().ParseFromLexer(lex)
+	if err != nil {
+		var perr participle.Error
+		if errors.As(err, &perr) {
+			lp := perr.Position()
+			end = Pos{Offset: lp.Offset, Line: lp.Line, Column: lp.Column}
+		}
+		s.diag(Error, CodeGrammar, Range{end, end}, "the grammar failed: "+err.Error())
 	}
-	if _, err := theParser().ParseFromLexer(slab.tokens(f.Lines)); err != nil {
-		// Every sequence of lines is a robotstxt; an error here is a bug.
-		panic("grammar: " + err.Error())
+	if tree == nil {
+		return
 	}
-	switch n := len(slab.agentStarts); n {
-	case 0:
-	case 1:
-		f.records(slab.rec[:], slab.recp[:], slab.agentStarts)
-	default:
-		f.records(make([]Record, n), make([]*Record, n), slab.agentStarts)
+	f.Records = tree.Records
+	var agents []*Line // the slab of the records whose Agents are not a part of their Lines
+	for _, r := range f.Records {
+		agents = f.span(r, agents)
 	}
 }
 
-// records places the records participle parsed, as many as recs holds, in
-// recs and f.Records (set to ptrs): record k starts at the k-th
-// Agentlines token, whose first line is starts[k].
-func (f *File) records(recs []Record, ptrs []*Record, starts []int) {
-	f.Records = ptrs
-	var agents []*Line // the slab of the records whose Agents are not a part of their Lines
-	for i := range recs {
-		r := &recs[i]
-		// A record runs to the gap after it, which starts at a blank line,
-		// or to the next record.
-		start, end := starts[i], len(f.Lines)
-		if i+1 < len(recs) {
-			end = starts[i+1]
-		}
-		for j := start + 1; j < end; j++ {
-			if f.Lines[j].Kind == Blank {
-				end = j
-				break
-			}
-		}
-		r.Lines = f.Lines[start:end:end]
-		r.Pos = r.Lines[0].Pos
-		r.Agents, agents = f.agentLines(r.Lines, agents)
-		f.Records[i] = r
+// span sets a record's Lines, the file's lines from its Pos up to its
+// EndPos, and its Agents (taken from the slab agents, see agentLines).
+func (f *File) span(r *Record, agents []*Line) []*Line {
+	start := r.Pos.Line - 1
+	end := start
+	for end < len(f.Lines) && f.Lines[end].Pos.Offset < r.EndPos.Offset {
+		end++
 	}
+	r.Lines = f.Lines[start:end:end]
+	r.Agents, agents = f.agentLines(r.Lines, agents)
+	return agents
 }
 
 // agentLines returns the User-agent lines in the BNF's form of a record's

@@ -22,12 +22,27 @@ func (p Pos) String() string {
 	return fmt.Sprintf("%d:%d", p.Line, p.Column)
 }
 
-// Position is a Pos with the name of the file it is in, as go/token's
-// Position. It prints as "file:line:col".
+// Position is a Pos with the name of the file it is in, laid out as
+// go/token's Position (and participle's lexer.Position, which converts to
+// it: the grammar's nodes get their positions from participle as
+// Positions). It prints as "file:line:col".
 type Position struct {
 	Filename string
-	Pos
+	Offset   int // byte offset, starting at 0
+	Line     int // line number, starting at 1
+	Column   int // column number in bytes, starting at 1
 }
+
+// PositionOf returns p with the file name filename.
+func PositionOf(filename string, p Pos) Position {
+	return Position{Filename: filename, Offset: p.Offset, Line: p.Line, Column: p.Column}
+}
+
+// Pos returns the position without its file name.
+func (p Position) Pos() Pos { return Pos{Offset: p.Offset, Line: p.Line, Column: p.Column} }
+
+// IsValid reports whether p is a real position.
+func (p Position) IsValid() bool { return p.Line > 0 }
 
 // String returns "file:line:col", "line:col" when there is no file name, or
 // just the file name when the position is not valid.
@@ -38,7 +53,7 @@ func (p Position) String() string {
 	case !p.IsValid():
 		return p.Filename
 	case p.Filename == "":
-		return p.Pos.String()
+		return p.Pos().String()
 	}
 	return fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column)
 }

@@ -14,8 +14,8 @@ import (
 // table must be empty and the near-miss check must stay silent: a warning
 // on a real file would be a false alarm.
 //
-// By default a sample is compiled; SITETXT_SLOW=1 compiles every file (the
-// CI step for slow tests runs it as TestLoadCorpus).
+// By default a sample is compiled; the slow tier (go test -tags slow)
+// compiles every file.
 func TestLoadCorpus(t *testing.T) {
 	files, _ := filepath.Glob(shareddata.Path("corpus/robots/*.txt"))
 	if len(files) == 0 {

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/sitetxt/sitetxt/fetch"
 )
 
 func TestClientStatuses(t *testing.T) {
@@ -28,18 +30,18 @@ func TestClientStatuses(t *testing.T) {
 		code    int
 		path    string
 		allowed bool
-		status  string
+		status  fetch.Status
 	}{
-		{RFC9309, 200, "/private/x", false, "parse"},
-		{RFC9309, 200, "/public", true, "parse"},
-		{RFC9309, 404, "/private/x", true, "allow-all"},
-		{RFC9309, 403, "/private/x", true, "allow-all"},
-		{RFC9309, 503, "/public", false, "disallow-all"},
-		{Google, 429, "/public", false, "disallow-all"},
-		{Draft, 403, "/public", false, "disallow-all"},
-		{Draft, 404, "/private/x", true, "allow-all"},
-		{Draft, 503, "/public", false, "defer"},
-		{NoRobots, 500, "/public", false, "defer"},
+		{RFC9309, 200, "/private/x", false, fetch.Parse},
+		{RFC9309, 200, "/public", true, fetch.Parse},
+		{RFC9309, 404, "/private/x", true, fetch.AllowAll},
+		{RFC9309, 403, "/private/x", true, fetch.AllowAll},
+		{RFC9309, 503, "/public", false, fetch.DisallowAll},
+		{Google, 429, "/public", false, fetch.DisallowAll},
+		{Draft, 403, "/public", false, fetch.DisallowAll},
+		{Draft, 404, "/private/x", true, fetch.AllowAll},
+		{Draft, 503, "/public", false, fetch.Defer},
+		{NoRobots, 500, "/public", false, fetch.Defer},
 	}
 	for _, tt := range tests {
 		code.Store(int32(tt.code))
@@ -51,7 +53,7 @@ func TestClientStatuses(t *testing.T) {
 		if v.Allowed != tt.allowed || v.Status != tt.status || v.HTTPStatus != tt.code {
 			t.Errorf("%s, HTTP %d: Check(%q) = %v (%s, HTTP %d), want %v (%s)", tt.profile, tt.code, tt.path, v.Allowed, v.Status, v.HTTPStatus, tt.allowed, tt.status)
 		}
-		if (v.Decision != nil) != (tt.status == "parse") {
+		if (v.Decision != nil) != (tt.status == fetch.Parse) {
 			t.Errorf("%s, HTTP %d: Decision = %v, want one only for parse", tt.profile, tt.code, v.Decision)
 		}
 		if v.Reason == "" {
@@ -72,7 +74,7 @@ func TestClientCachesAndCoalesces(t *testing.T) {
 	now := time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
 	var mu sync.Mutex
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	c := &Client{Now: clock}
+	c := &Client{Fetcher: &fetch.Fetcher{Now: clock}}
 	var wg sync.WaitGroup
 	for i := range 50 {
 		wg.Go(func() {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/shareddata"
+	"github.com/sitetxt/sitetxt/internal/slowtest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -31,15 +32,13 @@ var corpusAgents = []string{
 // testdata/corpus-google.golden. A change of Google-profile behaviour that
 // moves any real file's verdict fails here; -update rewrites the file.
 //
-// It runs with SITETXT_SLOW=1 (CI's step for slow tests, by its name).
+// It runs in the slow tier (go test -tags slow).
 func TestLoadCorpusGoogleVerdicts(t *testing.T) {
 	lists, _ := filepath.Glob(shareddata.Path("corpus/urls/*.txt"))
 	if len(lists) == 0 {
 		t.Skip("../shared/corpus/urls is absent: the corpus verdict check needs the shared data")
 	}
-	if testing.Short() || !shareddata.Slow() {
-		t.Skip("slow corpus test: set SITETXT_SLOW=1 to run it")
-	}
+	slowtest.Only(t, "every verdict of the corpus")
 	var out strings.Builder
 	decisions, disallowed := 0, 0
 	for li, list := range lists {

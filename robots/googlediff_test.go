@@ -9,6 +9,7 @@ import (
 
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/shareddata"
+	"github.com/sitetxt/sitetxt/internal/slowtest"
 )
 
 // TestGoogleControlBytes holds the google profile to Google's parser on
@@ -64,14 +65,14 @@ const perturbBytes = "\x00\x00\v\v\f\f \t:#*$\r\n"
 // files from the corpus with control bytes and separators inserted or
 // overwritten at random: lightly (1 to 6 changes) and densely (one byte
 // in 8). By default it takes every 25th file of up to 16 KiB; with
-// SITETXT_SLOW=1 every such file. Any disagreement fails.
+// the slow tier every such file. Any disagreement fails.
 func TestGooglePerturbed(t *testing.T) {
 	files, _ := filepath.Glob(shareddata.Path("corpus/robots/*.txt"))
 	if len(files) == 0 {
 		t.Skip("../../shared/corpus/robots is absent: the perturbed-file differential test needs the shared data")
 	}
 	step := 25
-	if shareddata.Slow() {
+	if slowtest.On {
 		step = 1
 	} else if testing.Short() || raceEnabled {
 		step = 250

@@ -2,6 +2,7 @@ package robots
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sitetxt/sitetxt/grammar"
@@ -89,8 +90,7 @@ func (l *linter) warn(code string, start, end grammar.Pos, format string, args .
 }
 
 // What lint says about portability, from the profile table: the profiles
-// a finding concerns (grammar.Diagnostic.Profiles), and the words for
-// them.
+// a finding concerns (Concerns), and the words for them.
 var (
 	readsRecords = profilesWhere(func(d *profile) bool { return d.records })     // a blank line ends a record
 	merges       = profilesWhere(func(d *profile) bool { return d.merge })       // groups naming a crawler are merged
@@ -99,6 +99,29 @@ var (
 	strictFields = profilesWhere(func(d *profile) bool { return !d.googleLines })
 	allowWinsTie = profilesWhere(func(d *profile) bool { return !d.firstMatch && d.tieAllow })
 )
+
+// concerns is the grammar.Diagnostic.Extra of a lint finding that matters
+// only under some profiles: which.
+type concerns []Profile
+
+// Concerns reports whether the diagnostic d concerns the reading of its
+// file under profile p. Most do; a finding of Lint that matters only under
+// some profiles (a rule after a blank line, which only the drafts' records
+// lose; a second group for a crawler; a misspelt field only google
+// accepts) concerns those only. A tool that reads the file one way
+// (sitetxt lint --profile) leaves out what does not concern it without
+// reading the summary.
+func Concerns(d *grammar.Diagnostic, p Profile) bool {
+	ps, ok := d.Extra.(concerns)
+	return !ok || slices.Contains(ps, p)
+}
+
+// ConcernedProfiles returns the profiles the diagnostic d concerns when it
+// concerns only some of them (see Concerns), else nil.
+func ConcernedProfiles(d *grammar.Diagnostic) []Profile {
+	ps, _ := d.Extra.(concerns)
+	return slices.Clone(ps)
+}
 
 func fieldEnd(ln *grammar.Line) grammar.Pos {
 	p := ln.FieldPos()
@@ -125,7 +148,7 @@ func (l *linter) fields() {
 		case grammar.AgentLine, grammar.AllowLine, grammar.DisallowLine:
 			if ln.Typo {
 				l.warn("misspelled-field", ln.FieldPos(), fieldEnd(ln),
-					"field %q is not %q; only the %s profile accepts it", ln.Field, canonicalField(ln.Kind), joinNames(readsTypos)).Profiles = strictFields
+					"field %q is not %q; only the %s profile accepts it", ln.Field, canonicalField(ln.Kind), joinNames(readsTypos)).Extra = concerns(strictFields)
 			}
 			if ln.Kind == grammar.AgentLine {
 				l.agentValue(ln)
@@ -155,7 +178,7 @@ func (l *linter) fields() {
 					}
 				}
 			case hasPrefixFold(name, "sitemap") || hasPrefixFold(name, "site-map"):
-				l.warn("misspelled-field", ln.FieldPos(), fieldEnd(ln), "field %q is not \"Sitemap\"; only the %s profile accepts it", ln.Field, joinNames(readsTypos)).Profiles = strictFields
+				l.warn("misspelled-field", ln.FieldPos(), fieldEnd(ln), "field %q is not \"Sitemap\"; only the %s profile accepts it", ln.Field, joinNames(readsTypos)).Extra = concerns(strictFields)
 			case !dataTxt:
 				l.warn("unknown-field", ln.FieldPos(), fieldEnd(ln), "unknown field %q is ignored", ln.Field)
 			}
@@ -221,7 +244,7 @@ func (l *linter) records() {
 		case grammar.AllowLine, grammar.DisallowLine:
 			if !inRecord && sawAgent {
 				l.warn("rule-outside-record", ln.Pos, ln.End(),
-					"%s line follows a blank line; the %s profiles ignore it, as records end at blank lines", canonicalField(ln.Kind), joinNames(readsRecords)).Profiles = readsRecords
+					"%s line follows a blank line; the %s profiles ignore it, as records end at blank lines", canonicalField(ln.Kind), joinNames(readsRecords)).Extra = concerns(readsRecords)
 			}
 		}
 	}
@@ -254,7 +277,7 @@ func (l *linter) groups() {
 				here[key] = true
 				if prev, ok := first[key]; ok {
 					l.warn("repeated-group", ln.ValuePos(), ln.End(), "%s already has a group at line %d; %s merge them, %s use only the first",
-						who, prev.Pos.Line, joinNames(merges), joinNames(firstOnly)).Profiles = firstOnly
+						who, prev.Pos.Line, joinNames(merges), joinNames(firstOnly)).Extra = concerns(firstOnly)
 					continue
 				}
 				first[key] = ln
@@ -294,7 +317,7 @@ func (l *linter) unreachable(pol *Policy) {
 				if prev, ok := seen["A"+key[1:]]; ok && !reported[r] {
 					reported[r] = true
 					l.warn("unreachable-rule", r.Line.Pos, r.Line.End(), "%s never decides under %s: Allow with the same pattern at line %d wins ties",
-						r, joinNames(allowWinsTie), prev.Line.Pos.Line).Profiles = allowWinsTie
+						r, joinNames(allowWinsTie), prev.Line.Pos.Line).Extra = concerns(allowWinsTie)
 				}
 			}
 		}

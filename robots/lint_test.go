@@ -48,7 +48,7 @@ func TestLint(t *testing.T) {
 }
 
 // TestLintProfiles: a finding that matters only under some profiles says
-// which (Diagnostic.Profiles, from the profile table); the others concern
+// which (ConcernedProfiles, from the profile table); the others concern
 // every profile.
 func TestLintProfiles(t *testing.T) {
 	tests := []struct {
@@ -67,11 +67,34 @@ func TestLintProfiles(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
 			for _, d := range Lint(grammar.ParseString("robots.txt", tt.src, grammar.Options{})) {
-				got = append(got, fmt.Sprintf("%d %s %v", d.Range.Start.Line, d.Code, d.Profiles))
+				got = append(got, fmt.Sprintf("%d %s %v", d.Range.Start.Line, d.Code, ConcernedProfiles(d)))
 			}
 			if strings.Join(got, ", ") != strings.Join(tt.want, ", ") {
 				t.Errorf("Lint(%q) = %q, want %q", tt.src, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestConcerns: a diagnostic concerns every profile unless lint says it
+// concerns only some (in its Extra); the grammar's diagnostics concern
+// every profile.
+func TestConcerns(t *testing.T) {
+	tests := []struct {
+		extra   any
+		profile Profile
+		want    bool
+	}{
+		{nil, RFC9309, true},
+		{concerns{Draft, NoRobots}, Draft, true},
+		{concerns{Draft, NoRobots}, RFC9309, false},
+		{concerns{}, Google, false},
+		{"another reader's", Google, true},
+	}
+	for _, tt := range tests {
+		d := &grammar.Diagnostic{Extra: tt.extra}
+		if got := Concerns(d, tt.profile); got != tt.want {
+			t.Errorf("Concerns(Diagnostic{Extra: %v}, %v) = %v, want %v", tt.extra, tt.profile, got, tt.want)
+		}
 	}
 }

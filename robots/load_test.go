@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"runtime"
 	"runtime/metrics"
 	"slices"
@@ -17,6 +16,8 @@ import (
 	"time"
 
 	"github.com/sitetxt/sitetxt/cache"
+	"github.com/sitetxt/sitetxt/fetch"
+	"github.com/sitetxt/sitetxt/internal/slowtest"
 )
 
 // loadSite is one loopback site of a load test: it serves its own
@@ -144,7 +145,7 @@ func runLoad(t *testing.T, nSites, goroutines, checks, size int) loadResult {
 					t0 := time.Now()
 					v, err := c.Check(context.Background(), agent, s.srv.URL+path)
 					mine = append(mine, time.Since(t0))
-					if err != nil || v.Allowed != want || v.Status != "parse" {
+					if err != nil || v.Allowed != want || v.Status != fetch.Parse {
 						t.Errorf("Check(%q, %q) = %+v, %v; want allowed %v by the rules", agent, s.srv.URL+path, v, err, want)
 						return
 					}
@@ -201,15 +202,13 @@ func TestClientLoadSmall(t *testing.T) {
 	t.Logf("%d decisions over 20 sites of %d KiB: p50 %v, p99 %v (all compiled: p99 %v)", r.decisions, r.fileBytes/20>>10, r.p50, r.p99, r.warmP99)
 }
 
-// TestClientLoad is issue 13's load test, run with SITETXT_SLOW=1: 1,000
+// TestClientLoad is issue 13's load test, in the slow tier: 1,000
 // goroutines over 200 loopback sites serving about 480 KiB each. Every
 // site is requested once and compiled once, and the live heap stays within
 // what the bounds promise for the files kept (docs/security.md): the
 // compiled policies, the cached responses, and the compiles in flight.
 func TestClientLoad(t *testing.T) {
-	if os.Getenv("SITETXT_SLOW") != "1" {
-		t.Skip("slow load test: set SITETXT_SLOW=1 to run it")
-	}
+	slowtest.Only(t, "1,000 goroutines over 200 sites of 480 KiB")
 	const sites, size = 200, 480 << 10
 	r := runLoad(t, sites, 1000, 50, size)
 	limit := uint64(r.fileBytes) * heapPerFileByte
@@ -236,7 +235,7 @@ func TestClientEvictionNoHerd(t *testing.T) {
 		index[s.srv.URL+"/robots.txt"] = s
 	}
 	// Room for two policies; the response cache keeps all three.
-	c := &Client{MaxPolicyBytes: 2*len(sites[0].body) + 4<<10, Cache: cache.NewMemory(0),
+	c := &Client{MaxPolicyBytes: 2*len(sites[0].body) + 4<<10, Fetcher: &fetch.Fetcher{Cache: cache.NewMemory(0)},
 		onCompile: func(u string) { index[u].compiles.Add(1) }}
 	for _, i := range []int{0, 1, 2, 0, 1, 2} {
 		var wg sync.WaitGroup

@@ -45,6 +45,7 @@ type profile struct {
 	allow       bool // Allow lines; without, an Allow line is an unknown field
 	usageRule   bool // a Content-Usage line is a rule of its group, so a User-agent line after it starts a group (draft-ietf-aipref-attach)
 	indexDir    bool // an Allow rule for ".../index.htm..." also allows ".../$" (Google's HandleAllow)
+	paceLines   bool // a crawler following it honours Crawl-delay, Request-rate and Visit-time (Google's crawlers do not: Profile.PaceLines)
 
 	// How lines make groups, and which groups a crawler gets.
 	records bool       // the groups are the grammar's records (File.Records: blank lines end them); else User-agent and rule lines in order, a User-agent line after a rule starting a group
@@ -59,15 +60,15 @@ type profile struct {
 	robotsTxt  bool        // /robots.txt is always allowed
 
 	// How it is fetched and how much of it is read.
-	access  fetch.Mode // what an HTTP status means (internal/fetch)
-	maxSize int        // bytes read, as grammar.Options.MaxSize: 0 is grammar.DefaultMaxSize, negative all
+	access  *fetch.Access // what an HTTP status means
+	maxSize int           // bytes read, as grammar.Options.MaxSize: 0 is grammar.DefaultMaxSize, negative all
 }
 
 // profiles is the profile table, indexed by Profile; Profiles lists it.
 var profiles = [...]profile{
 	RFC9309: {
 		name: "rfc9309", ref: "RFC 9309 (2022)",
-		allow: true, usageRule: true,
+		allow: true, usageRule: true, paceLines: true,
 		merge: true, agents: matchToken,
 		tieAllow: true, wildcards: true, percent: percentRFC, robotsTxt: true,
 		access: fetch.AccessRFC9309,
@@ -81,14 +82,15 @@ var profiles = [...]profile{
 	},
 	Draft: {
 		name: "draft", ref: "Koster's 1996 Internet-Draft as revised in 1997",
-		allow:   true,
+		allow: true, paceLines: true,
 		records: true, agents: matchContains,
 		firstMatch: true, percent: percentDraft, robotsTxt: true,
 		access: fetch.AccessDraft,
 	},
 	NoRobots: {
 		name: "norobots", ref: `the 1994 "Standard for Robot Exclusion"`,
-		records: true, agents: matchContains,
+		paceLines: true,
+		records:   true, agents: matchContains,
 		firstMatch: true, percent: percentAsWritten,
 		access: fetch.AccessDraft,
 	},
@@ -165,10 +167,19 @@ func (p Profile) MaxSize() int {
 // with these options costs no second parse.
 func (p Profile) ParseOptions() grammar.Options { return grammar.Options{MaxSize: p.MaxSize()} }
 
+// PaceLines reports whether a crawler following the profile honours the
+// pace a group asks for (Crawl-delay, Request-rate, Visit-time): true
+// for rfc9309, draft and norobots, whose crawlers commonly do; false for
+// google, since Google's crawlers ignore Crawl-delay (and its parser
+// reads none of the three). The lines are compiled under every profile
+// (Agent.CrawlDelay); package pace asks this to choose its default
+// reading.
+func (p Profile) PaceLines() bool { return p.desc().paceLines }
+
 // Access returns the access method the profile reads an HTTP response for
 // robots.txt with (which status allows or disallows everything, how long
 // a copy is kept). Client and sitetxt's commands fetch with it.
-func (p Profile) Access() fetch.Mode { return p.desc().access }
+func (p Profile) Access() *fetch.Access { return p.desc().access }
 
 // CrawlerName returns the name the profile compares with the file's
 // User-agent values for a crawler's agent string, and whether anything
@@ -341,14 +352,13 @@ func (d *profile) ruleOrder() string {
 	return "longest match first; on a tie the first in file order"
 }
 
-// profilesWhere returns the names of the profiles whose row satisfies
-// ok, in table order: the profiles a finding concerns
-// (grammar.Diagnostic.Profiles).
-func profilesWhere(ok func(*profile) bool) []string {
-	var out []string
+// profilesWhere returns the profiles whose row satisfies ok, in table
+// order: the profiles a lint finding concerns (see Concerns).
+func profilesWhere(ok func(*profile) bool) []Profile {
+	var out []Profile
 	for i := range profiles {
 		if ok(&profiles[i]) {
-			out = append(out, profiles[i].name)
+			out = append(out, Profile(i))
 		}
 	}
 	return out
@@ -356,7 +366,11 @@ func profilesWhere(ok func(*profile) bool) []string {
 
 // joinNames joins profile names as a sentence does: "draft and norobots",
 // "a, b and c".
-func joinNames(names []string) string {
+func joinNames(ps []Profile) string {
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = p.String()
+	}
 	if len(names) <= 1 {
 		return strings.Join(names, "")
 	}

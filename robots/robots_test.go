@@ -10,7 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/sitetxt/sitetxt/grammar"
-	"github.com/sitetxt/sitetxt/internal/shareddata"
+	"github.com/sitetxt/sitetxt/internal/slowtest"
 )
 
 func compileString(src string, p Profile) *Policy {
@@ -426,7 +426,7 @@ Clean-param: &&
 	}
 	var codes []string
 	for _, d := range pol.Diagnostics() {
-		codes = append(codes, d.Code+":"+d.Position().Pos.String())
+		codes = append(codes, d.Code+":"+d.Position().Pos().String())
 	}
 	want := "sitemap-url:9:10 crawl-delay:10:14 crawl-delay:13:14 request-rate:14:15 visit-time:15:13 host:16:7 clean-param:17:14"
 	if got := strings.Join(codes, " "); got != want {
@@ -436,12 +436,10 @@ Clean-param: &&
 
 // TestLoadCorpusIndex checks, on every URL of the corpus, that the rule
 // index decides as a plain scan of the agent's rules in order does. It
-// runs with SITETXT_SLOW=1 (CI's step for slow tests); TestIndex checks the
+// runs in the slow tier (go test -tags slow); TestIndex checks the
 // same on constructed cases in every run.
 func TestLoadCorpusIndex(t *testing.T) {
-	if testing.Short() || !shareddata.Slow() {
-		t.Skip("slow corpus test: set SITETXT_SLOW=1 to run it")
-	}
+	slowtest.Only(t, "every URL of the corpus")
 	for _, p := range Profiles {
 		cases := loadMatchCases(t, p)
 		bad := 0

@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sitetxt/sitetxt/internal/slowtest"
 )
 
 // TestHostileCacheDir plants in the cache directory what someone with
@@ -26,9 +28,7 @@ import (
 // bounded memory. Before issue 13, the link grew to 4.8 GiB in 30 s and the
 // FIFO hung forever.
 func TestHostileCacheDir(t *testing.T) {
-	if os.Getenv("SITETXT_SLOW") != "1" {
-		t.Skip("slow hostile test: set SITETXT_SLOW=1 to run it (CI runs it in its own step)")
-	}
+	slowtest.Only(t, "a hostile cache directory in a child process")
 	if runtime.GOOS == "windows" {
 		t.Skip("symbolic links and FIFOs: unix only")
 	}

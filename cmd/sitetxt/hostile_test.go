@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sitetxt/sitetxt/internal/slowtest"
 )
 
 // run runs sitetxt with args in a child process (testdata/peakrss) and
@@ -44,9 +46,7 @@ func run(t *testing.T, stdin io.Reader, args ...string) (code int, stdout, stder
 // TestHostileInputs runs the binary on inputs a hostile site could serve
 // and checks that it exits normally with bounded memory.
 func TestHostileInputs(t *testing.T) {
-	if os.Getenv("SITETXT_SLOW") != "1" {
-		t.Skip("slow hostile test: set SITETXT_SLOW=1 to run it (CI runs it in its own step)")
-	}
+	slowtest.Only(t, "hostile inputs in a child process")
 	dir := t.TempDir()
 	write := func(name string, data []byte) string {
 		p := filepath.Join(dir, name)
@@ -123,9 +123,7 @@ func (endless) Read(p []byte) (int, error) {
 // TestHostileEndlessStdin checks that an endless stream on standard input stops
 // at the read limit with an error diagnostic.
 func TestHostileEndlessStdin(t *testing.T) {
-	if os.Getenv("SITETXT_SLOW") != "1" {
-		t.Skip("slow hostile test: set SITETXT_SLOW=1 to run it (CI runs it in its own step)")
-	}
+	slowtest.Only(t, "an endless standard input")
 	code, _, errOut, rss, took := run(t, endless{}, "lint", "-")
 	t.Logf("exit %d, peak RSS %d MiB, %v", code, rss>>20, took)
 	if code != 1 {

@@ -1,41 +1,24 @@
 package cli
 
 import (
-	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
-	"github.com/sitetxt/sitetxt/internal/decision"
 	"github.com/sitetxt/sitetxt/robots"
 )
 
 // access is what one robots.txt profile makes of a source: the compiled
 // file, unless the source was fetched and the response's status decides
-// every URL (a 404 allows all, a 5xx disallows all, ...).
+// every URL (a 404 allows all, a 5xx disallows all, ...): robots.Reading,
+// with the profile and the file as it read them.
 type access struct {
-	prof    robots.Profile
-	policy  *robots.Policy
-	fetched *fetch.Result // the response as this profile's access method reads it, or nil
-	file    *grammar.File // the file as this profile reads it
+	robots.Reading
+	prof robots.Profile
+	file *grammar.File // the file as this profile reads it
 }
 
-// fixed returns the decision the fetch status makes for every URL, and
-// whether it makes one.
-func (a *access) fixed() (robots.Decision, bool) { return fixedDecision(a.fetched) }
-
-// fixedDecision returns the decision a fetched robots.txt's status makes
-// for every URL (allow all, disallow all, defer), and whether it makes one:
-// not for a file to parse, nor for a source that was not fetched (nil).
-func fixedDecision(r *fetch.Result) (robots.Decision, bool) { return decision.Fixed(r) }
-
-// Decide decides url for agent.
-func (a *access) Decide(agent, url string) robots.Decision {
-	if d, ok := a.fixed(); ok {
-		return d
-	}
-	return a.policy.Decide(agent, url)
-}
-
-// Allowed reports whether agent may fetch url (for datatxt and mobileagent).
-func (a *access) Allowed(agent, url string) bool { return a.Decide(agent, url).Allowed }
+// fixed returns the decision the fetch status of src makes for every URL
+// (allow all, disallow all, defer), and whether it makes one: not for a
+// file to parse, nor for a source that was not fetched.
+func (s *source) fixed() (robots.Decision, bool) { return robots.Reading{Fetched: s.fetched}.Fixed() }
 
 // parseFor parses src as profile reads it (robots.Profile.MaxSize): google
 // reads the whole file (Google's parser has no size limit; the grammar's
@@ -62,7 +45,7 @@ func accessFor(ff *fetchFlags, src *source, names []string) ([]*access, error) {
 		}
 		a := &access{prof: p}
 		if src.fetched != nil {
-			if a.fetched, err = ff.interpretAs(src, p.String()); err != nil {
+			if a.Fetched, err = ff.interpretAs(src, p.String()); err != nil {
 				return nil, err
 			}
 		}
@@ -74,19 +57,17 @@ func accessFor(ff *fetchFlags, src *source, names []string) ([]*access, error) {
 			parsed[reads] = parseFor(src, p)
 		}
 		a.file = parsed[reads]
-		a.policy = robots.Compile(a.file, p)
+		a.Policy = robots.Compile(a.file, p)
 		out = append(out, a)
 	}
 	return out, nil
 }
 
-// compareAccess is robots.Compare over accesses: when a fetch status
-// decides for any profile, the verdicts come from the statuses and the
-// explanation is the access methods' reading of the response.
+// compareAccess is robots.CompareReadings over accesses.
 func compareAccess(as []*access, agent, url string) robots.Comparison {
-	rs := make([]decision.Reading, len(as))
+	rs := make([]robots.Reading, len(as))
 	for i, a := range as {
-		rs[i] = decision.Reading{Policy: a.policy, Fetched: a.fetched}
+		rs[i] = a.Reading
 	}
-	return decision.Compare(rs, agent, url)
+	return robots.CompareReadings(rs, agent, url)
 }

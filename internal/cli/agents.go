@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/mobileagent"
 	"github.com/sitetxt/sitetxt/robots"
@@ -77,9 +78,6 @@ func agentsRun(opts *agentsOptions) error {
 	if err := checkOutput(opts.Output, "text", "json", "csv"); err != nil {
 		return err
 	}
-	if err := checkURLArgs(opts.URLs); err != nil {
-		return err
-	}
 	prof, err := robots.ParseProfile(opts.Profile)
 	if err != nil {
 		return usageError("%v", err)
@@ -97,7 +95,7 @@ func agentsRun(opts *agentsOptions) error {
 	readNotes(opts.IO, src, f)
 	markupWarning(opts.IO, src)
 	policy := compileRobots(f, prof)
-	if d, ok := fixedDecision(src.fetched); ok {
+	if d, ok := src.fixed(); ok {
 		policy = fixedRobots(d.Allowed) // the HTTP status decides every URL
 	}
 	table := mobileagent.Compile(f)
@@ -108,35 +106,45 @@ func agentsRun(opts *agentsOptions) error {
 	}
 
 	out := newStream(opts.IO.Out, false)
-	decisions := make([]mobileagent.Dispatched, len(opts.URLs))
-	ok := true
-	for i, u := range opts.URLs {
-		decisions[i] = table.Dispatch(policy, opts.Agent, u)
-		ok = ok && decisions[i].OK()
-	}
+	urls := newBatch(opts.IO, opts.URLs, "")
+	var (
+		decisions []mobileagent.Dispatched
+		cw        *csvRows
+		ok        = true
+	)
 	switch opts.Output {
 	case "json":
-		jl := newJSONLines(out)
-		for _, d := range decisions {
-			if err := jl.write(jsonview.AgentOf(d, opts.Agent, prof, src.name)); err != nil {
-				return err
-			}
-		}
+		urls.jl = newJSONLines(out)
 	case "csv":
-		cw := newCSV(out)
+		cw = newCSV(out)
 		if err := cw.write("url", "agent", "profile", "verdict", "server", "file", "line", "column"); err != nil {
 			return err
 		}
-		for _, d := range decisions {
+	}
+	err = urls.each(func(u input.URL) error {
+		if err := u.Governs(src.manifestURL()); err != nil {
+			return &badURL{err}
+		}
+		d := table.Dispatch(policy, opts.Agent, u.Decide)
+		d.URL = u.Typed
+		ok = ok && d.OK()
+		switch {
+		case urls.jl != nil:
+			return urls.jl.write(jsonview.AgentOf(d, opts.Agent, prof, src.name))
+		case cw != nil:
 			server, line, col := "", "", ""
 			if d.Rule != nil {
 				server, line, col = d.Rule.Target(), itoa(d.Rule.Pos().Line), itoa(d.Rule.Pos().Column)
 			}
-			if err := cw.write(d.URL, opts.Agent, prof.String(), verdictWord(d.Allowed), server, src.name, line, col); err != nil {
-				return err
-			}
+			return cw.write(d.URL, opts.Agent, prof.String(), verdictWord(d.Allowed), server, src.name, line, col)
 		}
-	default:
+		decisions = append(decisions, d)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if urls.jl == nil && cw == nil && len(decisions) > 0 {
 		io.WriteString(out.w, answersFor(opts.Agent, prof))
 		if err := printDecisions(out.w, decisions); err != nil {
 			return err
@@ -145,7 +153,7 @@ func agentsRun(opts *agentsOptions) error {
 	if err := out.done(); err != nil {
 		return err
 	}
-	return exitWith(failure, !ok)
+	return exitWith(failure, !ok, urls)
 }
 
 // printDecisions writes the decisions as a table for people.

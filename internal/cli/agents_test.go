@@ -126,8 +126,11 @@ func TestAgentsExitCodes(t *testing.T) {
 				`{"url":"/home/user1/private/","agent":"*","profile":"rfc9309","allowed":false,"server":"atp://user1.fict.org:854","file":"<stdin>","line":5,"column":1}` + "\n", ""},
 		{"csv", []string{"agents", "-o", "CSV", "-", "/a"}, ExitOK,
 			"url,agent,profile,verdict,server,file,line,column\n/a,*,rfc9309,allowed,atp://www.fict.org:8001,<stdin>,3,1\n", ""},
-		{"relative URL", []string{"agents", "-", "home/"}, ExitError, "",
-			"sitetxt: \"home/\" is neither an absolute URL nor a path starting with \"/\" (did you mean /home/?)\n"},
+		{"relative URL", []string{"agents", "-", "home/"}, ExitFindings,
+			"for \"*\" (the rules for every crawler) under rfc9309:\n" +
+				"URL    ROBOTS.TXT  SERVER  LINE\n" +
+				"home/  allowed     none    4\n",
+			"sitetxt: note: \"home/\" has no scheme and no leading \"/\": it is read from the site's root, as \"/home/\" (RFC 3986 5.2)\n"},
 		{"bad output", []string{"agents", "-o", "yaml", "-", "/"}, ExitError, "",
 			"sitetxt: unknown output format \"yaml\" (want text, json, csv)\n"},
 		{"no URL", []string{"agents", "-"}, ExitError, "",
@@ -242,19 +245,5 @@ func TestLintReportsAgentServerLines(t *testing.T) {
 	stdout, _, code := runCLI(t, "Mobile-agent-server: /a?x atp://h:1\n", "lint", "-q", "-")
 	if want := "<stdin>:1:24: error: \"?\" is not allowed in a path; write it as %3F [agent-server-bad-path]\n"; stdout != want || code != ExitFindings {
 		t.Errorf("lint = exit %d, %q; want exit 1, %q", code, stdout, want)
-	}
-}
-
-func TestIsURLOrPath(t *testing.T) {
-	for _, tt := range []struct {
-		in   string
-		want bool
-	}{
-		{"/", true}, {"/a", true}, {"//h/a", true}, {"http://h/", true}, {"atp+x.y-z://h", true}, {"urn:x", true},
-		{"", false}, {"a", false}, {"a/b", false}, {"1http://h", false}, {":x", false}, {"http", false},
-	} {
-		if got := isURLOrPath(tt.in); got != tt.want {
-			t.Errorf("isURLOrPath(%q) = %v, want %v", tt.in, got, tt.want)
-		}
 	}
 }

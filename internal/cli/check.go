@@ -6,6 +6,7 @@ import (
 
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/internal/audit"
+	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )
@@ -50,10 +51,16 @@ norobots 401/403 disallow everything and a temporary failure disallows for
 now. The answer is then given for every URL, with that reason. Fetched files
 are cached (--cache-dir, --no-cache) and read up to 500 KiB.
 
-URL is an absolute URL or a path. --urls reads more URLs, one per line, from
-FILE or standard input ("-"), as a stream; blank lines and lines starting
-with "#" are skipped. Agents and URLs are otherwise used exactly as given;
-an empty URL named on the command line is decided too.
+URL is an absolute URL or a path; a relative one ("private/x") is read
+from the site's root ("/private/x", with a note). --urls reads more URLs,
+one per line, from FILE or standard input ("-"), as a stream; blank lines
+and lines starting with "#" are skipped. Agents and URLs are otherwise used
+exactly as given; an empty URL named on the command line is decided too.
+A URL that cannot be answered (an http URL without a host; with a SOURCE
+fetched over HTTP, a URL on another origin, which that robots.txt does not
+govern) is an error for that URL alone, numbered on standard error (in -o
+json an object {"url","error"} in its place); every other URL is answered
+and the exit status is then 2.
 
 --agent is the crawler's name. Without it the agent is "*", which selects
 only the "*" group(s). Under rfc9309, draft and norobots a whole User-Agent
@@ -75,7 +82,8 @@ limit; sitetxt stops at 512,001 lines); the other profiles read its first
 --urls reads a pipe or a terminal.
 
 Exit codes: 0 when every URL is allowed, 1 when any is disallowed, 2 on
-usage or input errors and when SOURCE could not be fetched (a network or
+usage or input errors, when a URL could not be answered, and when SOURCE
+could not be fetched (a network or
 TLS error, a timeout, HTTP 5xx or 429): the cause is printed on standard
 error and the decisions the standard derives from the failure are still
 printed.`,
@@ -141,37 +149,42 @@ func checkRun(opts *checkOptions) error {
 	header := jl == nil && cw == nil // said before the first answer, if any
 	bar := newProgress(opts.IO, opts.URLsFile)
 	disallowed := false
-	err = forEachURL(opts.IO, opts.URLs, opts.URLsFile, func(u string) error {
-		bar.add(len(u) + 1)
+	urls := newBatch(opts.IO, opts.URLs, opts.URLsFile)
+	urls.jl = jl
+	err = urls.each(func(u input.URL) error {
+		bar.add(len(u.Typed) + 1)
 		cs := one
 		if cs == nil {
-			if cs = sites.get(u); cs == nil {
-				return nil // said on standard error; the run exits 2
+			var err error
+			if cs, err = sites.get(u); err != nil {
+				return err
 			}
+		} else if err := u.Governs(one.robotsURL); err != nil {
+			return &badURL{err}
 		}
-		d := cs.decide(u)
+		d := cs.decide(u.Decide)
 		if !d.Allowed {
 			disallowed = true
 		}
 		var usage *audit.UsageView
 		if cs.hasUsage {
-			usage = audit.UsageOf(cs.name, cs.agent.Usage(u))
+			usage = audit.UsageOf(cs.name, cs.agent.Usage(u.Decide), audit.DefaultRegistry().Find(opts.Agent))
 		}
 		switch {
 		case jl != nil:
 			if usage != nil {
-				return jl.write(audit.Verdict{Decision: cs.views.view(u, opts.Agent, d), Usage: usage}) // the decision object plus "usage"
+				return jl.write(audit.Verdict{Decision: cs.views.view(u.Typed, opts.Agent, d), Usage: usage}) // the decision object plus "usage"
 			}
-			return jl.write(cs.views.view(u, opts.Agent, d))
+			return jl.write(cs.views.view(u.Typed, opts.Agent, d))
 		case cw != nil:
-			return cw.write(decisionRow(cs.views.view(u, opts.Agent, d))...)
+			return cw.write(decisionRow(cs.views.view(u.Typed, opts.Agent, d))...)
 		}
 		if header {
 			// Say who was asked, once: one agent answers for every URL.
 			io.WriteString(out.w, answersFor(opts.Agent, prof))
 			header = false
 		}
-		if err := writeDecision(out.w, st, cs.name, u, d); err != nil {
+		if err := writeDecision(out.w, st, cs.name, u.Typed, d); err != nil {
 			return err
 		}
 		if usage != nil {
@@ -191,13 +204,16 @@ func checkRun(opts *checkOptions) error {
 	if sites != nil {
 		failure = sites.failure
 	}
-	return exitWith(failure, disallowed)
+	return exitWith(failure, disallowed, urls)
 }
 
 // checkArgs checks that check is given URLs; with no SOURCE (the first
 // argument an absolute page URL), it moves the first argument to the URLs,
 // each to be checked against its own site's robots.txt.
 func checkArgs(opts *checkOptions) error {
+	if opts.Source != "" {
+		opts.Source = siteArg(opts.IO, opts.Source)
+	}
 	if opts.Source != "" && !perSite(opts.Source, opts.URLs) {
 		return needURLs("check", opts.Source, opts.URLs, opts.URLsFile)
 	}
@@ -233,11 +249,14 @@ func perSite(first string, rest []string) bool {
 // rules selected once (every URL after that is one allocation-free
 // decision), or the decision its fetch status makes for every URL.
 type checkSource struct {
-	name    string
-	agent   *robots.Agent
-	fixed   robots.Decision
-	isFixed bool
-	views   *decisionViews
+	name string
+	// robotsURL is the URL a fetched robots.txt was asked for: it governs
+	// its own origin only (input.URL.Governs); "" for a file.
+	robotsURL string
+	agent     *robots.Agent
+	fixed     robots.Decision
+	isFixed   bool
+	views     *decisionViews
 	// hasUsage is set when the file has usage-preference lines: each
 	// allowed URL then gets its preference too.
 	hasUsage bool
@@ -248,7 +267,8 @@ func newCheckSource(ios *IOStreams, src *source, prof robots.Profile, agent stri
 	readNotes(ios, src, f)
 	markupWarning(ios, src)
 	cs := &checkSource{name: src.name, views: newDecisionViews(src.name, prof, src.fetched)}
-	cs.fixed, cs.isFixed = fixedDecision(src.fetched)
+	cs.robotsURL = src.manifestURL()
+	cs.fixed, cs.isFixed = src.fixed()
 	pol := robots.Compile(f, prof)
 	cs.agent = pol.Agent(agent)
 	cs.hasUsage = !cs.isFixed && pol.HasUsage()
@@ -309,24 +329,30 @@ func (ss *siteSources) pinRobots(arg, base string) error {
 // they are dropped and, if asked for again, read from the fetch cache.
 const maxSites = 4096
 
-func (ss *siteSources) get(u string) *checkSource {
+// get returns the robots.txt of u's site, fetching it the first time;
+// a badURL error when u names no site or its robots.txt gave no answer.
+func (ss *siteSources) get(u input.URL) (*checkSource, error) {
 	ios := ss.ios
-	robotsURL, err := fetch.ManifestURL(u, "robots.txt")
-	if err != nil || !fetch.IsURL(u) {
-		fmt.Fprintf(ios.ErrOut, "sitetxt: %s: not an absolute http(s) URL; without a SOURCE, each URL is checked against its own site's robots.txt\n", shownURL(u))
-		ss.failure = &exitError{code: ExitError}
-		return nil
+	if !u.Absolute() {
+		return nil, &badURL{u.NoSite()}
+	}
+	robotsURL, err := fetch.ManifestURL(u.Typed, "robots.txt")
+	if err != nil {
+		return nil, &badURL{err}
 	}
 	if ss.pin != nil {
 		if ss.pinURL == "" {
 			ss.pinURL = robotsURL
 		}
 		if robotsURL == ss.pinURL {
-			return ss.pin
+			return ss.pin, nil
 		}
 	}
 	if cs, ok := ss.m[robotsURL]; ok {
-		return cs
+		if cs == nil {
+			return nil, notAnswered("%s: its site's robots.txt gave no answer (said above)", shownURL(u.Typed))
+		}
+		return cs, nil
 	}
 	if len(ss.m) >= maxSites {
 		clear(ss.m)
@@ -336,14 +362,14 @@ func (ss *siteSources) get(u string) *checkSource {
 		fmt.Fprintf(ios.ErrOut, "sitetxt: %s\n", visible(err.Error()))
 		ss.failure = &exitError{code: ExitError}
 		ss.m[robotsURL] = nil
-		return nil
+		return nil, notAnswered("%s: its site's robots.txt gave no answer", shownURL(u.Typed))
 	}
 	if f := reportFetch(ios, src); f != nil {
 		ss.failure = f
 	}
 	cs := newCheckSource(ios, src, ss.prof, ss.agent)
 	ss.m[robotsURL] = cs
-	return cs
+	return cs, nil
 }
 
 // writeDecision writes one decision for people: the verdict (padded, so

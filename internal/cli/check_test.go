@@ -112,8 +112,8 @@ func TestCheckGoogleVectors(t *testing.T) {
 
 // TestCheckNotesCutAgent: a --agent that is more than a crawler name (a
 // version, a whole User-Agent header) gets a note saying which name is
-// used; a bare name, "*" and the google profile (which compares the name
-// whole) get none.
+// used; a bare name and "*" get none; under google, which compares the
+// string whole, a whole header gets a note saying it matches no group.
 func TestCheckNotesCutAgent(t *testing.T) {
 	const src = "User-agent: Mozilla\nDisallow: /\n"
 	tests := []struct {
@@ -125,7 +125,8 @@ func TestCheckNotesCutAgent(t *testing.T) {
 		{[]string{"--agent", "MJ12bot/v1.4"}, ""},
 		{[]string{"--agent", "MJ12bot"}, ""},
 		{[]string{}, ""},
-		{[]string{"--agent", "Mozilla/5.0", "--profile", "google"}, ""},
+		{[]string{"--agent", "Googlebot", "--profile", "google"}, ""},
+		{[]string{"--agent", "Mozilla/5.0 (compatible; Googlebot/2.1)", "--profile", "google"}, `sitetxt: note: --agent "Mozilla/5.0 (compatible; Googlebot/2.1)": under google it is compared whole with each User-agent line's product token (letters, '-' and '_'), as Google's parser does, so it matches no group and only "*" applies; Google matches the product token: give it ("Mozilla" here, or the crawler's own token in the header)` + "\n"},
 	}
 	for _, tt := range tests {
 		_, stderr, _ := runCLI(t, src, append(append([]string{"check"}, tt.args...), "-", "/x")...)

@@ -11,18 +11,21 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"github.com/sitetxt/sitetxt/internal/termsafe"
 	"io"
 	"os"
 	"strconv"
 	"strings"
 
+	"github.com/sitetxt/sitetxt/termsafe"
+
+	"github.com/spf13/cobra"
+
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/decision"
+	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/robots"
-	"github.com/spf13/cobra"
 )
 
 // The verdict words of text and CSV output (JSON says "allowed": bool).
@@ -277,8 +280,18 @@ func diagRow(d *grammar.Diagnostic) []string {
 func itoa(n int) string { return fmt.Sprint(n) }
 
 // exitWith returns the error a command ends with: a fetch failure (exit 2,
-// its cause printed) wins over findings (exit 1).
-func exitWith(failure error, found bool) error {
+// its cause printed) or URLs of a batch that were not answered (exit 2,
+// counted) win over findings (exit 1).
+func exitWith(failure error, found bool, batches ...*batch) error {
+	for _, b := range batches {
+		if e := b.exit(); e != nil {
+			if failure == nil {
+				return e
+			}
+			// Both: the count is said too, the failure's exit stands.
+			return &exitError{code: ExitError, err: e.(*exitError).err}
+		}
+	}
 	if failure != nil {
 		return failure
 	}
@@ -371,16 +384,25 @@ const contractDoc = "## The output contract\n\n" +
 	"   standard error (`sitetxt: cannot fetch https://x/robots.txt: ...`) and the decisions the\n" +
 	"   standard derives from the failure (RFC 9309: everything disallowed) are still printed. 2 wins\n" +
 	"   over 1. Endless standard input stops at the documented limit with a message, never silently.\n" +
-	"   A URL that is neither absolute nor a path starting with `/` (`org/plans.html`) is a usage\n" +
-	"   error in every command that takes URLs (and a `--path` of audit that does not start with `/`),\n" +
-	"   named with what was probably meant, before anything is\n" +
-	"   printed; a line of `--urls` names its file and line. When nothing given could be read, the\n" +
-	"   errors and exit 2, and nothing on standard output (no CSV header, no totals of zeros,\n" +
-	"   no empty page); an `audit --summary` list or directory that names no file is such an error.\n" +
+	"   When nothing given could be read, the errors and exit 2, and nothing on standard output (no\n" +
+	"   CSV header, no totals of zeros, no empty page); an `audit --summary` list or directory that\n" +
+	"   names no file is such an error.\n" +
+	"   **Batches lose nothing.** A URL to decide is read one way by every command, `serve`'s API and\n" +
+	"   its tester (package internal/input): an absolute http(s) URL, a path (`/a`; the empty URL is\n" +
+	"   the root), or a relative reference (`org/plans.html`), read from the site's root as\n" +
+	"   `/org/plans.html` (RFC 3986 5.2) with one note saying so (audit's `--path` too). A URL that\n" +
+	"   cannot be answered (an http URL without a host, a host that does not parse, a URL on another\n" +
+	"   origin than the robots.txt fetched for it, which governs its own origin only, RFC 9309 2.3;\n" +
+	"   without a SOURCE, a URL that names no site) is an error for that URL alone: in `-o json` an\n" +
+	"   object `{\"url\", \"error\"}` in its place, otherwise a message on standard error numbered by\n" +
+	"   where it came from (`sitetxt: <stdin>:2: ...`, `sitetxt: URL 3: ...` for the command line's).\n" +
+	"   Every other URL is answered, then `sitetxt: N URLs of M not answered` and exit 2 (partial\n" +
+	"   failure; 2 wins over 1). `serve` answers such a URL with `error` in its result (POST /v1/check,\n" +
+	"   /v1/test, /v1/agents), the others as usual.\n" +
 	"7. **Nothing raw reaches a terminal.** Text output, CSV output and standard error escape every\n" +
 	"   character that could act on a terminal: C0 controls (tab, CR and LF included) and DEL as `\\xNN`,\n" +
 	"   C1 controls, bidirectional marks, embeddings, overrides and isolates, and line/paragraph\n" +
-	"   separators as `\\uNNNN`, bytes that are not UTF-8 as `\\xNN` (package internal/termsafe). JSON\n" +
+	"   separators as `\\uNNNN`, bytes that are not UTF-8 as `\\xNN` (package termsafe). JSON\n" +
 	"   output is exact: the bytes the site wrote, JSON-escaped. CSV cells that a spreadsheet would run\n" +
 	"   as a formula (starting with `=`, `+`, `-`, `@`) get a leading `'`.\n" +
 	"8. **Notes** go to standard error as `sitetxt: note: ...` and are silenced with `-q`; warnings\n" +
@@ -419,7 +441,18 @@ const contractDoc = "## The output contract\n\n" +
 	"11. **Counts.** A count word agrees with its number (`1 dataset`, `2 datasets`). A file's\n" +
 	"   diagnostics are counted one way under one profile: lint lists them, summary and fetch count\n" +
 	"   them (what matters only under other profiles is left out, as lint leaves it out without\n" +
-	"   `--portability`), and parse, which shows the grammar's own, says how many lint reports.\n\n"
+	"   `--portability`), and parse, which shows the grammar's own, says how many lint reports.\n" +
+	"12. **Colour.** Text output is coloured only on a terminal, unless `NO_COLOR` is set (any value,\n" +
+	"   https://no-color.org) or `TERM` is `dumb`; `--color=always` colours even into a pipe and\n" +
+	"   `--color=never` never does (`--color=auto` is the default). JSON and CSV are never coloured.\n" +
+	"13. **The command line.** Errors are one line on standard error, `sitetxt: ` then a message in\n" +
+	"   lower case without a final period, and exit 2: a mistyped command or flag names what was\n" +
+	"   probably meant (`sitetxt: unknown command \"chek\" (did you mean check? ...)`, `sitetxt: check:\n" +
+	"   unknown flag --agnet (did you mean --agent? ...)`). `--help` starts with the usage line, then\n" +
+	"   the prose. `--version` prints the version, the VCS revision and time Go recorded in the binary\n" +
+	"   (runtime/debug) and the Go version. `sitetxt completion SHELL` completes commands, flags,\n" +
+	"   profiles, formats and, for `--agent`, the known crawlers' names; `sitetxt man DIR` writes a man\n" +
+	"   page per command, generated from the same command tree as this page.\n\n"
 
 // readNotes says on standard error where sitetxt read less of a source
 // than it held, once per kind: past maxRead (a warning: the input was cut,
@@ -448,16 +481,13 @@ func readNotes(ios *IOStreams, src *source, f *grammar.File) {
 	}
 }
 
-// agentNote says when an agent name is not matched whole: under every
-// profile but google only its product token ("FooBot" of "FooBot/2.1
-// (+https://foo.example/bot)") is compared with the User-agent lines
-// (robots.Profile.CrawlerName).
+// agentNote says when an agent name is not matched as given
+// (input.AgentNote): under rfc9309, draft and norobots only its product
+// token is compared; under google a whole User-Agent header matches no
+// group of its own.
 func agentNote(ios *IOStreams, prof robots.Profile, agent string) {
-	if agent == globalAgent {
-		return
-	}
-	if name, cut := prof.CrawlerName(agent); cut {
-		note(ios, "--agent %q is read as the crawler name %q", agent, name)
+	if n := input.AgentNote(prof, agent); n != "" {
+		note(ios, "--%s", n)
 	}
 }
 

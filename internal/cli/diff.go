@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
@@ -95,7 +96,7 @@ func diffRun(opts *diffOptions) error {
 	markupWarning(opts.IO, src)
 	views := make([]*decisionViews, len(pols))
 	for i, p := range pols {
-		views[i] = newDecisionViews(src.name, p.prof, p.fetched)
+		views[i] = newDecisionViews(src.name, p.prof, p.Fetched)
 	}
 	out := newStream(opts.IO.Out, streamsInput(opts.IO, opts.URLsFile))
 	st := newStyle(opts.IO, opts.IO.Out)
@@ -118,8 +119,14 @@ func diffRun(opts *diffOptions) error {
 		}
 	}
 	disagree := false
-	err = forEachURL(opts.IO, opts.URLs, opts.URLsFile, func(u string) error {
-		c := compareAccess(pols, opts.Agent, u)
+	urls := newBatch(opts.IO, opts.URLs, opts.URLsFile)
+	urls.jl = jl
+	err = urls.each(func(iu input.URL) error {
+		if err := iu.Governs(src.manifestURL()); err != nil {
+			return &badURL{err}
+		}
+		u := iu.Typed
+		c := compareAccess(pols, opts.Agent, iu.Decide)
 		if !c.Agree {
 			disagree = true
 		}
@@ -150,7 +157,7 @@ func diffRun(opts *diffOptions) error {
 	if err != nil {
 		return err
 	}
-	return exitWith(failure, disagree)
+	return exitWith(failure, disagree, urls)
 }
 
 // diffText writes comparisons for people as they are decided, one row per

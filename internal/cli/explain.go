@@ -133,7 +133,7 @@ func explainRun(opts *explainOptions) error {
 
 	v := explainJSON{File: src.name, Agent: opts.Agent, Profile: prof.String(), Why: e.Why,
 		Groups: []*groupJSON{}, Rules: []explainRuleJSON{}, Sitemaps: []sitemapJSON{}, Usage: []*usageLineRef{}, Fetch: views.fetch}
-	if d, ok := fixedDecision(src.fetched); ok {
+	if d, ok := src.fixed(); ok {
 		v.Why = "the fetch decides every URL: " + d.Reason
 	} else {
 		for _, g := range e.Groups {

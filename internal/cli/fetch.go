@@ -11,6 +11,7 @@ import (
 	"github.com/sitetxt/sitetxt/datatxt"
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )
@@ -92,8 +93,13 @@ type fetchReport struct {
 // fetchParallel is how many manifests "sitetxt fetch" fetches at a time.
 const fetchParallel = 8
 
-// siteURL turns a SITE argument into a URL: a bare host name means https.
+// siteURL turns a SITE argument into a URL: a bare host name means https
+// (input.SiteURL, as a SOURCE is read), as does any other name without a
+// scheme.
 func siteURL(arg string) string {
+	if u, ok := input.SiteURL(arg); ok {
+		return u
+	}
 	if !strings.Contains(arg, "://") {
 		return "https://" + arg + "/"
 	}

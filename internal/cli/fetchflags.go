@@ -14,6 +14,7 @@ import (
 
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )
@@ -133,7 +134,7 @@ func (ff *fetchFlags) Fetcher() *fetch.Fetcher {
 // mode returns the access method for a manifest and whose it is:
 // data.txt's own ("datatxt"), or for robots.txt that of ff.Profile (its
 // name).
-func (ff *fetchFlags) mode(manifest string) (fetch.Mode, string, error) {
+func (ff *fetchFlags) mode(manifest string) (*fetch.Access, string, error) {
 	if manifest == "data.txt" {
 		return fetch.AccessDataTxt, "datatxt", nil
 	}
@@ -141,7 +142,7 @@ func (ff *fetchFlags) mode(manifest string) (fetch.Mode, string, error) {
 	if ff.Profile != "" {
 		var err error
 		if p, err = robots.ParseProfile(ff.Profile); err != nil {
-			return 0, "", usageError("%v", err)
+			return nil, "", usageError("%v", err)
 		}
 	}
 	return p.Access(), p.String(), nil
@@ -171,6 +172,7 @@ func (ff *fetchFlags) fetchSource(url, manifest string) (*source, error) {
 // fetch.Result: a command that interprets robots.txt must look at its Status
 // (AllowAll, DisallowAll, Defer) before at the empty data.
 func resolveSource(ios *IOStreams, ff *fetchFlags, arg, manifest string) (*source, error) {
+	arg = siteArg(ios, arg)
 	if !fetch.IsURL(arg) {
 		if strings.Contains(arg, "://") {
 			return nil, usageError("%q is not an http(s) URL with a host", arg)
@@ -188,6 +190,22 @@ func resolveSource(ios *IOStreams, ff *fetchFlags, arg, manifest string) (*sourc
 		note(ios, "%s is a page, not a %s: reading its site's %s %s", arg, manifest, manifest, url)
 	}
 	return ff.fetchSource(url, manifest)
+}
+
+// siteArg reads a SOURCE that is not a file but a host name, possibly
+// with a path ("example.org", "www.example.org/private/x"), as the https
+// URL of that host (input.SiteURL), with a note, as "sitetxt fetch" reads
+// a SITE; any other arg is returned as it is. A file of that name wins.
+func siteArg(ios *IOStreams, arg string) string {
+	u, ok := input.SiteURL(arg)
+	if !ok {
+		return arg
+	}
+	if _, err := os.Stat(arg); err == nil {
+		return arg
+	}
+	note(ios, "%s is not a file: it is read as the site %s", arg, u)
+	return u
 }
 
 // manifestSourceURL resolves a SOURCE URL: a site ("https://example.org",

@@ -45,17 +45,6 @@ func TestNothingBeforeAnError(t *testing.T) {
 	}
 }
 
-// TestPathArgLikeURLArg: audit --path refuses a relative path as check
-// refuses a relative URL, with the same hint (issue 24, item 1).
-func TestPathArgLikeURLArg(t *testing.T) {
-	chdirRoot(t)
-	out, errOut, code := runCLI(t, "", "audit", "--path", "org/plans.html", "testdata/robots/fict.org.txt")
-	want := "sitetxt: --path \"org/plans.html\" is not a path starting with \"/\" (did you mean /org/plans.html?)\n"
-	if code != ExitError || out != "" || errOut != want {
-		t.Errorf("audit --path org/plans.html = exit %d, %q, %q; want exit 2, %q", code, out, errOut, want)
-	}
-}
-
 // TestOddInputWarnedEverywhere: binary data and an HTML page get the same
 // warning from every command that reads a robots.txt, summary and parse
 // included (issue 24, item 4).

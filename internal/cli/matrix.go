@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )
@@ -52,6 +53,7 @@ printed).`,
 		},
 	}
 	cmd.Flags().StringArrayVar(&opts.Agents, "agent", nil, "a crawler for a column (repeat for more)")
+	_ = cmd.RegisterFlagCompletionFunc("agent", crawlerNames)
 	profileFlag(cmd, &opts.Profile)
 	outputFlag(cmd, &opts.Output, "text", "json", "csv")
 	cmd.Flags().StringVar(&opts.URLsFile, "urls", "", `read URLs one per line from FILE ("-" for standard input)`)
@@ -133,12 +135,12 @@ func matrixRun(opts *matrixOptions) error {
 	for _, a := range agents {
 		agentNote(opts.IO, as[0].prof, a)
 	}
-	fixed, isFixed := as[0].fixed()
+	fixed, isFixed := as[0].Fixed()
 	sel := make([]*robots.Agent, len(agents))
 	for i, a := range agents {
-		sel[i] = as[0].policy.Agent(a)
+		sel[i] = as[0].Policy.Agent(a)
 	}
-	views := newDecisionViews(src.name, as[0].prof, as[0].fetched)
+	views := newDecisionViews(src.name, as[0].prof, as[0].Fetched)
 	out := newStream(opts.IO.Out, streamsInput(opts.IO, opts.URLsFile))
 	st := newStyle(opts.IO, opts.IO.Out)
 	// Text: a fixed-width column per agent, then the URL, so rows line up
@@ -155,12 +157,18 @@ func matrixRun(opts *matrixOptions) error {
 	}
 	disallowed := false
 	ds := make([]robots.Decision, len(sel))
-	err = forEachURL(opts.IO, opts.URLs, opts.URLsFile, func(u string) error {
+	urls := newBatch(opts.IO, opts.URLs, opts.URLsFile)
+	urls.jl = jl
+	err = urls.each(func(iu input.URL) error {
+		if err := iu.Governs(src.manifestURL()); err != nil {
+			return &badURL{err}
+		}
+		u := iu.Typed
 		for i, a := range sel {
 			if isFixed {
 				ds[i] = fixed
 			} else {
-				ds[i] = a.Decide(u)
+				ds[i] = a.Decide(iu.Decide)
 			}
 			if !ds[i].Allowed {
 				disallowed = true
@@ -204,5 +212,5 @@ func matrixRun(opts *matrixOptions) error {
 	if err != nil {
 		return err
 	}
-	return exitWith(failure, disallowed)
+	return exitWith(failure, disallowed, urls)
 }

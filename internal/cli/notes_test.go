@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sitetxt/sitetxt/internal/shareddata"
+	"github.com/sitetxt/sitetxt/internal/slowtest"
 )
 
 // TestNotes: limits and defaults are never silent; each says so once on
@@ -67,11 +67,9 @@ func TestNotes(t *testing.T) {
 
 // TestHostileEndlessStdin: an endless standard input stops at the limit
 // with a warning, as SOURCE and as a stream of URLs (issue 13, point 6).
-// It reads 64 MiB, so it runs with SITETXT_SLOW=1 (CI's slow step).
+// It reads 64 MiB, so it runs in the slow tier (go test -tags slow).
 func TestHostileEndlessStdin(t *testing.T) {
-	if !shareddata.Slow() {
-		t.Skip("reads 64 MiB: set SITETXT_SLOW=1 to run it")
-	}
+	slowtest.Only(t, "reads 64 MiB")
 	endless := &repeatReader{s: "Disallow: /x\n"}
 	var out, errOut strings.Builder
 	ios := &IOStreams{In: endless, Out: &out, ErrOut: &errOut, Getenv: func(string) string { return "" }}

@@ -39,7 +39,12 @@ type serveOptions struct {
 	LogLevel     string
 	MaxMemory    string
 	MaxConns     int
+	MaxIdleConns int
+	HeaderTime   time.Duration
+	ReadTime     time.Duration
+	IdleTime     time.Duration
 	MaxAgent     int
+	Hosts        []string
 
 	// ready, when set, is called with the address listened on (tests).
 	ready func(addr string)
@@ -73,7 +78,12 @@ address that is not a public one (loopback, private, link-local,
 documentation, reserved, this host's own: the IANA special-purpose
 registries, checked at connection time, after DNS and on every redirect)
 unless --allow-private is given, and tells a stranger why a fetch failed
-in public words only (the detail is logged). --max-memory is one budget
+in public words only (the detail is logged). It answers only requests
+whose Host is a name it was told it answers to (--host; by default
+localhost and the address it listens on), refuses requests another
+site's page sent (Origin, Sec-Fetch-Site) and JSON API requests without
+Content-Type: application/json, so that no browser can be made to drive
+it. --max-memory is one budget
 the response cache, compiled rules, fetches in flight and requests being
 answered share; a request it cannot take gets 503. --token-file requires
 "Authorization: Bearer <token>" on POST /v1/* and /metrics. SIGTERM or
@@ -82,7 +92,7 @@ SIGINT stops accepting connections and finishes the requests in flight
 with status 499 when the client did not receive the whole answer.`,
 		Example: `  sitetxt serve --listen 127.0.0.1:8080
   sitetxt serve --listen :8080 --redis redis://10.0.0.5:6379/0 --token-file /etc/sitetxt/token
-  curl -s -d '{"agent":"ExampleBot","urls":["https://example.org/private/x"]}' http://127.0.0.1:8080/v1/check`,
+  curl -s -H 'Content-Type: application/json' -d '{"agent":"ExampleBot","urls":["https://example.org/private/x"]}' http://127.0.0.1:8080/v1/check`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
@@ -103,8 +113,13 @@ with status 499 when the client did not receive the whole answer.`,
 	fl.IntVar(&opts.MaxURLs, "max-urls", serve.DefaultMaxURLs, "most URLs in one request")
 	fl.Int64Var(&opts.MaxBody, "max-body", serve.DefaultMaxBody, "most bytes in one request body")
 	fl.StringVar(&opts.MaxMemory, "max-memory", "1GiB", "memory budget the response cache, compiled rules, fetches in flight and requests share (e.g. 512MiB, 4GiB); also the Go runtime's soft limit (docs/fleet.md)")
-	fl.IntVar(&opts.MaxConns, "max-conns", serve.DefaultMaxConns, "most client connections held at once")
+	fl.IntVar(&opts.MaxConns, "max-conns", serve.DefaultMaxConns, "most client connections held at once; past it, the one idle the longest is closed for a new one")
+	fl.IntVar(&opts.MaxIdleConns, "max-idle-conns", serve.DefaultMaxIdleConns, "most client connections kept idle between requests; past it, the one idle the longest is closed")
+	fl.DurationVar(&opts.HeaderTime, "header-timeout", serve.DefaultHeaderTimeout, "close a connection that does not send a request's headers within this long")
+	fl.DurationVar(&opts.ReadTime, "read-timeout", serve.DefaultReadTimeout, "answer 408 to a request whose body has not arrived within this long (headers included)")
+	fl.DurationVar(&opts.IdleTime, "idle-timeout", serve.DefaultIdleTimeout, "close a connection idle between requests for this long")
 	fl.IntVar(&opts.MaxAgent, "max-agent", serve.DefaultMaxAgent, "most bytes in a request's agent")
+	fl.StringSliceVar(&opts.Hosts, "host", nil, "a name this service answers to (the Host header; repeat for more); default: localhost and the listen address")
 	fl.DurationVar(&opts.Grace, "grace", 30*time.Second, "on SIGTERM, how long to wait for requests in flight")
 	fl.StringVar(&opts.LogFormat, "log-format", "text", "log format: text or json")
 	fl.StringVar(&opts.LogLevel, "log-level", "info", "least level logged: debug, info, warn or error")
@@ -125,8 +140,8 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 			return usageError("--max-memory %q: want a size of at least 64MiB (e.g. 512MiB, 4GiB)", opts.MaxMemory)
 		}
 	}
-	if opts.MaxConns < 0 || opts.MaxAgent < 0 {
-		return usageError("--max-conns and --max-agent must be positive")
+	if opts.MaxConns < 0 || opts.MaxIdleConns < 0 || opts.MaxAgent < 0 || opts.HeaderTime < 0 || opts.ReadTime < 0 || opts.IdleTime < 0 {
+		return usageError("--max-conns, --max-idle-conns, --max-agent and the timeouts must be positive")
 	}
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(maxMem))
 	log, err := serveLogger(opts)
@@ -135,7 +150,8 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 	}
 	cfg := serve.Config{Profile: prof, UserAgent: opts.UserAgent, AllowPrivate: opts.AllowPrivate,
 		MaxURLs: opts.MaxURLs, MaxBody: opts.MaxBody, FetchTimeout: opts.Timeout, RequestTimeout: opts.ReqTimeout, Logger: log,
-		MaxMemory: maxMem, MaxConns: opts.MaxConns, MaxAgent: opts.MaxAgent}
+		MaxMemory: maxMem, MaxConns: opts.MaxConns, MaxAgent: opts.MaxAgent, Hosts: opts.Hosts,
+		MaxIdleConns: opts.MaxIdleConns, HeaderTimeout: opts.HeaderTime, ReadTimeout: opts.ReadTime, IdleTimeout: opts.IdleTime}
 	if opts.TokenFile != "" {
 		b, err := os.ReadFile(opts.TokenFile)
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/decision"
+	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/sitemapjson"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/sitetxt/sitetxt/sitemap"
@@ -150,8 +151,7 @@ func sitemapsRun(opts *sitemapsOptions) error {
 	ff := &opts.Fetch
 	r := &sitemapsRunState{opts: opts, prof: prof, diags: map[grammar.Severity]int{},
 		lister: &robotsLister{ff: ff, prof: prof, m: map[string][]string{}, errs: map[string]error{}},
-		fetcher: &sitemap.Fetcher{UserAgent: ff.Fetcher().UserAgent, HTTPClient: ff.client, Timeout: ff.Timeout,
-			Cache: ff.Fetcher().Cache, MaxFiles: opts.MaxFiles, MaxDepth: opts.MaxDepth, MaxTime: opts.MaxTime,
+		fetcher: &sitemap.Fetcher{Fetcher: ff.Fetcher(), MaxFiles: opts.MaxFiles, MaxDepth: opts.MaxDepth, MaxTime: opts.MaxTime,
 			Options: sitemap.Options{Lenient: opts.Lenient}}}
 	if opts.Agent != "" {
 		agentNote(opts.IO, prof, opts.Agent)
@@ -307,7 +307,11 @@ func (r *sitemapsRunState) url(f *sitemap.Found) error {
 	var d robots.Decision
 	var cs *checkSource
 	if r.sites != nil {
-		if cs = r.sites.get(f.URL); cs != nil {
+		var err error
+		if cs, err = r.sites.get(input.URL{Typed: f.URL, Decide: f.URL}); err != nil {
+			fmt.Fprintf(r.opts.IO.ErrOut, "sitetxt: %s\n", visible(err.Error()))
+			r.sites.failure = &exitError{code: ExitError}
+		} else {
 			d = cs.decide(f.URL)
 			v.decided = &decided{cs.views.view(f.URL, r.opts.Agent, d)}
 			r.count(f.Sitemap, d.Allowed)

@@ -106,7 +106,7 @@ func TestCheckPerSite(t *testing.T) {
 	}
 	// A path cannot name its site: a clear error, exit 2, the others decided.
 	stdout, stderr, code := runCLI(t, "/relative\n"+a.URL+"/public\n", "check", "--no-cache", "--urls", "-")
-	if code != ExitError || !strings.Contains(stderr, "/relative: not an absolute http(s) URL") || !strings.Contains(stdout, a.URL+"/public") {
+	if code != ExitError || !strings.Contains(stderr, `<stdin>:1: "/relative" is not an absolute http(s) URL`) || !strings.Contains(stdout, a.URL+"/public") {
 		t.Errorf("check --urls with a path and no SOURCE = exit %d, %q, stderr %q; want exit 2, an error naming the path, the other URL decided", code, stdout, stderr)
 	}
 }

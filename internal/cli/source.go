@@ -28,6 +28,15 @@ type source struct {
 	fetched *fetch.Result
 }
 
+// manifestURL is the URL a fetched source was asked for, "" for a file:
+// a fetched robots.txt governs its own origin only (input.URL.Governs).
+func (s *source) manifestURL() string {
+	if s.fetched == nil {
+		return ""
+	}
+	return s.fetched.URL
+}
+
 // readSource reads a file, or standard input for "-".
 func readSource(ios *IOStreams, name string) (*source, error) {
 	var r io.Reader

@@ -2,13 +2,17 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/sitetxt/sitetxt/internal/serve"
@@ -215,5 +219,58 @@ func TestTesterChromiumTabs(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTesterChromiumCrossSite opens, in Chromium, a page on another
+// origin that posts to serve every way a page may without asking (no-cors
+// fetches with a text/plain body, a Blob with no type, a form), naming a
+// site for serve to fetch; then opens serve under a name that resolves to
+// it (DNS rebinding, mapped by --host-resolver-rules). Serve receives the
+// requests and refuses each: the site is never fetched.
+func TestTesterChromiumCrossSite(t *testing.T) {
+	chrome := findChromium(t, "the cross-site browser test of serve")
+	var fetched, posts atomic.Int64
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fetched.Add(1)
+		fmt.Fprint(w, "User-agent: *\nDisallow: /\n")
+	}))
+	t.Cleanup(site.Close)
+	h := serve.New(serve.Config{AllowPrivate: true, Logger: slog.New(slog.DiscardHandler)}).Handler()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			posts.Add(1)
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	check := fmt.Sprintf(`{"agent":"X","urls":["%s/a"]}`, site.URL)
+	test := fmt.Sprintf(`{"site":"%s/"}`, site.URL)
+	page := `<!doctype html><body><iframe name="sink"></iframe>
+<form id="f" method="POST" enctype="text/plain" target="sink" action="` + ts.URL + `/v1/test"><input name='{"site":"` + site.URL + `/","x":"' value='"}'></form>
+<script>
+const serve = ` + strconv.Quote(ts.URL) + `;
+fetch(serve + "/v1/check", {method: "POST", mode: "no-cors", body: ` + strconv.Quote(check) + `}).catch(() => {});
+fetch(serve + "/v1/check", {method: "POST", mode: "no-cors", body: new Blob([` + strconv.Quote(check) + `])}).catch(() => {});
+fetch(serve + "/v1/test", {method: "POST", mode: "no-cors", headers: {"Content-Type": "text/plain"}, body: ` + strconv.Quote(test) + `}).catch(() => {});
+document.getElementById("f").submit();
+</script>`
+	attacker := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, page)
+	}))
+	t.Cleanup(attacker.Close)
+	chromiumDOM(t, chrome, t.TempDir(), attacker.URL+"/")
+	if n := posts.Load(); n < 4 {
+		t.Fatalf("serve received %d of the page's 4 posts: the test did not run as meant", n)
+	}
+	_, port, _ := net.SplitHostPort(ts.Listener.Addr().String())
+	q := url.Values{"site": {site.URL + "/"}, "url": {"/a"}}
+	dom := chromiumDOM(t, chrome, t.TempDir(), "http://rebind.test:"+port+"/?"+q.Encode(), "--host-resolver-rules=MAP rebind.test 127.0.0.1")
+	if !strings.Contains(dom, "is not a name this service answers to") {
+		t.Errorf("serve under a rebound name answered %.300s; want the Host refused", dom)
+	}
+	if n := fetched.Load(); n != 0 {
+		t.Errorf("cross-site pages made serve fetch the site %d times, want 0", n)
 	}
 }

@@ -2,39 +2,78 @@ package cli
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+
+	"github.com/sitetxt/sitetxt/internal/input"
 )
 
-// forEachURL calls fn for each URL named on the command line, then for each
-// line of file ("-" for standard input; "" for none), as it is read. Lines
-// keep everything but their line end; blank lines and lines starting with
-// "#" (after white space) are skipped. Every URL must be absolute or a
-// path starting with "/" (checkURLArg): the command-line ones are checked
-// before any is decided, so a bad one stops the command (exit 2) with
-// nothing printed; a bad line of file stops it there, naming the line.
-func forEachURL(ios *IOStreams, urls []string, file string, fn func(string) error) error {
-	if err := checkURLArgs(urls); err != nil {
-		return err
-	}
-	for _, u := range urls {
-		if err := fn(u); err != nil {
+// batch is a stream of URLs to answer (the command line's, then those of
+// --urls), read the one way package input reads them. A URL that cannot
+// be answered is an error for that URL alone: in -o json an object
+// {"url", "error"} in its place, otherwise a message on standard error
+// naming where it came from ("<stdin>:2: ..."); every other URL is
+// answered, and the command then exits 2 (docs/cli.md).
+type batch struct {
+	ios *IOStreams
+	// jl is set for -o json: errors are written there, in order.
+	jl       *jsonLines
+	urls     []string
+	file     string
+	answered int
+	failed   int
+	noted    bool // the note on relative references was printed
+}
+
+// urlError is the JSON object of a URL that could not be answered.
+type urlError struct {
+	URL   string `json:"url"`
+	Error string `json:"error"`
+}
+
+// badURL is an error for one URL of a batch: the batch reports it and
+// goes on with the next URL.
+type badURL struct{ err error }
+
+func (e *badURL) Error() string { return e.err.Error() }
+
+// notAnswered makes err an error for the URL being answered.
+func notAnswered(format string, args ...any) error {
+	return &badURL{err: fmt.Errorf(format, args...)}
+}
+
+// newBatch returns the batch of urls (named on the command line) and the
+// lines of file ("-" for standard input; "" for none).
+func newBatch(ios *IOStreams, urls []string, file string) *batch {
+	return &batch{ios: ios, urls: urls, file: file}
+}
+
+// each calls fn for each URL, the command line's first, then each line of
+// the file as it is read. Lines keep everything but their line end; blank
+// lines and lines starting with "#" (after white space) are skipped. A URL
+// package input cannot read, or for which fn returns a badURL, is
+// reported (fail) and the next is read; any other error of fn stops the
+// batch.
+func (b *batch) each(fn func(input.URL) error) error {
+	for i, u := range b.urls {
+		if err := b.one(fmt.Sprintf("URL %d", i+1), u, fn); err != nil {
 			return err
 		}
 	}
-	if file == "" {
+	if b.file == "" {
 		return nil
 	}
 	var r io.Reader
-	name := file
-	if file == "-" {
-		r, name = ios.In, "<stdin>"
+	name := b.file
+	if b.file == "-" {
+		r, name = b.ios.In, "<stdin>"
 	} else {
-		f, err := os.Open(file)
+		f, err := os.Open(b.file)
 		if err != nil {
-			return &exitError{code: ExitError, err: fmt.Errorf("cannot read %s: %w", file, unwrapPath(err))}
+			return &exitError{code: ExitError, err: fmt.Errorf("cannot read %s: %w", b.file, unwrapPath(err))}
 		}
 		defer f.Close()
 		r = f
@@ -49,10 +88,7 @@ func forEachURL(ios *IOStreams, urls []string, file string, fn func(string) erro
 		if t := strings.TrimLeft(line, " \t"); t == "" || t[0] == '#' {
 			continue
 		}
-		if !isURLOrPath(line) {
-			return usageError("%s:%d: %s", name, n, notURLMessage(line))
-		}
-		if err := fn(line); err != nil {
+		if err := b.one(fmt.Sprintf("%s:%d", name, n), line, fn); err != nil {
 			return err
 		}
 	}
@@ -62,9 +98,49 @@ func forEachURL(ios *IOStreams, urls []string, file string, fn func(string) erro
 	return nil
 }
 
-// needURLs checks that a command has URLs to work on, that those named on
-// the command line are URLs or paths, and that SOURCE and --urls do not
-// both claim standard input: before anything is printed.
+// one reads and answers one URL typed at where.
+func (b *batch) one(where, typed string, fn func(input.URL) error) error {
+	u, err := input.ReadURL(typed)
+	if err != nil {
+		return b.fail(where, typed, err)
+	}
+	var bad *badURL
+	switch err := fn(u); {
+	case err == nil:
+		b.answered++
+		if u.Relative() && !b.noted {
+			note(b.ios, "%s", u.RelativeNote())
+			b.noted = true
+		}
+		return nil
+	case errors.As(err, &bad):
+		return b.fail(where, typed, bad.err)
+	default:
+		return err
+	}
+}
+
+// fail reports a URL that could not be answered.
+func (b *batch) fail(where, typed string, err error) error {
+	b.failed++
+	if b.jl != nil {
+		return b.jl.write(urlError{URL: typed, Error: err.Error()})
+	}
+	fmt.Fprintf(b.ios.ErrOut, "sitetxt: %s: %s\n", where, visible(err.Error()))
+	return nil
+}
+
+// exit returns the exit error for URLs that could not be answered (exit
+// 2, with a count of them on standard error), or nil.
+func (b *batch) exit() error {
+	if b.failed == 0 {
+		return nil
+	}
+	return &exitError{code: ExitError, err: fmt.Errorf("%s of %d not answered", plural(b.failed, "URL"), b.failed+b.answered)}
+}
+
+// needURLs checks that a command has URLs to work on and that SOURCE and
+// --urls do not both claim standard input, before anything is printed.
 func needURLs(cmd, source string, urls []string, file string) error {
 	if len(urls) == 0 && file == "" {
 		return usageError("%s: no URL given (name URLs after SOURCE or use --urls)", cmd)
@@ -72,10 +148,7 @@ func needURLs(cmd, source string, urls []string, file string) error {
 	if file == "-" && source == "-" {
 		return usageError("%s: SOURCE and --urls cannot both be standard input", cmd)
 	}
-	if err := checkURLsFile(file); err != nil {
-		return err
-	}
-	return checkURLArgs(urls)
+	return checkURLsFile(file)
 }
 
 // checkURLsFile checks that a --urls file can be opened, before anything
@@ -92,57 +165,25 @@ func checkURLsFile(file string) error {
 	return f.Close()
 }
 
-// checkURLArgs checks URLs named on the command line, all of them before
-// any is used: a URL that is neither absolute nor a path ("org/plans.html")
-// would otherwise be read as a host name by some commands and refused by
-// others.
-//
-// The empty URL is accepted: it is the site's root, as Google's parser
-// and its test suite read it.
-func checkURLArgs(urls []string) error {
-	for _, u := range urls {
-		if u != "" && !isURLOrPath(u) {
-			return usageError("%s", notURLMessage(u))
+// readPaths reads the values of a flag that takes paths (audit --path)
+// the way a URL to decide is read: a relative one is the path from the
+// site's root, with the same note; an absolute URL is refused.
+func readPaths(ios *IOStreams, flag string, paths []string) ([]string, error) {
+	out := make([]string, len(paths))
+	noted := false
+	for i, p := range paths {
+		u, err := input.ReadURL(p)
+		if err == nil && u.Decide != "" && u.Decide[0] != '/' {
+			err = fmt.Errorf("%q is not a path", p)
 		}
-	}
-	return nil
-}
-
-// checkPathArgs checks the values of a flag that takes paths only (audit
-// --path) as checkURLArgs checks URLs, with the same hint.
-func checkPathArgs(flag string, paths []string) error {
-	for _, p := range paths {
-		if !strings.HasPrefix(p, "/") {
-			msg := fmt.Sprintf("%s %q is not a path starting with \"/\"", flag, visible(p))
-			return usageError("%s%s", msg, meantHint(p))
+		if err != nil {
+			return nil, usageError("%s %s", flag, visible(err.Error()))
 		}
+		if u.Relative() && !noted {
+			note(ios, "%s %s", flag, u.RelativeNote())
+			noted = true
+		}
+		out[i] = u.Decide
 	}
-	return nil
-}
-
-// notURLMessage says what is wrong with u, and what was probably meant.
-func notURLMessage(u string) string {
-	return fmt.Sprintf("%q is neither an absolute URL nor a path starting with \"/\"", visible(u)) + meantHint(u)
-}
-
-// meantHint guesses the path meant by a relative one ("org/plans.html"):
-// " (did you mean /org/plans.html?)", or "" when there is no good guess.
-func meantHint(u string) string {
-	if u == "" || strings.ContainsAny(u, ": ") {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean /%s?)", visible(u))
-}
-
-// isURLOrPath reports whether u is an absolute URL (scheme ":") or a path.
-func isURLOrPath(u string) bool {
-	if strings.HasPrefix(u, "/") {
-		return true
-	}
-	i := 0
-	for i < len(u) && (u[i] >= 'a' && u[i] <= 'z' || u[i] >= 'A' && u[i] <= 'Z' ||
-		i > 0 && (u[i] >= '0' && u[i] <= '9' || u[i] == '+' || u[i] == '-' || u[i] == '.')) {
-		i++
-	}
-	return i > 0 && i < len(u) && u[i] == ':'
+	return out, nil
 }

@@ -1,104 +1,141 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sitetxt/sitetxt/internal/sitetest"
 )
 
-// TestURLNeverMisread: every command that takes URLs refuses one that is
-// neither absolute nor a path the same way (exit 2, naming it, nothing on
-// standard output), where check used to read "org" as a host.
-func TestURLNeverMisread(t *testing.T) {
+// TestRelativeReadOneWay: a URL typed without a scheme or a leading "/"
+// ("org/plans.html") is read from the site's root ("/org/plans.html") by
+// every command that takes URLs, with one note saying so, and answered
+// (issue 35, item 2); it was refused (issue 24), and before that read as a
+// host name.
+func TestRelativeReadOneWay(t *testing.T) {
 	chdirRoot(t)
-	for _, args := range [][]string{
-		{"check", "testdata/robots/fict.org.txt", "org/plans.html"},
-		{"diff", "testdata/robots/fict.org.txt", "org/plans.html"},
-		{"matrix", "testdata/robots/fict.org.txt", "org/plans.html"},
-		{"agents", "testdata/mobileagent/fict.org.txt", "org/plans.html"},
-		{"check", "testdata/robots/fict.org.txt", "/ok", "org/plans.html"},
+	const noteText = `sitetxt: note: "org/plans.html" has no scheme and no leading "/": it is read from the site's root, as "/org/plans.html"`
+	for _, tt := range []struct {
+		args []string
+		out  string // a part of standard output
+		code int
+	}{
+		{[]string{"check", "testdata/robots/fict.org.txt", "org/plans.html"}, "disallowed org/plans.html: testdata/robots/fict.org.txt:12: Disallow: /org/plans.html", ExitFindings},
+		{[]string{"diff", "testdata/robots/fict.org.txt", "org/plans.html"}, "disallowed :12  disallowed :12  disallowed :12  disallowed :12  org/plans.html", ExitOK},
+		{[]string{"matrix", "testdata/robots/fict.org.txt", "org/plans.html"}, "why: *: testdata/robots/fict.org.txt:12: Disallow: /org/plans.html", ExitFindings},
+		{[]string{"agents", "testdata/mobileagent/fict.org.txt", "org/plans.html"}, "org/plans.html  allowed", ExitOK},
+		{[]string{"check", "-o", "json", "testdata/robots/fict.org.txt", "/ok", "org/plans.html"}, `{"url":"org/plans.html","agent":"*","profile":"rfc9309","allowed":false,"reason":"rule matched","rule":{"directive":"Disallow","pattern":"/org/plans.html"`, ExitFindings},
 	} {
-		out, errOut, code := runCLI(t, "", args...)
-		if code != ExitError || out != "" || !strings.Contains(errOut, `"org/plans.html" is neither an absolute URL nor a path`) || !strings.Contains(errOut, "did you mean /org/plans.html?") {
-			t.Errorf("sitetxt %s = exit %d, stdout %q, stderr %q; want exit 2 naming the URL, nothing on stdout", strings.Join(args, " "), code, out, errOut)
+		out, errOut, code := runCLI(t, "", tt.args...)
+		if code != tt.code || !strings.Contains(out, tt.out) || strings.Count(errOut, noteText) != 1 {
+			t.Errorf("sitetxt %s = exit %d, stdout %q, stderr %q; want exit %d, %q and one note", strings.Join(tt.args, " "), code, out, errOut, tt.code, tt.out)
 		}
 	}
-	out, errOut, code := runCLI(t, "/a\norg/x\n", "check", "--urls", "-", "testdata/robots/fict.org.txt")
-	if code != ExitError || !strings.Contains(errOut, "<stdin>:2:") {
-		t.Errorf("check --urls - with a bad second line = exit %d, %q, %q; want exit 2 naming <stdin>:2", code, out, errOut)
+	out, errOut, code := runCLI(t, "", "audit", "--path", "org/plans.html", "-o", "csv", "testdata/robots/fict.org.txt")
+	if code != ExitOK || !strings.Contains(out, "/org/plans.html") || !strings.Contains(errOut, `--path "org/plans.html" has no scheme`) {
+		t.Errorf("audit --path org/plans.html = exit %d, stderr %q; want the path /org/plans.html audited, with the note", code, errOut)
 	}
 }
 
-// TestCheckOneAgent: check answers for one agent; a repeated --agent is
-// refused rather than silently answering for the last one.
-func TestCheckOneAgent(t *testing.T) {
+// TestBatchLosesNothing: a URL that cannot be answered is an error for
+// that URL alone, named by where it came from (text) or an object with
+// "url" and "error" in its place (JSON); every other URL is answered and
+// the command exits 2 (issue 35, item 1).
+func TestBatchLosesNothing(t *testing.T) {
 	chdirRoot(t)
-	out, errOut, code := runCLI(t, "", "check", "--agent", "a", "--agent", "b", "testdata/robots/fict.org.txt", "/")
-	if code != ExitError || out != "" || !strings.Contains(errOut, "--agent was given 2 times") {
-		t.Errorf("check --agent a --agent b = exit %d, %q, %q; want exit 2 saying so", code, out, errOut)
-	}
-}
-
-// TestNoEmptyReportBeforeError: when nothing could be read, the error and
-// exit 2, and nothing on standard output.
-func TestNoEmptyReportBeforeError(t *testing.T) {
-	chdirRoot(t)
-	for _, args := range [][]string{
-		{"datasets", "testdata/datatxt"},
-		{"audit", "--summary", "/nonexistent-sitetxt"},
-		{"audit", "--summary", "-o", "json", "/nonexistent-sitetxt"},
-	} {
-		out, errOut, code := runCLI(t, "", args...)
-		if code != ExitError || out != "" || errOut == "" {
-			t.Errorf("sitetxt %s = exit %d, stdout %q, stderr %q; want exit 2, the error, nothing on stdout", strings.Join(args, " "), code, out, errOut)
-		}
-	}
-}
-
-// TestOddInputWarned: binary data and an HTML page get the same warning in
-// check, lint and audit, where check alone used to warn about HTML and no
-// command about binary data.
-func TestOddInputWarned(t *testing.T) {
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "random.bin")
-	b := make([]byte, 2000)
-	for i := range b {
-		b[i] = byte(i*7919 + i*i*31) // deterministic, not text
-	}
-	html := filepath.Join(dir, "page.html")
-	text := filepath.Join(dir, "nul.txt")
-	for f, data := range map[string][]byte{bin: b, html: []byte("<!DOCTYPE html><html><body>Not found</body></html>\n"),
-		text: []byte("User-agent: *\nDisallow: /a\x00b\nAllow: /caf\xe9\n")} {
-		if err := os.WriteFile(f, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, tt := range []struct{ file, want string }{{bin, "looks like binary data"}, {html, "looks like an HTML document"}, {text, ""}} {
-		for _, args := range [][]string{{"check", tt.file, "/x"}, {"lint", tt.file}, {"audit", tt.file}} {
-			_, errOut, _ := runCLI(t, "", args...)
-			if tt.want == "" && strings.Contains(errOut, "not a plain-text manifest") || tt.want != "" && !strings.Contains(errOut, tt.want) {
-				t.Errorf("sitetxt %s: stderr %q, want the warning %q", strings.Join(args, " "), errOut, tt.want)
+	const file = "testdata/robots/fict.org.txt"
+	const urls = "/a\nhttp:///nohost\n/b\n#skipped\nhttps://[::1/x\n/org/plans.html\n"
+	for _, cmd := range []string{"check", "diff", "matrix"} {
+		t.Run(cmd, func(t *testing.T) {
+			out, errOut, code := runCLI(t, urls, cmd, "--urls", "-", file)
+			for _, u := range []string{"/a\n", "/b\n", "/org/plans.html\n"} {
+				if !strings.Contains(out, u) && !strings.Contains(out, strings.TrimSuffix(u, "\n")+":") {
+					t.Errorf("%s --urls -: %q not answered; stdout:\n%s", cmd, u, out)
+				}
 			}
-		}
+			for _, want := range []string{
+				`sitetxt: <stdin>:2: "http:///nohost" is an http URL without a host` + "\n",
+				`sitetxt: <stdin>:5: "https://[::1/x" is not a URL`,
+				"sitetxt: 2 URLs of 5 not answered\n",
+			} {
+				if !strings.Contains(errOut, want) {
+					t.Errorf("%s --urls -: stderr %q, want %q", cmd, errOut, want)
+				}
+			}
+			if code != ExitError {
+				t.Errorf("%s --urls -: exit %d, want 2", cmd, code)
+			}
+		})
+	}
+	// JSON: the error in place, as an object of its own.
+	out, errOut, code := runCLI(t, urls, "check", "-o", "json", "--urls", "-", file)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != ExitError || len(lines) != 5 {
+		t.Fatalf("check -o json --urls - = exit %d, %d lines:\n%s%s", code, len(lines), out, errOut)
+	}
+	var bad urlError
+	if err := json.Unmarshal([]byte(lines[1]), &bad); err != nil || bad.URL != "http:///nohost" || !strings.Contains(bad.Error, "without a host") {
+		t.Errorf("line 2 = %s (%v), want {\"url\":\"http:///nohost\",\"error\":...}", lines[1], err)
+	}
+	var d decisionJSON
+	if err := json.Unmarshal([]byte(lines[2]), &d); err != nil || d.URL != "/b" {
+		t.Errorf("line 3 = %s (%v), want the decision for /b", lines[2], err)
+	}
+	// URLs named on the command line: numbered by their place.
+	_, errOut, code = runCLI(t, "", "agents", "testdata/mobileagent/fict.org.txt", "/a", "http://", "/b")
+	if code != ExitError || !strings.Contains(errOut, `sitetxt: URL 2: "http://" is an http URL without a host`) {
+		t.Errorf("agents with a bad second URL = exit %d, stderr %q; want exit 2 naming URL 2", code, errOut)
 	}
 }
 
-// TestQuietKeepsStats: -q silences notes, not the --stats asked for.
-func TestQuietKeepsStats(t *testing.T) {
-	chdirRoot(t)
-	_, errOut, _ := runCLI(t, "", "audit", "-q", "--summary", "--stats", "testdata/robots")
-	if !strings.Contains(errOut, "sitetxt: stats: audited") {
-		t.Errorf("audit -q --summary --stats: stderr %q, want the stats", errOut)
+// TestBatchPerSiteAndOrigins: without a SOURCE, a URL that names no site
+// is an error for that URL; with a fetched SOURCE, a URL of another origin
+// is refused naming both origins, never judged by the other site's file
+// (issue 35, item 2), and every other URL is answered. Two loopback sites.
+func TestBatchPerSiteAndOrigins(t *testing.T) {
+	a := sitetest.New(t, map[string]string{"/robots.txt": "User-agent: *\nDisallow: /private/\n"})
+	b := sitetest.New(t, map[string]string{"/robots.txt": "User-agent: *\nAllow: /\n"})
+	cache := t.TempDir()
+	in := a.URL + "/private/x\nxyz/foo\n" + b.URL + "/private/x\n"
+	out, errOut, code := runCLI(t, in, "check", "--cache-dir", cache, "--urls", "-")
+	if code != ExitError || !strings.Contains(out, "disallowed "+a.URL+"/private/x") || !strings.Contains(out, "allowed    "+b.URL+"/private/x") ||
+		!strings.Contains(errOut, `sitetxt: <stdin>:2: "xyz/foo" is not an absolute http(s) URL`) {
+		t.Errorf("check --urls - (per site) = exit %d\n%s%s\nwant both sites' URLs answered and line 2 an error", code, out, errOut)
+	}
+	out, errOut, code = runCLI(t, "", "check", "--cache-dir", cache, a.URL+"/robots.txt", "/private/y", b.URL+"/no")
+	wantErr := "sitetxt: URL 2: " + b.URL + "/no is on " + b.URL + ", not on " + a.URL
+	if code != ExitError || !strings.Contains(out, "disallowed /private/y") || strings.Contains(out, "/no") || !strings.Contains(errOut, wantErr) {
+		t.Errorf("check %s/robots.txt /private/y %s/no = exit %d\n%s%s\nwant /private/y answered and %q", a.URL, b.URL, code, out, errOut, wantErr)
 	}
 }
 
-// TestCheckNamesTheAgent: check's text says once, before the answers, whom
-// it answers for.
-func TestCheckNamesTheAgent(t *testing.T) {
-	chdirRoot(t)
-	out, _, _ := runCLI(t, "", "check", "--agent", "Googlebot", "--profile", "google", "testdata/robots/fict.org.txt", "/a", "/b")
-	if !strings.HasPrefix(out, "for Googlebot under google:\n") || strings.Count(out, "Googlebot") != 1 {
-		t.Errorf("check --agent Googlebot = %q; want one header naming Googlebot", out)
+// TestBareHostSource: a SOURCE that is no file but a host name, with or
+// without a path, is read as that https site, as "sitetxt fetch" reads a
+// SITE, with a note (issue 35, item 2); a file of that name wins.
+func TestBareHostSource(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	// A loopback site: its host read as https answers no TLS, a fetch
+	// failure that names the URL read.
+	site := sitetest.New(t, map[string]string{"/robots.txt": "User-agent: *\nDisallow: /a\n"})
+	host := strings.TrimPrefix(site.URL, "http://")
+	out, errOut, code := runCLI(t, "", "check", "--no-cache", host, "/a")
+	if !strings.Contains(errOut, "sitetxt: note: "+host+" is not a file: it is read as the site https://"+host+"/") ||
+		strings.Contains(errOut, "cannot read "+host) || !strings.Contains(errOut, "https://"+host+"/robots.txt") || !strings.Contains(out, "/a") || code != ExitError {
+		t.Errorf("check %s /a = exit %d, %q, %q; want it read as https://%s/ (and its fetch failure)", host, code, out, errOut, host)
+	}
+	_, errOut, _ = runCLI(t, "", "check", "--no-cache", host+"/private/x")
+	if !strings.Contains(errOut, "read as the site https://"+host+"/private/x") {
+		t.Errorf("check %s/private/x: stderr %q, want the page of that site, checked against its robots.txt", host, errOut)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "example.org"), []byte("User-agent: *\nDisallow: /a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code = runCLI(t, "", "check", "example.org", "/a")
+	if code != ExitFindings || !strings.Contains(out, "disallowed /a: example.org:2") || errOut != "" {
+		t.Errorf("check example.org /a with a file example.org = exit %d, %q, %q; want the file read", code, out, errOut)
 	}
 }

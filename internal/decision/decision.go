@@ -8,9 +8,8 @@
 //
 // RuleOf and GroupOf build the parts that name a robots.txt line, so that
 // every output places them the same way; internal/cli and internal/serve
-// fill in the rest. Fixed, Reading and Compare decide for a robots.txt
-// fetched over HTTP, whose status may decide every URL before its rules
-// do (a 404 allows everything, a 5xx disallows everything).
+// fill in the rest. A robots.txt fetched over HTTP, whose status may
+// decide every URL before its rules do, is decided by robots.Reading.
 package decision
 
 import "github.com/sitetxt/sitetxt/robots"

@@ -5,9 +5,9 @@
 // robots.txt requests per site (the aim: one per expiry for the whole
 // fleet), errors (the aim: none) and memory per process.
 //
-// It runs only with SITETXT_SLOW=1 (the CI step for slow tests):
+// It runs only in the slow tier (internal/slowtest):
 //
-//	SITETXT_SLOW=1 go test -run Fleet -v ./internal/fleettest
+//	go test -tags slow -run Fleet -v ./internal/fleettest
 //
 // SITETXT_FLEET_SITES and SITETXT_FLEET_DECISIONS change its size;
 // SITETXT_FLEET_REPORT names a file to write the figures to, as the

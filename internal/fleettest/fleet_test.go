@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/sitetxt/sitetxt/internal/redistest"
+	"github.com/sitetxt/sitetxt/internal/slowtest"
 )
 
 func envInt(t *testing.T, name string, def int) int {
@@ -199,9 +200,7 @@ var paths = []struct {
 }
 
 func TestFleetLoad(t *testing.T) {
-	if os.Getenv("SITETXT_SLOW") != "1" {
-		t.Skip("the fleet load test runs only with SITETXT_SLOW=1")
-	}
+	slowtest.Only(t, "a fleet of processes under load")
 	if redistest.Path() == "" {
 		t.Skip("redis-server is not installed (Debian package redis-server); skipping the fleet load test")
 	}

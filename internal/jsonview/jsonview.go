@@ -61,6 +61,9 @@ type Agent struct {
 	File    string  `json:"file"`
 	Line    *int    `json:"line"`
 	Column  *int    `json:"column"`
+	// Error says why the URL could not be answered (POST /v1/agents;
+	// the command line writes {"url", "error"} in its place).
+	Error string `json:"error,omitempty"`
 }
 
 // AgentOf returns the answer for d, a URL dispatched for agent under
@@ -99,6 +102,15 @@ type Comparison[V any] struct {
 	Agree    bool     `json:"agree"`
 	Verdicts []V      `json:"verdicts"`
 	Why      []string `json:"why"`
+	// Error says why the URL could not be decided (it does not parse, or
+	// it is on another origin than the robots.txt fetched); Verdicts is
+	// then empty.
+	Error string `json:"error,omitempty"`
+}
+
+// ComparisonError is the comparison of a URL that could not be decided.
+func ComparisonError[V any](url, agent string, err error) Comparison[V] {
+	return Comparison[V]{URL: url, Agent: agent, Verdicts: []V{}, Why: []string{}, Error: err.Error()}
 }
 
 // ComparisonOf returns the JSON form of c for url and agent, each

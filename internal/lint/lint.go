@@ -115,7 +115,7 @@ func forProfiles(f *grammar.File, typ string, yaml bool, profs []robots.Profile)
 
 func concernsAny(d *grammar.Diagnostic, profs []robots.Profile) bool {
 	for _, p := range profs {
-		if d.Concerns(p.String()) {
+		if robots.Concerns(d, p) {
 			return true
 		}
 	}

@@ -173,7 +173,7 @@ func TestCutLogged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(c, "POST /v1/check HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(req), req)
+		fmt.Fprintf(c, "POST /v1/check HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(req), req)
 		return c, bufio.NewReader(c)
 	}
 
@@ -230,7 +230,7 @@ func TestBusy(t *testing.T) {
 	}()
 	time.Sleep(100 * time.Millisecond)
 	w := httptest.NewRecorder()
-	h.ServeHTTP(w, httptest.NewRequest("POST", "/v1/check", strings.NewReader(checkBody("ExampleBot", "ftp://x/"))))
+	h.ServeHTTP(w, jsonRequest("POST", "/v1/check", strings.NewReader(checkBody("ExampleBot", "ftp://x/"))))
 	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" || !strings.HasPrefix(w.Body.String(), `{"error":`) {
 		t.Errorf("a request past the budget = %d %q (Retry-After %q), want 503 JSON with Retry-After", w.Code, w.Body.String(), w.Header().Get("Retry-After"))
 	}

@@ -2,12 +2,10 @@ package serve
 
 import (
 	"context"
-	"fmt"
-	"net/http"
-	"strconv"
+	"errors"
+	"io"
+	"sync"
 	"time"
-
-	"golang.org/x/sync/semaphore"
 )
 
 // How a serve process shares out its memory budget (Config.MaxMemory,
@@ -26,8 +24,8 @@ import (
 //     500 KiB read, its compile, and the rule index of the agent every
 //     crawler the file does not name gets, built within the flight; the
 //     compiles themselves run at most GOMAXPROCS at once per profile);
-//   - a quarter: requests being read and answered (admit), at
-//     requestCost each;
+//   - a quarter: requests being read and answered (admission: charged
+//     as their bodies arrive and their answers start);
 //   - the last eighth: headroom for the garbage collector.
 const (
 	policyFactor = 16
@@ -69,53 +67,150 @@ const answerWindow = 4 * DefaultParallel
 // bounded by bound), and its encoding.
 const resultCost = 16 << 10
 
-// requestCost is what a request of body bytes may take while it is read
-// and answered: the body buffered by the JSON decoder, the strings and
-// slice decoded from it (a URL of three bytes costs a 16-byte string
-// header), and the window of results.
-func requestCost(body int64) int64 {
-	return 4*body + answerWindow*resultCost + 64<<10
-}
+// What a JSON request is charged (admission): requestBase when it is
+// admitted (its headers, the decoder, the goroutine), bodyFactor bytes
+// for each byte of its body as the byte arrives (the body buffered by
+// the JSON decoder, the strings and slices decoded from it: a URL of
+// three bytes costs a 16-byte string header), taken bodyStep bytes of
+// budget at a time; then its route's Limits.Work (windowCost for an
+// answer written a window of results at a time).
+const (
+	requestBase = 64 << 10
+	bodyFactor  = 4
+	bodyStep    = 64 << 10
+	windowCost  = answerWindow * resultCost
+)
 
 // admitWait is how long a request waits for memory before it is turned
 // away with 503.
 const admitWait = 10 * time.Second
 
-// budget is a count of bytes requests may take at once.
+// budget is a count of bytes requests may take at once. A charge that
+// fits is taken at once, whoever waits before it: a request's body bytes
+// and base never queue behind another's large answer share (which a
+// first-come queue would make wait for memory the queued bodies hold).
 type budget struct {
-	sem  *semaphore.Weighted
 	size int64
 	wait time.Duration // how long a request waits for its share: admitWait
+
+	mu      sync.Mutex
+	used    int64
+	changed chan struct{} // closed when used goes down
 }
 
 func newBudget(size int64) *budget {
-	return &budget{sem: semaphore.NewWeighted(size), size: size, wait: admitWait}
+	return &budget{size: size, wait: admitWait, changed: make(chan struct{})}
 }
 
-// admit reserves from s.requests the memory r may take: its declared body
-// (Content-Length, else the most allowed) read and decoded, and the
-// window of its answer. A body declared larger than allowed is a 413
-// before a byte of it is read; a request the budget cannot take within
-// admitWait is a 503 with Retry-After, and one whose client left is not
-// answered. release gives the memory back.
-func (s *Server) admit(w http.ResponseWriter, r *http.Request) (release func(), ok bool) {
-	if r.ContentLength > s.cfg.MaxBody {
-		s.fail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes (Content-Length: %d)", s.cfg.MaxBody, r.ContentLength))
-		return nil, false
-	}
-	body := s.cfg.MaxBody
-	if r.ContentLength >= 0 {
-		body = r.ContentLength
-	}
-	n := min(requestCost(body), s.requests.size)
-	ctx, cancel := context.WithTimeout(r.Context(), s.requests.wait)
-	defer cancel()
-	if err := s.requests.sem.Acquire(ctx, n); err != nil {
-		if r.Context().Err() == nil {
-			w.Header().Set("Retry-After", strconv.Itoa(1))
-			s.fail(w, http.StatusServiceUnavailable, "busy: the requests in progress hold all the memory this process gives requests (--max-memory); try again")
+// acquire takes n bytes, waiting until they fit or ctx ends.
+func (b *budget) acquire(ctx context.Context, n int64) error {
+	for {
+		b.mu.Lock()
+		if b.used+n <= b.size {
+			b.used += n
+			b.mu.Unlock()
+			return nil
 		}
-		return nil, false
+		changed := b.changed
+		b.mu.Unlock()
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
-	return func() { s.requests.sem.Release(n) }, true
+}
+
+// release gives back n bytes and wakes the waiters.
+func (b *budget) release(n int64) {
+	b.mu.Lock()
+	b.used -= n
+	close(b.changed)
+	b.changed = make(chan struct{})
+	b.mu.Unlock()
+}
+
+// errBusy is a charge the budget could not take within its wait.
+var errBusy = errors.New("busy: the requests in progress hold all the memory this process gives requests (--max-memory)")
+
+// admission is what one request holds of the budget: charged as its
+// body arrives and its answer starts, all given back when it ends.
+type admission struct {
+	b    *budget
+	ctx  context.Context
+	mu   sync.Mutex
+	held int64
+}
+
+type admissionKey struct{}
+
+// admissionOf returns the admission of the request ctx belongs to, nil
+// for a request with no body.
+func admissionOf(ctx context.Context) *admission {
+	a, _ := ctx.Value(admissionKey{}).(*admission)
+	return a
+}
+
+// admit admits a JSON request: it takes requestBase of the budget,
+// waiting at most the budget's wait (errBusy) or until ctx ends.
+func (s *Server) admit(ctx context.Context) (*admission, error) {
+	a := &admission{b: s.requests, ctx: ctx}
+	if err := a.take(requestBase); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// take charges n more bytes (at most the whole budget), waiting at most
+// the budget's wait.
+func (a *admission) take(n int64) error {
+	a.mu.Lock()
+	n = min(n, a.b.size-a.held)
+	a.mu.Unlock()
+	if n <= 0 {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(a.ctx, a.b.wait)
+	defer cancel()
+	if err := a.b.acquire(ctx, n); err != nil {
+		if a.ctx.Err() != nil {
+			return a.ctx.Err()
+		}
+		return errBusy
+	}
+	a.mu.Lock()
+	a.held += n
+	a.mu.Unlock()
+	return nil
+}
+
+// release gives back all the admission holds.
+func (a *admission) release() {
+	a.mu.Lock()
+	n := a.held
+	a.held = 0
+	a.mu.Unlock()
+	if n > 0 {
+		a.b.release(n)
+	}
+}
+
+// chargedBody is a request body charged to its admission as its bytes
+// arrive: a slow upload holds only what it has sent.
+type chargedBody struct {
+	io.ReadCloser
+	adm    *admission
+	credit int64 // bytes of budget taken and not yet used
+}
+
+func (b *chargedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.credit -= int64(n) * bodyFactor
+	for b.credit < 0 {
+		if cerr := b.adm.take(bodyStep); cerr != nil {
+			return n, cerr
+		}
+		b.credit += bodyStep
+	}
+	return n, err
 }

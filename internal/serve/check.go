@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"sync"
 
-	"github.com/sitetxt/sitetxt/fetch"
+	"github.com/sitetxt/sitetxt/internal/decision"
+	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/robots"
 )
 
@@ -24,56 +24,25 @@ type checkResponse struct {
 	Results []Result `json:"results"`
 }
 
-// check answers POST /v1/check: it admits the request within the memory
-// budget, reads it, and writes the results in order as they are decided.
-// When the request ends (the client leaves, or RequestTimeout), the
-// fetches it alone waits for stop.
-func (s *Server) check(w http.ResponseWriter, r *http.Request) {
-	release, ok := s.admit(w, r)
-	if !ok {
-		return
+// check answers POST /v1/check, the request admitted and read by the
+// gate: it writes the results in order as they are decided. When the
+// request ends (the client leaves, or RequestTimeout), the fetches it
+// alone waits for stop.
+func (s *Server) check(ctx context.Context, w http.ResponseWriter, req *checkRequest) *apiError {
+	if req.Agent == nil {
+		return badRequest(`bad request body: no "agent" (use "*" for the rules every crawler follows)`)
 	}
-	defer release()
-	req, prof, ok := s.readCheck(w, r)
-	if !ok {
-		return
+	prof, aerr := s.profileOf(req.Profile)
+	if aerr != nil {
+		return aerr
 	}
 	if rec, ok := w.(*recorder); ok {
 		rec.urls = len(req.URLs)
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
 	defer cancel()
 	s.answer(ctx, cancel, w, s.clients[prof], prof, *req.Agent, req.URLs)
-}
-
-// readCheck reads and checks the body of a check request, answering the
-// client itself when it is not one.
-func (s *Server) readCheck(w http.ResponseWriter, r *http.Request) (checkRequest, robots.Profile, bool) {
-	req, prof, aerr := s.checkBody(w, r)
-	if aerr != nil {
-		s.fail(w, aerr.code, aerr.msg)
-		return req, 0, false
-	}
-	return req, prof, true
-}
-
-// checkBody decodes a check request and applies its bounds.
-func (s *Server) checkBody(w http.ResponseWriter, r *http.Request) (checkRequest, robots.Profile, *apiError) {
-	var req checkRequest
-	if aerr := s.decodeJSON(w, r, &req); aerr != nil {
-		return req, 0, aerr
-	}
-	if req.Agent == nil {
-		return req, 0, badRequest(`bad request body: no "agent" (use "*" for the rules every crawler follows)`)
-	}
-	if _, aerr := s.checkAgent(req.Agent); aerr != nil {
-		return req, 0, aerr
-	}
-	if len(req.URLs) > s.cfg.MaxURLs {
-		return req, 0, &apiError{http.StatusRequestEntityTooLarge, fmt.Sprintf("%d URLs in one request; at most %d", len(req.URLs), s.cfg.MaxURLs)}
-	}
-	prof, aerr := s.profileOf(req.Profile)
-	return req, prof, aerr
+	return nil
 }
 
 // answer decides urls, DefaultParallel at a time, and writes
@@ -83,7 +52,6 @@ func (s *Server) checkBody(w http.ResponseWriter, r *http.Request) (checkRequest
 // cancels ctx, so the fetches no other request waits for stop too.
 func (s *Server) answer(ctx context.Context, stop context.CancelFunc, w http.ResponseWriter, c *robots.Client, prof robots.Profile, agent string, urls []string) {
 	a := newAnswers(len(urls), answerWindow)
-	fctx := fetch.WithLimit(ctx, s.flights)
 	var wg sync.WaitGroup
 	for range min(DefaultParallel, len(urls)) {
 		wg.Go(func() {
@@ -92,7 +60,7 @@ func (s *Server) answer(ctx context.Context, stop context.CancelFunc, w http.Res
 				if !ok {
 					return
 				}
-				a.put(i, s.decideOne(fctx, c, prof, agent, urls[i]))
+				a.put(i, s.decideOne(ctx, c, prof, agent, urls[i]))
 			}
 		})
 	}
@@ -110,6 +78,15 @@ func (s *Server) decideOne(ctx context.Context, c *robots.Client, prof robots.Pr
 	if ctx.Err() != nil {
 		// The client left or the request's time is up: fetch no more for it.
 		return ended(url, agent, prof, ctx.Err())
+	}
+	iu, err := input.ReadURL(url)
+	if err == nil && !iu.Absolute() {
+		err = iu.NoSite()
+	}
+	if err != nil {
+		// The reading of docs/cli.md: an error for this URL alone.
+		s.metrics.decisions.WithLabelValues("error").Inc()
+		return Result{Decision: decision.Decision{URL: url, Agent: agent, Profile: prof.String(), Reason: "not an http or https URL"}, Error: err.Error()}
 	}
 	a, err := c.Check(ctx, agent, url)
 	switch {

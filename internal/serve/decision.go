@@ -3,8 +3,6 @@ package serve
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strings"
 
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/internal/audit"
@@ -38,15 +36,10 @@ func (s *Server) decisionOf(url, agent string, prof robots.Profile, a *robots.An
 	d := Result{Decision: decision.Decision{URL: url, Agent: agent, Profile: prof.String()}}
 	if err != nil {
 		d.Reason, d.Error = "not an http or https URL", err.Error()
-		if !strings.Contains(url, "://") {
-			// robots.Client's own words are advice for library users
-			// (set BaseURL); an HTTP client needs the URL itself.
-			d.Error = fmt.Sprintf("%q is not an absolute URL: send the page's whole URL (https://example.org/path)", url)
-		}
 		return d
 	}
 	d.Allowed, d.Reason = a.Allowed, a.Reason
-	d.Fetch = &decision.Fetch{URL: a.RobotsURL, Status: a.HTTPStatus, Meaning: a.Status}
+	d.Fetch = &decision.Fetch{URL: a.RobotsURL, Status: a.HTTPStatus, Meaning: a.Status.String()}
 	if a.Err != nil {
 		d.Fetch.Error, d.Reason = s.fetchError(a)
 	}
@@ -67,7 +60,7 @@ func (r *Result) fill(file string, d robots.Decision, u *robots.UsageDecision) {
 	r.Group = decision.GroupOf(d.Group, file)
 	r.CrawlDelay, r.RequestRate = decision.Pace(d.Group)
 	if u != nil {
-		r.Usage = audit.UsageOf(file, *u)
+		r.Usage = audit.UsageOf(file, *u, audit.DefaultRegistry().Find(r.Agent))
 	}
 	bound(r)
 }

@@ -13,9 +13,10 @@ import (
 func ExampleServer_Handler() {
 	h := serve.New(serve.Config{Logger: slog.New(slog.DiscardHandler)}).Handler()
 	req := httptest.NewRequest("POST", "/v1/check", strings.NewReader(`{"agent":"ExampleBot","urls":["ftp://example.org/x"]}`))
+	req.Header.Set("Content-Type", "application/json")
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, req)
 	fmt.Print(w.Code, " ", w.Body.String())
 	// Output:
-	// 200 {"results":[{"url":"ftp://example.org/x","agent":"ExampleBot","profile":"rfc9309","allowed":false,"reason":"not an http or https URL","rule":null,"group":null,"error":"ftp://example.org/x: not an http or https URL"}]}
+	// 200 {"results":[{"url":"ftp://example.org/x","agent":"ExampleBot","profile":"rfc9309","allowed":false,"reason":"not an http or https URL","rule":null,"group":null,"error":"\"ftp://example.org/x\" is not an absolute http(s) URL: each URL is checked against its own site's robots.txt, so give the page's whole URL (https://example.org/path)"}]}
 }

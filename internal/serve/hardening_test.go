@@ -282,7 +282,7 @@ func TestSlowBody408(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	fmt.Fprintf(c, "POST /v1/check HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"agent\":")
+	fmt.Fprintf(c, "POST /v1/check HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"agent\":")
 	c.SetReadDeadline(time.Now().Add(10 * time.Second))
 	line, err := bufio.NewReader(c).ReadString('\n')
 	if err != nil || !strings.HasPrefix(line, "HTTP/1.1 408") {
@@ -342,7 +342,7 @@ func TestClientLeavesFetchesStop(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	req := httptest.NewRequestWithContext(ctx, "POST", "/v1/check", strings.NewReader(checkBody("ExampleBot", urls...)))
+	req := jsonRequestWithContext(ctx, "POST", "/v1/check", strings.NewReader(checkBody("ExampleBot", urls...)))
 	h.ServeHTTP(httptest.NewRecorder(), req)
 	time.Sleep(3 * time.Second)
 	for what, n := range map[string]int64{"serve holds": open.Load(), "the sites hold": atSite.Load()} {
@@ -377,7 +377,7 @@ func TestSharedFetchSurvives(t *testing.T) {
 	site, n := newSite(t, release, started)
 	h := New(Config{AllowPrivate: true, Logger: quiet()}).Handler()
 	leaving, leave := context.WithCancel(context.Background())
-	go h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequestWithContext(leaving, "POST", "/v1/check",
+	go h.ServeHTTP(httptest.NewRecorder(), jsonRequestWithContext(leaving, "POST", "/v1/check",
 		strings.NewReader(checkBody("ExampleBot", site.URL+"/public"))))
 	<-started
 	stays := make(chan checkResponse, 1)
@@ -403,7 +403,7 @@ func TestSharedFetchSurvives(t *testing.T) {
 func TestRelativeURLMessage(t *testing.T) {
 	h := New(Config{Logger: quiet()}).Handler()
 	_, resp, body := post(t, h, checkBody("Bot", "/private/x"), "")
-	if len(resp.Results) != 1 || strings.Contains(body, "BaseURL") || !strings.Contains(resp.Results[0].Error, "not an absolute URL") {
+	if len(resp.Results) != 1 || strings.Contains(body, "BaseURL") || !strings.Contains(resp.Results[0].Error, "not an absolute http(s) URL") {
 		t.Errorf("POST with a path = %s, want the absolute-URL advice", body)
 	}
 }

@@ -7,12 +7,12 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"path"
 	"strings"
-	"sync/atomic"
 
+	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/internal/decision"
 	"github.com/sitetxt/sitetxt/robots"
-	"golang.org/x/net/netutil"
 )
 
 // notRouted answers a request no route takes as every other error is
@@ -58,74 +58,63 @@ func ended(url, agent string, prof robots.Profile, err error) Result {
 	return Result{Decision: decision.Decision{URL: url, Agent: agent, Profile: prof.String(), Reason: reason}, Error: reason}
 }
 
-// listen wraps ln for Serve: at most n connections held at once (past
-// that, new clients wait in the kernel's queue), each counting the bytes
-// it writes, so that the access log says what a client was really sent.
-func listen(ln net.Listener, n int) net.Listener {
-	return metered{netutil.LimitListener(ln, n)}
-}
-
-type metered struct{ net.Listener }
-
-func (l metered) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err != nil {
-		return nil, err
-	}
-	return &meteredConn{Conn: c}, nil
-}
-
-// meteredConn is a connection that counts the bytes written to it.
-type meteredConn struct {
-	net.Conn
-	written atomic.Int64
-}
-
-func (c *meteredConn) Write(b []byte) (int, error) {
-	n, err := c.Conn.Write(b)
-	c.written.Add(int64(n))
-	return n, err
-}
-
-type connKey struct{}
-
-// withConn is the http.Server's ConnContext: it lets the handler find
-// the connection a request came on.
-func withConn(ctx context.Context, c net.Conn) context.Context {
-	if mc, ok := c.(*meteredConn); ok {
-		return context.WithValue(ctx, connKey{}, mc)
-	}
-	return ctx
-}
-
-func connOf(r *http.Request) *meteredConn {
-	c, _ := r.Context().Value(connKey{}).(*meteredConn)
-	return c
-}
-
-// The words a stranger gets for a robots.txt that could not be fetched
+// The words a stranger gets for a manifest that could not be fetched
 // below HTTP: not the first bytes a non-HTTP service sent, not a
 // resolver's or an internal address, not whether a port refused or timed
 // out (a port scanner's questions), not whether a name resolves to an
-// internal address. The detail goes to the server's log.
+// internal address. The detail goes to the server's log. noAnswer and
+// notPublic are the words for robots.txt; publicError names the file.
 const (
-	noAnswer  = "could not fetch robots.txt: the site did not answer over HTTP"
-	notPublic = "could not fetch robots.txt: the site's address is not a public one (serve --allow-private allows it)"
+	didNotAnswer = ": the site did not answer over HTTP"
+	notPublicEnd = ": the site's address is not a public one (serve --allow-private allows it)"
+	noAnswer     = "could not fetch robots.txt" + didNotAnswer
+	notPublic    = "could not fetch robots.txt" + notPublicEnd
 )
 
-// publicError says in public words why robotsURL could not be fetched:
+// publicError says in public words why fileURL could not be fetched:
 // that its address is not public only when the URL gave that address
-// itself (then the client knows it already), else noAnswer.
-func publicError(robotsURL string, err error) string {
-	var re *ErrRefused
-	if errors.As(err, &re) {
-		if u, perr := url.Parse(robotsURL); perr == nil {
-			if _, aerr := netip.ParseAddr(u.Hostname()); aerr == nil {
-				return notPublic
-			}
+// itself (then the client knows it already), else that the site did not
+// answer over HTTP.
+func publicError(fileURL string, err error) string {
+	what := "the file"
+	u, perr := url.Parse(fileURL)
+	if perr == nil {
+		if base := path.Base(u.Path); base == "robots.txt" || base == "data.txt" {
+			what = base
 		}
 	}
-	return noAnswer
+	var re *ErrRefused
+	if errors.As(err, &re) && perr == nil {
+		if _, aerr := netip.ParseAddr(u.Hostname()); aerr == nil {
+			return "could not fetch " + what + notPublicEnd
+		}
+	}
+	return "could not fetch " + what + didNotAnswer
+}
+
+// publicFetchError is what a client is told of a fetch of u that failed
+// with err: a failure below HTTP (a connection, a name, TLS, a body cut,
+// an address the guard refused) in public words, its detail logged; the
+// request's end as such; an HTTP status and what the file's bytes said
+// as they are (the site's own public answer).
+func (s *Server) publicFetchError(u string, err error) string {
+	var (
+		ne   *fetch.NetError
+		re   *ErrRefused
+		nerr net.Error
+		oe   *net.OpError
+		de   *net.DNSError
+	)
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return "the request's time ran out before the file came"
+	case errors.Is(err, context.Canceled):
+		return "the request ended before the file came"
+	case errors.As(err, &ne), errors.As(err, &re), errors.As(err, &nerr), errors.As(err, &oe), errors.As(err, &de):
+		s.log.Info("fetch failed", "url", u, "err", err.Error())
+		return publicError(u, err)
+	}
+	return err.Error()
 }
 
 // publicReason drops the cause a reason quotes in parentheses

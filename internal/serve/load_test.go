@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sitetxt/sitetxt/internal/shareddata"
+	"github.com/sitetxt/sitetxt/internal/slowtest"
 )
 
 // bigRobots builds a robots.txt of about n bytes: real-looking rules, a
@@ -31,15 +31,13 @@ func bigRobots(n int, seed uint64) string {
 	return b.String()
 }
 
-// TestLoadServeMemory (SITETXT_SLOW=1): serve under --max-memory 512MiB,
+// TestLoadServeMemory (slow tier): serve under --max-memory 512MiB,
 // sites of 500 KiB robots.txt files on 600 origins (all on one loopback
 // listener), 16 clients asking for 40 origins each per request, with
 // hostile requests mixed in (100 KB agents, clients that hang up, 300 KB
 // host names). The Go heap in use stays under the budget at every sample.
 func TestLoadServeMemory(t *testing.T) {
-	if !shareddata.Slow() {
-		t.Skip("load test: set SITETXT_SLOW=1 to run it")
-	}
+	slowtest.Only(t, "600 origins of 500 KiB under a 512 MiB budget")
 	const budget = 512 << 20
 	old := debug.SetMemoryLimit(budget) // as sitetxt serve --max-memory does
 	defer debug.SetMemoryLimit(old)
@@ -102,7 +100,7 @@ func TestLoadServeMemory(t *testing.T) {
 						urls[j] = fmt.Sprintf("http://gone-%d-%d-%d.test/x", c, i, j)
 					}
 					ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-					req := httptest.NewRequestWithContext(ctx, "POST", "/v1/check", strings.NewReader(checkBody("Bot", urls...)))
+					req := jsonRequestWithContext(ctx, "POST", "/v1/check", strings.NewReader(checkBody("Bot", urls...)))
 					h.ServeHTTP(httptest.NewRecorder(), req)
 					cancel()
 					hostile.Add(1)

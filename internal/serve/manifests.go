@@ -10,6 +10,7 @@ import (
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/internal/audit"
 	"github.com/sitetxt/sitetxt/internal/decision"
+	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/mobileagent"
 	"github.com/sitetxt/sitetxt/robots"
@@ -93,10 +94,7 @@ func (s *Server) readDatasets(ctx context.Context, req *datasetsRequest) (*datat
 			return nil, nil, badRequest(`"base" %q is not an absolute URL`, req.Base)
 		}
 	}
-	agent, aerr := s.checkAgent(req.Agent)
-	if aerr != nil {
-		return nil, nil, aerr
-	}
+	agent := agentOr(req.Agent)
 	prof, aerr := s.profileOf(req.Profile)
 	if aerr != nil {
 		return nil, nil, aerr
@@ -156,7 +154,7 @@ type agentsResponse struct {
 }
 
 func (s *Server) runAgents(ctx context.Context, req *agentsRequest) (*agentsResponse, *apiError) {
-	agent, aerr := s.checkQuestion(req.Robots, req.Site, req.Agent, req.URLs)
+	agent, aerr := checkQuestion(req.Robots, req.Site, req.Agent)
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -177,7 +175,16 @@ func (s *Server) runAgents(ctx context.Context, req *agentsRequest) (*agentsResp
 		resp.Text, resp.Fetch = &rf.text, rf.fetch
 	}
 	for _, u := range req.URLs {
-		d := table.Dispatch(rf.readings[0], agent, u)
+		iu, err := input.ReadURL(u)
+		if err == nil && rf.fetch != nil {
+			err = iu.Governs(rf.fetch.URL)
+		}
+		if err != nil {
+			resp.Answers = append(resp.Answers, jsonview.Agent{URL: u, Agent: agent, Profile: prof.String(), File: rf.name, Error: err.Error()})
+			continue
+		}
+		d := table.Dispatch(rf.readings[0], agent, iu.Decide)
+		d.URL = u
 		resp.Answers = append(resp.Answers, jsonview.AgentOf(d, agent, prof, rf.name))
 	}
 	return resp, nil

@@ -21,10 +21,13 @@ const contentSecurity = "default-src 'self'; script-src 'self'; style-src 'self'
 	"connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 // secured sets the headers every answer carries: the Content-Security-
-// Policy, no content sniffing (a robots.txt echoed in JSON is never taken
-// for HTML), no referrer (a tester URL holds the file tested).
+// Policy, and X-Frame-Options for the browsers that do not read its
+// frame-ancestors, no content sniffing (a robots.txt echoed in JSON is
+// never taken for HTML), no referrer (a tester URL holds the file
+// tested).
 func secured(h http.Header) {
 	h.Set("Content-Security-Policy", contentSecurity)
+	h.Set("X-Frame-Options", "DENY")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 }
@@ -37,14 +40,15 @@ func (s *Server) routePage() {
 		panic(err) // the embedded directory is there: go:embed checked it
 	}
 	files := http.FileServerFS(assets)
-	s.handle("GET /{$}", serveFile(files, "/index.html", "text/html; charset=utf-8"))
-	s.handle("GET /tester.js", serveFile(files, "/tester.js", "text/javascript; charset=utf-8"))
-	s.handle("GET /tester.css", serveFile(files, "/tester.css", "text/css; charset=utf-8"))
-	s.handle("GET /openapi.json", serveFile(files, "/openapi.json", "application/json"))
-	s.handle("POST /v1/test", s.authed(jsonEndpoint(s, s.runTest, func(r *testRequest) int { return len(r.URLs) })))
-	s.handle("POST /v1/datasets", s.authed(jsonEndpoint(s, s.runDatasets, func(*datasetsRequest) int { return 0 })))
-	s.handle("POST /v1/agents", s.authed(jsonEndpoint(s, s.runAgents, func(r *agentsRequest) int { return len(r.URLs) })))
-	s.handle("GET /v1/crawlers", http.HandlerFunc(s.crawlers))
+	s.getRoute("GET /{$}", serveFile(files, "/index.html", "text/html; charset=utf-8"), true)
+	s.getRoute("GET /tester.js", serveFile(files, "/tester.js", "text/javascript; charset=utf-8"), true)
+	s.getRoute("GET /tester.css", serveFile(files, "/tester.css", "text/css; charset=utf-8"), true)
+	s.getRoute("GET /openapi.json", serveFile(files, "/openapi.json", "application/json"), true)
+	tester := Limits{MaxURLs: TesterMaxURLs, Work: windowCost}
+	jsonRoute(s, "POST /v1/test", tester, s.runTest, func(r *testRequest) int { return len(r.URLs) })
+	jsonRoute(s, "POST /v1/datasets", tester, s.runDatasets, nil)
+	jsonRoute(s, "POST /v1/agents", tester, s.runAgents, func(r *agentsRequest) int { return len(r.URLs) })
+	s.getRoute("GET /v1/crawlers", http.HandlerFunc(s.crawlers), true)
 }
 
 // serveFile serves one embedded file at its route, with its media type

@@ -32,6 +32,27 @@
 //	POST /v1/agents   {"robots": TEXT | "site": URL, "urls"}  -> the answers of agents -o json
 //	GET  /v1/crawlers, GET /openapi.json (OpenAPI 3.1, every route)
 //
+// Every request passes one gate (gate.go) before an endpoint runs: the
+// Host, Origin and Sec-Fetch-Site checks that keep other sites' pages
+// out, the bearer token, a JSON content type, the memory budget charged
+// as the body arrives, the limits on the body, "agent" and "urls", the
+// process-wide fetch cap and the guarded transport in the endpoint's
+// context, and errors in public words. A new endpoint is registered
+// through it in New (or routePage), never on the mux:
+//
+//	jsonRoute(s, "POST /v1/example", Limits{Work: windowCost}, s.runExample, nil) // answer written whole as JSON
+//	streamRoute(s, "POST /v1/example", Limits{}, s.example)                       // answer written as it goes
+//	s.getRoute("GET /v1/example", http.HandlerFunc(s.example), open)
+//
+// where runExample is func(context.Context, *exampleRequest)
+// (*exampleResponse, *apiError): the gate has decoded exampleRequest (an
+// "agent" field of it is bounded by Config.MaxAgent, a "urls" field by
+// Config.MaxURLs or Limits.MaxURLs), and ctx carries the fetch cap; fetch
+// only with the Server's clients (s.clients, s.siteFetch,
+// s.sitemapFetch), and tell a failed fetch with publicFetchError.
+// TestEveryRouteGated sends every registered route, and every path
+// /openapi.json describes, the requests the gate refuses.
+//
 // A decision is the object "sitetxt check -o json" prints (docs/cli.md),
 // plus "crawl_delay" (seconds) and "request_rate" ({"requests", "seconds"})
 // when the agent's group has them, and "error" for a URL that could not be
@@ -40,7 +61,6 @@ package serve
 
 import (
 	"context"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -57,6 +77,7 @@ import (
 	"github.com/sitetxt/sitetxt/cache/rediscache"
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/robots"
+	"github.com/sitetxt/sitetxt/sitemap"
 )
 
 // Defaults of Config.
@@ -76,8 +97,14 @@ const (
 	// DefaultMaxMemory is the memory budget of a serve process (see
 	// Config.MaxMemory and docs/fleet.md).
 	DefaultMaxMemory = 1 << 30
-	// DefaultMaxConns bounds the client connections held at once.
-	DefaultMaxConns = 1024
+	// DefaultMaxConns bounds the client connections held at once,
+	// DefaultMaxIdleConns those of them idle between requests (conns.go).
+	DefaultMaxConns     = 1024
+	DefaultMaxIdleConns = 256
+	// DefaultHeaderTimeout bounds reading a request's headers,
+	// DefaultIdleTimeout how long a connection is kept idle.
+	DefaultHeaderTimeout = 10 * time.Second
+	DefaultIdleTimeout   = 120 * time.Second
 	// DefaultReadTimeout bounds reading one request, body included: a
 	// client slower than that gets 408.
 	DefaultReadTimeout = 30 * time.Second
@@ -98,6 +125,12 @@ type Config struct {
 	// AllowPrivate lets the service fetch from loopback, private and
 	// link-local addresses.
 	AllowPrivate bool
+	// Hosts are the names the service answers to: a request whose Host
+	// header names another is refused (421), so that a page elsewhere
+	// cannot reach the service through a name of its own that resolves to
+	// it (DNS rebinding). Empty means "localhost" and the address each
+	// connection came to (the listen address).
+	Hosts []string
 	// Token, when set, must come as "Authorization: Bearer <Token>" on
 	// /v1/check and /metrics.
 	Token string
@@ -131,11 +164,20 @@ type Config struct {
 	// or when the last request waiting for it ends. One request waits for
 	// at most DefaultParallel sites at once.
 	MaxFetches int
-	// MaxConns bounds the client connections Serve holds at once; 0 means
-	// DefaultMaxConns. Past it, new connections wait in the kernel's queue.
-	MaxConns int
-	// ReadTimeout bounds reading a request; 0 means DefaultReadTimeout.
-	ReadTimeout time.Duration
+	// MaxConns bounds the client connections Serve holds at once, and
+	// MaxIdleConns those of them idle between requests; 0 means
+	// DefaultMaxConns and DefaultMaxIdleConns. A new connection past
+	// MaxConns closes the one idle the longest (or silent for a second);
+	// only when every connection is answering does it wait in the
+	// kernel's queue (conns.go).
+	MaxConns     int
+	MaxIdleConns int
+	// HeaderTimeout bounds reading a request's headers, ReadTimeout the
+	// whole request, body included; IdleTimeout how long a connection is
+	// kept between requests; 0 means the defaults.
+	HeaderTimeout time.Duration
+	ReadTimeout   time.Duration
+	IdleTimeout   time.Duration
 }
 
 // withDefaults returns cfg with every zero limit set to its default.
@@ -148,9 +190,13 @@ func (cfg Config) withDefaults() Config {
 	orDefault(&cfg.FetchTimeout, DefaultFetchTimeout)
 	orDefault(&cfg.RequestTimeout, DefaultRequestTimeout)
 	orDefault(&cfg.ReadTimeout, DefaultReadTimeout)
+	orDefault(&cfg.MaxIdleConns, DefaultMaxIdleConns)
+	orDefault(&cfg.HeaderTimeout, DefaultHeaderTimeout)
+	orDefault(&cfg.IdleTimeout, DefaultIdleTimeout)
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	cfg.Hosts = canonicalHosts(cfg.Hosts)
 	return cfg
 }
 
@@ -168,10 +214,14 @@ type Server struct {
 	log      *slog.Logger
 	draining atomic.Bool
 	mux      *http.ServeMux
-	// routes are the mux's patterns, in the order handle added them
+	// routeTable holds every route registered through the gate (gate.go),
+	// by pattern; routes are their patterns in the order they were added
 	// (/openapi.json names each).
-	routes []string
-	// flights bounds the fetches (and compiles) in flight, process-wide.
+	routeTable map[string]*route
+	routes     []string
+	// flights bounds the fetches (and compiles) in flight, process-wide;
+	// the requests sent (one connection each) are bounded by the clients'
+	// transport (capped, guard.go).
 	flights *fetch.Limit
 	// requests is the memory requests being read and answered may take
 	// (admit).
@@ -181,6 +231,12 @@ type Server struct {
 	// and the fetch timeout of the robots.txt clients, the default size
 	// limit.
 	siteFetch *fetch.Fetcher
+	// pool holds Serve's client connections (conns.go), once it runs.
+	pool atomic.Pointer[pool]
+	// sitemapFetch follows the sitemaps of POST /v1/sitemaps, with the
+	// cache and a client whose streams hold at most a quarter of the
+	// outbound slots (capped).
+	sitemapFetch *sitemap.Fetcher
 }
 
 // New returns a Server for cfg.
@@ -200,10 +256,14 @@ func New(cfg Config) *Server {
 	if rt == nil {
 		rt = newTransport(cfg.AllowPrivate)
 	}
-	hc := &http.Client{Transport: counting{next: rt, observe: func(outcome string, d time.Duration) {
+	observe := func(outcome string, d time.Duration) {
 		s.metrics.fetches.WithLabelValues(outcome).Inc()
 		s.metrics.fetchTime.Observe(d.Seconds())
-	}}}
+	}
+	outbound := &capped{next: rt, slots: make(chan struct{}, cfg.MaxFetches)}
+	hc := &http.Client{Transport: counting{next: outbound, observe: observe}}
+	streams := &capped{next: outbound, share: make(chan struct{}, max(1, cfg.MaxFetches/4))}
+	sitemapClient := &http.Client{Transport: counting{next: streams, observe: observe}}
 	policyBytes := shares.policies
 	ua := cfg.UserAgent
 	if ua == "" {
@@ -212,55 +272,23 @@ func New(cfg Config) *Server {
 		// (robots.Client's own default).
 		ua = fetch.DefaultUserAgent
 	}
-	for _, p := range robots.Profiles {
-		s.clients[p] = &robots.Client{Profile: p, UserAgent: ua, HTTPClient: hc,
-			Timeout: cfg.FetchTimeout, Cache: cfg.Cache, MaxPolicyBytes: policyBytes}
-	}
+	// Every fetch of the service goes through the guarded, counted client
+	// with the service's User-Agent: the robots.txt clients and the
+	// tester's sites share one Fetcher (one flight per URL), sitemaps have
+	// their own for the request's timeout.
 	s.siteFetch = &fetch.Fetcher{Client: hc, UserAgent: ua, Timeout: cfg.FetchTimeout, Cache: cfg.Cache}
-	s.mux = http.NewServeMux()
-	s.handle("POST /v1/check", s.authed(http.HandlerFunc(s.check)))
-	s.handle("POST /v1/sitemaps", s.authed(http.HandlerFunc(s.sitemaps)))
-	s.handle("GET /healthz", http.HandlerFunc(s.healthz))
-	s.handle("GET /metrics", s.authed(promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{})))
+	for _, p := range robots.Profiles {
+		s.clients[p] = &robots.Client{Profile: p, Fetcher: s.siteFetch, MaxPolicyBytes: policyBytes}
+	}
+	s.sitemapFetch = &sitemap.Fetcher{Fetcher: &fetch.Fetcher{Client: sitemapClient, UserAgent: ua, Timeout: cfg.RequestTimeout, Cache: cfg.Cache},
+		MaxFiles: SitemapMaxFiles, MaxTime: cfg.RequestTimeout}
+	s.mux, s.routeTable = http.NewServeMux(), map[string]*route{}
+	streamRoute(s, "POST /v1/check", Limits{Work: windowCost}, s.check)
+	streamRoute(s, "POST /v1/sitemaps", Limits{Work: sitemapCost}, s.sitemaps)
+	s.getRoute("GET /healthz", http.HandlerFunc(s.healthz), true)
+	s.getRoute("GET /metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}), false)
 	s.routePage()
 	return s
-}
-
-// handle routes pattern to h.
-func (s *Server) handle(pattern string, h http.Handler) {
-	s.mux.Handle(pattern, h)
-	s.routes = append(s.routes, pattern)
-}
-
-// Handler returns the service's HTTP handler: routing, metrics and one
-// log line per request.
-func (s *Server) Handler() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
-		conn := connOf(r)
-		var before int64
-		if conn != nil {
-			before = conn.written.Load()
-		}
-		secured(w.Header())
-		rec := &recorder{ResponseWriter: w, code: http.StatusOK}
-		h, pattern := s.mux.Handler(r)
-		if pattern == "" {
-			pattern = "other"
-			h = s.notRouted(h)
-		}
-		h.ServeHTTP(rec, r)
-		if err := http.NewResponseController(w).Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) && rec.cut == nil {
-			rec.cut = err
-		}
-		if rec.cut == nil && r.Context().Err() != nil {
-			rec.cut = errClientLeft
-		}
-		if conn != nil {
-			rec.n = conn.written.Load() - before
-		}
-		s.logRequest(r, rec, pattern, time.Since(start))
-	})
 }
 
 var errClientLeft = errors.New("the client closed the connection")
@@ -331,26 +359,13 @@ func (r *recorder) Write(b []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the connection's writer.
 func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
-// authed requires the bearer token, when there is one.
-func (s *Server) authed(h http.Handler) http.Handler {
-	if s.cfg.Token == "" {
-		return h
-	}
-	want := []byte("Bearer " + s.cfg.Token)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="sitetxt"`)
-			s.fail(w, http.StatusUnauthorized, "missing or wrong bearer token")
-			return
-		}
-		h.ServeHTTP(w, r)
-	})
-}
-
 // fail answers {"error": msg} with code.
 func (s *Server) fail(w http.ResponseWriter, code int, msg string) {
 	if rec, ok := w.(*recorder); ok {
 		rec.err = msg
+	}
+	if code == http.StatusServiceUnavailable && w.Header().Get("Retry-After") == "" {
+		w.Header().Set("Retry-After", "1")
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
@@ -383,14 +398,17 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 // Serve answers on ln until ctx is done, then stops accepting connections
 // and waits up to grace for the requests in flight to finish.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
-	ln = listen(ln, s.cfg.MaxConns)
+	p := newPool(ln, s.cfg.MaxConns, s.cfg.MaxIdleConns)
+	s.pool.Store(p)
+	ln = p
 	hs := &http.Server{
 		ConnContext:       withConn,
+		ConnState:         p.state,
 		Handler:           s.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: s.cfg.HeaderTimeout,
 		ReadTimeout:       s.cfg.ReadTimeout,
 		WriteTimeout:      s.cfg.RequestTimeout + 30*time.Second,
-		IdleTimeout:       120 * time.Second,
+		IdleTimeout:       s.cfg.IdleTimeout,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}

@@ -56,11 +56,23 @@ func newSite(t *testing.T, block chan struct{}, started chan<- struct{}) (*httpt
 
 func quiet() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
+// jsonRequest is a request to the JSON API as a client sends it: with
+// Content-Type: application/json.
+func jsonRequest(method, target string, body io.Reader) *http.Request {
+	return jsonRequestWithContext(context.Background(), method, target, body)
+}
+
+func jsonRequestWithContext(ctx context.Context, method, target string, body io.Reader) *http.Request {
+	r := httptest.NewRequestWithContext(ctx, method, target, body)
+	r.Header.Set("Content-Type", "application/json")
+	return r
+}
+
 // post sends body to /v1/check of h and returns the status and decoded
 // response.
 func post(t *testing.T, h http.Handler, body, token string) (int, checkResponse, string) {
 	t.Helper()
-	req := httptest.NewRequest("POST", "/v1/check", strings.NewReader(body))
+	req := jsonRequest("POST", "/v1/check", strings.NewReader(body))
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
@@ -202,7 +214,7 @@ func TestLimits(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := httptest.NewRecorder()
-			h.ServeHTTP(w, httptest.NewRequest(tc.method, "/v1/check", strings.NewReader(tc.body)))
+			h.ServeHTTP(w, jsonRequest(tc.method, "/v1/check", strings.NewReader(tc.body)))
 			if w.Code != tc.code || !strings.Contains(w.Body.String(), tc.msg) {
 				t.Errorf("%s /v1/check %q = %d %q, want %d containing %q", tc.method, tc.body, w.Code, w.Body.String(), tc.code, tc.msg)
 			}
@@ -224,7 +236,7 @@ func TestToken(t *testing.T) {
 		{"GET", "/metrics", "Bearer s3cret", 200},
 		{"GET", "/healthz", "", 200},
 	} {
-		req := httptest.NewRequest(tc.method, tc.path, strings.NewReader(`{"agent":"a","urls":[]}`))
+		req := jsonRequest(tc.method, tc.path, strings.NewReader(`{"agent":"a","urls":[]}`))
 		if tc.auth != "" {
 			req.Header.Set("Authorization", tc.auth)
 		}

@@ -11,7 +11,6 @@ import (
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/sitemapjson"
-	"github.com/sitetxt/sitetxt/robots"
 	"github.com/sitetxt/sitetxt/sitemap"
 )
 
@@ -22,6 +21,13 @@ const (
 	SitemapMaxFiles = 100
 	SitemapMaxURLs  = 200000
 )
+
+// sitemapCost is what one POST /v1/sitemaps is charged beyond its body
+// (Limits.Work): the set of URLs already listed (at most SitemapMaxURLs
+// hashes, about 4 MiB), the reader's buffers and longest token, the
+// decisions and the answer's encoder. TestHostileServeSitemaps measures a
+// serve process under 32 of them.
+const sitemapCost = 8 << 20
 
 // sitemapsRequest is the body of POST /v1/sitemaps.
 type sitemapsRequest struct {
@@ -73,23 +79,28 @@ type sitemapFileJSON struct {
 // sitemaps answers POST /v1/sitemaps: the URLs a site's sitemaps list, as
 // JSON Lines written as they are found, then a summary line. The fetches
 // go through the guarded client (no private addresses unless
-// AllowPrivate) and the robots.txt cache the decisions use.
-func (s *Server) sitemaps(w http.ResponseWriter, r *http.Request) {
-	req, prof, ok := s.sitemapsRequest(w, r)
-	if !ok {
-		return
+// AllowPrivate), within the process-wide fetch cap, and the robots.txt
+// cache the decisions use; the gate has charged the request sitemapCost.
+func (s *Server) sitemaps(ctx context.Context, w http.ResponseWriter, req *sitemapsRequest) *apiError {
+	if !fetch.IsURL(req.Site) {
+		return badRequest(`bad request body: "site" must be an http or https URL (a site, or a sitemap's URL)`)
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
+	prof, aerr := s.profileOf(req.Profile)
+	if aerr != nil {
+		return aerr
+	}
+	if req.MaxURLs <= 0 || req.MaxURLs > SitemapMaxURLs {
+		req.MaxURLs = SitemapMaxURLs
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
 	defer cancel()
 	c := s.clients[prof]
-	f := &sitemap.Fetcher{UserAgent: c.UserAgent, HTTPClient: c.HTTPClient, Timeout: s.cfg.RequestTimeout,
-		MaxFiles: SitemapMaxFiles, MaxTime: s.cfg.RequestTimeout}
 	u, _ := url.Parse(req.Site)
 	var d *sitemap.Discovery
 	if u.Path == "" || u.Path == "/" || strings.HasSuffix(u.Path, "/robots.txt") {
-		d = f.Discover(ctx, req.Site, c)
+		d = s.sitemapFetch.Discover(ctx, req.Site, c)
 	} else {
-		d = f.Walk(ctx, c, req.Site)
+		d = s.sitemapFetch.Walk(ctx, c, req.Site)
 	}
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	enc := json.NewEncoder(w)
@@ -99,7 +110,7 @@ func (s *Server) sitemaps(w http.ResponseWriter, r *http.Request) {
 	disallowed := 0
 	for found, file := range d.All() {
 		if file != nil {
-			sum.Summary.Files = append(sum.Summary.Files, fileJSON(file))
+			sum.Summary.Files = append(sum.Summary.Files, s.fileJSON(file))
 			continue
 		}
 		if sum.Summary.URLs >= req.MaxURLs {
@@ -115,7 +126,7 @@ func (s *Server) sitemaps(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		if err := enc.Encode(line); err != nil {
-			return // the client went away
+			return nil // the client went away
 		}
 		if sum.Summary.URLs++; flusher != nil && sum.Summary.URLs%64 == 1 {
 			flusher.Flush()
@@ -125,7 +136,8 @@ func (s *Server) sitemaps(w http.ResponseWriter, r *http.Request) {
 		sum.Summary.Stopped = d.Stopped()
 	}
 	if err := d.Err(); err != nil {
-		sum.Summary.Error = err.Error()
+		// Why the site's robots.txt gave no sitemaps.
+		sum.Summary.Error = s.publicFetchError(u.Scheme+"://"+u.Host+"/robots.txt", err)
 	}
 	if req.Agent != "" {
 		sum.Summary.Disallowed = &disallowed
@@ -139,34 +151,16 @@ func (s *Server) sitemaps(w http.ResponseWriter, r *http.Request) {
 	if err := enc.Encode(sum); err != nil {
 		s.log.Debug("writing response", "err", err)
 	}
+	return nil
 }
 
-// sitemapsRequest reads and checks a request, answering it when it is bad.
-func (s *Server) sitemapsRequest(w http.ResponseWriter, r *http.Request) (*sitemapsRequest, robots.Profile, bool) {
-	var req sitemapsRequest
-	aerr := s.decodeJSON(w, r, &req)
-	if aerr == nil && !fetch.IsURL(req.Site) {
-		aerr = badRequest(`bad request body: "site" must be an http or https URL (a site, or a sitemap's URL)`)
-	}
-	var prof robots.Profile
-	if aerr == nil {
-		prof, aerr = s.profileOf(req.Profile)
-	}
-	if aerr != nil {
-		s.fail(w, aerr.code, aerr.msg)
-		return nil, 0, false
-	}
-	if req.MaxURLs <= 0 || req.MaxURLs > SitemapMaxURLs {
-		req.MaxURLs = SitemapMaxURLs
-	}
-	return &req, prof, true
-}
-
-func fileJSON(f *sitemap.File) sitemapFileJSON {
+// fileJSON is a sitemap file read, for the summary; why it could not be
+// fetched is told in public words.
+func (s *Server) fileJSON(f *sitemap.File) sitemapFileJSON {
 	v := sitemapFileJSON{URL: f.URL, Parent: f.Parent, Format: f.Format.String(), URLs: f.URLs, Repeated: f.Repeated,
 		Errors: f.Diagnostics.Count(grammar.Error), Warnings: f.Diagnostics.Count(grammar.Warning)}
 	if f.Err != nil {
-		v.Error = f.Err.Error()
+		v.Error = s.publicFetchError(f.URL, f.Err)
 	}
 	return v
 }

@@ -32,16 +32,19 @@ func badRequest(format string, args ...any) *apiError {
 	return &apiError{code: http.StatusBadRequest, msg: fmt.Sprintf(format, args...)}
 }
 
-// decodeJSON reads r's body into v under the limits of /v1/check: at most
-// MaxBody bytes, arriving within ReadTimeout, one JSON value, no unknown
-// field.
-func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, v any) *apiError {
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody))
+// decodeJSON reads r's body (bounded and charged to the memory budget by
+// the gate) into v: one JSON value, no unknown field, arriving within
+// ReadTimeout.
+func (s *Server) decodeJSON(r *http.Request, v any) *apiError {
+	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
 			return &apiError{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes", s.cfg.MaxBody)}
+		}
+		if errors.Is(err, errBusy) {
+			return &apiError{http.StatusServiceUnavailable, errBusy.Error() + "; try again"}
 		}
 		var ne net.Error
 		if errors.As(err, &ne) && ne.Timeout() {
@@ -49,57 +52,44 @@ func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, v any) *apiE
 		}
 		return badRequest("bad request body: %v", err)
 	}
-	if _, err := dec.Token(); err != io.EOF {
+	if _, err := dec.Token(); errors.Is(err, errBusy) {
+		return &apiError{http.StatusServiceUnavailable, errBusy.Error() + "; try again"}
+	} else if err != io.EOF {
 		return badRequest("bad request body: more than one JSON value")
 	}
 	return nil
 }
 
-// checkAgent applies /v1/check's rules to a request's agent: "*" when
-// absent, at most MaxAgent bytes.
-func (s *Server) checkAgent(agent *string) (string, *apiError) {
+// agentOr returns a request's agent, "*" when absent (the gate has
+// bounded its length).
+func agentOr(agent *string) string {
 	if agent == nil {
-		return "*", nil
+		return "*"
 	}
-	if len(*agent) > s.cfg.MaxAgent {
-		return "", badRequest(`"agent" is %d bytes long; at most %d (a product token or a User-Agent header)`, len(*agent), s.cfg.MaxAgent)
-	}
-	return *agent, nil
+	return *agent
 }
 
 // The bounds of one tester request (POST /v1/test, /v1/agents), whose
 // answer is written whole, not a window at a time as /v1/check's: its
-// URLs (or Config.MaxURLs if lower), and the URLs of an audit, which
-// answers each for every known crawler under every profile.
+// URLs (or Config.MaxURLs if lower; Limits.MaxURLs of their routes), and
+// the URLs of an audit, which answers each for every known crawler under
+// every profile.
 const (
 	TesterMaxURLs = 1000
 	AuditMaxURLs  = 20
 )
 
-// checkURLs applies the tester's bound on the URLs of one request.
-func (s *Server) checkURLs(urls []string) *apiError {
-	if limit := min(s.cfg.MaxURLs, TesterMaxURLs); len(urls) > limit {
-		return &apiError{http.StatusRequestEntityTooLarge, fmt.Sprintf("%d URLs in one request; at most %d", len(urls), limit)}
+// checkQuestion checks what a question about a robots.txt gives: its
+// text or its site (one of them); it returns the agent to answer for.
+func checkQuestion(text *string, site string, agent *string) (string, *apiError) {
+	if aerr := oneSource("robots", text, site); aerr != nil {
+		return "", aerr
 	}
-	return nil
+	return agentOr(agent), nil
 }
 
 // oneSource checks that a request gives its manifest one way: as text
 // (field), or as a site to fetch it from.
-// checkQuestion checks what a question about a robots.txt gives: its
-// text or its site (one of them), the agent (or "*") and the URLs; it
-// returns the agent to answer for.
-func (s *Server) checkQuestion(text *string, site string, agent *string, urls []string) (string, *apiError) {
-	if aerr := oneSource("robots", text, site); aerr != nil {
-		return "", aerr
-	}
-	name, aerr := s.checkAgent(agent)
-	if aerr != nil {
-		return "", aerr
-	}
-	return name, s.checkURLs(urls)
-}
-
 func oneSource(field string, text *string, site string) *apiError {
 	switch {
 	case text != nil && site != "":
@@ -131,12 +121,12 @@ func siteURL(site, name string) (string, *apiError) {
 // profile asked for: pasted, or fetched from a site through the guard
 // with /v1/check's size and time limits.
 type robotsFile struct {
-	name     string             // the name positions use: "robots.txt", or the URL fetched
-	text     string             // the file; "" when a fetch gave none
-	fetched  bool               // it came from a site
-	profiles []robots.Profile   // as asked, the first the reference
-	files    []*grammar.File    // as each profile parses it
-	readings []decision.Reading // one per profile
+	name     string           // the name positions use: "robots.txt", or the URL fetched
+	text     string           // the file; "" when a fetch gave none
+	fetched  bool             // it came from a site
+	profiles []robots.Profile // as asked, the first the reference
+	files    []*grammar.File  // as each profile parses it
+	readings []robots.Reading // one per profile
 	// fetch is what fetching gave under the reference profile's access
 	// method (nil for pasted text).
 	fetch *decision.Fetch
@@ -168,7 +158,7 @@ func (s *Server) robotsFrom(ctx context.Context, text *string, site string, prof
 	for i, p := range profiles {
 		f := grammar.ParseString(rf.name, rf.text, p.ParseOptions())
 		rf.files = append(rf.files, f)
-		rf.readings = append(rf.readings, decision.Reading{Policy: robots.Compile(f, p), Fetched: results[i]})
+		rf.readings = append(rf.readings, robots.Reading{Policy: robots.Compile(f, p), Fetched: results[i]})
 	}
 	return rf, nil
 }

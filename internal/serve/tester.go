@@ -7,6 +7,7 @@ import (
 
 	"github.com/sitetxt/sitetxt/internal/audit"
 	"github.com/sitetxt/sitetxt/internal/decision"
+	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/internal/lint"
 	"github.com/sitetxt/sitetxt/robots"
@@ -49,54 +50,20 @@ type testResponse struct {
 	Licenses []audit.Line `json:"licenses"`
 	// Audit is the table of "sitetxt audit -o json", when asked for.
 	Audit *audit.Report `json:"audit,omitempty"`
+	// Notes say how the question was read where it is not read as given,
+	// in the words of the command line's notes: an agent string of which
+	// a profile compares only the product token, or which google compares
+	// whole (package input).
+	Notes []string `json:"notes"`
 }
 
 // testResult is one URL under every profile: the shape of "sitetxt diff
 // -o json", each verdict the result of POST /v1/check.
 type testResult = jsonview.Comparison[Result]
 
-// jsonEndpoint answers a POST whose body is a JSON request of type Req:
-// admitted within the memory budget, decoded with the body bounded, run,
-// and its answer written as JSON (or by the answer itself, when it is a
-// selfWriter); urls counts the URLs it asks about for the access log.
-// POST /v1/test, /v1/datasets and /v1/agents are made with it.
-func jsonEndpoint[Req, Resp any](s *Server, run func(context.Context, *Req) (*Resp, *apiError), urls func(*Req) int) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		release, ok := s.admit(w, r)
-		if !ok {
-			return
-		}
-		defer release()
-		var req Req
-		if aerr := s.decodeJSON(w, r, &req); aerr != nil {
-			s.fail(w, aerr.code, aerr.msg)
-			return
-		}
-		resp, aerr := run(r.Context(), &req)
-		if aerr != nil {
-			s.fail(w, aerr.code, aerr.msg)
-			return
-		}
-		if rec, ok := w.(*recorder); ok {
-			rec.urls = urls(&req)
-		}
-		if sw, ok := any(resp).(selfWriter); ok {
-			sw.writeAnswer(s, w)
-			return
-		}
-		s.writeJSON(w, resp)
-	}
-}
-
-// selfWriter is an answer that is not always written as JSON (a catalog
-// document of POST /v1/datasets).
-type selfWriter interface {
-	writeAnswer(s *Server, w http.ResponseWriter)
-}
-
 // runTest decides a test request.
 func (s *Server) runTest(ctx context.Context, req *testRequest) (*testResponse, *apiError) {
-	agent, aerr := s.checkQuestion(req.Robots, req.Site, req.Agent, req.URLs)
+	agent, aerr := checkQuestion(req.Robots, req.Site, req.Agent)
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -118,8 +85,12 @@ func (s *Server) runTest(ctx context.Context, req *testRequest) (*testResponse, 
 	if rf.fetched {
 		resp.Text = &rf.text
 	}
+	resp.Notes = []string{}
 	for _, p := range profs {
 		resp.Profiles = append(resp.Profiles, p.String())
+		if n := input.AgentNote(p, agent); n != "" {
+			resp.Notes = append(resp.Notes, "under "+p.String()+": "+n)
+		}
 	}
 	for _, u := range req.URLs {
 		resp.Results = append(resp.Results, s.testOne(rf, agent, u))
@@ -135,25 +106,35 @@ func (s *Server) runTest(ctx context.Context, req *testRequest) (*testResponse, 
 		resp.Licenses = append(resp.Licenses, audit.Line{Value: l.URL, File: rf.name, Line: p.Line, Column: p.Column})
 	}
 	if req.Audit {
-		resp.Audit = audit.File(f, audit.Options{Profile: profs[0], Paths: req.URLs})
+		resp.Audit = audit.File(f, audit.Options{Profile: profs[0], Paths: decided(req.URLs)})
 	}
 	return resp, nil
 }
 
-// testOne decides u for agent under every reading of rf.
+// testOne decides u for agent under every reading of rf, u read the
+// way the command line reads it (package input): a relative reference
+// from the site's root, a URL of another origin than a fetched file's an
+// error for that URL.
 func (s *Server) testOne(rf *robotsFile, agent, u string) testResult {
-	c := decision.Compare(rf.readings, agent, u)
+	iu, err := input.ReadURL(u)
+	if err == nil && rf.fetch != nil {
+		err = iu.Governs(rf.fetch.URL)
+	}
+	if err != nil {
+		return jsonview.ComparisonError[Result](u, agent, err)
+	}
+	c := robots.CompareReadings(rf.readings, agent, iu.Decide)
 	return jsonview.ComparisonOf(c, u, agent, func(i int, v robots.Verdict) Result {
 		rd := rf.readings[i]
 		res := Result{Decision: decision.Decision{URL: u, Agent: agent, Profile: v.Profile.String(), Fetch: rf.fetch}}
 		res.Allowed = v.Decision.Allowed
-		if fx, ok := decision.Fixed(rd.Fetched); ok {
+		if fx, ok := rd.Fixed(); ok {
 			res.Reason = publicReason(fx.Reason, rd.Fetched.Err)
 			return res
 		}
 		var usage *robots.UsageDecision
 		if rd.Policy.HasUsage() {
-			ud := rd.Policy.Agent(agent).Usage(u)
+			ud := rd.Policy.Agent(agent).Usage(iu.Decide)
 			usage = &ud
 		}
 		res.fill(rf.name, v.Decision, usage)
@@ -180,4 +161,17 @@ func profilesOf(names []string) ([]robots.Profile, *apiError) {
 		}
 	}
 	return out, nil
+}
+
+// decided returns what a decision reads of each URL that package input
+// reads (a relative reference from the site's root), leaving out those
+// it cannot read.
+func decided(urls []string) []string {
+	out := make([]string, 0, len(urls))
+	for _, u := range urls {
+		if iu, err := input.ReadURL(u); err == nil {
+			out = append(out, iu.Decide)
+		}
+	}
+	return out
 }

@@ -42,12 +42,20 @@ func jsonLines(t *testing.T, s string) []any {
 	return out
 }
 
+// apiRequest is a POST of body to path of the JSON API, as a client
+// sends it.
+func apiRequest(path string, body []byte) *http.Request {
+	r := httptest.NewRequest(http.MethodPost, path, bytes.NewReader(body))
+	r.Header.Set("Content-Type", "application/json")
+	return r
+}
+
 func post(t *testing.T, path string, body any) map[string]any {
 	t.Helper()
 	h := serve.New(serve.Config{Logger: slog.New(slog.DiscardHandler)}).Handler()
 	b, _ := json.Marshal(body)
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, path, bytes.NewReader(b)))
+	h.ServeHTTP(rec, apiRequest(path, b))
 	if rec.Code != http.StatusOK {
 		t.Fatalf("POST %s = %d %s", path, rec.Code, rec.Body)
 	}
@@ -135,7 +143,7 @@ func TestDatasetsExportAsCLI(t *testing.T) {
 			want := runCLI(t, "datasets", "-o", format, "--base", base, path)
 			b, _ := json.Marshal(map[string]any{"datatxt": string(text), "base": base, "format": format})
 			rec := httptest.NewRecorder()
-			h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/v1/datasets", bytes.NewReader(b)))
+			h.ServeHTTP(rec, apiRequest("/v1/datasets", b))
 			if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != media ||
 				rec.Header().Get("Content-Disposition") != `attachment; filename="`+format+`.json"` {
 				t.Fatalf("POST /v1/datasets format %s = %d, %q, %q; want 200, %q, an attachment", format, rec.Code,
@@ -177,4 +185,56 @@ func TestTestLintAsCLI(t *testing.T) {
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// TestURLsReadAsCLI: POST /v1/test and /v1/agents read the URLs they are
+// given the way the command line reads them (package input): a relative
+// reference from the site's root ("private/x" is /private/x, disallowed by
+// "Disallow: /private/", as check says), and a URL that cannot be read an
+// error in its place while the others are answered (issue 35, items 1-2).
+func TestURLsReadAsCLI(t *testing.T) {
+	const robots = "User-agent: *\nDisallow: /private/\nMobile-agent-server: / atp://a.example\n"
+	file := filepath.Join(t.TempDir(), "robots.txt")
+	if err := os.WriteFile(file, []byte(robots), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cliLines := jsonLines(t, runCLI(t, "check", "-q", "-o", "json", file, "private/x"))
+	if cliLines[0].(map[string]any)["allowed"] != false {
+		t.Fatalf("check private/x = %v, want disallowed", cliLines[0])
+	}
+	resp := post(t, "/v1/test", map[string]any{"robots": robots, "agent": "*", "profiles": []string{"rfc9309"},
+		"urls": []string{"private/x", "http:///nohost", "/public"}})
+	results := resp["results"].([]any)
+	if len(results) != 3 {
+		t.Fatalf("POST /v1/test: %d results, want 3", len(results))
+	}
+	first := results[0].(map[string]any)["verdicts"].([]any)[0].(map[string]any)
+	if first["allowed"] != false || first["url"] != "private/x" {
+		t.Errorf("POST /v1/test private/x = %v, want disallowed as check says", first)
+	}
+	if e, _ := results[1].(map[string]any)["error"].(string); !strings.Contains(e, "without a host") {
+		t.Errorf("POST /v1/test http:///nohost = %v, want an error for that URL", results[1])
+	}
+	if v := results[2].(map[string]any)["verdicts"].([]any); len(v) != 1 || v[0].(map[string]any)["allowed"] != true {
+		t.Errorf("POST /v1/test /public = %v, want it answered after the bad URL", results[2])
+	}
+	agents := post(t, "/v1/agents", map[string]any{"robots": robots, "agent": "*", "urls": []string{"http:///nohost", "private/x"}})["answers"].([]any)
+	if len(agents) != 2 || agents[0].(map[string]any)["error"] == nil || agents[1].(map[string]any)["allowed"] != false {
+		t.Errorf("POST /v1/agents = %v, want an error for the first URL and private/x disallowed", agents)
+	}
+}
+
+// TestAgentNoteAsCLI: POST /v1/test says what the command line notes of an
+// agent string: under google a whole User-Agent header matches no group of
+// its own (Google matches the product token), under rfc9309 its product
+// token is used (issue 35, item 2).
+func TestAgentNoteAsCLI(t *testing.T) {
+	const ua = "Mozilla/5.0 (compatible; Googlebot/2.1)"
+	resp := post(t, "/v1/test", map[string]any{"robots": "User-agent: Googlebot\nDisallow: /\n", "agent": ua,
+		"profiles": []string{"google", "rfc9309"}, "urls": []string{"/x"}})
+	notes := resp["notes"].([]any)
+	if len(notes) != 2 || !strings.Contains(notes[0].(string), "under google: agent") || !strings.Contains(notes[0].(string), "Google matches the product token") ||
+		!strings.Contains(notes[1].(string), `is read as the crawler name "Mozilla"`) {
+		t.Errorf("POST /v1/test with agent %q: notes %q, want google's and rfc9309's readings", ua, notes)
+	}
 }

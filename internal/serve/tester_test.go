@@ -19,7 +19,7 @@ func postJSON(t *testing.T, h http.Handler, path string, body any) (int, []byte)
 		t.Fatal(err)
 	}
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, path, strings.NewReader(string(b))))
+	h.ServeHTTP(rec, jsonRequest(http.MethodPost, path, strings.NewReader(string(b))))
 	return rec.Code, rec.Body.Bytes()
 }
 

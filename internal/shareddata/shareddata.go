@@ -19,6 +19,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/sitetxt/sitetxt/internal/slowtest"
 )
 
 // Root returns the absolute path of the link to the shared data,
@@ -51,15 +53,11 @@ func Require(t testing.TB, elem ...string) string {
 	return p
 }
 
-// Slow reports whether the slow tests run: SITETXT_SLOW=1, as the CI step
-// for load, hostile, fleet and whole-corpus tests sets it.
-func Slow() bool { return os.Getenv("SITETXT_SLOW") == "1" }
-
 // SampleEvery is the stride of Sample when the slow tests do not run.
 const SampleEvery = 16
 
-// Sample returns the items a corpus test checks: all of them with
-// SITETXT_SLOW=1, else every SampleEvery-th (the same ones each run),
+// Sample returns the items a corpus test checks: all of them in the slow
+// tier (go test -tags slow, see internal/slowtest), else every SampleEvery-th (the same ones each run),
 // which keeps go test -race ./... quick while every invariant is still
 // checked on real files; the test log says which.
 func Sample[T any](t testing.TB, items []T) []T {
@@ -71,7 +69,7 @@ func Sample[T any](t testing.TB, items []T) []T {
 // item costs more (a whole command run per file).
 func SampleEveryN[T any](t testing.TB, items []T, every int) []T {
 	t.Helper()
-	if Slow() || len(items) <= every {
+	if slowtest.On || len(items) <= every {
 		t.Logf("checking all %d items", len(items))
 		return items
 	}
@@ -79,6 +77,6 @@ func SampleEveryN[T any](t testing.TB, items []T, every int) []T {
 	for i := 0; i < len(items); i += every {
 		out = append(out, items[i])
 	}
-	t.Logf("checking %d of %d items (every %dth; SITETXT_SLOW=1 checks all)", len(out), len(items), every)
+	t.Logf("checking %d of %d items (every %dth; go test -tags slow checks all)", len(out), len(items), every)
 	return out
 }

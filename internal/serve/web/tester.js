@@ -259,6 +259,12 @@ function count(n, word) {
     const card = el("section", "card" + (r.agree ? "" : " differ"));
     card.dataset.url = r.url;
     card.appendChild(el("h3", "", r.url, el("span", "muted", " for " + r.agent)));
+    if (r.error) {
+      // A URL that could not be decided: its error, as the command line names it.
+      card.classList.add("error");
+      card.appendChild(el("p", "error", r.error));
+      return card;
+    }
     const tbl = el("table", "verdicts", el("thead", "", el("tr", "", el("th", "", "Profile"), el("th", "", "Verdict"),
       el("th", "", "Deciding line"), el("th", "", "Group"), el("th", "", "Reason"))));
     const tb = el("tbody");
@@ -316,6 +322,7 @@ function count(n, word) {
 
   function renderRobots(resp) {
     const { marks, res, extra } = startResults(resp);
+    for (const n of resp.notes || []) res.appendChild(el("p", "note", "Note: " + n));
     if (resp.results.length === 0) res.appendChild(el("p", "muted", "No URL given: the diagnostics and sitemaps of the file are below."));
     for (const r of resp.results) res.appendChild(resultCard(r, marks, resp.licenses));
     extra.appendChild(diagnosticsList(resp.diagnostics, marks));

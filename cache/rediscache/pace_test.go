@@ -1,0 +1,119 @@
+package rediscache_test
+
+import (
+	"context"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/sitetxt/sitetxt/cache/rediscache"
+	"github.com/sitetxt/sitetxt/internal/pacetest"
+	"github.com/sitetxt/sitetxt/internal/redistest"
+	"github.com/sitetxt/sitetxt/pace"
+)
+
+// TestPacerCases: the Redis pacer passes the cases of the in-process one,
+// on the test's clock.
+func TestPacerCases(t *testing.T) {
+	srv := redistest.Start(t)
+	pacetest.Run(t, func(t *testing.T, opts pace.Options) pace.Pacer {
+		return open(t, srv.URL()).Pacer(opts)
+	})
+}
+
+// TestPacerFleet: processes sharing a Redis (each its own Cache) get
+// slots an interval apart from one queue, on Redis's clock; one that
+// starts later (a restart) finds the queue where the others left it; a
+// 429 reported by one pauses the site for all.
+func TestPacerFleet(t *testing.T) {
+	srv := redistest.Start(t)
+	ctx := context.Background()
+	procs := []pace.Pacer{open(t, srv.URL()).Pacer(pace.Options{}), open(t, srv.URL()).Pacer(pace.Options{})}
+	every := pace.Pace{Interval: 10 * time.Second}
+	for k := range 6 {
+		if k == 4 {
+			procs = append(procs, open(t, srv.URL()).Pacer(pace.Options{})) // a process started anew
+		}
+		wait, err := procs[k%len(procs)].Acquire(ctx, "http://a.example", every)
+		// The wait is k intervals less the time the earlier calls took
+		// (milliseconds on Redis's clock; 2 s allows a starved machine).
+		if want := time.Duration(k) * every.Interval; err != nil || wait > want || wait < want-2*time.Second {
+			t.Errorf("slot %d: Acquire = %v, %v; want about %v", k, wait, err, want)
+		}
+	}
+	p, err := procs[0].Report(ctx, "http://b.example", 429, "30")
+	if err != nil || p.Wait != 30*time.Second || p.Cause != "retry-after" {
+		t.Errorf("Report(429, 30) = %+v, %v; want 30s retry-after", p, err)
+	}
+	if wait, err := procs[1].Acquire(ctx, "http://b.example", every); err != nil || wait > 30*time.Second || wait < 28*time.Second {
+		t.Errorf("Acquire on the other process after a 429 = %v, %v; want about 30s", wait, err)
+	}
+}
+
+// TestPacerExpires: a site's key lives as long as its state matters: the
+// interval after the last slot, and a pause plus the backoff's bound.
+func TestPacerExpires(t *testing.T) {
+	srv := redistest.Start(t)
+	ctx := context.Background()
+	p := open(t, srv.URL()).Pacer(pace.Options{})
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr})
+	defer rdb.Close()
+	p.Acquire(ctx, "http://a.example", pace.Pace{Interval: 2 * time.Second})
+	if ttl := rdb.PTTL(ctx, rediscache.DefaultPrefix+"pace:http://a.example").Val(); ttl <= 0 || ttl > 2*time.Second {
+		t.Errorf("TTL after one slot = %v, want (0, 2s]", ttl)
+	}
+	p.Acquire(ctx, "http://a.example", pace.Pace{Interval: 2 * time.Second})
+	if ttl := rdb.PTTL(ctx, rediscache.DefaultPrefix+"pace:http://a.example").Val(); ttl <= 2*time.Second || ttl > 4*time.Second {
+		t.Errorf("TTL after two slots = %v, want (2s, 4s]", ttl)
+	}
+	p.Report(ctx, "http://b.example", 500, "")
+	if ttl := rdb.PTTL(ctx, rediscache.DefaultPrefix+"pace:http://b.example").Val(); ttl <= pace.DefaultBackoffMax || ttl > pace.DefaultBackoffMax+pace.DefaultBackoffBase {
+		t.Errorf("TTL after a 500 = %v, want the backoff and its bound", ttl)
+	}
+}
+
+// TestPacerRedisDown: without Redis each process paces on its own,
+// keeping its distance from the slots it had from Redis; when Redis is
+// back, the fleet shares one queue again.
+func TestPacerRedisDown(t *testing.T) {
+	srv := redistest.Start(t)
+	ctx := context.Background()
+	clock := pacetest.NewClock()
+	newProc := func() (*rediscache.Cache, pace.Pacer) {
+		c, err := rediscache.Open(srv.URL(), rediscache.Options{Backoff: 100 * time.Millisecond, Timeout: 5 * time.Second, Logger: slog.New(slog.DiscardHandler)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c, c.Pacer(pace.Options{Now: clock.Now})
+	}
+	c1, p1 := newProc()
+	_, p2 := newProc()
+	every := pace.Pace{Interval: time.Second}
+	acquire := func(p pace.Pacer, want time.Duration, what string) {
+		t.Helper()
+		if got, err := p.Acquire(ctx, "http://a.example", every); err != nil || got != want {
+			t.Errorf("%s: Acquire = %v, %v; want %v", what, got, err, want)
+		}
+	}
+	acquire(p1, 0, "process 1, Redis up")
+	acquire(p2, time.Second, "process 2, Redis up")
+	srv.Stop()
+	acquire(p1, time.Second, "process 1, Redis down (after its own slot)")
+	acquire(p1, 2*time.Second, "process 1, Redis down, again")
+	acquire(p2, 2*time.Second, "process 2, Redis down (after its own slot)")
+	if c1.Up() {
+		t.Error("Up() = true after Redis stopped")
+	}
+	if err := srv.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(150 * time.Millisecond) // past the backoff
+	clock.Advance(time.Minute)
+	acquire(p1, 0, "process 1, Redis back")
+	acquire(p2, time.Second, "process 2, Redis back: one queue again")
+	if !c1.Up() {
+		t.Error("Up() = false after Redis came back")
+	}
+}

@@ -1,0 +1,136 @@
+package input
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/sitetxt/sitetxt/robots"
+)
+
+func TestReadURL(t *testing.T) {
+	tests := []struct {
+		typed, decide string
+		absolute      bool
+		err           string // a part of the error, "" for none
+	}{
+		{"", "", false, ""},
+		{"/private/x", "/private/x", false, ""},
+		{"private/x", "/private/x", false, ""},
+		{"xyz/foo.js", "/xyz/foo.js", false, ""},
+		{"?q=1", "/?q=1", false, ""},
+		{"https://example.org/a", "https://example.org/a", true, ""},
+		{"HTTP://example.org", "HTTP://example.org", true, ""},
+		{"urn:x", "urn:x", false, ""},
+		{"ftp://example.org/a", "ftp://example.org/a", false, ""},
+		{"http:///x", "", false, "without a host"},
+		{"https://[::1/x", "", false, "not a URL"},
+		{"http://exa mple.org/", "", false, "not a URL"},
+		{"http://www.example.com/%a%a", "http://www.example.com/%a%a", true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.typed, func(t *testing.T) {
+			u, err := ReadURL(tt.typed)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Errorf("ReadURL(%q) error = %v, want one saying %q", tt.typed, err, tt.err)
+				}
+				return
+			}
+			if err != nil || u.Decide != tt.decide || u.Typed != tt.typed || u.Absolute() != tt.absolute {
+				t.Errorf("ReadURL(%q) = %+v (absolute %v), %v; want Decide %q, absolute %v", tt.typed, u, u.Absolute(), err, tt.decide, tt.absolute)
+			}
+			if rel := tt.decide != tt.typed; u.Relative() != rel {
+				t.Errorf("ReadURL(%q).Relative() = %v, want %v", tt.typed, u.Relative(), rel)
+			}
+		})
+	}
+}
+
+func TestGoverns(t *testing.T) {
+	tests := []struct {
+		url, robots string
+		err         string
+	}{
+		{"https://a.example/x", "https://a.example/robots.txt", ""},
+		{"https://A.example:443/x", "https://a.example/robots.txt", ""},
+		{"/x", "https://a.example/robots.txt", ""},
+		{"x", "https://a.example/robots.txt", ""},
+		{"https://b.example/no", "", ""},
+		{"https://b.example/no", "https://a.example/robots.txt", "https://b.example, not on https://a.example"},
+		{"http://a.example/x", "https://a.example/robots.txt", "http://a.example, not on https://a.example"},
+		{"https://a.example:8443/x", "https://a.example/robots.txt", "https://a.example:8443"},
+		{"https://a.example/%a%a", "https://a.example/robots.txt", ""},
+		{"https://a.example?q", "https://a.example/robots.txt", ""},
+	}
+	for _, tt := range tests {
+		u, err := ReadURL(tt.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = u.Governs(tt.robots)
+		if tt.err == "" && err != nil || tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
+			t.Errorf("ReadURL(%q).Governs(%q) = %v, want %q", tt.url, tt.robots, err, tt.err)
+		}
+	}
+}
+
+func TestSiteURL(t *testing.T) {
+	tests := []struct {
+		arg, want string
+	}{
+		{"example.org", "https://example.org/"},
+		{"www.example.org/private/x", "https://www.example.org/private/x"},
+		{"localhost:8080", "https://localhost:8080/"},
+		{"127.0.0.1:8080/a?b", "https://127.0.0.1:8080/a?b"},
+		{"robots.txt", ""},
+		{"testdata/robots/fict.org.txt", ""},
+		{"list.yaml", ""},
+		{"./example.org", ""},
+		{"-", ""},
+		{"", ""},
+		{"foo", ""},
+		{"https://example.org/", ""},
+		{"example.org:x", ""},
+	}
+	for _, tt := range tests {
+		got, ok := SiteURL(tt.arg)
+		if got != tt.want || ok != (tt.want != "") {
+			t.Errorf("SiteURL(%q) = %q, %v; want %q", tt.arg, got, ok, tt.want)
+		}
+	}
+}
+
+func TestAgentNote(t *testing.T) {
+	tests := []struct {
+		prof  robots.Profile
+		agent string
+		want  string // a part of the note, "" for none
+	}{
+		{robots.RFC9309, "FooBot", ""},
+		{robots.RFC9309, "*", ""},
+		{robots.RFC9309, "MJ12bot/v1.4", ""},
+		{robots.RFC9309, "FooBot/2.1 (+https://foo.example/bot)", `read as the crawler name "FooBot"`},
+		{robots.Google, "Googlebot", ""},
+		{robots.Google, "Mozilla/5.0 (compatible; Googlebot/2.1)", `matches the product token`},
+		{robots.Google, "MJ12bot/v1.4", `matches the product token: give it ("MJ" here`}, // Google's token has no digits
+	}
+	for _, tt := range tests {
+		got := AgentNote(tt.prof, tt.agent)
+		if tt.want == "" && got != "" || tt.want != "" && !strings.Contains(got, tt.want) {
+			t.Errorf("AgentNote(%s, %q) = %q, want %q", tt.prof, tt.agent, got, tt.want)
+		}
+	}
+}
+
+func ExampleReadURL() {
+	for _, typed := range []string{"private/x", "/a", "https://example.org/b", "http:///c"} {
+		u, err := ReadURL(typed)
+		fmt.Printf("%q: decide %q, relative %v, error %v\n", typed, u.Decide, u.Relative(), err)
+	}
+	// Output:
+	// "private/x": decide "/private/x", relative true, error <nil>
+	// "/a": decide "/a", relative false, error <nil>
+	// "https://example.org/b": decide "https://example.org/b", relative false, error <nil>
+	// "http:///c": decide "http:///c", relative false, error "http:///c" is an http URL without a host
+}

@@ -1,0 +1,5 @@
+//go:build slow
+
+package slowtest
+
+const on = true

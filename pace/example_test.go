@@ -1,0 +1,49 @@
+package pace_test
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/pace"
+	"github.com/sitetxt/sitetxt/robots"
+)
+
+// A site's robots.txt asks for two requests a second; a crawler reads
+// that pace for its own group, and capped values say so.
+func ExampleReading_Of() {
+	body := "User-agent: *\nDisallow: /private/\nRequest-rate: 2/1s\n\nUser-agent: slowbot\nDisallow: /tmp/\nCrawl-delay: 86400\n"
+	pol := robots.Compile(grammar.ParseString("https://example.org/robots.txt", body, grammar.Options{}), robots.RFC9309)
+	for _, agent := range []string{"ExampleBot", "SlowBot"} {
+		p := pace.Reading{}.Of(pol, agent)
+		fmt.Println(agent, p.Interval, p.Source)
+		for _, d := range p.Diagnostics {
+			fmt.Println(d)
+		}
+	}
+	// Output:
+	// ExampleBot 500ms request-rate
+	// SlowBot 1m0s crawl-delay
+	// https://example.org/robots.txt:7:1: warning: Crawl-delay asks for one request every 24h0m0s; paced at the cap, one every 1m0s (--pace-max)
+}
+
+// Every worker asks the pacer before fetching, waits what it says, and
+// reports the answer: a 429 with Retry-After pauses the site for all.
+func ExampleNewMemory() {
+	p := pace.NewMemory(pace.Options{})
+	ctx := context.Background()
+	site, _ := pace.Site("https://example.org/page")
+	every := pace.Pace{Interval: time.Second}
+	for range 3 {
+		wait, _ := p.Acquire(ctx, site, every)
+		fmt.Println("wait about", wait.Round(100*time.Millisecond))
+	}
+	pause, _ := p.Report(ctx, site, 429, "120")
+	fmt.Println("paused for", pause.Wait.Round(time.Second), "by", pause.Cause)
+	// Output:
+	// wait about 0s
+	// wait about 1s
+	// wait about 2s
+	// paused for 2m0s by retry-after
+}

@@ -1,0 +1,314 @@
+// Package pace spaces a crawler's requests to each site as the site asks.
+//
+// A robots.txt group may ask crawlers to slow down: "Crawl-delay: 2.5"
+// (seconds between two requests), "Request-rate: 2/1s" (at most two
+// requests a second; sitetxt spaces them evenly, one every half second)
+// and "Visit-time: 0600-0845" (crawl only between these UTC times). The
+// lines have no standard: RFC 9309 leaves them out, Google's crawlers
+// ignore them, most others honour Crawl-delay. Parsers read the values and
+// leave the pacing to each crawler, which gets it wrong as soon as several
+// processes crawl the same site. Package pace does the pacing:
+//
+//   - Reading.Of reads the pace a site asks of one crawler from its
+//     compiled robots.txt (the crawler's own group), with a default when
+//     the site says nothing, a cap on absurd values (with a diagnostic at
+//     the line) and each profile's reading (robots.Profile.PaceLines).
+//   - A Pacer hands out slots: Acquire reserves the site's next slot and
+//     says how long to wait for it (0: fetch now); Report feeds back what
+//     the fetch answered: a 429 or 503 with Retry-After pauses the site,
+//     repeated 5xx answers back off exponentially up to a bound, and any
+//     other answer ends the backoff.
+//
+// Memory is the Pacer of one process, and of crawlers that already send
+// each host to one worker. rediscache.Cache.Pacer is the Pacer of a fleet:
+// one Lua script reserves a slot atomically in Redis, so that the site
+// sees its requests spaced as it asked however many processes crawl it
+// (docs/fleet.md).
+package pace
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/sitetxt/sitetxt/fetch"
+	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/robots"
+)
+
+// A Pacer hands out fetch slots per site. Implementations are safe for
+// concurrent use.
+type Pacer interface {
+	// Acquire reserves the site's next slot for one request paced by p and
+	// returns how long to wait before sending it (0: now). The slot is the
+	// caller's: the next caller for the site gets the one after it. A site
+	// is an origin as Site writes it.
+	Acquire(ctx context.Context, site string, p Pace) (time.Duration, error)
+	// Report feeds back the HTTP status of a request to site and its
+	// Retry-After header ("" when none). It returns the pause the answer
+	// put on the site (Pause.Wait 0 when none).
+	Report(ctx context.Context, site string, status int, retryAfter string) (Pause, error)
+}
+
+// Pace is how often one crawler may send a request to one site.
+type Pace struct {
+	// Interval is the least time between the starts of two requests.
+	Interval time.Duration
+	// Window, when set, is the time of day requests may start in
+	// (Visit-time); outside it a slot waits for the window to open.
+	Window *Window
+	// Source names what set Interval: "crawl-delay", "request-rate" or
+	// "default" (the site asked for nothing, or its lines are not read).
+	Source string
+	// Line is the robots.txt line Source names, nil for "default".
+	Line *grammar.Line
+	// Diagnostics say where the pace differs from what the file asks: a
+	// value over the cap, lines the reading ignores.
+	Diagnostics grammar.Diagnostics
+}
+
+// Window is a Visit-time window: From and To are minutes after midnight
+// UTC; To less than From is a window across midnight. A request may start
+// from From up to, not including, To.
+type Window struct{ From, To int }
+
+const day = 24 * time.Hour
+
+// Next returns t if it falls in the window, else the window's next
+// opening after t (to the minute). A window whose ends are equal is the
+// whole day.
+func (w *Window) Next(t time.Time) time.Time {
+	if w == nil || w.From == w.To {
+		return t
+	}
+	t = t.UTC()
+	m := t.Hour()*60 + t.Minute()
+	if w.From < w.To && m >= w.From && m < w.To || w.From > w.To && (m >= w.From || m < w.To) {
+		return t
+	}
+	return t.Truncate(time.Minute).Add(time.Duration((w.From-m+1440)%1440) * time.Minute)
+}
+
+// Defaults of Reading.
+const (
+	// DefaultInterval is the pace of a site that asks for none.
+	DefaultInterval = time.Second
+	// DefaultMax caps what a site may ask: a slower pace is read as this.
+	DefaultMax = time.Minute
+)
+
+// Lines says which sites' pace lines a Reading honours.
+type Lines uint8
+
+// The readings of a site's Crawl-delay, Request-rate and Visit-time.
+const (
+	// ByProfile honours them under the profiles whose crawlers do
+	// (robots.Profile.PaceLines: rfc9309, draft, norobots) and ignores
+	// them under google, as Google's crawlers do.
+	ByProfile Lines = iota
+	// Always honours them under every profile.
+	Always
+	// Never ignores them: every site gets the default pace.
+	Never
+)
+
+var linesNames = [...]string{ByProfile: "profile", Always: "always", Never: "never"}
+
+// String returns "profile", "always" or "never".
+func (l Lines) String() string {
+	if int(l) < len(linesNames) {
+		return linesNames[l]
+	}
+	return fmt.Sprintf("lines(%d)", int(l))
+}
+
+// ParseLines reads "profile", "always" or "never", in any case.
+func ParseLines(s string) (Lines, error) {
+	for i, n := range linesNames {
+		if strings.EqualFold(s, n) {
+			return Lines(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown pace reading %q (want profile, always or never)", s)
+}
+
+// Reading says how a site's pace is read. The zero value honours the
+// lines by profile, with DefaultInterval and DefaultMax.
+type Reading struct {
+	// Default is the interval of a site that asks for nothing; 0 means
+	// DefaultInterval, negative none (0 s).
+	Default time.Duration
+	// Max caps the interval a site may ask for; 0 means DefaultMax.
+	Max time.Duration
+	// Lines says whether the site's lines are honoured.
+	Lines Lines
+}
+
+func (r Reading) defaults() Reading {
+	switch {
+	case r.Default == 0:
+		r.Default = DefaultInterval
+	case r.Default < 0:
+		r.Default = 0
+	}
+	if r.Max <= 0 {
+		r.Max = DefaultMax
+	}
+	r.Default = min(r.Default, r.Max)
+	return r
+}
+
+// Of returns the pace pol asks of agent: the larger of the intervals its
+// Crawl-delay and Request-rate ask for (a rate of n per period is one
+// request every period/n), at most Max, and its Visit-time window; the
+// Default when it asks for neither, or when its lines are not read. A nil
+// pol (no robots.txt, or one that does not parse) gets the Default.
+func (r Reading) Of(pol *robots.Policy, agent string) Pace {
+	r = r.defaults()
+	p := Pace{Interval: r.Default, Source: "default"}
+	if pol == nil {
+		return p
+	}
+	a := pol.Agent(agent)
+	cd, rr, vt := a.CrawlDelay(), a.RequestRate(), a.VisitTime()
+	if cd == nil && rr == nil && vt == nil {
+		return p
+	}
+	if r.Lines == Never || r.Lines == ByProfile && !pol.Profile().PaceLines() {
+		var lines []*grammar.Line
+		if cd != nil {
+			lines = append(lines, cd.Line)
+		}
+		if rr != nil {
+			lines = append(lines, rr.Line)
+		}
+		if vt != nil {
+			lines = append(lines, vt.Line)
+		}
+		for _, l := range lines {
+			p.Diagnostics = append(p.Diagnostics, diag(pol.Name(), l, "pace-ignored", r.ignored(pol.Profile(), l)))
+		}
+		return p
+	}
+	if cd != nil {
+		p.Interval, p.Source, p.Line = cd.Delay, "crawl-delay", cd.Line
+	}
+	if rr != nil {
+		if d := rr.Period / time.Duration(rr.Requests); cd == nil || d > p.Interval {
+			p.Interval, p.Source, p.Line = d, "request-rate", rr.Line
+		}
+	}
+	if vt != nil {
+		p.Window = &Window{From: vt.From, To: vt.To}
+	}
+	if p.Interval > r.Max {
+		p.Diagnostics = append(p.Diagnostics, diag(pol.Name(), p.Line, "pace-capped",
+			fmt.Sprintf("%s asks for one request every %s; paced at the cap, one every %s (--pace-max)", p.Line.Field, p.Interval, r.Max)))
+		p.Interval = r.Max
+	}
+	return p
+}
+
+// ignored says why a pace line is not honoured.
+func (r Reading) ignored(prof robots.Profile, l *grammar.Line) string {
+	if r.Lines == Never {
+		return fmt.Sprintf("%s is not honoured (--pace-lines never): paced at the default, one request every %s", l.Field, r.Default)
+	}
+	return fmt.Sprintf("%s is not honoured under the %s profile, as its crawlers ignore it: paced at the default, one request every %s (--pace-lines always honours it)", l.Field, prof, r.Default)
+}
+
+func diag(file string, l *grammar.Line, code, summary string) *grammar.Diagnostic {
+	return &grammar.Diagnostic{Severity: grammar.Warning, Code: code, Summary: summary, Filename: file,
+		Range: grammar.Range{Start: l.Pos, End: l.End()}}
+}
+
+// Site returns the site a URL is on, as Pacers key it: its origin written
+// one way (scheme, lower-case host, port only when not the default), as
+// fetch.ManifestURL writes a robots.txt URL, without the path.
+func Site(rawURL string) (string, error) {
+	u, err := fetch.ManifestURL(rawURL, "robots.txt")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(u, "/robots.txt"), nil
+}
+
+// Pause is a pause Report put on a site.
+type Pause struct {
+	// Wait is how long the site is paused from now; 0 when it is not.
+	Wait time.Duration
+	// Cause is "retry-after" (the site said how long) or "backoff"
+	// (repeated server errors), "" when Wait is 0.
+	Cause string
+}
+
+// Backoff is how long a site is paused after server errors: Base after
+// the first, doubling with each one after it, at most Max. An answer that
+// is not a server error ends it.
+type Backoff struct {
+	Base, Max time.Duration
+}
+
+// Defaults of Backoff.
+const (
+	DefaultBackoffBase = 2 * time.Second
+	DefaultBackoffMax  = 10 * time.Minute
+)
+
+func (b Backoff) defaults() Backoff {
+	if b.Base <= 0 {
+		b.Base = DefaultBackoffBase
+	}
+	if b.Max <= 0 {
+		b.Max = DefaultBackoffMax
+	}
+	b.Base = min(b.Base, b.Max)
+	return b
+}
+
+// After returns the pause after the n-th server error in a row (n >= 1).
+func (b Backoff) After(n int) time.Duration {
+	b = b.defaults()
+	d := b.Base
+	for i := 1; i < n && d < b.Max; i++ {
+		d *= 2
+	}
+	return min(d, b.Max)
+}
+
+// Outcome is what a reported answer means for the site's pace.
+type Outcome uint8
+
+// The outcomes of Classify.
+const (
+	// Fine: the site answered; an ongoing backoff ends.
+	Fine Outcome = iota
+	// Paused: the site said how long to wait (Retry-After).
+	Paused
+	// Failed: a server error without Retry-After; the site backs off.
+	Failed
+)
+
+// Classify reads a reported answer: a 429 or 5xx with a Retry-After
+// (seconds, or an HTTP date taken relative to now; at most
+// fetch.MaxRetry) pauses the site that long; a 429 or 5xx without one,
+// or status 0 (no answer), is a failure; anything else is fine.
+func Classify(status int, retryAfter string, now time.Time) (Outcome, time.Duration) {
+	if status != 0 && status != 429 && status < 500 {
+		return Fine, 0
+	}
+	if d, ok := fetch.ParseRetryAfter(retryAfter, now); ok && status != 0 {
+		return Paused, d
+	}
+	return Failed, 0
+}
+
+// Options configure a Pacer.
+type Options struct {
+	// Backoff paces a site after server errors.
+	Backoff Backoff
+	// Now is the clock; nil means time.Now (for a Redis pacer: Redis's
+	// own clock, one for the whole fleet). Tests set it.
+	Now func() time.Time
+}
