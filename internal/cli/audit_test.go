@@ -248,12 +248,41 @@ func TestAuditPathUsage(t *testing.T) {
 	chdirRoot(t)
 	out, _, _ := runCLI(t, "", "audit", "--path", "/ai-ok/page", auditFile)
 	for _, want := range []string{
-		"      /: usage: Content-Usage train-ai=n, search=y (line 19); Content-Signal search allow, ai-input disallow, ai-train disallow (line 21)\n",
-		"      /ai-ok/page: usage: Content-Usage train-ai=y (line 20); Content-Signal search allow, ai-input disallow, ai-train disallow (line 21); derived by sitetxt (its own mapping): train-ai disallow (Content-Signal ai-train disallow is stricter than Content-Usage)",
+		"    /: usage: Content-Usage train-ai=n, search=y (line 19); Content-Signal search allow, ai-input disallow, ai-train disallow (line 21)\n",
+		"    /ai-ok/page: usage: Content-Usage train-ai=y (line 20); Content-Signal search allow, ai-input disallow, ai-train disallow (line 21); derived by sitetxt (its own mapping): train-ai disallow (Content-Signal ai-train disallow is stricter than Content-Usage)",
 		"profiles disagree: /: draft reads Content-Usage line 11 (train-ai=n) where rfc9309 reads Content-Usage line 19",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("audit --path /ai-ok/page lacks %q", want)
 		}
+	}
+}
+
+// TestAuditGroupsCrawlers: audit's text groups the crawlers that read the
+// same lines, so the 21-line aipref.txt reads at a glance (123 lines,
+// the same usage line under about 45 crawlers, before issue 35 item 7):
+// every known crawler is named once, each usage line is said once per
+// group, and the search engines that read line 17 are one group.
+func TestAuditGroupsCrawlers(t *testing.T) {
+	chdirRoot(t)
+	out, _, code := runCLI(t, "", "audit", "testdata/robots/aipref.txt")
+	if code != ExitFindings {
+		t.Fatalf("audit aipref.txt: exit %d", code)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) > 70 {
+		t.Errorf("audit aipref.txt: %d lines, want at most 70:\n%s", len(lines), out)
+	}
+	for _, c := range audit.DefaultRegistry().Crawlers {
+		if n := strings.Count(out, " "+c.Token+" ("); n != 1 && !strings.Contains(out, "\n    "+c.Token+" (") {
+			t.Errorf("audit aipref.txt names %s %d times, want once", c.Token, n)
+		}
+	}
+	if n := strings.Count(out, "/: usage: Content-Usage train-ai=n, search=y (line 19)"); n > 8 {
+		t.Errorf("audit aipref.txt repeats the usage of line 19 %d times, want once per group (at most 8)", n)
+	}
+	want := "  / allowed  testdata/robots/aipref.txt:17: Allow: /\n    Googlebot (Google), Bingbot (Microsoft), DuckDuckBot (DuckDuckGo), YandexBot (Yandex),\n    Baiduspider (Baidu), Slurp (Yahoo), PetalBot (Huawei), SeznamBot (Seznam.cz)\n"
+	if !strings.Contains(out, want) {
+		t.Errorf("audit aipref.txt: no group of the search engines that read line 17:\n%s", out)
 	}
 }
