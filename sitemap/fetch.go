@@ -121,7 +121,7 @@ type Discovery struct {
 	files   []*File
 	stopped string
 
-	seen    map[uint64]struct{}
+	seen    *hashSet
 	seed    maphash.Seed
 	named   map[string]map[string]bool // by origin: the sitemaps its robots.txt names
 	visited map[string]bool
@@ -167,7 +167,7 @@ func (f *Fetcher) Walk(ctx context.Context, robots Lister, urls ...string) *Disc
 
 func (f *Fetcher) newDiscovery(ctx context.Context, lister Lister) *Discovery {
 	f.init()
-	return &Discovery{f: f, ctx: ctx, lister: lister, seen: map[uint64]struct{}{}, seed: maphash.MakeSeed(),
+	return &Discovery{f: f, ctx: ctx, lister: lister, seen: newHashSet(maxSeen), seed: maphash.MakeSeed(),
 		named: map[string]map[string]bool{}, visited: map[string]bool{}}
 }
 
@@ -298,13 +298,9 @@ func (d *Discovery) read(ctx context.Context, file *File, chain []string, room i
 			}
 			continue
 		}
-		h := maphash.String(d.seed, e.URL)
-		if _, dup := d.seen[h]; dup {
+		if d.seen.Add(maphash.String(d.seed, e.URL)) {
 			file.Repeated++
 			continue
-		}
-		if len(d.seen) < maxSeen {
-			d.seen[h] = struct{}{}
 		}
 		if !yield(&Found{Entry: e, Sitemap: file.URL}, nil) {
 			return nil, false

@@ -39,6 +39,10 @@ type serveOptions struct {
 	LogLevel     string
 	MaxMemory    string
 	MaxConns     int
+	MaxIdleConns int
+	HeaderTime   time.Duration
+	ReadTime     time.Duration
+	IdleTime     time.Duration
 	MaxAgent     int
 	Hosts        []string
 
@@ -109,7 +113,11 @@ with status 499 when the client did not receive the whole answer.`,
 	fl.IntVar(&opts.MaxURLs, "max-urls", serve.DefaultMaxURLs, "most URLs in one request")
 	fl.Int64Var(&opts.MaxBody, "max-body", serve.DefaultMaxBody, "most bytes in one request body")
 	fl.StringVar(&opts.MaxMemory, "max-memory", "1GiB", "memory budget the response cache, compiled rules, fetches in flight and requests share (e.g. 512MiB, 4GiB); also the Go runtime's soft limit (docs/fleet.md)")
-	fl.IntVar(&opts.MaxConns, "max-conns", serve.DefaultMaxConns, "most client connections held at once")
+	fl.IntVar(&opts.MaxConns, "max-conns", serve.DefaultMaxConns, "most client connections held at once; past it, the one idle the longest is closed for a new one")
+	fl.IntVar(&opts.MaxIdleConns, "max-idle-conns", serve.DefaultMaxIdleConns, "most client connections kept idle between requests; past it, the one idle the longest is closed")
+	fl.DurationVar(&opts.HeaderTime, "header-timeout", serve.DefaultHeaderTimeout, "close a connection that does not send a request's headers within this long")
+	fl.DurationVar(&opts.ReadTime, "read-timeout", serve.DefaultReadTimeout, "answer 408 to a request whose body has not arrived within this long (headers included)")
+	fl.DurationVar(&opts.IdleTime, "idle-timeout", serve.DefaultIdleTimeout, "close a connection idle between requests for this long")
 	fl.IntVar(&opts.MaxAgent, "max-agent", serve.DefaultMaxAgent, "most bytes in a request's agent")
 	fl.StringSliceVar(&opts.Hosts, "host", nil, "a name this service answers to (the Host header; repeat for more); default: localhost and the listen address")
 	fl.DurationVar(&opts.Grace, "grace", 30*time.Second, "on SIGTERM, how long to wait for requests in flight")
@@ -132,8 +140,8 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 			return usageError("--max-memory %q: want a size of at least 64MiB (e.g. 512MiB, 4GiB)", opts.MaxMemory)
 		}
 	}
-	if opts.MaxConns < 0 || opts.MaxAgent < 0 {
-		return usageError("--max-conns and --max-agent must be positive")
+	if opts.MaxConns < 0 || opts.MaxIdleConns < 0 || opts.MaxAgent < 0 || opts.HeaderTime < 0 || opts.ReadTime < 0 || opts.IdleTime < 0 {
+		return usageError("--max-conns, --max-idle-conns, --max-agent and the timeouts must be positive")
 	}
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(maxMem))
 	log, err := serveLogger(opts)
@@ -142,7 +150,8 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 	}
 	cfg := serve.Config{Profile: prof, UserAgent: opts.UserAgent, AllowPrivate: opts.AllowPrivate,
 		MaxURLs: opts.MaxURLs, MaxBody: opts.MaxBody, FetchTimeout: opts.Timeout, RequestTimeout: opts.ReqTimeout, Logger: log,
-		MaxMemory: maxMem, MaxConns: opts.MaxConns, MaxAgent: opts.MaxAgent, Hosts: opts.Hosts}
+		MaxMemory: maxMem, MaxConns: opts.MaxConns, MaxAgent: opts.MaxAgent, Hosts: opts.Hosts,
+		MaxIdleConns: opts.MaxIdleConns, HeaderTimeout: opts.HeaderTime, ReadTimeout: opts.ReadTime, IdleTimeout: opts.IdleTime}
 	if opts.TokenFile != "" {
 		b, err := os.ReadFile(opts.TokenFile)
 		if err != nil {

@@ -97,8 +97,14 @@ const (
 	// DefaultMaxMemory is the memory budget of a serve process (see
 	// Config.MaxMemory and docs/fleet.md).
 	DefaultMaxMemory = 1 << 30
-	// DefaultMaxConns bounds the client connections held at once.
-	DefaultMaxConns = 1024
+	// DefaultMaxConns bounds the client connections held at once,
+	// DefaultMaxIdleConns those of them idle between requests (conns.go).
+	DefaultMaxConns     = 1024
+	DefaultMaxIdleConns = 256
+	// DefaultHeaderTimeout bounds reading a request's headers,
+	// DefaultIdleTimeout how long a connection is kept idle.
+	DefaultHeaderTimeout = 10 * time.Second
+	DefaultIdleTimeout   = 120 * time.Second
 	// DefaultReadTimeout bounds reading one request, body included: a
 	// client slower than that gets 408.
 	DefaultReadTimeout = 30 * time.Second
@@ -158,11 +164,20 @@ type Config struct {
 	// or when the last request waiting for it ends. One request waits for
 	// at most DefaultParallel sites at once.
 	MaxFetches int
-	// MaxConns bounds the client connections Serve holds at once; 0 means
-	// DefaultMaxConns. Past it, new connections wait in the kernel's queue.
-	MaxConns int
-	// ReadTimeout bounds reading a request; 0 means DefaultReadTimeout.
-	ReadTimeout time.Duration
+	// MaxConns bounds the client connections Serve holds at once, and
+	// MaxIdleConns those of them idle between requests; 0 means
+	// DefaultMaxConns and DefaultMaxIdleConns. A new connection past
+	// MaxConns closes the one idle the longest (or silent for a second);
+	// only when every connection is answering does it wait in the
+	// kernel's queue (conns.go).
+	MaxConns     int
+	MaxIdleConns int
+	// HeaderTimeout bounds reading a request's headers, ReadTimeout the
+	// whole request, body included; IdleTimeout how long a connection is
+	// kept between requests; 0 means the defaults.
+	HeaderTimeout time.Duration
+	ReadTimeout   time.Duration
+	IdleTimeout   time.Duration
 }
 
 // withDefaults returns cfg with every zero limit set to its default.
@@ -175,6 +190,9 @@ func (cfg Config) withDefaults() Config {
 	orDefault(&cfg.FetchTimeout, DefaultFetchTimeout)
 	orDefault(&cfg.RequestTimeout, DefaultRequestTimeout)
 	orDefault(&cfg.ReadTimeout, DefaultReadTimeout)
+	orDefault(&cfg.MaxIdleConns, DefaultMaxIdleConns)
+	orDefault(&cfg.HeaderTimeout, DefaultHeaderTimeout)
+	orDefault(&cfg.IdleTimeout, DefaultIdleTimeout)
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
@@ -201,7 +219,9 @@ type Server struct {
 	// (/openapi.json names each).
 	routeTable map[string]*route
 	routes     []string
-	// flights bounds the fetches (and compiles) in flight, process-wide.
+	// flights bounds the fetches (and compiles) in flight, process-wide;
+	// the requests sent (one connection each) are bounded by the clients'
+	// transport (capped, guard.go).
 	flights *fetch.Limit
 	// requests is the memory requests being read and answered may take
 	// (admit).
@@ -211,8 +231,11 @@ type Server struct {
 	// and the fetch timeout of the robots.txt clients, the default size
 	// limit.
 	siteFetch *fetch.Fetcher
-	// sitemapFetch follows the sitemaps of POST /v1/sitemaps with the same
-	// client and cache.
+	// pool holds Serve's client connections (conns.go), once it runs.
+	pool atomic.Pointer[pool]
+	// sitemapFetch follows the sitemaps of POST /v1/sitemaps, with the
+	// cache and a client whose streams hold at most a quarter of the
+	// outbound slots (capped).
 	sitemapFetch *sitemap.Fetcher
 }
 
@@ -233,10 +256,14 @@ func New(cfg Config) *Server {
 	if rt == nil {
 		rt = newTransport(cfg.AllowPrivate)
 	}
-	hc := &http.Client{Transport: counting{next: rt, observe: func(outcome string, d time.Duration) {
+	observe := func(outcome string, d time.Duration) {
 		s.metrics.fetches.WithLabelValues(outcome).Inc()
 		s.metrics.fetchTime.Observe(d.Seconds())
-	}}}
+	}
+	outbound := &capped{next: rt, slots: make(chan struct{}, cfg.MaxFetches)}
+	hc := &http.Client{Transport: counting{next: outbound, observe: observe}}
+	streams := &capped{next: outbound, share: make(chan struct{}, max(1, cfg.MaxFetches/4))}
+	sitemapClient := &http.Client{Transport: counting{next: streams, observe: observe}}
 	policyBytes := shares.policies
 	ua := cfg.UserAgent
 	if ua == "" {
@@ -253,7 +280,7 @@ func New(cfg Config) *Server {
 	for _, p := range robots.Profiles {
 		s.clients[p] = &robots.Client{Profile: p, Fetcher: s.siteFetch, MaxPolicyBytes: policyBytes}
 	}
-	s.sitemapFetch = &sitemap.Fetcher{Fetcher: &fetch.Fetcher{Client: hc, UserAgent: ua, Timeout: cfg.RequestTimeout, Cache: cfg.Cache},
+	s.sitemapFetch = &sitemap.Fetcher{Fetcher: &fetch.Fetcher{Client: sitemapClient, UserAgent: ua, Timeout: cfg.RequestTimeout, Cache: cfg.Cache},
 		MaxFiles: SitemapMaxFiles, MaxTime: cfg.RequestTimeout}
 	s.mux, s.routeTable = http.NewServeMux(), map[string]*route{}
 	streamRoute(s, "POST /v1/check", Limits{Work: windowCost}, s.check)
@@ -371,14 +398,17 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 // Serve answers on ln until ctx is done, then stops accepting connections
 // and waits up to grace for the requests in flight to finish.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
-	ln = listen(ln, s.cfg.MaxConns)
+	p := newPool(ln, s.cfg.MaxConns, s.cfg.MaxIdleConns)
+	s.pool.Store(p)
+	ln = p
 	hs := &http.Server{
 		ConnContext:       withConn,
+		ConnState:         p.state,
 		Handler:           s.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: s.cfg.HeaderTimeout,
 		ReadTimeout:       s.cfg.ReadTimeout,
 		WriteTimeout:      s.cfg.RequestTimeout + 30*time.Second,
-		IdleTimeout:       120 * time.Second,
+		IdleTimeout:       s.cfg.IdleTimeout,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
