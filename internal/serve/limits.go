@@ -29,7 +29,7 @@ func (s *Server) notRouted(h http.Handler) http.Handler {
 			s.fail(w, http.StatusMethodNotAllowed, "method "+r.Method+" not allowed here; allowed: "+allow)
 			return
 		}
-		s.fail(w, http.StatusNotFound, "no such endpoint: "+r.URL.Path+" (the tester is GET /; POST /v1/check, /v1/test, /v1/datasets, /v1/agents, /v1/sitemaps; GET /openapi.json, /healthz, /metrics)")
+		s.fail(w, http.StatusNotFound, "no such endpoint: "+r.URL.Path+" (the tester is GET /; POST /v1/check, /v1/acquire, /v1/report, /v1/test, /v1/datasets, /v1/agents, /v1/sitemaps; GET /openapi.json, /healthz, /metrics)")
 	})
 }
 
