@@ -126,10 +126,11 @@ func (f *File) span(n *record, agents []*Line) []*Line {
 	r := &n.Record
 	r.Pos = Pos{Offset: n.Pos.Offset, Line: n.Pos.Line, Column: n.Pos.Column}
 	r.EndPos = Pos{Offset: n.EndPos.Offset, Line: n.EndPos.Line, Column: n.EndPos.Column}
-	start := r.Pos.Line - 1
-	end := start
-	for end < len(f.Lines) && f.Lines[end].Pos.Offset < r.EndPos.Offset {
-		end++
+	// EndPos is where a line starts (a Gap or the next record), or the
+	// end of the input.
+	start, end := r.Pos.Line-1, r.EndPos.Line-1
+	if end >= len(f.Lines) || f.Lines[end].Pos.Offset != r.EndPos.Offset {
+		end = len(f.Lines)
 	}
 	r.Lines = f.Lines[start:end:end]
 	r.Agents, agents = f.agentLines(r.Lines, agents)
