@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/sitetxt/sitetxt/cache"
+	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/robots"
 )
 
@@ -33,7 +34,7 @@ var _ cache.Cache = (*mapCache)(nil)
 // A crawler keeps robots.txt responses in its own store by giving a
 // robots.Client a Cache.
 func ExampleCache() {
-	c := &robots.Client{UserAgent: "ExampleBot/1.0", Cache: &mapCache{m: map[string][]byte{}}}
+	c := &robots.Client{Fetcher: &fetch.Fetcher{UserAgent: "ExampleBot/1.0", Cache: &mapCache{m: map[string][]byte{}}}}
 	fmt.Println(c.Allowed(context.Background(), "ExampleBot", "ftp://example.org/"))
 	// Output: false
 }
@@ -49,7 +50,7 @@ func ExampleNewMemory() {
 }
 
 func ExampleNewDir() {
-	c := &robots.Client{Cache: cache.NewDir("/tmp/sitetxt-example-cache")}
-	fmt.Println(c.Cache != nil)
+	c := &robots.Client{Fetcher: &fetch.Fetcher{Cache: cache.NewDir("/tmp/sitetxt-example-cache")}}
+	fmt.Println(c.Fetcher.Cache != nil)
 	// Output: true
 }

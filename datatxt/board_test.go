@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sitetxt/sitetxt/fetch"
 )
 
 // boardServer serves ../testdata/datatxt/boards over loopback and counts
@@ -153,7 +155,7 @@ func TestDiscoverLimits(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "board time limit") {
 		t.Errorf("Discover with its time spent: %v, want the time limit", err)
 	}
-	slow := Fetcher{Timeout: 100 * time.Millisecond}
+	slow := Fetcher{Fetcher: &fetch.Fetcher{Timeout: 100 * time.Millisecond}}
 	if _, err = slow.Discover(context.Background(), srv.URL+"/slow/data.txt", Options{}, BoardLimits{}); err == nil {
 		t.Error("Discover of a server that never answers succeeded")
 	}

@@ -128,7 +128,7 @@ func (b *diskBoard) read(loc string, max int) *fetch.Result {
 	if max < 0 || max > maxDiskRead {
 		max = maxDiskRead
 	}
-	r := &fetch.Result{URL: loc, FinalURL: b.urlOf(loc), Mode: fetch.AccessDataTxt}
+	r := &fetch.Result{URL: loc, FinalURL: b.urlOf(loc), Access: fetch.AccessDataTxt}
 	data, err := readLimited(b.fsys, loc, int64(max)+1)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

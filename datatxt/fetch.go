@@ -4,10 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/sitetxt/sitetxt/cache"
-	"net/http"
 	"sync"
-	"time"
 
 	"github.com/sitetxt/sitetxt/fetch"
 )
@@ -35,18 +32,12 @@ var ErrNoDataTxt = errors.New("no data.txt: datasets may be found by other means
 // Robots (functions and values sitetxt cannot compare) every call parses.
 // Set its fields before first use.
 type Fetcher struct {
-	// UserAgent is the User-Agent header sent.
-	UserAgent string
-	// HTTPClient makes the requests; nil means one with
-	// http.DefaultTransport. Its redirect policy is replaced.
-	HTTPClient *http.Client
-	// Timeout bounds one fetch, redirects and body included; 0 means 30 s.
-	Timeout time.Duration
-	// Cache keeps responses between fetches; nil means one in memory. It
-	// is the public cache.Cache; one that also implements cache.Shared
-	// (cache/rediscache) makes one fetch per file per expiry across every
-	// process that shares it.
-	Cache cache.Cache
+	// Fetcher is the transport: the User-Agent sent, the HTTP client, the
+	// timeout of one fetch, the cache of responses (one that also
+	// implements cache.Shared, cache/rediscache, makes one fetch per file
+	// per expiry across every process that shares it). nil means a
+	// fetch.Fetcher with the defaults and an in-memory cache.
+	Fetcher *fetch.Fetcher
 
 	once    sync.Once
 	memo    *fetch.Memo[*Catalog]
@@ -99,7 +90,6 @@ func failure(url string, r *fetch.Result) error {
 
 func (f *Fetcher) init() {
 	f.once.Do(func() {
-		f.memo = fetch.NewMemo[*Catalog](&fetch.Fetcher{Client: f.HTTPClient, UserAgent: f.UserAgent, Timeout: f.Timeout, Cache: f.Cache},
-			fetch.AccessDataTxt, 0, nil, f.onParse)
+		f.memo = fetch.NewMemo[*Catalog](f.Fetcher, fetch.AccessDataTxt, 0, nil, f.onParse)
 	})
 }

@@ -68,7 +68,10 @@ func (f *Fetcher) Probe(ctx context.Context, c *Catalog, opts ProbeOptions) gram
 	}
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
-	p := &prober{f: f, c: c, opts: opts, ctx: ctx, client: f.HTTPClient, perRequest: f.Timeout, next: map[string]time.Time{}}
+	p := &prober{f: f, c: c, opts: opts, ctx: ctx, next: map[string]time.Time{}}
+	if f.Fetcher != nil {
+		p.client, p.perRequest, p.userAgent = f.Fetcher.Client, f.Fetcher.Timeout, f.Fetcher.UserAgent
+	}
 	if p.client == nil {
 		p.client = &http.Client{}
 	}
@@ -134,6 +137,7 @@ type prober struct {
 	ctx        context.Context
 	client     *http.Client
 	perRequest time.Duration
+	userAgent  string
 
 	mu    sync.Mutex
 	diags grammar.Diagnostics
@@ -185,7 +189,7 @@ func (p *prober) probe(j *probeJob) {
 		p.report(grammar.Warning, "probe-skipped", j, fmt.Sprintf("%s not probed: the probe's time limit (%v) was reached", j.url, p.opts.Timeout))
 		return
 	}
-	info, status, err := p.f.probeOne(p.ctx, p.client, p.perRequest, j.url)
+	info, status, err := p.f.probeOne(p.ctx, p.client, p.perRequest, p.userAgent, j.url)
 	switch {
 	case err != nil:
 		p.report(grammar.Error, "broken-link", j, fmt.Sprintf("%s: %v", j.url, err))
@@ -204,7 +208,7 @@ func (p *prober) probe(j *probeJob) {
 }
 
 // probeOne sends HEAD, or a ranged GET when HEAD is refused.
-func (f *Fetcher) probeOne(ctx context.Context, client *http.Client, timeout time.Duration, u string) (FileInfo, int, error) {
+func (f *Fetcher) probeOne(ctx context.Context, client *http.Client, timeout time.Duration, userAgent, u string) (FileInfo, int, error) {
 	info := FileInfo{Size: -1}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -213,8 +217,8 @@ func (f *Fetcher) probeOne(ctx context.Context, client *http.Client, timeout tim
 		if err != nil {
 			return nil, err
 		}
-		if f.UserAgent != "" {
-			req.Header.Set("User-Agent", f.UserAgent)
+		if userAgent != "" {
+			req.Header.Set("User-Agent", userAgent)
 		}
 		if method == http.MethodGet {
 			req.Header.Set("Range", "bytes=0-0")

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sitetxt/sitetxt/fetch"
 )
 
 // prefixRules is a SiteRules that disallows URLs containing "/private/",
@@ -64,7 +66,7 @@ func TestProbe(t *testing.T) {
 	src := "- path: a.csv\n  name: a\n- path: [a.csv, nohead.bin]\n  name: b\n- path: gone.csv\n  name: gone\n- path: private/secret.csv\n  name: secret\n- path: adir\n  name: dir\n"
 	c := Parse("data.txt", []byte(src), Options{Base: srv.URL + "/data.txt"})
 	rules := &prefixRules{}
-	f := Fetcher{UserAgent: "probe-test/1.0"}
+	f := Fetcher{Fetcher: &fetch.Fetcher{UserAgent: "probe-test/1.0"}}
 	diags := f.Probe(context.Background(), c, ProbeOptions{Agent: "mybot", Robots: rules, Concurrency: 2, HostDelay: time.Millisecond})
 	if got := requests["/a.csv"]; len(got) != 1 || got[0] != "HEAD" {
 		t.Errorf("/a.csv requests = %v, want one HEAD (two entries list it)", got)

@@ -16,7 +16,7 @@ import (
 // implements cache.Shared coordinates fetches across processes (shared.go).
 type Cache = cache.Cache
 
-// entry is one cached HTTP response, independent of any Mode: how it is
+// entry is one cached HTTP response, independent of any access method: how it is
 // interpreted, and for how long it is fresh, depends on the mode asked for.
 type entry struct {
 	URL        string      `json:"url"`       // the URL requested

@@ -38,7 +38,7 @@ func TestCacheHitMissExpiry(t *testing.T) {
 	tests := []struct {
 		name  string
 		query string
-		mode  Mode
+		mode  *Access
 		fresh time.Duration // how long the first response is fresh
 	}{
 		{"default rfc9309", "", AccessRFC9309, 24 * time.Hour},
@@ -104,7 +104,7 @@ func TestNoStore(t *testing.T) {
 
 func TestStaleWhileUnreachable(t *testing.T) {
 	for _, tt := range []struct {
-		mode      Mode
+		mode      *Access
 		after     time.Duration // time since the 200 was fetched when the server fails
 		want      Status
 		wantStale bool
@@ -173,7 +173,9 @@ func TestCoalesce(t *testing.T) {
 	var wg sync.WaitGroup
 	results := make([]*Result, callers)
 	for i := range callers {
-		wg.Go(func() { results[i] = f.Fetch(context.Background(), u, Mode(i%3)) })
+		wg.Go(func() {
+			results[i] = f.Fetch(context.Background(), u, []*Access{AccessRFC9309, AccessDraft, AccessDataTxt}[i%3])
+		})
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for joined.Load() < callers-1 && time.Now().Before(deadline) {
@@ -315,7 +317,7 @@ func TestLifetime(t *testing.T) {
 	date := at.Format(http.TimeFormat)
 	tests := []struct {
 		header http.Header
-		mode   Mode
+		mode   *Access
 		want   time.Duration
 	}{
 		{http.Header{}, AccessRFC9309, 24 * time.Hour},
@@ -375,7 +377,7 @@ func FuzzCacheControl(f *testing.F) {
 		e := &entry{Header: http.Header{"Cache-Control": {v}}, FetchedAt: time.Unix(0, 0)}
 		for _, m := range allModes {
 			d, _ := e.lifetime(m)
-			if d < 0 || d > MaxLifetime || (m.isRFC() && d > RFCLifetime) {
+			if d < 0 || d > MaxLifetime || (m == AccessRFC9309 && d > RFCLifetime) {
 				t.Errorf("lifetime(Cache-Control: %q, %s) = %v, out of bounds", v, m, d)
 			}
 		}

@@ -9,7 +9,7 @@
 // failure as "come back later"; the data.txt draft reads 404 as "no data.txt,
 // datasets may be found by other means". A Fetcher does the HTTP work once
 // (redirects, size limit, decoding, timeout), caches the raw response, and
-// interprets it for the Mode asked for, giving a Result with a Status and a
+// interprets it for the access method asked for, giving a Result with a Status and a
 // one-line Reason.
 //
 // Responses are cached by URL as long as the response's Cache-Control or

@@ -51,7 +51,7 @@ func ExampleMemo_Get() {
 	compiles := 0
 	m := &fetch.Memo[int]{
 		Fetcher: &fetch.Fetcher{UserAgent: "ExampleBot/1.0"},
-		Mode:    fetch.AccessRFC9309,
+		Access:  fetch.AccessRFC9309,
 		// A real Compile builds a policy; this one counts lines.
 		Compile: func(r *fetch.Result) int { compiles++; return bytes.Count(r.Body, []byte("\n")) },
 	}

@@ -78,11 +78,8 @@ func parseCacheControl(h http.Header) cacheControl {
 
 // lifetime returns how long after e.FetchedAt the entry is fresh under m,
 // and the rule that decided it.
-func (e *entry) lifetime(m Mode) (time.Duration, string) {
-	def, max := DraftLifetime, MaxLifetime
-	if m.isRFC() {
-		def, max = RFCLifetime, RFCLifetime
-	}
+func (e *entry) lifetime(m *Access) (time.Duration, string) {
+	def, max := m.lifetime, m.maxLifetime
 	cc := parseCacheControl(e.Header)
 	var d time.Duration
 	var why string
@@ -119,7 +116,7 @@ func (e *entry) lifetime(m Mode) (time.Duration, string) {
 }
 
 // expires returns the end of e's freshness under m.
-func (e *entry) expires(m Mode) time.Time {
+func (e *entry) expires(m *Access) time.Time {
 	d, _ := e.lifetime(m)
 	return e.FetchedAt.Add(d)
 }
@@ -163,7 +160,7 @@ func ParseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 // under m: it was fetched no later than now (an entry from the future, a
 // clock set back or a forged file, is not fresh until its time comes) and
 // has not expired.
-func (e *entry) fresh(m Mode, now time.Time) bool {
+func (e *entry) fresh(m *Access, now time.Time) bool {
 	return !now.Before(e.FetchedAt) && now.Before(e.expires(m))
 }
 

@@ -66,10 +66,10 @@ type Fetcher struct {
 	onJoin   func()              // test hook: a caller joined a fetch in flight
 }
 
-// Result is what a fetch of one manifest means under one Mode.
+// Result is what a fetch of one manifest means under one access method.
 type Result struct {
-	URL    string // the URL asked for; the rules apply to its site (RFC 9309 2.3.1.2)
-	Mode   Mode
+	URL    string  // the URL asked for; the rules apply to its site (RFC 9309 2.3.1.2)
+	Access *Access // the access method that read the response
 	Status Status
 	// Reason explains Status in one line, citing the standard.
 	Reason string
@@ -138,12 +138,6 @@ type call struct {
 	cancel  context.CancelFunc
 }
 
-// redirectError is a redirect the Fetcher does not follow: one past
-// MaxRedirects, or to a URL that is not http or https.
-type redirectError string
-
-func (e redirectError) Error() string { return string(e) }
-
 func (f *Fetcher) now() time.Time {
 	if f.Now != nil {
 		return f.Now()
@@ -177,10 +171,10 @@ func (f *Fetcher) maxStale() time.Duration {
 // response under m. It always returns a Result; a failure is a Status with
 // Err set, never a nil Result. Canceling ctx abandons the wait, not a fetch
 // other callers share.
-func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m Mode) *Result {
+func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m *Access) *Result {
 	key, err := fetchKey(rawURL)
 	if err != nil {
-		return &Result{URL: rawURL, Mode: m, Status: Error, Err: err,
+		return &Result{URL: rawURL, Access: m, Status: Error, Err: err,
 			Reason: "not an http or https URL"}
 	}
 	now := f.now()
@@ -211,7 +205,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m Mode) *Result {
 		cause = o.err.Error()
 	}
 	st, reason := meaning(m, o.kind, o.code, cause)
-	r := &Result{URL: key, Mode: m, Status: st, Reason: reason, FinalURL: o.finalURL, Redirects: o.redirects, Chain: o.chain,
+	r := &Result{URL: key, Access: m, Status: st, Reason: reason, FinalURL: o.finalURL, Redirects: o.redirects, Chain: o.chain,
 		HTTPStatus: o.code, ContentType: o.ctype, FetchedAt: now, Expires: o.retryAt, RetryAfter: o.retryAt, Err: o.err}
 	if o.kind == gotResponse && !temporary(o.code) && st != Error {
 		// An answer, not a failure: a 4xx under RFC 9309, 401 or 403 under
@@ -219,7 +213,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m Mode) *Result {
 		// but nothing went wrong.
 		r.Err = nil
 	}
-	if m.isRFC() && st == DisallowAll && cached != nil && f.maxStale() > 0 && !now.Before(cached.FetchedAt) {
+	if m.keepsStale && st == DisallowAll && cached != nil && f.maxStale() > 0 && !now.Before(cached.FetchedAt) {
 		if limit := cached.expires(m).Add(f.maxStale()); now.Before(limit) {
 			s := resultOf(cached, m)
 			s.FromCache, s.Stale, s.Err, s.RetryAfter = true, true, o.err, o.retryAt
@@ -257,16 +251,16 @@ func fetchKey(rawURL string) (string, error) {
 }
 
 // resultOf interprets a cached or fresh entry under m.
-func resultOf(e *entry, m Mode) *Result {
+func resultOf(e *entry, m *Access) *Result {
 	st, reason := meaning(m, gotResponse, e.StatusCode, "")
-	r := &Result{URL: e.URL, Mode: m, Status: st, Reason: reason, FinalURL: e.FinalURL, Redirects: e.Redirects, Chain: e.Chain,
+	r := &Result{URL: e.URL, Access: m, Status: st, Reason: reason, FinalURL: e.FinalURL, Redirects: e.Redirects, Chain: e.Chain,
 		HTTPStatus: e.StatusCode, ContentType: e.Header.Get("Content-Type"), FetchedAt: e.FetchedAt,
 		Expires: e.expires(m), Truncated: e.Truncated}
 	if st == Parse {
 		r.Body = e.Body
 	}
 	if st == Error {
-		r.Err = errors.New(statusText(e.StatusCode))
+		r.Err = &StatusError{URL: e.URL, Code: e.StatusCode}
 	}
 	return r
 }
@@ -430,7 +424,7 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 			o.finalURL = resp.Request.URL.String()
 			o.code = resp.StatusCode
 		}
-		var re redirectError
+		var re *RedirectError
 		if errors.As(err, &re) {
 			return fail(badRedirect, re, nil)
 		}
@@ -446,7 +440,7 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 	if !storable(resp.StatusCode) {
 		// A failure, or an answer that is not a file: remembered in memory
 		// for Retry-After or Retry, never stored (docs/fetching.md).
-		return fail(gotResponse, errors.New(statusText(resp.StatusCode)), resp.Header)
+		return fail(gotResponse, &StatusError{URL: key, Code: resp.StatusCode}, resp.Header)
 	}
 	e := &entry{URL: key, FinalURL: o.finalURL, Redirects: o.redirects, Chain: o.chain, StatusCode: resp.StatusCode,
 		Header: make(http.Header), FetchedAt: now}

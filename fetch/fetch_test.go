@@ -58,7 +58,7 @@ func newServer(t *testing.T, h http.HandlerFunc) *server {
 
 // allModes is the access method of each robots.txt profile (rfc9309,
 // google, draft, norobots), then data.txt's.
-var allModes = []Mode{AccessRFC9309, AccessRFC9309, AccessDraft, AccessDraft, AccessDataTxt}
+var allModes = []*Access{AccessRFC9309, AccessRFC9309, AccessDraft, AccessDraft, AccessDataTxt}
 
 const robotsBody = "User-agent: *\nDisallow: /private/\n"
 
@@ -316,7 +316,7 @@ func TestTimeout(t *testing.T) {
 	})
 	defer close(release)
 	for _, tt := range []struct {
-		m    Mode
+		m    *Access
 		want Status
 	}{{AccessRFC9309, DisallowAll}, {AccessDraft, Defer}, {AccessDataTxt, Error}} {
 		f := &Fetcher{Cache: NoCache{}, Timeout: 200 * time.Millisecond}

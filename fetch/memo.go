@@ -57,9 +57,9 @@ const memoOverhead = 512
 //
 // Set the fields before first use; a Memo is safe for concurrent use.
 type Memo[V any] struct {
-	// Fetcher fetches the manifests; Mode interprets them.
+	// Fetcher fetches the manifests; Access interprets them.
 	Fetcher *Fetcher
-	Mode    Mode
+	Access  *Access
 	// Compile makes the value of a parse Result (Status Parse). Results of
 	// any other status are kept with the zero V.
 	Compile func(*Result) V
@@ -179,7 +179,7 @@ func (m *Memo[V]) Get(ctx context.Context, key, rawURL string, compile func(*Res
 			}
 		}
 		m.mu.Unlock()
-		return Memoized[V]{Result: abandoned(rawURL, m.Mode, ctx.Err(), now)}
+		return Memoized[V]{Result: abandoned(rawURL, m.Access, ctx.Err(), now)}
 	}
 }
 
@@ -189,12 +189,12 @@ func (m *Memo[V]) fly(ctx context.Context, key, rawURL string, compile func(*Res
 	defer release()
 	var r *Result
 	if err == nil {
-		r = m.Fetcher.Fetch(ctx, rawURL, m.Mode)
+		r = m.Fetcher.Fetch(ctx, rawURL, m.Access)
 	}
 	if ctx.Err() != nil {
 		// Every caller left: keep nothing, so the next asks again.
 		m.mu.Lock()
-		fl.m = Memoized[V]{Result: abandoned(rawURL, m.Mode, ctx.Err(), m.Fetcher.now())}
+		fl.m = Memoized[V]{Result: abandoned(rawURL, m.Access, ctx.Err(), m.Fetcher.now())}
 		if m.flights[key] == fl {
 			delete(m.flights, key)
 		}
@@ -281,23 +281,35 @@ func (m *Memo[V]) keep(it *memoItem[V]) {
 
 // abandoned is the Result for a caller that gave up before the fetch it
 // waited for ended: the meaning of a network error, remembered by nobody.
-func abandoned(rawURL string, m Mode, err error, now time.Time) *Result {
+func abandoned(rawURL string, m *Access, err error, now time.Time) *Result {
 	st, reason := meaning(m, networkError, 0, err.Error())
-	return &Result{URL: rawURL, Mode: m, Status: st, Reason: reason, FinalURL: rawURL, FetchedAt: now, Expires: now, Err: err}
+	return &Result{URL: rawURL, Access: m, Status: st, Reason: reason, FinalURL: rawURL, FetchedAt: now, Expires: now, Err: err}
 }
 
 // NewMemo builds the Memo an entry point (robots.Client, datatxt.Fetcher,
-// mobileagent.Fetcher) works through, from the Fetcher it configured: when
-// the Fetcher has no Cache, one in memory large enough for every response
-// behind the values the Memo keeps (NewMemoryCacheFor), and the Memo bound
-// to maxBytes of manifests (0 means DefaultMemoBytes). One place, so the
-// three entry points cannot drift apart.
-func NewMemo[V any](f *Fetcher, m Mode, maxBytes int, compile func(*Result) V, onCompile func(string)) *Memo[V] {
+// mobileagent.Fetcher) works through, over the Fetcher it was given (nil
+// means NewFetcherFor("", maxBytes)), bound to maxBytes of manifests (0
+// means DefaultMemoBytes). One place, so the entry points cannot drift
+// apart.
+func NewMemo[V any](f *Fetcher, a *Access, maxBytes int, compile func(*Result) V, onCompile func(string)) *Memo[V] {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMemoBytes
 	}
-	if f.Cache == nil {
-		f.Cache = NewMemoryCacheFor(maxBytes, DefaultMemoEntries)
+	if f == nil {
+		f = NewFetcherFor("", maxBytes)
 	}
-	return &Memo[V]{Fetcher: f, Mode: m, MaxBytes: maxBytes, Compile: compile, OnCompile: onCompile}
+	return &Memo[V]{Fetcher: f, Access: a, MaxBytes: maxBytes, Compile: compile, OnCompile: onCompile}
+}
+
+// NewFetcherFor returns the Fetcher of an entry point that was given
+// none: the defaults, sending userAgent ("" means DefaultUserAgent), with
+// an in-memory cache large enough for every response behind the values a
+// Memo of maxBytes keeps (NewMemoryCacheFor; 0 means DefaultMemoBytes), so
+// that what the Memo keeps is never fetched again because the cache
+// dropped it.
+func NewFetcherFor(userAgent string, maxBytes int) *Fetcher {
+	if maxBytes <= 0 {
+		maxBytes = DefaultMemoBytes
+	}
+	return &Fetcher{UserAgent: userAgent, Cache: NewMemoryCacheFor(maxBytes, DefaultMemoEntries)}
 }

@@ -11,7 +11,7 @@ import (
 
 // countingMemo is a Memo whose values are the bodies, counting compiles.
 func countingMemo(clk *clock, compiles *atomic.Int64) *Memo[string] {
-	return &Memo[string]{Fetcher: &Fetcher{Now: clk.Now}, Mode: AccessRFC9309,
+	return &Memo[string]{Fetcher: &Fetcher{Now: clk.Now}, Access: AccessRFC9309,
 		Compile: func(r *Result) string { compiles.Add(1); return string(r.Body) }}
 }
 

@@ -15,7 +15,7 @@ import (
 func TestWhatIsStored(t *testing.T) {
 	tests := []struct {
 		code   int
-		mode   Mode
+		mode   *Access
 		want   Status
 		err    bool // Result.Err set
 		stored bool

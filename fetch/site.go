@@ -28,7 +28,7 @@ func ManifestURL(page, name string) (string, error) {
 	}
 	scheme := strings.ToLower(u.Scheme)
 	if (scheme != "http" && scheme != "https") || u.Host == "" {
-		return "", fmt.Errorf("%s: not an http or https URL", page)
+		return "", fmt.Errorf("%s: %w", page, ErrNotHTTP)
 	}
 	host, err := canonicalAuthority(scheme, u.Host)
 	if err != nil {
@@ -46,7 +46,7 @@ func SourceURL(arg, name string) (string, error) {
 		return "", err
 	}
 	if !IsURL(arg) {
-		return "", fmt.Errorf("%s: not an http or https URL", arg)
+		return "", fmt.Errorf("%s: %w", arg, ErrNotHTTP)
 	}
 	if (u.Path == "" || u.Path == "/") && u.RawQuery == "" {
 		return ManifestURL(arg, name)

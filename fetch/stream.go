@@ -32,21 +32,12 @@ type Stream struct {
 	Body io.ReadCloser
 }
 
-// StatusError is Open's error for a response whose status is not 2xx.
-type StatusError struct {
-	URL  string
-	Code int
-}
-
-func (e *StatusError) Error() string { return statusText(e.Code) }
-
 // Open fetches rawURL to be read as a stream. It uses the Fetcher's HTTP
 // client, User-Agent and redirect rules like Fetch; its Timeout bounds the
 // whole fetch, the reading of the body included (until Body is closed);
 // MaxSize does not apply: the caller bounds what it reads. Only a 2xx
 // response is a Stream: any other status is a *StatusError, a network
-// failure a *NetError, a redirect that is not followed an error saying
-// why.
+// failure a *NetError, a redirect that is not followed a *RedirectError.
 //
 // A body of at most MaxSize bytes read to its end is stored in the Cache
 // like a manifest, and answered from there while it is fresh (RFC 9309's
@@ -92,7 +83,7 @@ func (f *Fetcher) Open(ctx context.Context, rawURL string) (*Stream, error) {
 	resp, err := f.httpClient(o).Do(req)
 	if err != nil {
 		cancel()
-		var re redirectError
+		var re *RedirectError
 		if errors.As(err, &re) {
 			return nil, re
 		}
@@ -191,10 +182,10 @@ func (f *Fetcher) httpClient(o *outcome) *http.Client {
 	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		// req is redirect number len(via); o.redirects were followed.
 		if len(via) > maxHops {
-			return redirectError(fmt.Sprintf("more than %d redirects (redirect %d goes to %s)", maxHops, len(via), req.URL.Redacted()))
+			return &RedirectError{Hop: len(via), To: req.URL.Redacted(), TooMany: true, Max: maxHops}
 		}
 		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
-			return redirectError(fmt.Sprintf("redirect %d goes to %s, not an http or https URL", len(via), req.URL.Redacted()))
+			return &RedirectError{Hop: len(via), To: req.URL.Redacted()}
 		}
 		o.redirects = len(via)
 		o.chain = append(o.chain, req.URL.String())

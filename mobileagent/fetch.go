@@ -2,10 +2,7 @@ package mobileagent
 
 import (
 	"context"
-	"github.com/sitetxt/sitetxt/cache"
-	"net/http"
 	"sync"
-	"time"
 
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
@@ -27,18 +24,12 @@ import (
 // Tables are immutable and shared between callers. Set its fields before
 // first use.
 type Fetcher struct {
-	// UserAgent is the User-Agent header sent.
-	UserAgent string
-	// HTTPClient makes the requests; nil means one with
-	// http.DefaultTransport. Its redirect policy is replaced.
-	HTTPClient *http.Client
-	// Timeout bounds one fetch, redirects and body included; 0 means 30 s.
-	Timeout time.Duration
-	// Cache keeps responses between fetches; nil means one in memory. It
-	// is the public cache.Cache; one that also implements cache.Shared
-	// (cache/rediscache) makes one fetch per file per expiry across every
-	// process that shares it.
-	Cache cache.Cache
+	// Fetcher is the transport: the User-Agent sent, the HTTP client, the
+	// timeout of one fetch, the cache of responses (one that also
+	// implements cache.Shared, cache/rediscache, makes one fetch per file
+	// per expiry across every process that shares it). nil means a
+	// fetch.Fetcher with the defaults and an in-memory cache.
+	Fetcher *fetch.Fetcher
 
 	once      sync.Once
 	memo      *fetch.Memo[*Table]
@@ -53,8 +44,7 @@ func (f *Fetcher) Fetch(ctx context.Context, site string) (*Table, error) {
 		return nil, err
 	}
 	f.once.Do(func() {
-		f.memo = fetch.NewMemo(&fetch.Fetcher{Client: f.HTTPClient, UserAgent: f.UserAgent, Timeout: f.Timeout, Cache: f.Cache},
-			fetch.AccessRFC9309, 0, func(r *fetch.Result) *Table { return Compile(grammar.Parse(r.URL, r.Body, grammar.Options{})) }, f.onCompile)
+		f.memo = fetch.NewMemo(f.Fetcher, fetch.AccessRFC9309, 0, func(r *fetch.Result) *Table { return Compile(grammar.Parse(r.URL, r.Body, grammar.Options{})) }, f.onCompile)
 	})
 	got := f.memo.Get(ctx, url, url, nil)
 	r := got.Result

@@ -3,13 +3,10 @@ package robots
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"net/url"
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/sitetxt/sitetxt/cache"
 
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
@@ -30,57 +27,42 @@ import (
 // compiled policy is kept until its robots.txt expires, within
 // MaxPolicyBytes. Set its fields before first use.
 //
-// The fetch-and-compile path is internal/fetch.Memo over a fetch.Fetcher
-// and the Cache: a response another process put in a shared Cache is
-// compiled once here and reused while its bytes stay the same, and a Cache
-// that implements cache.Shared (cache/rediscache) also holds a lease per
-// robots.txt, so that a fleet of processes makes one fetch per expiry.
+// The transport is a fetch.Fetcher (User-Agent, HTTP client, timeout, size
+// limit, cache), which one program may share between its Client, its
+// datatxt.Fetcher, mobileagent.Fetcher and sitemap.Fetcher; the
+// fetch-and-compile path is a fetch.Memo over it: a response another
+// process put in a shared Cache is compiled once here and reused while its
+// bytes stay the same, and a Cache that implements cache.Shared
+// (cache/rediscache) also holds a lease per robots.txt, so that a fleet of
+// processes makes one fetch per expiry.
 type Client struct {
 	// Profile interprets robots.txt and its HTTP responses.
 	Profile Profile
-	// UserAgent is the User-Agent header sent when fetching robots.txt: the
-	// crawler's own, containing its product token (RFC 9309 2.2.1). When
-	// empty, the agent of the first Check is sent; Check refuses to fetch
-	// for an agent that is no product token ("*") rather than send another
-	// program's name.
-	UserAgent string
+	// Fetcher fetches robots.txt; its UserAgent should be the crawler's
+	// own, containing its product token (RFC 9309 2.2.1). nil means a
+	// fetch.Fetcher with the defaults and an in-memory cache as large as
+	// MaxPolicyBytes, sending the agent of the first Check as User-Agent;
+	// Check then refuses to fetch for an agent that is no product token
+	// ("*") rather than send another program's name. A Cache that also
+	// implements cache.Shared (cache/rediscache) makes one fetch per
+	// robots.txt per expiry across every process that shares it
+	// (docs/fleet.md).
+	Fetcher *fetch.Fetcher
 	// BaseURL is the site a path-only URL ("/a?b", as Policy.Decide and the
 	// sitetxt command accept) is resolved against in Check; without it such
 	// a URL is an error that says so.
 	BaseURL string
-	// HTTPClient makes the requests; nil means one with
-	// http.DefaultTransport. Its redirect policy is replaced.
-	HTTPClient *http.Client
-	// Timeout bounds one fetch of robots.txt; 0 means 30 s.
-	Timeout time.Duration
-	// MaxSize is how many bytes of robots.txt are read; 0 means 500 KiB,
-	// the least RFC 9309 2.5 allows.
-	MaxSize int
-	// Cache keeps responses between fetches; nil means cache.NewMemory(0).
-	// It is the public cache.Cache (two methods on built-in types, so a
-	// crawler implements it on its own store); one that also implements
-	// cache.Shared (cache/rediscache) makes one fetch per robots.txt per
-	// expiry across every process that shares it (docs/fleet.md).
-	Cache cache.Cache
-	// MaxStale is how long past its expiry a cached robots.txt is still
-	// used while the site is unreachable (rfc9309 and google only); 0
-	// means 30 days, negative never.
-	MaxStale time.Duration
-	// Now is the clock; nil means time.Now.
-	Now func() time.Time
 	// MaxPolicyBytes bounds the robots.txt bytes behind the compiled
 	// policies the Client keeps (at most 10,000 policies); 0 means 128 MiB.
 	// Past it the least recently used policies are dropped: each costs one
 	// compile (and a request only if the Cache dropped its response too)
 	// the next time it is needed. A policy takes a few heap bytes per byte
-	// of its file (docs/security.md gives the measured figure). When Cache
-	// is nil the Client's in-memory cache holds as many bytes, so a working
-	// set that fits is never fetched again before it expires.
+	// of its file (docs/security.md gives the measured figure).
 	MaxPolicyBytes int
 
 	uaOnce    sync.Once
-	ua        string // UserAgent, or the first agent checked
-	uaErr     error  // why ua cannot be sent, fixed with ua
+	ua        string // without a Fetcher, the first agent checked
+	uaErr     error  // why ua cannot be sent, fixed with ua (no Fetcher given)
 	base      *url.URL
 	baseErr   error // BaseURL parsed once, in init
 	once      sync.Once
@@ -152,8 +134,10 @@ func (c *Client) init() {
 				c.baseErr = fmt.Errorf("robots: Client.BaseURL: %w", c.baseErr)
 			}
 		}
-		f := &fetch.Fetcher{Client: c.HTTPClient, UserAgent: c.ua, Timeout: c.Timeout,
-			MaxSize: c.MaxSize, Cache: c.Cache, MaxStale: c.MaxStale, Now: c.Now}
+		f := c.Fetcher
+		if f == nil {
+			f = fetch.NewFetcherFor(c.ua, c.MaxPolicyBytes)
+		}
 		profile := c.Profile
 		c.memo = fetch.NewMemo(f, profile.Access(), c.MaxPolicyBytes, func(r *fetch.Result) *Policy {
 			pol := Compile(grammar.Parse(r.URL, r.Body, grammar.Options{MaxSize: -1}), profile)
@@ -167,7 +151,7 @@ func (c *Client) init() {
 // rawURL, an absolute http or https URL or a path resolved against BaseURL,
 // fetching the site's robots.txt if the cache has no fresh copy. The error
 // is set only when rawURL names no http or https site, or when no
-// User-Agent can be sent (see UserAgent); a robots.txt that cannot be
+// User-Agent can be sent (see Fetcher); a robots.txt that cannot be
 // fetched is an Answer with its meaning under the profile, and Err set.
 func (c *Client) Check(ctx context.Context, agent, rawURL string) (*Answer, error) {
 	if err := c.userAgent(agent); err != nil {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 
+	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/robots"
 )
 
@@ -20,7 +21,7 @@ func ExampleClient() {
 	}))
 	defer site.Close()
 
-	c := &robots.Client{Profile: robots.RFC9309, UserAgent: "ExampleBot/1.0 (+https://example.org/bot)"}
+	c := &robots.Client{Fetcher: &fetch.Fetcher{UserAgent: "ExampleBot/1.0 (+https://example.org/bot)"}, Profile: robots.RFC9309}
 	for _, path := range []string{"/private/report.html", "/index.html"} {
 		v, err := c.Check(context.Background(), "ExampleBot", site.URL+path)
 		if err != nil {

@@ -17,14 +17,11 @@ import (
 // a network failure) is an error. It satisfies sitemap.Lister, so
 // sitemap.Fetcher.Discover can walk a site's sitemaps from this Client.
 //
-// Sitemaps needs UserAgent: with no agent to check, there is no crawler
-// name to send in its place.
+// Sitemaps needs a Fetcher: with no agent to check, there is no crawler
+// name to send in place of its UserAgent.
 func (c *Client) Sitemaps(ctx context.Context, site string) ([]string, error) {
-	if c.UserAgent == "" {
-		return nil, errors.New("robots: Client.Sitemaps needs Client.UserAgent, the User-Agent to send when fetching robots.txt")
-	}
-	if err := c.userAgent(""); err != nil {
-		return nil, err
+	if c.Fetcher == nil {
+		return nil, errors.New("robots: Client.Sitemaps needs Client.Fetcher, with the User-Agent to send when fetching robots.txt")
 	}
 	c.init()
 	robotsURL, err := fetch.ManifestURL(site, "robots.txt")
@@ -48,16 +45,17 @@ func (c *Client) Sitemaps(ctx context.Context, site string) ([]string, error) {
 	return nil, fmt.Errorf("%s: %s", robotsURL, r.Reason)
 }
 
-// userAgent fixes, on the first call, the User-Agent the Client sends:
-// UserAgent, or else agent (the first one checked).
+// userAgent fixes, on the first call, the User-Agent a Client without a
+// Fetcher sends: agent (the first one checked). A Client with a Fetcher
+// sends the Fetcher's.
 func (c *Client) userAgent(agent string) error {
+	if c.Fetcher != nil {
+		return nil
+	}
 	c.uaOnce.Do(func() {
-		c.ua = c.UserAgent
-		if c.ua == "" {
-			c.ua = agent
-		}
+		c.ua = agent
 		if ProductToken(c.ua) == "" {
-			c.uaErr = fmt.Errorf("robots: Client.UserAgent is empty and the agent %q has no product token to send in its place: set UserAgent to the crawler's User-Agent", c.ua)
+			c.uaErr = fmt.Errorf("robots: Client.Fetcher is nil and the agent %q has no product token to send as User-Agent: set Fetcher, with the crawler's User-Agent as its UserAgent", c.ua)
 		}
 	})
 	return c.uaErr

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 
+	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/robots"
 )
 
@@ -17,7 +18,7 @@ func ExampleClient_Sitemaps() {
 		fmt.Fprint(w, "User-agent: *\nDisallow: /private/\n\nSitemap: https://www.example.org/sitemap_index.xml\nSitemap: https://cdn.example.net/maps/news.xml.gz\n")
 	}))
 	defer srv.Close()
-	c := &robots.Client{UserAgent: "ExampleBot/1.0"}
+	c := &robots.Client{Fetcher: &fetch.Fetcher{UserAgent: "ExampleBot/1.0"}}
 	maps, err := c.Sitemaps(context.Background(), srv.URL+"/")
 	fmt.Println(strings.Join(maps, "\n"), err)
 	// Output:

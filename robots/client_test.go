@@ -74,7 +74,7 @@ func TestClientCachesAndCoalesces(t *testing.T) {
 	now := time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
 	var mu sync.Mutex
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	c := &Client{Now: clock}
+	c := &Client{Fetcher: &fetch.Fetcher{Now: clock}}
 	var wg sync.WaitGroup
 	for i := range 50 {
 		wg.Go(func() {

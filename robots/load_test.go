@@ -235,7 +235,7 @@ func TestClientEvictionNoHerd(t *testing.T) {
 		index[s.srv.URL+"/robots.txt"] = s
 	}
 	// Room for two policies; the response cache keeps all three.
-	c := &Client{MaxPolicyBytes: 2*len(sites[0].body) + 4<<10, Cache: cache.NewMemory(0),
+	c := &Client{MaxPolicyBytes: 2*len(sites[0].body) + 4<<10, Fetcher: &fetch.Fetcher{Cache: cache.NewMemory(0)},
 		onCompile: func(u string) { index[u].compiles.Add(1) }}
 	for _, i := range []int{0, 1, 2, 0, 1, 2} {
 		var wg sync.WaitGroup

@@ -60,8 +60,8 @@ type profile struct {
 	robotsTxt  bool        // /robots.txt is always allowed
 
 	// How it is fetched and how much of it is read.
-	access  fetch.Mode // what an HTTP status means (internal/fetch)
-	maxSize int        // bytes read, as grammar.Options.MaxSize: 0 is grammar.DefaultMaxSize, negative all
+	access  *fetch.Access // what an HTTP status means
+	maxSize int           // bytes read, as grammar.Options.MaxSize: 0 is grammar.DefaultMaxSize, negative all
 }
 
 // profiles is the profile table, indexed by Profile; Profiles lists it.
@@ -179,7 +179,7 @@ func (p Profile) PaceLines() bool { return p.desc().paceLines }
 // Access returns the access method the profile reads an HTTP response for
 // robots.txt with (which status allows or disallows everything, how long
 // a copy is kept). Client and sitetxt's commands fetch with it.
-func (p Profile) Access() fetch.Mode { return p.desc().access }
+func (p Profile) Access() *fetch.Access { return p.desc().access }
 
 // CrawlerName returns the name the profile compares with the file's
 // User-agent values for a crawler's agent string, and whether anything

@@ -53,7 +53,7 @@ func TestProfileTable(t *testing.T) {
 
 // TestProfileAccess: the access method follows from the profile.
 func TestProfileAccess(t *testing.T) {
-	want := map[Profile]fetch.Mode{RFC9309: fetch.AccessRFC9309, Google: fetch.AccessRFC9309, Draft: fetch.AccessDraft, NoRobots: fetch.AccessDraft}
+	want := map[Profile]*fetch.Access{RFC9309: fetch.AccessRFC9309, Google: fetch.AccessRFC9309, Draft: fetch.AccessDraft, NoRobots: fetch.AccessDraft}
 	for p, m := range want {
 		if got := p.Access(); got != m {
 			t.Errorf("%s.Access() = %s, want %s", p, got, m)

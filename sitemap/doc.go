@@ -19,8 +19,10 @@
 // each diagnostic is a grammar.Diagnostic at file:line:col, like every
 // other manifest sitetxt reads. Reading never fails on content: an entry
 // is kept or dropped as the protocol says, with the reason as a
-// diagnostic. No DTD is read and no entity it declares is expanded; a file
-// stops at the protocol's limits, which the diagnostic names.
+// diagnostic. No DTD is read and no entity it declares is expanded: a
+// reference to an entity other than XML's five is an error, and the value
+// holding it is not read (a loc with one is no URL); a file stops at the
+// protocol's limits, which the diagnostic names.
 //
 // Fetcher follows a site's sitemaps over HTTP: from its robots.txt (a
 // Lister, such as robots.Client), through sitemap indexes, each file once,

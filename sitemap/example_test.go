@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 
+	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/sitetxt/sitetxt/sitemap"
 )
@@ -76,8 +77,8 @@ func ExampleFetcher_Discover() {
 		}
 	}))
 	defer srv.Close()
-	client := &robots.Client{UserAgent: "ExampleBot/1.0"}
-	f := &sitemap.Fetcher{UserAgent: "ExampleBot/1.0"}
+	client := &robots.Client{Fetcher: &fetch.Fetcher{UserAgent: "ExampleBot/1.0"}}
+	f := &sitemap.Fetcher{Fetcher: &fetch.Fetcher{UserAgent: "ExampleBot/1.0"}}
 	ctx := context.Background()
 	for found, file := range f.Discover(ctx, srv.URL, client).All() {
 		if file != nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"hash/maphash"
 	"iter"
-	"net/http"
 	"net/url"
 	"strings"
 	"sync"
@@ -21,10 +20,6 @@ import (
 type Lister interface {
 	Sitemaps(ctx context.Context, site string) ([]string, error)
 }
-
-// Cache stores fetched sitemaps small enough to keep (at most 500 KiB); it
-// is cache.Cache.
-type Cache = fetch.Cache
 
 // The defaults of a Fetcher's bounds.
 const (
@@ -52,19 +47,14 @@ const (
 // indexes listing each other). The zero Fetcher is ready to use; it is
 // safe for concurrent use. Set its fields before first use.
 type Fetcher struct {
-	// UserAgent is the User-Agent header sent.
-	UserAgent string
-	// HTTPClient makes the requests; nil means one with
-	// http.DefaultTransport. Its redirect policy is replaced (at most five
-	// redirects, http and https only).
-	HTTPClient *http.Client
-	// Timeout bounds the fetch of one file, its body included; 0 means
-	// DefaultTimeout.
-	Timeout time.Duration
-	// Cache keeps files of at most 500 KiB between discoveries, for as
-	// long as their headers allow (at most 24 hours); nil means one in
-	// memory.
-	Cache Cache
+	// Fetcher is the transport: the User-Agent sent, the HTTP client (at
+	// most five redirects, http and https only), the timeout of one file,
+	// its body included, and the cache, which keeps files of at most its
+	// MaxSize (500 KiB by default) between discoveries for as long as
+	// their headers allow (at most 24 hours). nil means a fetch.Fetcher
+	// with the defaults but a Timeout of DefaultTimeout, and an in-memory
+	// cache.
+	Fetcher *fetch.Fetcher
 	// MaxFiles bounds the files one discovery fetches, MaxTime its time,
 	// MaxDepth how deep it follows indexes; 0 means the defaults. The
 	// discovery stops at a bound, and Discovery.Stopped names it.
@@ -81,11 +71,10 @@ type Fetcher struct {
 
 func (f *Fetcher) init() {
 	f.once.Do(func() {
-		timeout := f.Timeout
-		if timeout <= 0 {
-			timeout = DefaultTimeout
+		f.f = f.Fetcher
+		if f.f == nil {
+			f.f = &fetch.Fetcher{Timeout: DefaultTimeout}
 		}
-		f.f = &fetch.Fetcher{Client: f.HTTPClient, UserAgent: f.UserAgent, Timeout: timeout, Cache: f.Cache}
 	})
 }
 
@@ -132,7 +121,7 @@ type Discovery struct {
 	files   []*File
 	stopped string
 
-	seen    map[uint64]struct{}
+	seen    *hashSet
 	seed    maphash.Seed
 	named   map[string]map[string]bool // by origin: the sitemaps its robots.txt names
 	visited map[string]bool
@@ -178,7 +167,7 @@ func (f *Fetcher) Walk(ctx context.Context, robots Lister, urls ...string) *Disc
 
 func (f *Fetcher) newDiscovery(ctx context.Context, lister Lister) *Discovery {
 	f.init()
-	return &Discovery{f: f, ctx: ctx, lister: lister, seen: map[uint64]struct{}{}, seed: maphash.MakeSeed(),
+	return &Discovery{f: f, ctx: ctx, lister: lister, seen: newHashSet(maxSeen), seed: maphash.MakeSeed(),
 		named: map[string]map[string]bool{}, visited: map[string]bool{}}
 }
 
@@ -309,13 +298,9 @@ func (d *Discovery) read(ctx context.Context, file *File, chain []string, room i
 			}
 			continue
 		}
-		h := maphash.String(d.seed, e.URL)
-		if _, dup := d.seen[h]; dup {
+		if d.seen.Add(maphash.String(d.seed, e.URL)) {
 			file.Repeated++
 			continue
-		}
-		if len(d.seen) < maxSeen {
-			d.seen[h] = struct{}{}
 		}
 		if !yield(&Found{Entry: e, Sitemap: file.URL}, nil) {
 			return nil, false

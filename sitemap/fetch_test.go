@@ -55,7 +55,9 @@ func run(t *testing.T, s *sitetest.Site, d *sitemap.Discovery) ([]string, []*sit
 	return found, files
 }
 
-func client() *robots.Client { return &robots.Client{UserAgent: "TestBot/1.0"} }
+func client() *robots.Client {
+	return &robots.Client{Fetcher: &fetch.Fetcher{UserAgent: "TestBot/1.0"}}
+}
 
 // TestDiscover follows robots.txt -> index -> gzip urlset -> text sitemap,
 // with an index that lists itself and a nested index that lists a sitemap
@@ -69,7 +71,7 @@ func TestDiscover(t *testing.T) {
 		"/sitemaps/nested.xml":   index("$SITE/sitemaps/pages.xml.gz", "$SITE/sitemaps/missing.xml"),
 		"/sitemaps/more.txt":     "$SITE/private/b\n$SITE/about\n$SITE/news\n",
 	})
-	f := &sitemap.Fetcher{UserAgent: "TestBot/1.0"}
+	f := &sitemap.Fetcher{Fetcher: &fetch.Fetcher{UserAgent: "TestBot/1.0"}}
 	d := f.Discover(context.Background(), s.URL+"/", client())
 	found, files := run(t, s, d)
 	want := []string{

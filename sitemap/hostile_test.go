@@ -7,6 +7,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"reflect"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -15,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/sitetest"
 	"github.com/sitetxt/sitetxt/internal/slowtest"
 )
@@ -143,21 +147,53 @@ func manyURLs(n int) []byte {
 }
 
 // TestHostileEntities: no external entity is fetched or read and no
-// entity expanded (XXE, billion laughs); the DOCTYPE is reported.
+// entity expanded (XXE, billion laughs, an entity no DOCTYPE declares):
+// each reference is an error at its position and the value holding it is
+// not read (a loc: the entry is dropped), while XML's five predefined
+// entities and character references still read as what they stand for.
 func TestHostileEntities(t *testing.T) {
-	s := readFile(t, "hostile-xxe.xml", "https://www.example.org/sitemap.xml")
-	want := []string{"https://www.example.org/&xxe;", "https://www.example.org/&remote;"}
-	if got := urls(s.Entries); fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("XXE: %q, want the references kept as text %q", got, want)
+	const site = "https://www.example.org/"
+	const atom = `<feed xmlns="http://www.w3.org/2005/Atom"><entry><link href="https://www.example.org/%s"/></entry></feed>`
+	file := func(name string) string {
+		data, err := os.ReadFile(filepath.Join("..", "testdata", "sitemap", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
 	}
-	if got := codes(s.Diagnostics); fmt.Sprint(got) != "[2:1 doctype 7:37 entity 8:37 entity]" {
-		t.Errorf("XXE diagnostics %v", got)
+	tests := []struct {
+		name, in string
+		want     []string // URLs
+		diags    []string // "line:col code", every entity one an error
+	}{
+		{"XXE", file("hostile-xxe.xml"), nil, []string{"2:1 doctype", "7:37 entity", "8:37 entity"}},
+		{"billion laughs", file("hostile-laughs.xml"), nil, []string{"2:1 doctype", "15:37 entity"}},
+		{"undeclared entity", urlset(`<url><loc>https://www.example.org/&nbsp;</loc></url><url><loc>https://www.example.org/b</loc></url>`),
+			[]string{site + "b"}, []string{"1:95 entity"}},
+		{"entity in lastmod: the date is not read", urlset(`<url><loc>https://www.example.org/a</loc><lastmod>&today;</lastmod></url>`),
+			[]string{site + "a"}, []string{"1:111 entity"}},
+		{"entity in an Atom href", fmt.Sprintf(atom, "&xxe;"), nil, []string{"1:86 entity"}},
+		{"predefined entities and character references", urlset(`<url><loc>https://www.example.org/?a=1&amp;b=&lt;&gt;&quot;&apos;&#65;&#x42;</loc></url>`),
+			[]string{site + `?a=1&b=<>"'AB`}, nil},
+		{"predefined in an Atom href", fmt.Sprintf(atom, "?a&amp;b&#x3D;c"), []string{site + "?a&b=c"}, nil},
 	}
-	var took time.Duration
-	took, heap := measure(func() { s = readFile(t, "hostile-laughs.xml", "https://www.example.org/sitemap.xml") })
-	t.Logf("billion laughs: %v, peak heap %d KiB", took, heap>>10)
-	if got := urls(s.Entries); len(got) != 1 || got[0] != "https://www.example.org/&lol9;" {
-		t.Errorf("billion laughs: %q", got)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var s *Sitemap
+			took, heap := measure(func() { s = Parse(strings.NewReader(tt.in), Options{URL: site + "sitemap.xml"}) })
+			t.Logf("%v, peak heap %d KiB", took, heap>>10)
+			if got := urls(s.Entries); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("entries %q, want %q", got, tt.want)
+			}
+			if got := codes(s.Diagnostics); !reflect.DeepEqual(got, tt.diags) {
+				t.Errorf("diagnostics %q, want %q", got, tt.diags)
+			}
+			for _, d := range s.Diagnostics {
+				if d.Code == "entity" && (d.Severity != grammar.Error || !strings.Contains(d.Summary, "never expanded")) {
+					t.Errorf("%s: want an error saying the entity is never expanded", d.Error())
+				}
+			}
+		})
 	}
 }
 

@@ -27,7 +27,8 @@ import (
 //     predefined entity references or a valid character reference is
 //     handed on as "&amp;", so an unescaped "&" in a URL reads as itself,
 //     and an entity a DOCTYPE declares ("&lol9;", an external "&xxe;") is
-//     kept as its own text, never expanded or resolved;
+//     never expanded or resolved: it is an error, counted in ents, and the
+//     parser does not read the value that holds it;
 //   - replace bytes that are not UTF-8 and characters XML forbids (C0
 //     controls but tab, CR and LF; U+FFFE, U+FFFF) with U+FFFD, which the
 //     Decoder would otherwise stop at.
@@ -56,6 +57,7 @@ type xmlInput struct {
 
 	markPos grammar.Pos // where the last markup token ('<') started
 	textPos grammar.Pos // where the text after the last markup token started
+	ents    int         // entity references not expanded since the parser last looked
 }
 
 type lexState uint8
@@ -97,17 +99,23 @@ func (in *xmlInput) emit(b ...byte) {
 
 // advance moves the position past byte c of the file.
 func (in *xmlInput) advance(c byte) {
-	in.pos.Offset++
+	in.pos, in.cr = nextPos(in.pos, in.cr, c)
+}
+
+// nextPos returns the position after byte c at pos, and whether c is a
+// CR; cr says whether the byte before c was one (CRLF is one line break).
+func nextPos(pos grammar.Pos, cr bool, c byte) (grammar.Pos, bool) {
+	pos.Offset++
 	switch {
-	case c == '\n' && in.cr:
-		in.pos.Column = 1
+	case c == '\n' && cr:
+		pos.Column = 1
 	case c == '\n' || c == '\r':
-		in.pos.Line++
-		in.pos.Column = 1
+		pos.Line++
+		pos.Column = 1
 	default:
-		in.pos.Column++
+		pos.Column++
 	}
-	in.cr = c == '\r'
+	return pos, c == '\r'
 }
 
 // Read makes xmlInput an io.Reader too (the Decoder's CharsetReader hands
@@ -375,7 +383,8 @@ func (in *xmlInput) reference(at grammar.Pos) byte {
 		case predefined[ref]:
 			return '&'
 		case isXMLName(ref):
-			in.report(grammar.Warning, "entity", at, fmt.Sprintf("entity &%s; is not one of XML's five (lt, gt, amp, apos, quot): kept as the text %q, never expanded", ref, "&"+ref+";"))
+			in.ents++
+			in.report(grammar.Error, "entity", at, entityMsg(ref))
 		default:
 			semi = -1
 		}
@@ -385,6 +394,11 @@ func (in *xmlInput) reference(at grammar.Pos) byte {
 	}
 	in.emit([]byte("amp;")...)
 	return '&'
+}
+
+// entityMsg says why the entity reference &name; makes its value unread.
+func entityMsg(name string) string {
+	return fmt.Sprintf("entity &%s; is not one of XML's five (lt, gt, amp, apos, quot) and is never expanded (no DTD is read): the value holding it is not read", name)
 }
 
 // validCharRef reports whether s (after "&#") is a decimal or "x"

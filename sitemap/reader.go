@@ -34,6 +34,7 @@ type Reader struct {
 	diags  grammar.Diagnostics
 	counts map[string]int
 	n      int
+	fast   int // entries the fast path read (fast.go)
 	used   bool
 	scope  *scope
 }

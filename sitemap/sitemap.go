@@ -146,6 +146,8 @@ type Options struct {
 	// the rest is not read, with an error diagnostic. 0 means MaxSize
 	// (50 MB).
 	MaxSize int64
+
+	noFast bool // read every entry through encoding/xml (the tests of the fast path)
 }
 
 func (o *Options) maxURLs() int {

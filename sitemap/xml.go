@@ -99,15 +99,21 @@ type xmlParser struct {
 	vals     [nFields]string
 	valPos   [nFields]grammar.Pos
 	seen     [nFields]bool
-	perma    bool // the guid may stand for the link
-	started  int  // entry elements seen, kept or not
+	ent      [nFields]bool // the value held an entity reference not expanded: not read
+	perma    bool          // the guid may stand for the link
+	started  int           // entry elements seen, kept or not
 
 	field      field
 	fieldDepth int
 	buf        []byte
 	over       bool
+	bufEnt     bool    // buf's text held an entity reference not expanded
+	attrEnt    bool    // the start tag's attributes did
 	target     *string // fExt's destination
 	undeclared map[string]bool
+
+	fastOK bool     // the fast path may read entries (fast.go)
+	fs     fastScan // its entry
 }
 
 func (r *Reader) readXML(src *bufio.Reader, raw *rawReader, at grammar.Pos, max int64, yield func(*Entry, error) bool) error {
@@ -125,6 +131,9 @@ func (r *Reader) readXML(src *bufio.Reader, raw *rawReader, at grammar.Pos, max 
 		if err != nil {
 			return p.end(err, raw)
 		}
+		ents := in.ents > 0
+		in.ents = 0
+		p.attrEnt = false
 		switch t := tok.(type) {
 		case xml.StartElement:
 			if len(p.stack) >= maxDepth {
@@ -132,15 +141,20 @@ func (r *Reader) readXML(src *bufio.Reader, raw *rawReader, at grammar.Pos, max 
 				return nil
 			}
 			p.stack = append(p.stack, t.Name.Local)
+			p.attrEnt = ents
 			if !p.start(t) {
+				return nil
+			}
+			if len(p.stack) == 1 && in.prev[0] != '/' && !p.fast(yield) { // not <urlset/>
 				return nil
 			}
 		case xml.EndElement:
 			done, more := p.endElement(t, yield)
-			if !more || done {
+			if !more || done || !p.fast(yield) {
 				return nil
 			}
 		case xml.CharData:
+			p.bufEnt = p.bufEnt || (ents && p.field != fNone)
 			if p.field != fNone && !p.over {
 				limit := maxValue
 				if p.field == fLoc || p.field == fLink {
@@ -151,6 +165,10 @@ func (r *Reader) readXML(src *bufio.Reader, raw *rawReader, at grammar.Pos, max 
 				} else {
 					p.buf = append(p.buf, t...)
 				}
+			}
+		case xml.Comment:
+			if !p.fast(yield) {
+				return nil
 			}
 		case xml.Directive:
 			what := "declaration"
@@ -245,6 +263,14 @@ func (p *xmlParser) root(t xml.StartElement) bool {
 		r.diag(grammar.Error, "not-sitemap", at, fmt.Sprintf("the root element <%s> is not a sitemap's (urlset, sitemapindex, rss or feed): the file is not read", t.Name.Local))
 		return false
 	}
+	def := "" // the default namespace, which the entries' elements are in
+	for _, a := range t.Attr {
+		if a.Name.Space == "" && a.Name.Local == "xmlns" {
+			def = a.Value
+		}
+	}
+	x, _ := extOf(def)
+	p.fastOK = x == extNone
 	if (r.format == URLSet || r.format == Index) && t.Name.Space != nsSitemap {
 		ns := "no namespace"
 		if t.Name.Space != "" {
@@ -289,7 +315,7 @@ func (p *xmlParser) maybeEntry(t xml.StartElement, depth int, at grammar.Pos) bo
 	}
 	p.cur, p.curDepth = &Entry{Pos: at}, depth
 	p.started++
-	p.vals, p.seen, p.perma = [nFields]string{}, [nFields]bool{}, true
+	p.vals, p.seen, p.ent, p.perma = [nFields]string{}, [nFields]bool{}, [nFields]bool{}, true
 	return true
 }
 
@@ -297,24 +323,8 @@ func (p *xmlParser) maybeEntry(t xml.StartElement, depth int, at grammar.Pos) bo
 func (p *xmlParser) childField(t xml.StartElement) field {
 	name := t.Name.Local
 	switch p.r.format {
-	case URLSet:
-		switch name {
-		case "loc":
-			return fLoc
-		case "lastmod":
-			return fLastMod
-		case "changefreq":
-			return fChangeFreq
-		case "priority":
-			return fPriority
-		}
-	case Index:
-		switch name {
-		case "loc":
-			return fLoc
-		case "lastmod":
-			return fLastMod
-		}
+	case URLSet, Index:
+		return fieldOf(p.r.format, []byte(name))
 	case RSS:
 		switch {
 		case name == "link" && t.Name.Space != nsAtom: // not an atom:link in RSS
@@ -342,6 +352,26 @@ func (p *xmlParser) childField(t xml.StartElement) field {
 	return fNone
 }
 
+// fieldOf says which value a child named name of a urlset's or sitemap
+// index's entry holds.
+func fieldOf(format Format, name []byte) field {
+	switch string(name) {
+	case "loc":
+		return fLoc
+	case "lastmod":
+		return fLastMod
+	case "changefreq":
+		if format == URLSet {
+			return fChangeFreq
+		}
+	case "priority":
+		if format == URLSet {
+			return fPriority
+		}
+	}
+	return fNone
+}
+
 // atomLink takes an Atom <link>'s href as the entry's URL: the first one
 // whose rel is "alternate" or absent (the page itself, RFC 4287 4.2.7.2).
 func (p *xmlParser) atomLink(t xml.StartElement) {
@@ -358,12 +388,13 @@ func (p *xmlParser) atomLink(t xml.StartElement) {
 	if !hasHref || (rel != "" && rel != "alternate") || p.seen[fLink] {
 		return
 	}
-	p.seen[fLink], p.vals[fLink], p.valPos[fLink] = true, href, p.in.markPos
+	// An entity not expanded in the tag's attributes: the link is not read.
+	p.seen[fLink], p.vals[fLink], p.valPos[fLink], p.ent[fLink] = true, href, p.in.markPos, p.attrEnt
 }
 
 // collect starts collecting the text of the element at depth into f.
 func (p *xmlParser) collect(f field, depth int, target *string) {
-	p.field, p.fieldDepth, p.target, p.over = f, depth, target, false
+	p.field, p.fieldDepth, p.target, p.over, p.bufEnt = f, depth, target, false, false
 	p.buf = p.buf[:0]
 }
 
@@ -392,7 +423,7 @@ func (p *xmlParser) extension(x ext, t xml.StartElement, rel int) {
 				a.Href = strings.TrimSpace(at.Value)
 			}
 		}
-		if alt {
+		if alt && !p.attrEnt {
 			e.Alternates = append(e.Alternates, a)
 		}
 	case x == extImage && rel == 2 && len(e.Images) > 0:
@@ -427,6 +458,10 @@ func (p *xmlParser) endElement(t xml.EndElement, yield func(*Entry, error) bool)
 	if p.field != fNone && depth == p.fieldDepth {
 		v := string(p.buf)
 		switch {
+		case p.bufEnt && p.field == fExt:
+			// not read: the entity reference is the error
+		case p.bufEnt:
+			p.ent[p.field] = true
 		case p.field == fExt:
 			*p.target = strings.TrimSpace(v)
 		case p.over:
@@ -471,6 +506,9 @@ func (p *xmlParser) finish() *Entry {
 		r.diag(grammar.Error, "no-loc", e.Pos, fmt.Sprintf("<%s> has no %s: the entry is dropped (a URL is required)", entryName[r.format], what))
 		return nil
 	}
+	if p.ent[f] {
+		return nil // the entity diagnostic says why
+	}
 	if p.vals[f] == "\x00" {
 		r.diag(grammar.Error, "loc-invalid", p.valPos[f], fmt.Sprintf("the %s is longer than %d bytes: the entry is dropped", what, maxLocBytes))
 		return nil
@@ -480,13 +518,13 @@ func (p *xmlParser) finish() *Entry {
 		return nil
 	}
 	e.URL, e.OutOfScope = u, out
-	if p.seen[fLastMod] {
+	if p.read(fLastMod) {
 		e.LastMod = p.date(fLastMod, parseW3C)
 	}
-	if p.seen[fDate] {
+	if p.read(fDate) {
 		e.LastMod = p.date(fDate, parseW3C)
 	}
-	if p.seen[fPubDate] {
+	if p.read(fPubDate) {
 		e.LastMod = p.date(fPubDate, func(s string) (Date, string, bool) {
 			if d, ok := parseRFC822(s); ok {
 				return d, "", true
@@ -497,14 +535,18 @@ func (p *xmlParser) finish() *Entry {
 			return Date{}, "", false
 		})
 	}
-	if p.seen[fChangeFreq] {
+	if p.read(fChangeFreq) {
 		p.changeFreq(e)
 	}
-	if p.seen[fPriority] {
+	if p.read(fPriority) {
 		p.priority(e)
 	}
 	return e
 }
+
+// read reports whether the entry has a value in f to read: given, and
+// without an entity reference that is not expanded.
+func (p *xmlParser) read(f field) bool { return p.seen[f] && !p.ent[f] }
 
 // date reads the date in field f, reporting a value that is not one.
 func (p *xmlParser) date(f field, parse func(string) (Date, string, bool)) Date {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/sitetxt/sitetxt/cache/rediscache"
+	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/pace"
 	"github.com/sitetxt/sitetxt/robots"
 )
@@ -20,7 +21,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer rc.Close()
-	client := &robots.Client{UserAgent: "ExampleBot/1.0", Cache: rc}
+	client := &robots.Client{Fetcher: &fetch.Fetcher{UserAgent: "ExampleBot/1.0", Cache: rc}}
 	ok := client.Allowed(context.Background(), "ExampleBot", "https://example.org/private/page")
 	fmt.Println(ok)
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/sitetxt/sitetxt/datatxt"
+	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/internal/redistest"
 	"github.com/sitetxt/sitetxt/mobileagent"
 )
@@ -20,7 +21,7 @@ func TestOtherFetchers(t *testing.T) {
 		st.delay = 200 * time.Millisecond
 		var wg sync.WaitGroup
 		for range 3 {
-			f := &datatxt.Fetcher{Cache: open(t, srv.URL())}
+			f := &datatxt.Fetcher{Fetcher: &fetch.Fetcher{Cache: open(t, srv.URL())}}
 			wg.Go(func() {
 				c, err := f.Fetch(context.Background(), st.URL+"/", datatxt.Options{})
 				if err != nil || len(c.Entries) != 1 {
@@ -38,7 +39,7 @@ func TestOtherFetchers(t *testing.T) {
 		st.delay = 200 * time.Millisecond
 		var wg sync.WaitGroup
 		for range 3 {
-			f := &mobileagent.Fetcher{Cache: open(t, srv.URL())}
+			f := &mobileagent.Fetcher{Fetcher: &fetch.Fetcher{Cache: open(t, srv.URL())}}
 			wg.Go(func() {
 				tab, err := f.Fetch(context.Background(), st.URL+"/")
 				if err != nil || len(tab.Rules()) != 1 {

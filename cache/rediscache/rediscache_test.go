@@ -121,7 +121,7 @@ func TestOneFetchPerFleet(t *testing.T) {
 	for p := 0; p < 5; p++ {
 		rc := open(t, srv.URL())
 		caches = append(caches, rc)
-		client := &robots.Client{Cache: rc}
+		client := &robots.Client{Fetcher: &fetch.Fetcher{Cache: rc}}
 		for i := 0; i < 20; i++ {
 			wg.Add(1)
 			go func() {
@@ -157,7 +157,7 @@ func TestCrashedHolder(t *testing.T) {
 		t.Fatalf("TryLease(%q) = %v, %v; want the lease", key, held, err)
 	}
 	rc := open(t, srv.URL())
-	check(t, &robots.Client{Cache: rc}, st.URL+"/private/x", false)
+	check(t, &robots.Client{Fetcher: &fetch.Fetcher{Cache: rc}}, st.URL+"/private/x", false)
 	if n := st.requests.Load(); n != 1 {
 		t.Errorf("robots.txt requests = %d, want 1 (after the crashed holder's lease expired)", n)
 	}
@@ -172,8 +172,8 @@ func TestSharedFailure(t *testing.T) {
 	srv := redistest.Start(t)
 	st := newSite(t, 503, "busy")
 	st.header.Set("Retry-After", "3600")
-	a := check(t, &robots.Client{Cache: open(t, srv.URL())}, st.URL+"/x", false)
-	b := check(t, &robots.Client{Cache: open(t, srv.URL())}, st.URL+"/x", false)
+	a := check(t, &robots.Client{Fetcher: &fetch.Fetcher{Cache: open(t, srv.URL())}}, st.URL+"/x", false)
+	b := check(t, &robots.Client{Fetcher: &fetch.Fetcher{Cache: open(t, srv.URL())}}, st.URL+"/x", false)
 	if n := st.requests.Load(); n != 1 {
 		t.Errorf("robots.txt requests = %d, want 1: the second process should use the shared failure", n)
 	}
@@ -184,9 +184,9 @@ func TestSharedFailure(t *testing.T) {
 	st.mu.Lock()
 	st.status, st.body = 200, rules
 	st.mu.Unlock()
-	c := &robots.Client{Cache: open(t, srv.URL()), Now: func() time.Time { return time.Now().Add(2 * time.Hour) }}
+	c := &robots.Client{Fetcher: &fetch.Fetcher{Cache: open(t, srv.URL()), Now: func() time.Time { return time.Now().Add(2 * time.Hour) }}}
 	check(t, c, st.URL+"/x", true)
-	check(t, &robots.Client{Cache: open(t, srv.URL()), Now: c.Now}, st.URL+"/private/x", false)
+	check(t, &robots.Client{Fetcher: &fetch.Fetcher{Cache: open(t, srv.URL()), Now: c.Fetcher.Now}}, st.URL+"/private/x", false)
 	if n := st.requests.Load(); n != 2 {
 		t.Errorf("robots.txt requests = %d, want 2", n)
 	}
@@ -204,8 +204,8 @@ func TestRevalidation(t *testing.T) {
 			st := newSite(t, 200, rules)
 			st.header.Set(tc.header, tc.value)
 			st.header.Set("Cache-Control", "max-age=60")
-			check(t, &robots.Client{Cache: open(t, srv.URL())}, st.URL+"/private/x", false)
-			later := &robots.Client{Cache: open(t, srv.URL()), Now: func() time.Time { return time.Now().Add(time.Hour) }}
+			check(t, &robots.Client{Fetcher: &fetch.Fetcher{Cache: open(t, srv.URL())}}, st.URL+"/private/x", false)
+			later := &robots.Client{Fetcher: &fetch.Fetcher{Cache: open(t, srv.URL()), Now: func() time.Time { return time.Now().Add(time.Hour) }}}
 			if tc.want == "If-Modified-Since" {
 				// The site answers 304 to a matching If-Modified-Since.
 				st.Config.Handler = ims(st.Config.Handler, tc.value)
@@ -261,9 +261,9 @@ func TestRedisDownAtStart(t *testing.T) {
 	port := redistest.FreePort(t)
 	rc := open(t, fmt.Sprintf("redis://127.0.0.1:%d/0", port))
 	st := newSite(t, 200, rules)
-	c := &robots.Client{Cache: rc}
+	c := &robots.Client{Fetcher: &fetch.Fetcher{Cache: rc}}
 	check(t, c, st.URL+"/private/x", false)
-	check(t, &robots.Client{Cache: rc}, st.URL+"/public", true)
+	check(t, &robots.Client{Fetcher: &fetch.Fetcher{Cache: rc}}, st.URL+"/public", true)
 	if rc.Up() {
 		t.Errorf("Up() = true with no Redis listening")
 	}
@@ -287,10 +287,10 @@ func TestRedisDownMidRun(t *testing.T) {
 	}
 	defer rc.Close()
 	a, b := newSite(t, 200, rules), newSite(t, 200, rules)
-	check(t, &robots.Client{Cache: rc}, a.URL+"/private/x", false)
+	check(t, &robots.Client{Fetcher: &fetch.Fetcher{Cache: rc}}, a.URL+"/private/x", false)
 	srv.Stop()
-	check(t, &robots.Client{Cache: rc}, a.URL+"/private/x", false) // a new client: from the local copy
-	check(t, &robots.Client{Cache: rc}, b.URL+"/public", true)     // fetched directly
+	check(t, &robots.Client{Fetcher: &fetch.Fetcher{Cache: rc}}, a.URL+"/private/x", false) // a new client: from the local copy
+	check(t, &robots.Client{Fetcher: &fetch.Fetcher{Cache: rc}}, b.URL+"/public", true)     // fetched directly
 	if rc.Up() {
 		t.Errorf("Up() = true after Redis stopped")
 	}
@@ -308,8 +308,8 @@ func TestRedisDownMidRun(t *testing.T) {
 		t.Errorf("Up() = false after Redis came back")
 	}
 	c := newSite(t, 200, rules)
-	check(t, &robots.Client{Cache: rc}, c.URL+"/x", true)
-	check(t, &robots.Client{Cache: open(t, srv.URL())}, c.URL+"/private/x", false)
+	check(t, &robots.Client{Fetcher: &fetch.Fetcher{Cache: rc}}, c.URL+"/x", true)
+	check(t, &robots.Client{Fetcher: &fetch.Fetcher{Cache: open(t, srv.URL())}}, c.URL+"/private/x", false)
 	if n := c.requests.Load(); n != 1 {
 		t.Errorf("robots.txt requests after Redis came back = %d, want 1 (shared again)", n)
 	}
@@ -328,7 +328,7 @@ func TestSlowFetchKeepsLease(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			check(t, &robots.Client{Cache: rc}, st.URL+"/private/x", false)
+			check(t, &robots.Client{Fetcher: &fetch.Fetcher{Cache: rc}}, st.URL+"/private/x", false)
 		}()
 		time.Sleep(100 * time.Millisecond) // the first takes the lease
 	}
@@ -378,8 +378,8 @@ func TestRedisSlow(t *testing.T) {
 		busy <- rediscache.DebugSleep(srv.Addr, 2*time.Second)
 	}()
 	time.Sleep(100 * time.Millisecond) // Redis is now asleep
-	check(t, &robots.Client{Cache: rc}, st.URL+"/private/x", false)
-	check(t, &robots.Client{Cache: rc}, st.URL+"/public", true)
+	check(t, &robots.Client{Fetcher: &fetch.Fetcher{Cache: rc}}, st.URL+"/private/x", false)
+	check(t, &robots.Client{Fetcher: &fetch.Fetcher{Cache: rc}}, st.URL+"/public", true)
 	if err := <-busy; err != nil {
 		t.Skipf("DEBUG SLEEP not allowed by this redis-server: %v", err)
 	}

@@ -30,6 +30,7 @@ func agentFlag(cmd *cobra.Command, p *string, usage string) {
 	*p = globalAgent
 	f := cmd.Flags().VarPF(agentValue{&all}, "agent", "", usage)
 	f.DefValue = globalAgent
+	_ = cmd.RegisterFlagCompletionFunc("agent", crawlerNames)
 	prev := cmd.PreRunE
 	cmd.PreRunE = func(c *cobra.Command, args []string) error {
 		agent, err := oneAgent(c.Name(), all)

@@ -214,7 +214,8 @@ func (aw *auditWriter) finish() error {
 
 // csvHeader is the header row of audit -o csv.
 var csvHeader = []string{"file", "token", "operator", "category", "path", "profile", "verdict", "reason",
-	"directive", "pattern", "line", "column", "train_ai", "search", "signal_search", "signal_ai_input", "signal_ai_train", "derived_train_ai", "derived_search", "disagree"}
+	"directive", "pattern", "line", "column", "train_ai", "search", "signal_search", "signal_ai_input", "signal_ai_train", "derived_train_ai", "derived_search", "disagree",
+	"ai_use", "signal_use", "derived_ai_use", "purpose", "answer"} // the last five added for vocab-08 and use=, after the columns readers know
 
 func (aw *auditWriter) csvReport(rep *audit.Report) error {
 	if aw.n == 0 {
@@ -225,7 +226,7 @@ func (aw *auditWriter) csvReport(rep *audit.Report) error {
 	for _, c := range rep.Crawlers {
 		for _, p := range c.Paths {
 			row := []string{rep.Source, c.Token, c.Operator, c.Category, p.Path, rep.Profile, verdictWord(p.Allowed), p.Reason,
-				"", "", "", "", "", "", "", "", "", "", "", strconv.FormatBool(p.Disagree)}
+				"", "", "", "", "", "", "", "", "", "", "", strconv.FormatBool(p.Disagree), "", "", "", "", ""}
 			if r := p.Rule; r != nil {
 				row[8], row[9], row[10], row[11] = r.Directive, r.Pattern, strconv.Itoa(r.Line), strconv.Itoa(r.Column)
 			}
@@ -233,6 +234,8 @@ func (aw *auditWriter) csvReport(rep *audit.Report) error {
 				row[12], row[13] = u.ContentUsage.TrainAI, u.ContentUsage.Search
 				row[14], row[15], row[16] = u.ContentSignal.Search, u.ContentSignal.AIInput, u.ContentSignal.AITrain
 				row[17], row[18] = u.Derived.TrainAI, u.Derived.Search
+				row[20], row[21], row[22] = u.ContentUsage.AIUse, u.ContentSignal.Use, u.Derived.AIUse
+				row[23], row[24] = u.Derived.Purpose, u.Derived.Answer
 			}
 			if err := aw.csv.write(row...); err != nil {
 				return err
@@ -252,6 +255,13 @@ func (aw *auditWriter) textReport(rep *audit.Report) error {
 	fmt.Fprintf(&b, "%s (profile %s)\n", visible(rep.Source), rep.Profile)
 	for _, l := range rep.Licenses {
 		fmt.Fprintf(&b, "License (RSL): %s (line %d)\n", visible(l.Value), l.Line)
+	}
+	if len(rep.Unknown) > 0 {
+		var us []string
+		for _, u := range rep.Unknown {
+			us = append(us, fmt.Sprintf("%s (line %d)", visible(u.Value), u.Line))
+		}
+		fmt.Fprintf(&b, "Crawlers the registry does not know: %s\n", strings.Join(us, ", "))
 	}
 	if _, err := io.WriteString(aw.w, b.String()); err != nil {
 		return err
@@ -289,6 +299,12 @@ func (aw *auditWriter) textReport(rep *audit.Report) error {
 			if !c.ValidToken {
 				t.note("      note: this token breaks RFC 9309's product-token grammar")
 			}
+			if c.FellBackTo != "" {
+				t.note("      it obeys " + c.FellBackTo + "'s groups, since none names it (its operator documents the fallback)")
+			}
+			if c.FetcherAllowed != nil {
+				t.note("      it fetches nothing itself: its group governs what " + c.FetchedBy + " fetches (" + c.FetchedBy + " / " + verdictWord(*c.FetcherAllowed) + ")")
+			}
 			if c.Disagree {
 				t.note("      profiles disagree: " + disagreement(c))
 			}
@@ -298,10 +314,12 @@ func (aw *auditWriter) textReport(rep *audit.Report) error {
 		}
 	}
 	if rep.Disagree > 0 {
-		_, err := fmt.Fprintf(aw.w, "\nprofiles disagree about %s\n", plural(rep.Disagree, "crawler"))
-		return err
+		if _, err := fmt.Fprintf(aw.w, "\nprofiles disagree about %s\n", plural(rep.Disagree, "crawler")); err != nil {
+			return err
+		}
 	}
-	return nil
+	_, err := fmt.Fprintf(aw.w, "\nregistry: %d crawlers from %s, read %s\n", rep.Registry.Crawlers, rep.Registry.Source, rep.Registry.Date)
+	return err
 }
 
 // why names the deciding line of a verdict, or the reason.

@@ -166,8 +166,8 @@ func TestAuditHTMLChromium(t *testing.T) {
 	}
 	got := dom("")
 	for _, want := range []string{
-		`1 source, 100 answers, 7 disallowed.`, // written by the page's script
-		`AI training crawlers: 2 of 17 blocked from /`,
+		`1 source, 360 answers, 7 disallowed.`, // written by the page's script
+		`AI training crawlers: 2 of 74 blocked from /`,
 		`data-token="GPTBot"`,
 		`title="testdata/robots/aipref.txt:8: Disallow: /"`,
 		`>disallowed</td>`,
@@ -194,10 +194,10 @@ func TestCheckUsage(t *testing.T) {
 	tests := []struct {
 		agent, url, text, json string
 	}{
-		{"*", "/ai-ok/x", "  usage: Content-Usage train-ai=y (line 20); Content-Signal search allow, ai-input disallow, ai-train disallow (line 21); derived by sitetxt (its own mapping): train-ai disallow (Content-Signal ai-train disallow is stricter than Content-Usage), search allow (from Content-Signal search)\n",
-			`"usage":{"content_usage":{"train_ai":"allow","search":"unknown","lines":[{"value":"/ai-ok/ train-ai=y","file":"testdata/robots/aipref.txt","line":20,"column":1}]},"content_signal":{"search":"allow","ai_input":"disallow","ai_train":"disallow","lines":[{"value":"search=yes, ai-input=no, ai-train=no","file":"testdata/robots/aipref.txt","line":21,"column":1}]},"derived":{"by":"sitetxt","train_ai":"disallow","search":"allow","train_ai_from":"content-signal","search_from":"content-signal"}}`},
-		{"Google-Extended", "/x", "  usage: Content-Usage train-ai=n (line 11)\n",
-			`"usage":{"content_usage":{"train_ai":"disallow","search":"unknown","lines":[{"value":"/ train-ai=n","file":"testdata/robots/aipref.txt","line":11,"column":1}]},"content_signal":{"search":"unknown","ai_input":"unknown","ai_train":"unknown","lines":[]},"derived":{"by":"sitetxt","train_ai":"disallow","search":"unknown","train_ai_from":"content-usage","search_from":"none"}}`},
+		{"*", "/ai-ok/x", "  usage: Content-Usage train-ai=y (line 20); Content-Signal search allow, ai-input disallow, ai-train disallow (line 21); derived by sitetxt (its own mapping): train-ai disallow (Content-Signal ai-train disallow is stricter than Content-Usage)\n",
+			`"usage":{"content_usage":{"train_ai":"allow","ai_use":"unknown","search":"unknown","lines":[{"value":"/ai-ok/ train-ai=y","file":"testdata/robots/aipref.txt","line":20,"column":1}]},"content_signal":{"search":"allow","ai_input":"disallow","ai_train":"disallow","use":"unknown","lines":[{"value":"search=yes, ai-input=no, ai-train=no","file":"testdata/robots/aipref.txt","line":21,"column":1}]},"derived":{"by":"sitetxt","train_ai":"disallow","ai_use":"disallow","search":"allow","train_ai_from":"content-signal","ai_use_from":"content-signal","search_from":"content-signal"}}`},
+		{"Google-Extended", "/x", "  usage: Content-Usage train-ai=n (line 11); derived by sitetxt (its own mapping): train-ai use disallow\n",
+			`"usage":{"content_usage":{"train_ai":"disallow","ai_use":"unknown","search":"unknown","lines":[{"value":"/ train-ai=n","file":"testdata/robots/aipref.txt","line":11,"column":1}]},"content_signal":{"search":"unknown","ai_input":"unknown","ai_train":"unknown","use":"unknown","lines":[]},"derived":{"by":"sitetxt","train_ai":"disallow","ai_use":"unknown","search":"unknown","train_ai_from":"content-usage","ai_use_from":"none","search_from":"none","purpose":"train-ai","answer":"disallow"}}`},
 		{"*", "/never/x", "", ""}, // disallowed: no preference
 	}
 	for _, tt := range tests {
@@ -228,9 +228,9 @@ func TestAuditURLSource(t *testing.T) {
 		code    int
 		blocked string // the AI training verdict
 	}{
-		{200, "AI training crawlers: 1 of 17 blocked from /"},
-		{404, "AI training crawlers: 0 of 17 blocked from /"},
-		{503, "AI training crawlers: 17 of 17 blocked from /"},
+		{200, "AI training crawlers: 1 of 74 blocked from /"},
+		{404, "AI training crawlers: 0 of 74 blocked from /"},
+		{503, "AI training crawlers: 74 of 74 blocked from /"},
 	}
 	for _, tt := range tests {
 		code = tt.code

@@ -168,7 +168,7 @@ func checkRun(opts *checkOptions) error {
 		}
 		var usage *audit.UsageView
 		if cs.hasUsage {
-			usage = audit.UsageOf(cs.name, cs.agent.Usage(u.Decide))
+			usage = audit.UsageOf(cs.name, cs.agent.Usage(u.Decide), audit.DefaultRegistry().Find(opts.Agent))
 		}
 		switch {
 		case jl != nil:

@@ -37,6 +37,8 @@ type IOStreams struct {
 	IsTerminal func(w io.Writer) bool
 	// Quiet silences notes on ErrOut (-q); warnings and errors still print.
 	Quiet bool
+	// Color is --color: "auto" (the default; "" too), "always" or "never".
+	Color string
 }
 
 // System returns the process's own streams.
@@ -99,7 +101,10 @@ func Main(ios *IOStreams) int {
 func Run(ios *IOStreams, args []string) int {
 	root := NewRootCmd(ios)
 	root.SetArgs(args)
-	err := root.Execute()
+	err := unknownCommand(root, args)
+	if err == nil {
+		err = root.Execute()
+	}
 	if err == nil {
 		return ExitOK
 	}
@@ -127,9 +132,13 @@ agents for which subtree).
 Exit codes: 0 success, 1 findings (a disallowed URL, a lint error, a
 disagreement between profiles), 2 usage or input errors, including a
 manifest that could not be fetched or read (its cause is printed on
-standard error). 2 wins over 1. docs/cli.md has the output contract every
-command follows.`,
-		Version:       Version,
+standard error) and a URL of a batch that could not be answered (every
+other is answered). 2 wins over 1. docs/cli.md has the output contract
+every command follows.
+
+Colour: text output is coloured on a terminal unless NO_COLOR is set or
+TERM is dumb; --color=always or --color=never decides instead.`,
+		Version:       versionText(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		// Keep generated docs stable.
@@ -138,10 +147,17 @@ command follows.`,
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &exitError{code: ExitError, err: err}
-	})
+	root.SetFlagErrorFunc(flagError)
+	root.SetHelpTemplate(helpTemplate)
+	root.SetVersionTemplate("sitetxt version {{.Version}}\n")
 	root.PersistentFlags().BoolVarP(&ios.Quiet, "quiet", "q", false, `no notes on standard error ("sitetxt: note: ..."); warnings and errors still print`)
+	ios.Color = colorModes[0]
+	cf := root.PersistentFlags().VarPF(lowerValue{&ios.Color}, "color", "", "colour text output: auto (on a terminal, unless NO_COLOR is set or TERM is dumb), always or never")
+	cf.DefValue = colorModes[0]
+	_ = root.RegisterFlagCompletionFunc("color", cobra.FixedCompletions(colorModes, cobra.ShellCompDirectiveNoFileComp))
+	root.PersistentPreRunE = func(c *cobra.Command, args []string) error {
+		return checkColor(ios.Color)
+	}
 	// The commands, in one place: adding one is one line here.
 	root.AddCommand(
 		newCheckCmd(ios),
@@ -157,6 +173,7 @@ command follows.`,
 		newFetchCmd(ios),
 		newServeCmd(ios),
 		newSitemapsCmd(ios),
+		newManCmd(ios),
 	)
 	root.SetHelpCommand(&cobra.Command{
 		Use:   "help [command]",

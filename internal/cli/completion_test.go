@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -20,6 +21,9 @@ func TestCompletion(t *testing.T) {
 		{[]string{"__complete", "matrix", "-o", ""}, []string{"text", "json", "csv"}},
 		{[]string{"__complete", "datasets", "-o", ""}, []string{"schemaorg", "dcat", "datajson", "datapackage"}},
 		{[]string{"__complete", "lint", "--type", ""}, []string{"auto", "robots", "datatxt"}},
+		{[]string{"__complete", "check", "--agent", "Goo"}, []string{"Googlebot", "Google-Extended", "GoogleOther"}},
+		{[]string{"__complete", "matrix", "--agent", "gpt"}, []string{"GPTBot"}},
+		{[]string{"__complete", "check", "--color", ""}, []string{"auto", "always", "never"}},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -42,10 +46,12 @@ func TestCompletion(t *testing.T) {
 	}
 }
 
-// TestVersion checks --version.
+// TestVersion checks --version: the version, then (in a binary Go
+// stamped, cmd/sitetxt's TestVersionFromBuild) the VCS revision, and the
+// Go version.
 func TestVersion(t *testing.T) {
 	out, _, code := runCLI(t, "", "--version")
-	if code != ExitOK || out != "sitetxt version "+Version+"\n" {
-		t.Errorf("sitetxt --version = %q (exit %d)", out, code)
+	if code != ExitOK || out != "sitetxt version "+versionText()+"\n" || !strings.HasPrefix(out, "sitetxt version "+Version) || !strings.HasSuffix(out, ", "+runtime.Version()+"\n") {
+		t.Errorf("sitetxt --version = %q (exit %d), want the version and %s", out, code, runtime.Version())
 	}
 }

@@ -11,11 +11,14 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"github.com/sitetxt/sitetxt/internal/termsafe"
 	"io"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/sitetxt/sitetxt/termsafe"
+
+	"github.com/spf13/cobra"
 
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
@@ -23,7 +26,6 @@ import (
 	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/robots"
-	"github.com/spf13/cobra"
 )
 
 // The verdict words of text and CSV output (JSON says "allowed": bool).
@@ -400,7 +402,7 @@ const contractDoc = "## The output contract\n\n" +
 	"7. **Nothing raw reaches a terminal.** Text output, CSV output and standard error escape every\n" +
 	"   character that could act on a terminal: C0 controls (tab, CR and LF included) and DEL as `\\xNN`,\n" +
 	"   C1 controls, bidirectional marks, embeddings, overrides and isolates, and line/paragraph\n" +
-	"   separators as `\\uNNNN`, bytes that are not UTF-8 as `\\xNN` (package internal/termsafe). JSON\n" +
+	"   separators as `\\uNNNN`, bytes that are not UTF-8 as `\\xNN` (package termsafe). JSON\n" +
 	"   output is exact: the bytes the site wrote, JSON-escaped. CSV cells that a spreadsheet would run\n" +
 	"   as a formula (starting with `=`, `+`, `-`, `@`) get a leading `'`.\n" +
 	"8. **Notes** go to standard error as `sitetxt: note: ...` and are silenced with `-q`; warnings\n" +
@@ -439,7 +441,18 @@ const contractDoc = "## The output contract\n\n" +
 	"11. **Counts.** A count word agrees with its number (`1 dataset`, `2 datasets`). A file's\n" +
 	"   diagnostics are counted one way under one profile: lint lists them, summary and fetch count\n" +
 	"   them (what matters only under other profiles is left out, as lint leaves it out without\n" +
-	"   `--portability`), and parse, which shows the grammar's own, says how many lint reports.\n\n"
+	"   `--portability`), and parse, which shows the grammar's own, says how many lint reports.\n" +
+	"12. **Colour.** Text output is coloured only on a terminal, unless `NO_COLOR` is set (any value,\n" +
+	"   https://no-color.org) or `TERM` is `dumb`; `--color=always` colours even into a pipe and\n" +
+	"   `--color=never` never does (`--color=auto` is the default). JSON and CSV are never coloured.\n" +
+	"13. **The command line.** Errors are one line on standard error, `sitetxt: ` then a message in\n" +
+	"   lower case without a final period, and exit 2: a mistyped command or flag names what was\n" +
+	"   probably meant (`sitetxt: unknown command \"chek\" (did you mean check? ...)`, `sitetxt: check:\n" +
+	"   unknown flag --agnet (did you mean --agent? ...)`). `--help` starts with the usage line, then\n" +
+	"   the prose. `--version` prints the version, the VCS revision and time Go recorded in the binary\n" +
+	"   (runtime/debug) and the Go version. `sitetxt completion SHELL` completes commands, flags,\n" +
+	"   profiles, formats and, for `--agent`, the known crawlers' names; `sitetxt man DIR` writes a man\n" +
+	"   page per command, generated from the same command tree as this page.\n\n"
 
 // readNotes says on standard error where sitetxt read less of a source
 // than it held, once per kind: past maxRead (a warning: the input was cut,

@@ -161,6 +161,9 @@ func datasetsRun(opts *datasetsOptions) error {
 	}
 	var probeDiags grammar.Diagnostics
 	if opts.Probe {
+		if err := opts.Fetch.prepare(opts.IO); err != nil {
+			return err
+		}
 		probeDiags = probeCatalog(opts, prof, c)
 	}
 	var probs datatxt.Problems
@@ -290,8 +293,8 @@ func readCatalogs(opts *datasetsOptions, sources, bases []string, popts datatxt.
 // probeCatalog asks each file's server about it (--probe).
 func probeCatalog(opts *datasetsOptions, prof robots.Profile, c *datatxt.Catalog) grammar.Diagnostics {
 	ff := opts.Fetch.Fetcher()
-	pf := &datatxt.Fetcher{UserAgent: ff.UserAgent, Timeout: ff.Timeout}
-	rc := &robots.Client{Profile: prof, UserAgent: ff.UserAgent, Timeout: ff.Timeout}
+	pf := &datatxt.Fetcher{Fetcher: ff}
+	rc := &robots.Client{Profile: prof, Fetcher: ff}
 	delay := opts.ProbeDelay
 	if delay == 0 {
 		delay = -1 // ProbeOptions reads 0 as the default
@@ -304,11 +307,10 @@ func probeCatalog(opts *datasetsOptions, prof robots.Profile, c *datatxt.Catalog
 // URL is fetched and, unless --no-follow, followed as a pins board.
 func datasetsSource(opts *datasetsOptions, arg string, popts datatxt.Options) (*datatxt.Catalog, error) {
 	if fetch.IsURL(arg) && !opts.NoFollow {
-		if opts.Fetch.Timeout < 0 {
-			return nil, usageError("--timeout %v: want a duration of 0 (the default) or more", opts.Fetch.Timeout)
+		if err := opts.Fetch.prepare(opts.IO); err != nil {
+			return nil, err
 		}
-		ff := opts.Fetch.Fetcher()
-		f := &datatxt.Fetcher{UserAgent: ff.UserAgent, Timeout: ff.Timeout, Cache: ff.Cache}
+		f := &datatxt.Fetcher{Fetcher: opts.Fetch.Fetcher()}
 		c, err := f.Discover(context.Background(), arg, popts, boardLimits(opts))
 		if errors.Is(err, datatxt.ErrNoDataTxt) {
 			// Not an error: the site may offer datasets found by other means.

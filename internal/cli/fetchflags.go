@@ -134,7 +134,7 @@ func (ff *fetchFlags) Fetcher() *fetch.Fetcher {
 // mode returns the access method for a manifest and whose it is:
 // data.txt's own ("datatxt"), or for robots.txt that of ff.Profile (its
 // name).
-func (ff *fetchFlags) mode(manifest string) (fetch.Mode, string, error) {
+func (ff *fetchFlags) mode(manifest string) (*fetch.Access, string, error) {
 	if manifest == "data.txt" {
 		return fetch.AccessDataTxt, "datatxt", nil
 	}
@@ -142,7 +142,7 @@ func (ff *fetchFlags) mode(manifest string) (fetch.Mode, string, error) {
 	if ff.Profile != "" {
 		var err error
 		if p, err = robots.ParseProfile(ff.Profile); err != nil {
-			return 0, "", usageError("%v", err)
+			return nil, "", usageError("%v", err)
 		}
 	}
 	return p.Access(), p.String(), nil

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sitetxt/sitetxt/datatxt"
+	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/robots"
 )
@@ -43,7 +44,7 @@ func TestLibraryErgonomics(t *testing.T) {
 		t.Errorf("zero Client.Check(*) error = %v; want one asking for UserAgent", err)
 	}
 
-	pc := robots.Client{UserAgent: "FooBot/1.0", BaseURL: srv.URL + "/"}
+	pc := robots.Client{Fetcher: &fetch.Fetcher{UserAgent: "FooBot/1.0"}, BaseURL: srv.URL + "/"}
 	if a, err := pc.Check(ctx, "FooBot", "/private/x?y"); err != nil || a.Allowed || a.URL != srv.URL+"/private/x?y" {
 		t.Errorf("Client{BaseURL}.Check(/private/x?y) = %+v, %v; want disallowed on the base site", a, err)
 	}

@@ -39,7 +39,7 @@ func lintSitemaps(ios *IOStreams, ff *fetchFlags, src *source, prof robots.Profi
 		}
 	}
 	lister := &lintLister{own: own, maps: urls, other: &robotsLister{ff: ff, prof: prof, m: map[string][]string{}, errs: map[string]error{}}}
-	f := &sitemap.Fetcher{UserAgent: ff.Fetcher().UserAgent, HTTPClient: ff.client, Timeout: ff.Timeout, Cache: ff.Fetcher().Cache}
+	f := &sitemap.Fetcher{Fetcher: ff.Fetcher()}
 	agent := pol.Agent(globalAgent)
 	fixed, isFixed := src.fixed()
 	var out grammar.Diagnostics

@@ -53,6 +53,7 @@ printed).`,
 		},
 	}
 	cmd.Flags().StringArrayVar(&opts.Agents, "agent", nil, "a crawler for a column (repeat for more)")
+	_ = cmd.RegisterFlagCompletionFunc("agent", crawlerNames)
 	profileFlag(cmd, &opts.Profile)
 	outputFlag(cmd, &opts.Output, "text", "json", "csv")
 	cmd.Flags().StringVar(&opts.URLsFile, "urls", "", `read URLs one per line from FILE ("-" for standard input)`)

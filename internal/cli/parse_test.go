@@ -84,11 +84,11 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"parse"}, ExitError, "sitetxt: parse: needs 1 argument, got 0\n"},
 		{[]string{"parse", "-o", "xml", good}, ExitError, "sitetxt: unknown output format \"xml\" (want text, json, yaml, csv)\n"},
 		{[]string{"parse", filepath.Join(dir, "missing.txt")}, ExitError, "sitetxt: cannot read " + filepath.Join(dir, "missing.txt") + ": no such file or directory\n"},
-		{[]string{"parse", "--bogus", good}, ExitError, "sitetxt: unknown flag: --bogus\n"},
+		{[]string{"parse", "--bogus", good}, ExitError, "sitetxt: parse: unknown flag --bogus (run sitetxt parse --help for its flags)\n"},
 		{[]string{"lint", good}, ExitOK, ""},
 		{[]string{"lint", good, bad}, ExitFindings, "sitetxt: warning: " + bad + ": input looks like an HTML document, not a plain-text manifest; it is read as one all the same, and gives no rules\n"},
 		{[]string{"lint"}, ExitError, "sitetxt: lint: needs at least 1 argument, got 0\n"},
-		{[]string{"nosuchcommand"}, ExitError, "sitetxt: unknown command \"nosuchcommand\" for \"sitetxt\"\n"},
+		{[]string{"nosuchcommand"}, ExitError, "sitetxt: unknown command \"nosuchcommand\" (run sitetxt help for the commands)\n"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

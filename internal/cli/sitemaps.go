@@ -151,8 +151,7 @@ func sitemapsRun(opts *sitemapsOptions) error {
 	ff := &opts.Fetch
 	r := &sitemapsRunState{opts: opts, prof: prof, diags: map[grammar.Severity]int{},
 		lister: &robotsLister{ff: ff, prof: prof, m: map[string][]string{}, errs: map[string]error{}},
-		fetcher: &sitemap.Fetcher{UserAgent: ff.Fetcher().UserAgent, HTTPClient: ff.client, Timeout: ff.Timeout,
-			Cache: ff.Fetcher().Cache, MaxFiles: opts.MaxFiles, MaxDepth: opts.MaxDepth, MaxTime: opts.MaxTime,
+		fetcher: &sitemap.Fetcher{Fetcher: ff.Fetcher(), MaxFiles: opts.MaxFiles, MaxDepth: opts.MaxDepth, MaxTime: opts.MaxTime,
 			Options: sitemap.Options{Lenient: opts.Lenient}}}
 	if opts.Agent != "" {
 		agentNote(opts.IO, prof, opts.Agent)

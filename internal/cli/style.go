@@ -2,12 +2,25 @@ package cli
 
 import "io"
 
-// style colours text for people: only when the stream is a terminal and
-// NO_COLOR is unset (https://no-color.org).
+// style colours text for people, as --color says: always, never, or
+// (auto, the default) only when the stream is a terminal, NO_COLOR is
+// unset (https://no-color.org) and TERM is not "dumb".
 type style struct{ on bool }
 
 func newStyle(ios *IOStreams, w io.Writer) style {
-	return style{on: ios.IsTerminal != nil && ios.IsTerminal(w) && (ios.Getenv == nil || ios.Getenv("NO_COLOR") == "")}
+	switch ios.Color {
+	case "always":
+		return style{on: true}
+	case "never":
+		return style{}
+	}
+	env := func(k string) string {
+		if ios.Getenv == nil {
+			return ""
+		}
+		return ios.Getenv(k)
+	}
+	return style{on: ios.IsTerminal != nil && ios.IsTerminal(w) && env("NO_COLOR") == "" && env("TERM") != "dumb"}
 }
 
 func (s style) wrap(code, text string) string {

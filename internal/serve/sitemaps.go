@@ -23,10 +23,11 @@ const (
 )
 
 // sitemapCost is what one POST /v1/sitemaps is charged beyond its body
-// (Limits.Work): the reader's buffers and token, the set of URLs already
-// listed, the decisions and the answer's encoder (TestHostileSitemapsMemory
-// measures it).
-const sitemapCost = 16 << 20
+// (Limits.Work): the set of URLs already listed (at most SitemapMaxURLs
+// hashes, about 4 MiB), the reader's buffers and longest token, the
+// decisions and the answer's encoder. TestHostileServeSitemaps measures a
+// serve process under 32 of them.
+const sitemapCost = 8 << 20
 
 // sitemapsRequest is the body of POST /v1/sitemaps.
 type sitemapsRequest struct {

@@ -52,7 +52,9 @@ func (s *Server) decodeJSON(r *http.Request, v any) *apiError {
 		}
 		return badRequest("bad request body: %v", err)
 	}
-	if _, err := dec.Token(); err != io.EOF {
+	if _, err := dec.Token(); errors.Is(err, errBusy) {
+		return &apiError{http.StatusServiceUnavailable, errBusy.Error() + "; try again"}
+	} else if err != io.EOF {
 		return badRequest("bad request body: more than one JSON value")
 	}
 	return nil

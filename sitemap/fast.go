@@ -1,0 +1,287 @@
+package sitemap
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/sitetxt/sitetxt/grammar"
+)
+
+// The fast path. Nearly every entry of a real urlset or sitemap index is
+// the same few bytes of markup: <url><loc>...</loc><lastmod>...</lastmod>
+// ...</url>, plain ASCII text, no attribute, no comment. encoding/xml
+// spends about a microsecond and 40 allocations on each (a token, a name,
+// a copy of every text), which is most of the time a million-URL tree
+// takes. So between two entries, where the Decoder has read exactly up to
+// the end of a tag and holds nothing back, the parser looks at the bytes
+// already buffered: when the next entry is complete there and of that
+// simple form, it reads the entry itself (fastScan) and moves the input
+// past it as if the Decoder had read it, its positions included. Anything
+// else - an attribute, a prefix, a comment, a reference other than XML's
+// five, a byte that is not printable ASCII, a CR in a value, an entry
+// that is not all buffered yet - is left to the Decoder, so what an entry
+// gives (values, diagnostics, positions) is the same either way: the
+// fast path only takes the entries on which both would agree, and hands
+// their values to the same code (childField's fieldOf, finish).
+
+// fastChild is a child element of an entry the fast path read: its name
+// and raw text (slices of the buffered input) and where its '<' is.
+type fastChild struct {
+	name, text []byte
+	at         int
+}
+
+// fastScan is an entry the fast path read, by offsets in the buffered
+// input.
+type fastScan struct {
+	at   int // the entry's '<'
+	end  int // its end tag's '<'
+	n    int // the bytes it takes, through its end tag's '>'
+	kids [8]fastChild
+	nk   int
+	flat bool // no line break from at to n: positions there are columns apart
+
+	vals  []byte    // the decoded values but the URL's, in one string
+	spans [8][2]int // where each kid's value is in vals
+}
+
+// scan reads an entry named name at the start of buf (after white
+// space), of the simple form only; false when buf does not start with a
+// whole one.
+func (s *fastScan) scan(buf []byte, name string) bool {
+	i := skipSpace(buf, 0)
+	if !hasTag(buf, i, name) {
+		return false
+	}
+	s.at, s.nk = i, 0
+	i += len(name) + 2
+	for {
+		i = skipSpace(buf, i)
+		if i+1 >= len(buf) || buf[i] != '<' {
+			return false
+		}
+		if buf[i+1] == '/' {
+			if !hasEndTag(buf, i, name) {
+				return false
+			}
+			s.end, s.n = i, i+len(name)+3
+			s.flat = bytes.IndexByte(buf[s.at:s.n], '\n') < 0 && bytes.IndexByte(buf[s.at:s.n], '\r') < 0
+			return true
+		}
+		j := i + 1
+		for j < len(buf) && isNameByte(buf[j], j == i+1) {
+			j++
+		}
+		if j == i+1 || j >= len(buf) || buf[j] != '>' || s.nk == len(s.kids) {
+			return false
+		}
+		k := &s.kids[s.nk]
+		k.at, k.name = i, buf[i+1:j]
+		j++
+		t := bytes.IndexByte(buf[j:], '<')
+		if t < 0 || t > maxValue || !plainText(buf[j:j+t]) {
+			return false
+		}
+		k.text = buf[j : j+t]
+		i = j + t
+		if !hasEndTag(buf, i, string(k.name)) {
+			return false
+		}
+		i += len(k.name) + 3
+		s.nk++
+	}
+}
+
+func skipSpace(buf []byte, i int) int {
+	for i < len(buf) && (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\t' || buf[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// hasTag reports whether buf holds "<name>" at i.
+func hasTag(buf []byte, i int, name string) bool {
+	return len(buf) >= i+len(name)+2 && buf[i] == '<' && string(buf[i+1:i+1+len(name)]) == name && buf[i+1+len(name)] == '>'
+}
+
+// hasEndTag reports whether buf holds "</name>" at i.
+func hasEndTag(buf []byte, i int, name string) bool {
+	return len(buf) >= i+len(name)+3 && buf[i] == '<' && buf[i+1] == '/' && string(buf[i+2:i+2+len(name)]) == name && buf[i+2+len(name)] == '>'
+}
+
+// isNameByte reports whether c may be in an element name the fast path
+// reads (ASCII, no prefix), first says it would be the first.
+func isNameByte(c byte, first bool) bool {
+	switch {
+	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
+		return true
+	case first:
+		return false
+	}
+	return c >= '0' && c <= '9' || c == '-' || c == '.'
+}
+
+// plainText reports whether the Decoder and the input layer would hand
+// text on as it is but for XML's five entity references: printable ASCII,
+// tab and LF (a CR becomes LF), no "]]>", and '&' only as one of the five.
+func plainText(text []byte) bool {
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c >= 0x20 && c < 0x80 && c != '&' && c != '>':
+		case c == '\t' || c == '\n':
+		case c == '>':
+			if i >= 2 && text[i-1] == ']' && text[i-2] == ']' {
+				return false
+			}
+		case c == '&':
+			n := predefinedRef(text[i:])
+			if n == 0 {
+				return false
+			}
+			i += n - 1
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// predefinedRefs are XML's five entity references and what they stand for.
+var predefinedRefs = [...]struct {
+	ref string
+	c   byte
+}{{"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&apos;", '\''}}
+
+// predefinedRef returns the length of the predefined entity reference b
+// starts with, or 0.
+func predefinedRef(b []byte) int {
+	for _, r := range predefinedRefs {
+		if bytes.HasPrefix(b, []byte(r.ref)) {
+			return len(r.ref)
+		}
+	}
+	return 0
+}
+
+// appendText appends plain text to out with its entity references
+// replaced.
+func appendText(out, text []byte) []byte {
+	for i := bytes.IndexByte(text, '&'); i >= 0; i = bytes.IndexByte(text, '&') {
+		out = append(out, text[:i]...)
+		for _, r := range predefinedRefs {
+			if bytes.HasPrefix(text[i:], []byte(r.ref)) {
+				out = append(out, r.c)
+				text = text[i+len(r.ref):]
+				break
+			}
+		}
+	}
+	return append(out, text...)
+}
+
+// posCursor turns offsets in buf, ascending, into positions, from the
+// position of buf's first byte.
+type posCursor struct {
+	pos grammar.Pos
+	cr  bool // the byte before pos was '\r'
+	buf []byte
+	i   int
+}
+
+func (c *posCursor) to(off int) grammar.Pos {
+	seg := c.buf[c.i:off]
+	c.i = off
+	if len(seg) == 0 {
+		return c.pos
+	}
+	if bytes.IndexByte(seg, '\r') >= 0 || (c.cr && seg[0] == '\n') {
+		for _, b := range seg {
+			c.pos, c.cr = nextPos(c.pos, c.cr, b)
+		}
+		return c.pos
+	}
+	c.pos.Offset += len(seg)
+	c.cr = false
+	if last := bytes.LastIndexByte(seg, '\n'); last >= 0 {
+		c.pos.Line += bytes.Count(seg, []byte{'\n'})
+		c.pos.Column = len(seg) - last
+	} else {
+		c.pos.Column += len(seg)
+	}
+	return c.pos
+}
+
+// fast reads the entries that follow, while each is buffered whole and
+// simple (see above); false when reading stops (the URL limit, or the
+// caller). The Decoder must have read exactly up to here.
+func (p *xmlParser) fast(yield func(*Entry, error) bool) bool {
+	in, r, s := p.in, p.r, &p.fs
+	if !p.fastOK || r.opts.noFast || (r.format != URLSet && r.format != Index) || len(p.stack) != 1 || p.cur != nil {
+		return true
+	}
+	for in.outI >= in.outN && in.err == nil && in.st == stText {
+		buf, _ := in.src.Peek(in.src.Buffered())
+		if room := in.max - int64(in.pos.Offset); int64(len(buf)) > room {
+			buf = buf[:room]
+		}
+		if !s.scan(buf, entryName[r.format]) {
+			return true
+		}
+		c := posCursor{pos: in.pos, cr: in.cr, buf: buf}
+		at := c.to(s.at)
+		pos := func(off int) grammar.Pos {
+			if s.flat {
+				return grammar.Pos{Offset: at.Offset + off - s.at, Line: at.Line, Column: at.Column + off - s.at}
+			}
+			return c.to(off)
+		}
+		if !r.entryStart(at) {
+			return false
+		}
+		p.cur, p.curDepth = &Entry{Pos: at}, 2
+		p.started++
+		p.vals, p.seen, p.ent, p.perma = [nFields]string{}, [nFields]bool{}, [nFields]bool{}, true
+		s.vals = s.vals[:0]
+		for i := range s.nk {
+			k := &s.kids[i]
+			kat := pos(k.at)
+			f := fieldOf(r.format, k.name)
+			switch {
+			case f == fNone:
+			case p.seen[f]:
+				r.diag(grammar.Warning, "repeated", kat, fmt.Sprintf("a second <%s> in one entry: ignored, the first is kept", k.name))
+			case f == fLoc:
+				// The URL is kept: a string of its own.
+				p.seen[f], p.valPos[f], p.vals[f] = true, kat, string(appendText(s.vals[len(s.vals):], k.text))
+			default:
+				p.seen[f], p.valPos[f] = true, kat
+				s.spans[i][0] = len(s.vals)
+				s.vals = appendText(s.vals, k.text)
+				s.spans[i][1] = len(s.vals)
+			}
+		}
+		if len(s.vals) > 0 {
+			// The other values are read, never kept: one string for all.
+			vals := string(s.vals)
+			for i := range s.nk {
+				if sp := s.spans[i]; sp[1] > 0 {
+					p.vals[fieldOf(r.format, s.kids[i].name)] = vals[sp[0]:sp[1]]
+					s.spans[i] = [2]int{}
+				}
+			}
+		}
+		in.markPos = pos(s.end)
+		in.pos = pos(s.n)
+		in.cr, in.textPos = false, in.pos // the last byte is '>'
+		in.tok, in.bad, in.quote = 0, false, 0
+		in.prev = [2]byte{buf[s.n-2], buf[s.n-1]}
+		in.src.Discard(s.n)
+		r.fast++
+		e := p.finish()
+		p.cur = nil
+		if e != nil && !r.emit(e, yield) {
+			return false
+		}
+	}
+	return true
+}
