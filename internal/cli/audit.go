@@ -13,10 +13,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/sitetxt/sitetxt/internal/audit"
 	"github.com/sitetxt/sitetxt/internal/decision"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
-	"github.com/spf13/cobra"
 )
 
 // auditOptions are the options of "sitetxt audit".
@@ -109,7 +111,7 @@ func auditRun(opts *auditOptions) error {
 	var failure error
 	disagree := false
 	for _, name := range opts.Sources {
-		src, err := resolveSource(opts.IO, &opts.Fetch, name, "robots.txt")
+		src, err := resolveSource(opts.IO, &opts.Fetch, name, manifest.Robots)
 		if err != nil {
 			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %s\n", visible(err.Error()))
 			failure = &exitError{code: ExitError}

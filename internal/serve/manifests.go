@@ -12,6 +12,7 @@ import (
 	"github.com/sitetxt/sitetxt/internal/decision"
 	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/mobileagent"
 	"github.com/sitetxt/sitetxt/robots"
 )
@@ -83,7 +84,7 @@ func (a *datasetsAnswer) writeAnswer(s *Server, w http.ResponseWriter) {
 
 // readDatasets reads the data.txt of a request and lists its datasets.
 func (s *Server) readDatasets(ctx context.Context, req *datasetsRequest) (*datatxt.Catalog, *datasetsResponse, *apiError) {
-	if aerr := oneSource("datatxt", req.DataTxt, req.Site); aerr != nil {
+	if aerr := oneSource(manifest.DataTxt.Name, req.DataTxt, req.Site); aerr != nil {
 		return nil, nil, aerr
 	}
 	if _, ok := catalogFormats[req.Format]; !ok && req.Format != "" && req.Format != "json" {
@@ -99,12 +100,12 @@ func (s *Server) readDatasets(ctx context.Context, req *datasetsRequest) (*datat
 	if aerr != nil {
 		return nil, nil, aerr
 	}
-	resp := &datasetsResponse{File: "data.txt"}
+	resp := &datasetsResponse{File: manifest.DataTxt.File}
 	text, base := "", req.Base
 	if req.DataTxt != nil {
 		text = *req.DataTxt
 	} else {
-		u, aerr := siteURL(req.Site, "data.txt")
+		u, aerr := siteURL(req.Site, manifest.DataTxt)
 		if aerr != nil {
 			return nil, nil, aerr
 		}
