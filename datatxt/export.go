@@ -4,11 +4,12 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"github.com/sitetxt/sitetxt/internal/termsafe"
 	"io"
 	"regexp"
 	"sort"
 	"strconv"
+
+	"github.com/sitetxt/sitetxt/termsafe"
 
 	"gopkg.in/yaml.v3"
 )

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/sitetxt/sitetxt/internal/spell"
-
 	"github.com/sitetxt/sitetxt/grammar"
 )
 
@@ -355,12 +353,12 @@ func looksLikeField(f string) bool {
 	return editDistance(string(buf[:n]), want) <= 2
 }
 
-// editDistance is spell.Distance, short-cut for lengths more than 2 apart.
+// editDistance is grammar.EditDistance, short-cut for lengths more than 2 apart.
 func editDistance(a, b string) int {
 	if d := len(a) - len(b); d > 2 || d < -2 {
 		return 3
 	}
-	return spell.Distance(a, b)
+	return grammar.EditDistance(a, b)
 }
 
 // missingColon reports a line that starts with the word

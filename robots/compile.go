@@ -22,7 +22,7 @@ type Policy struct {
 	sitemaps    []Sitemap
 	host        *Host
 	cleanParams []*CleanParam
-	licenses    []License
+	fileWide    *fileWide // License and Content-Signal lines outside every group; nil when none (most files)
 	diags       grammar.Diagnostics
 }
 

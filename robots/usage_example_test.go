@@ -32,16 +32,6 @@ Content-Usage: /ai-ok/ train-ai=y
 	// /ai-ok/test: train-ai=y (line 5)
 }
 
-func ExampleParseUsage() {
-	u, err := robots.ParseUsage("train-ai=n, search=y;reason=\"ok\", future-label=n")
-	fmt.Println(u.TrainAI, u.Search, err)
-	_, err = robots.ParseUsage("Train-AI=n")
-	fmt.Println(err != nil)
-	// Output:
-	// disallow allow <nil>
-	// true
-}
-
 func ExamplePolicy_Licenses() {
 	f := grammar.ParseString("robots.txt", "License: https://example.com/license.xml\nUser-agent: *\nAllow: /\n", grammar.Options{})
 	for _, l := range robots.Compile(f, robots.RFC9309).Licenses() {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sitetxt/sitetxt/aipref"
 	"github.com/sitetxt/sitetxt/grammar"
 )
 
@@ -89,53 +90,6 @@ func TestUsageAttachExample(t *testing.T) {
 	}
 }
 
-// TestParseUsage covers draft-ietf-aipref-vocab-07's examples: section 6
-// ("Exemplary Serialization Format"), 6.5.1 ("Multiple Preferences") and
-// 6.5.2 ("Preference Parameters"), then the rules of 6.1, 6.2, 6.4, 6.5.
-func TestParseUsage(t *testing.T) {
-	tests := []struct {
-		in      string
-		want    Usage
-		wantErr bool
-	}{
-		// "allow model training, disallow search, others unknown"
-		{"train-ai=y, search=n", Usage{TrainAI: PrefAllow, Search: PrefDisallow}, false},
-		// "Multiple Preferences": the last value applies; a Boolean and a
-		// String are not Tokens, so all are unknown.
-		{`train-ai=y, train-ai, search=n, search="n"`, Usage{}, false},
-		// "Preference Parameters": the parameters of an overridden value
-		// do not apply; the last value allows.
-		{"train-ai;allow=n, train-ai=y", Usage{TrainAI: PrefAllow}, false},
-		// "parameters on an unknown preference": the draft's example ends
-		// in ';', which RFC 9651 section 4.2.3.2 rejects (a parameter needs
-		// a key), so the whole Dictionary fails and all is unknown anyway.
-		{`train-ai;has;parameters="?";`, Usage{}, true},
-		{`train-ai;has;parameters="?"`, Usage{}, false},
-		// keys are case-sensitive: upper case fails the Dictionary parse
-		{"Train-AI=n", Usage{}, true},
-		// 6.4: unknown labels are ignored; ai-use left the vocabulary in -05
-		{"train-ai=n, ai-use=n, search=y", Usage{TrainAI: PrefDisallow, Search: PrefAllow}, false},
-		{"train-ai=yes", Usage{}, false},                                                  // a Token other than y/n
-		{"train-ai=?1", Usage{}, false},                                                   // a Boolean
-		{"foo=n, ai-use=y", Usage{}, false},                                               // unknown labels ignored
-		{"train-ai=(n)", Usage{}, false},                                                  // an inner list
-		{"train-ai=n,", Usage{}, true},                                                    // a trailing comma
-		{"", Usage{}, false},                                                              // the empty Dictionary
-		{"search=n;why=\"x\"", Usage{Search: PrefDisallow}, false},                        // 6.5.2: parameters ignored
-		{"  train-ai=n  ", Usage{TrainAI: PrefDisallow}, false},                           // RFC 9651 4.2: SP around the field
-		{"train-ai=n,\tsearch=y", Usage{TrainAI: PrefDisallow, Search: PrefAllow}, false}, // OWS after a comma
-		{"\ttrain-ai=n", Usage{}, true},                                                   // but not a leading HTAB
-	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			got, err := ParseUsage(tt.in)
-			if got != tt.want || (err != nil) != tt.wantErr {
-				t.Errorf("ParseUsage(%q) = %+v, %v; want %+v, error %v", tt.in, got, err, tt.want, tt.wantErr)
-			}
-		})
-	}
-}
-
 func TestUsageRules(t *testing.T) {
 	tests := []struct {
 		name, file, agent, url string
@@ -170,6 +124,14 @@ func TestUsageRules(t *testing.T) {
 		{"path-less rules combine", "User-agent: *\nContent-Usage: train-ai=y\nContent-Usage: train-ai=n, search=y\n", "*", "/x", RFC9309, true, "train-ai=n, search=y", ""},
 		{"a path and no preference states nothing", "User-agent: *\nContent-Usage: train-ai=n\nContent-Usage: /open/\n", "*", "/open/x", RFC9309, true, "", ""},
 		{"no path and a tab", "User-agent: *\nContent-Usage:\ttrain-ai=n\n", "*", "/", RFC9309, true, "train-ai=n", ""},
+		{"vocab-08 categories", "User-agent: *\nContent-Usage: ai-use=n, search=y\n", "*", "/", RFC9309, true, "ai-use=n, search=y", ""},
+		{"cloudflare's 2026 line in a group", "User-agent: *\nContent-Signal: search=yes,ai-train=no,use=reference\nAllow: /\n\nUser-agent: GPTBot\nDisallow: /private\n", "*", "/x", RFC9309, true, "", "search=yes, ai-train=no, use=reference"},
+		{"in the * group only", "User-agent: *\nContent-Signal: search=yes,ai-train=no,use=reference\nAllow: /\n\nUser-agent: GPTBot\nDisallow: /private\n", "GPTBot", "/x", RFC9309, true, "", ""},
+		{"before any group: the whole origin", "Content-Signal: ai-train=no, use=reference\n\nUser-agent: GPTBot\nDisallow: /private\n", "GPTBot", "/x", RFC9309, true, "", "ai-train=no, use=reference"},
+		{"before any group, under draft", "Content-Signal: ai-train=no\n\nUser-agent: GPTBot\nDisallow: /private\n", "GPTBot", "/x", Draft, true, "", "ai-train=no"},
+		{"origin and group combine", "Content-Signal: ai-train=yes, use=full\nUser-agent: *\nContent-Signal: ai-train=no\n", "*", "/x", Google, true, "", "ai-train=no, use=full"},
+		{"between records: the origin's under draft", "User-agent: a\nDisallow: /p\n\nContent-Signal: ai-train=no\n\nUser-agent: b\nDisallow: /q\n", "b", "/x", Draft, true, "", "ai-train=no"},
+		{"after a blank line: still the group's under rfc9309", "User-agent: a\nDisallow: /p\n\nContent-Signal: ai-train=no\n\nUser-agent: b\nDisallow: /q\n", "b", "/x", RFC9309, true, "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -211,7 +173,11 @@ func TestLintUsage(t *testing.T) {
 		{"path without slash", "User-agent: *\nContent-Usage: * train-ai=n\n", "2:16 usage-path"},
 		{"no path", "User-agent: *\nContent-Usage: train-ai=n\n", ""},
 		{"path, no preference", "User-agent: *\nContent-Usage: /a\n", "2:16 usage-empty"},
-		{"retired label", "User-agent: *\nContent-Usage: train-ai=n, ai-use=n\n", "2:28 usage-label"},
+		{"vocab-08's ai-use", "User-agent: *\nContent-Usage: train-ai=n, ai-use=n\n", ""},
+		{"legacy label", "User-agent: *\nContent-Usage: train-ai=n, train-genai=n\n", "2:28 usage-legacy"},
+		{"cloudflare 2026", "User-agent: *\nContent-Signal: search=yes,ai-train=no,use=reference\nAllow: /\n", ""},
+		{"signal before any group", "Content-Signal: search=yes, ai-input=yes, ai-train=no, use=reference\nUser-agent: *\nAllow: /\n", ""},
+		{"use= value", "User-agent: *\nContent-Signal: use=forever\n", "2:17 usage-value"},
 		{"syntax error at its column", "User-agent: *\nContent-Usage: / train-ai=n search=y\n", "2:29 usage-syntax"},
 		{"upper case at its column", "User-agent: *\nContent-Usage: / train-AI=n\n", "2:24 usage-syntax"},
 		{"signal with a path", "User-agent: *\nContent-Signal: /a ai-train=no\n", "2:17 usage-path"},
@@ -295,24 +261,16 @@ func FuzzUsageMatchesLikeRules(f *testing.F) {
 	})
 }
 
-// FuzzParseUsage: the preference parsers never panic, a failed Dictionary
-// leaves every category unknown, and a Usage written back in the
-// vocabulary's format reads back the same.
-func FuzzParseUsage(f *testing.F) {
+// FuzzParseContentUsage: a rule's statement reads as aipref.Parse reads
+// it, with or without a path before it.
+func FuzzParseContentUsage(f *testing.F) {
 	for _, s := range []string{"train-ai=y, search=n", `train-ai;allow=n, train-ai=y`, "ai-use=?0", "search=n;a=(1 2)"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		u, err := ParseUsage(s)
-		if err != nil && !u.IsZero() {
-			t.Fatalf("ParseUsage(%q) = %+v with error %v, want all unknown", s, u, err)
-		}
-		back, err := ParseUsage(u.String())
-		if err != nil || back != u {
-			t.Fatalf("ParseUsage(%q) = %+v; its String %q reads back as %+v, %v", s, u, u.String(), back, err)
-		}
+		u, _ := aipref.Parse(s)
 		if r := ParseContentUsage("/ " + s); r.Usage != u {
-			t.Fatalf("ParseContentUsage(%q) = %+v, ParseUsage = %+v", "/ "+s, r.Usage, u)
+			t.Fatalf("ParseContentUsage(%q) = %+v, aipref.Parse = %+v", "/ "+s, r.Usage, u)
 		}
 	})
 }
@@ -325,7 +283,7 @@ func BenchmarkUsage(b *testing.B) {
 	b.SetBytes(int64(len(url)))
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if u := a.Usage(url); u.Usage.TrainAI != PrefAllow {
+		if u := a.Usage(url); u.Usage.TrainAI != aipref.Allow {
 			b.Fatalf("Usage = %+v", u.Usage)
 		}
 	}

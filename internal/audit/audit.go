@@ -31,6 +31,19 @@ type Report struct {
 	Licenses   []Line            `json:"licenses"`
 	// Disagree is how many crawlers the profiles disagree about.
 	Disagree int `json:"disagreements"`
+	// Unknown are the crawlers the file names that the registry does not
+	// know, each at its first User-agent line.
+	Unknown []Line `json:"unknown_agents"`
+	// Registry says where the registry's facts come from and when they
+	// were read.
+	Registry RegistryRef `json:"registry"`
+}
+
+// RegistryRef names the registry a report used.
+type RegistryRef struct {
+	Source   string `json:"source"`
+	Date     string `json:"date"`
+	Crawlers int    `json:"crawler_count"`
 }
 
 // CrawlerReport is what one crawler may do under a file.
@@ -39,6 +52,17 @@ type CrawlerReport struct {
 	Operator   string `json:"operator"`
 	Category   string `json:"category"`
 	ValidToken bool   `json:"valid_token"`
+	// RespectsRobots is the registry's word (yes, no, unclear, user).
+	RespectsRobots string `json:"respects_robots"`
+	// FellBackTo names the crawler whose groups answered, under the main
+	// profile, because no group names this one and its operator says it
+	// then obeys that crawler's (Googlebot-Image -> Googlebot).
+	FellBackTo string `json:"fell_back_to,omitempty"`
+	// FetchedBy names the crawler whose fetch this token's group governs
+	// (Google-Extended: what Googlebot fetches); FetcherAllowed says
+	// whether that crawler may fetch "/" under the main profile.
+	FetchedBy      string `json:"fetched_by,omitempty"`
+	FetcherAllowed *bool  `json:"fetcher_allowed,omitempty"`
 	// The answer for "/" under the main profile, as the decision object
 	// of docs/cli.md.
 	Verdict
@@ -89,54 +113,6 @@ type Line struct {
 	Column int    `json:"column"`
 }
 
-// UsageView is the usage preference of a path, its two sources kept
-// apart: ContentUsage is draft-ietf-aipref's field in its vocabulary,
-// ContentSignal Cloudflare's field in its own names and values, and
-// Derived sitetxt's own combination of the two, labelled as such.
-type UsageView struct {
-	ContentUsage  ContentUsageView  `json:"content_usage"`
-	ContentSignal ContentSignalView `json:"content_signal"`
-	Derived       DerivedView       `json:"derived"`
-}
-
-// ContentUsageView is what the Content-Usage rules with the longest
-// matching path say (draft-ietf-aipref-attach-05 section 3): per category
-// of draft-ietf-aipref-vocab-07, allow, disallow or unknown.
-type ContentUsageView struct {
-	TrainAI string `json:"train_ai"`
-	Search  string `json:"search"`
-	Lines   []Line `json:"lines"`
-}
-
-// ContentSignalView is what the group's Content-Signal lines say, under
-// the Content Signals Policy's own names: per signal allow (the policy's
-// "yes"), disallow ("no") or unknown (not stated), the words every
-// sitetxt output uses.
-type ContentSignalView struct {
-	Search  string `json:"search"`
-	AIInput string `json:"ai_input"`
-	AITrain string `json:"ai_train"`
-	Lines   []Line `json:"lines"`
-}
-
-// DerivedView is sitetxt's combined view (robots.Derivation): By is always
-// "sitetxt", since no standard maps one field onto the other; TrainAIFrom
-// and SearchFrom name the field that decided (content-usage,
-// content-signal, both or none).
-type DerivedView struct {
-	By          string `json:"by"`
-	TrainAI     string `json:"train_ai"`
-	Search      string `json:"search"`
-	TrainAIFrom string `json:"train_ai_from"`
-	SearchFrom  string `json:"search_from"`
-}
-
-// IsZero reports whether neither field states anything.
-func (u *UsageView) IsZero() bool {
-	return u.Derived.TrainAIFrom == "none" && u.Derived.SearchFrom == "none" &&
-		u.ContentSignal.AIInput == "unknown"
-}
-
 // CategoryReport is the one-line verdict of a category: how many of its
 // crawlers may not fetch "/".
 type CategoryReport struct {
@@ -164,16 +140,27 @@ func File(f *grammar.File, opts Options) *Report {
 	for i, p := range order {
 		pols[i] = robots.Compile(f, p)
 	}
-	rep := &Report{Source: f.Name, Profile: opts.Profile.String(), Paths: paths, Licenses: []Line{}}
+	rep := &Report{Source: f.Name, Profile: opts.Profile.String(), Paths: paths, Licenses: []Line{},
+		Unknown: unknownAgents(f.Name, pols[0], reg), Registry: RegistryRef{Source: reg.Source, Date: reg.Date, Crawlers: len(reg.Crawlers)}}
 	for _, l := range pols[0].Licenses() {
 		rep.Licenses = append(rep.Licenses, lineRef(f.Name, l.Line, l.URL))
 	}
 	for i := range reg.Crawlers {
 		c := &reg.Crawlers[i]
-		cr := &CrawlerReport{Token: c.Token, Operator: c.Operator, Category: c.Category, ValidToken: c.ValidToken()}
+		cr := &CrawlerReport{Token: c.Token, Operator: c.Operator, Category: c.Category, ValidToken: c.ValidToken(),
+			RespectsRobots: c.RespectsRobots, FetchedBy: c.FetchedBy}
 		agents := make([]*robots.Agent, len(pols))
 		for j, pol := range pols {
-			agents[j] = pol.Agent(c.Token)
+			var by string
+			agents[j], by = reg.agent(pol, c)
+			if j == 0 {
+				cr.FellBackTo = by
+			}
+		}
+		if f := reg.Find(c.FetchedBy); f != nil {
+			fa, _ := reg.agent(pols[0], f)
+			ok := fa.Allowed("/")
+			cr.FetcherAllowed = &ok
 		}
 		for _, path := range paths {
 			pr := &PathReport{Path: path}
@@ -187,7 +174,7 @@ func File(f *grammar.File, opts Options) *Report {
 				}
 				pr.Profiles = append(pr.Profiles, pv)
 				if j == 0 {
-					pr.Verdict = verdict(f.Name, d, u)
+					pr.Verdict = verdict(f.Name, d, u, c)
 					pr.URL, pr.Agent, pr.Profile = path, c.Token, order[0].String()
 					first = u
 					continue
@@ -234,15 +221,11 @@ func File(f *grammar.File, opts Options) *Report {
 	return rep
 }
 
-func lineRef(file string, l *grammar.Line, v string) Line {
-	return Line{Value: v, File: file, Line: l.Pos.Line, Column: l.Pos.Column}
-}
-
 // verdict builds the decision object of one answer.
-func verdict(file string, d robots.Decision, u robots.UsageDecision) Verdict {
+func verdict(file string, d robots.Decision, u robots.UsageDecision, c *Crawler) Verdict {
 	v := Verdict{Decision: decision.Decision{Allowed: d.Allowed, Reason: d.Reason,
 		Rule: decision.RuleOf(d.Rule, file), Group: decision.GroupOf(d.Group, file)}}
-	v.Usage = UsageOf(file, u)
+	v.Usage = UsageOf(file, u, c)
 	return v
 }
 
@@ -259,7 +242,7 @@ func usageLinesOf(u robots.UsageDecision) string {
 		ls = append(ls, fmt.Sprintf("Content-Usage line %d (%s)", r.Line.Pos.Line, orNone(r.Usage.String())))
 	}
 	for _, s := range u.Signals {
-		ls = append(ls, fmt.Sprintf("Content-Signal line %d (%s)", s.Line.Pos.Line, orNone(s.SignalSet.Words())))
+		ls = append(ls, fmt.Sprintf("Content-Signal line %d (%s)", s.Line.Pos.Line, orNone(s.Signals.Words())))
 	}
 	if len(ls) == 0 {
 		return "none of its usage lines (the groups it applies have none that match)"
@@ -280,25 +263,45 @@ func usageSummary(u robots.UsageDecision) string {
 	return "content-usage: " + u.Usage.String() + "; content-signal: " + u.Signal.Words()
 }
 
-// UsageOf returns the JSON form of a usage decision, or nil when no
-// preference applies (the URL may not be fetched).
-func UsageOf(file string, u robots.UsageDecision) *UsageView {
-	if !u.Applies {
-		return nil
+// agent returns the groups that answer for crawler c under pol: its own,
+// or, when no group names it, those of the crawler it falls back to (its
+// operator's documented chain, followed at most as far as the registry
+// is long), and the token that answered when it is not c's.
+func (r *Registry) agent(pol *robots.Policy, c *Crawler) (*robots.Agent, string) {
+	a := pol.Agent(c.Token)
+	by := ""
+	for cur, n := c, 0; cur != nil && cur.FallsBackTo != "" && n < len(r.Crawlers); n++ {
+		if !a.Global() && len(a.Groups()) > 0 {
+			break // a group names it
+		}
+		next := r.Find(cur.FallsBackTo)
+		if next == nil {
+			break
+		}
+		if na := pol.Agent(next.Token); !na.Global() && len(na.Groups()) > 0 {
+			return na, next.Token
+		}
+		cur = next
 	}
-	d := u.Derived()
-	uv := &UsageView{
-		ContentUsage: ContentUsageView{TrainAI: u.Usage.TrainAI.String(), Search: u.Usage.Search.String(), Lines: []Line{}},
-		ContentSignal: ContentSignalView{Search: u.Signal.Search.String(), AIInput: u.Signal.AIInput.String(),
-			AITrain: u.Signal.AITrain.String(), Lines: []Line{}},
-		Derived: DerivedView{By: "sitetxt", TrainAI: d.Usage.TrainAI.String(), Search: d.Usage.Search.String(),
-			TrainAIFrom: string(d.TrainAIFrom), SearchFrom: string(d.SearchFrom)},
+	return a, by
+}
+
+// unknownAgents lists the User-agent values of pol's groups that name no
+// crawler the registry knows ("*" aside), each once, at its first line.
+func unknownAgents(file string, pol *robots.Policy, reg *Registry) []Line {
+	out := []Line{}
+	seen := map[string]bool{}
+	for _, g := range pol.Groups() {
+		for i, name := range g.Agents {
+			key := strings.ToLower(name)
+			if name == "*" || seen[key] || reg.Find(name) != nil {
+				continue
+			}
+			seen[key] = true
+			if i < len(g.AgentLines) {
+				out = append(out, lineRef(file, g.AgentLines[i], name))
+			}
+		}
 	}
-	for _, r := range u.Rules {
-		uv.ContentUsage.Lines = append(uv.ContentUsage.Lines, lineRef(file, r.Line, r.Line.Value))
-	}
-	for _, s := range u.Signals {
-		uv.ContentSignal.Lines = append(uv.ContentSignal.Lines, lineRef(file, s.Line, s.Line.Value))
-	}
-	return uv
+	return out
 }

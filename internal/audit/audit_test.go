@@ -21,6 +21,9 @@ func TestRegistry(t *testing.T) {
 	if err != nil {
 		t.Fatalf("crawlers.yaml: %v", err)
 	}
+	if len(reg.Crawlers) < 150 {
+		t.Errorf("crawlers.yaml has %d crawlers, want at least 150 (every crawler of ai.robots.txt's list)", len(reg.Crawlers))
+	}
 	cats := map[string]int{}
 	for _, c := range reg.Crawlers {
 		cats[c.Category]++
@@ -65,6 +68,10 @@ func TestParseRegistryErrors(t *testing.T) {
 		{"no source", "crawlers:\n- {token: A, operator: X, category: other}\n", "no source"},
 		{"bad source", "crawlers:\n- {token: A, operator: X, category: other, source: [somewhere]}\n", "not an http(s) URL"},
 		{"no operator", "crawlers:\n- {token: A, category: other, source: [ai-robots-txt]}\n", "no operator"},
+		{"no category", "crawlers:\n- {token: A, operator: X, respects_robots: yes, source: [ai-robots-txt]}\n", `unknown category ""`},
+		{"respects", "crawlers:\n- {token: A, operator: X, category: other, respects_robots: maybe, source: [ai-robots-txt]}\n", `respects_robots "maybe"`},
+		{"fallback", "crawlers:\n- {token: A, operator: X, category: other, respects_robots: yes, falls_back_to: B, source: [ai-robots-txt]}\n", `"B" is not in the registry`},
+		{"no date", "source: x\ncrawlers:\n- {token: A, operator: X, category: other, respects_robots: yes, source: [ai-robots-txt]}\n", "no source or date"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -378,4 +385,63 @@ func TestSummarizeBoundedMemory(t *testing.T) {
 		t.Errorf("heap in use reached %d MiB while auditing %d MB of files, want at most %d MiB", peak>>20, files*size>>20, bound>>20)
 	}
 	t.Logf("peak heap in use %d MiB over %d MB of input", peak>>20, files*size/1000000)
+}
+
+// TestFileChains: a crawler no group names answers by the groups of the
+// crawler its operator says it falls back to; a token that makes no fetch
+// of its own says whose fetch it governs; the crawlers a file names that
+// the registry does not know are listed.
+func TestFileChains(t *testing.T) {
+	reg, err := ParseRegistry([]byte(`source: test
+date: 2026-11-26
+crawlers:
+- {token: Googlebot, operator: Google, category: search-engine, respects_robots: "yes", source: [ai-robots-txt]}
+- {token: Googlebot-Image, operator: Google, category: search-engine, respects_robots: "yes", falls_back_to: Googlebot, source: [ai-robots-txt]}
+- {token: Google-Extended, operator: Google, category: ai-training, respects_robots: "yes", fetched_by: Googlebot, source: [ai-robots-txt]}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, file, token string
+		allowed           bool
+		fellBack          string
+		fetcher           string // "" when not reported, else "true"/"false"
+		unknown           string
+	}{
+		{"falls back to Googlebot", "User-agent: Googlebot\nDisallow: /\n\nUser-agent: *\nAllow: /\n", "Googlebot-Image", false, "Googlebot", "", ""},
+		{"its own group wins", "User-agent: Googlebot\nDisallow: /\n\nUser-agent: Googlebot-Image\nAllow: /\n", "Googlebot-Image", true, "", "", ""},
+		{"no Googlebot group: the * group", "User-agent: *\nDisallow: /\n", "Googlebot-Image", false, "", "", ""},
+		{"Google-Extended governs Googlebot's fetch", "User-agent: Google-Extended\nDisallow: /\n\nUser-agent: Googlebot\nAllow: /\n", "Google-Extended", false, "", "true", ""},
+		{"Googlebot may not fetch", "User-agent: Googlebot\nDisallow: /\n", "Google-Extended", true, "", "false", ""},
+		{"unknown agents", "User-agent: FooBot\nUser-agent: googlebot\nUser-agent: *\nDisallow: /x\n\nUser-agent: BarBot/1.0\nDisallow: /\n", "Googlebot", true, "", "", "FooBot@1 BarBot/1.0@6"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := File(grammar.ParseString("robots.txt", tt.file, grammar.Options{}), Options{Registry: reg})
+			var c *CrawlerReport
+			for _, cr := range rep.Crawlers {
+				if cr.Token == tt.token {
+					c = cr
+				}
+			}
+			fetcher := ""
+			if c.FetcherAllowed != nil {
+				fetcher = strconv.FormatBool(*c.FetcherAllowed)
+			}
+			if c.Allowed != tt.allowed || c.FellBackTo != tt.fellBack || fetcher != tt.fetcher {
+				t.Errorf("File: %s = {allowed %v, fell back to %q, fetcher %q}, want {%v, %q, %q}", tt.token, c.Allowed, c.FellBackTo, fetcher, tt.allowed, tt.fellBack, tt.fetcher)
+			}
+			var unknown []string
+			for _, u := range rep.Unknown {
+				unknown = append(unknown, u.Value+"@"+strconv.Itoa(u.Line))
+			}
+			if got := strings.Join(unknown, " "); got != tt.unknown {
+				t.Errorf("File: unknown agents = %q, want %q", got, tt.unknown)
+			}
+			if rep.Registry.Source != "test" || rep.Registry.Crawlers != 3 {
+				t.Errorf("File: registry = %+v, want source test, 3 crawlers", rep.Registry)
+			}
+		})
+	}
 }

@@ -25,6 +25,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/sitetxt/sitetxt/aipref"
 	"github.com/sitetxt/sitetxt/robots"
 	"gopkg.in/yaml.v3"
 )
@@ -63,13 +64,45 @@ func CategoryTitle(c string) string {
 	return c
 }
 
+// purposes maps each category of crawler onto the vocabulary category
+// its fetches are used for (draft-ietf-aipref-vocab-08 section 4), when
+// there is one: sitetxt's mapping, docs/ai-preferences.md says why.
+var purposes = map[string]aipref.Category{
+	SearchEngine: aipref.Search,  // an index that links to the pages (4.3)
+	AITraining:   aipref.TrainAI, // training generative models (4.1)
+	AISearch:     aipref.AIUse,   // generated answers grounded in the pages (4.2)
+	AIAssistant:  aipref.AIUse,   // pages fetched as a generative model's input (4.2)
+}
+
 // Crawler is one entry of the registry.
 type Crawler struct {
-	Token    string   `yaml:"token" json:"token"`
-	Operator string   `yaml:"operator" json:"operator"`
-	Category string   `yaml:"category" json:"category"`
-	Note     string   `yaml:"note,omitempty" json:"note,omitempty"`
-	Source   []string `yaml:"source" json:"source"`
+	Token    string `yaml:"token" json:"token"`
+	Operator string `yaml:"operator" json:"operator"`
+	Category string `yaml:"category" json:"category"`
+	// RespectsRobots says whether the operator (or, failing that, the
+	// community list) says the crawler obeys robots.txt: yes, no,
+	// unclear, or user (its users decide).
+	RespectsRobots string `yaml:"respects_robots" json:"respects_robots"`
+	// FallsBackTo is the token whose groups the crawler obeys when no
+	// group names it (Googlebot-Image obeys Googlebot's), as its
+	// operator documents.
+	FallsBackTo string `yaml:"falls_back_to,omitempty" json:"falls_back_to,omitempty"`
+	// FetchedBy is the crawler that fetches robots.txt and the pages for
+	// a token that makes no request of its own (Google-Extended: what
+	// Googlebot fetches): its group says how that fetch may be used.
+	FetchedBy string   `yaml:"fetched_by,omitempty" json:"fetched_by,omitempty"`
+	Note      string   `yaml:"note,omitempty" json:"note,omitempty"`
+	Source    []string `yaml:"source" json:"source"`
+}
+
+// Purpose returns the vocabulary category the crawler's fetches are used
+// for (see purposes), and false when its category has none or c is nil.
+func (c *Crawler) Purpose() (aipref.Category, bool) {
+	if c == nil {
+		return 0, false
+	}
+	p, ok := purposes[c.Category]
+	return p, ok
 }
 
 // ValidToken reports whether the token is a product token as RFC 9309
@@ -77,9 +110,36 @@ type Crawler struct {
 // can name it exactly.
 func (c *Crawler) ValidToken() bool { return robots.ValidAgentName(c.Token) }
 
-// Registry is the list of known crawlers.
+// Registry is the list of known crawlers, with where and when its
+// facts were read.
 type Registry struct {
-	Crawlers []Crawler `yaml:"crawlers"`
+	// Source names where the list comes from (the community list and its
+	// commit); Date is the day it was read (YYYY-MM-DD).
+	Source   string    `yaml:"source" json:"source"`
+	Date     string    `yaml:"date" json:"date"`
+	Crawlers []Crawler `yaml:"crawlers" json:"-"`
+
+	byToken map[string]*Crawler // lower-case token -> entry
+}
+
+// Find returns the crawler whose token a User-Agent value or product
+// token names (compared ignoring case: the whole value, then its product
+// token), or nil.
+func (r *Registry) Find(agent string) *Crawler {
+	for _, k := range []string{strings.TrimSpace(agent), robots.ProductToken(agent)} {
+		if r.byToken != nil {
+			if c := r.byToken[strings.ToLower(k)]; c != nil {
+				return c
+			}
+			continue
+		}
+		for i := range r.Crawlers { // a Registry built by hand, not by ParseRegistry
+			if strings.EqualFold(r.Crawlers[i].Token, k) {
+				return &r.Crawlers[i]
+			}
+		}
+	}
+	return nil
 }
 
 //go:embed crawlers.yaml
@@ -152,8 +212,28 @@ func ParseRegistry(b []byte) (*Registry, error) {
 			}
 		}
 	}
+	for i, c := range r.Crawlers {
+		at := fmt.Sprintf("crawler %d (%q)", i+1, c.Token)
+		switch c.RespectsRobots {
+		case "yes", "no", "unclear", "user":
+		default:
+			errs = append(errs, fmt.Sprintf("%s: respects_robots %q is not yes, no, unclear or user", at, c.RespectsRobots))
+		}
+		for _, t := range []string{c.FallsBackTo, c.FetchedBy} {
+			if t != "" && !seen[strings.ToLower(t)] {
+				errs = append(errs, fmt.Sprintf("%s: %q is not in the registry", at, t))
+			}
+		}
+	}
+	if r.Source == "" || r.Date == "" {
+		errs = append(errs, "the registry names no source or date")
+	}
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("%s", strings.Join(errs, "; "))
+	}
+	r.byToken = make(map[string]*Crawler, len(r.Crawlers))
+	for i := range r.Crawlers {
+		r.byToken[strings.ToLower(r.Crawlers[i].Token)] = &r.Crawlers[i]
 	}
 	return &r, nil
 }

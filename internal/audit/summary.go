@@ -199,7 +199,7 @@ func (s *Summary) count(f Input, levels [][]Level, catOf []int) {
 	if len(pols[0].Licenses()) > 0 {
 		s.License++
 	}
-	var usage, signal bool
+	usage, signal := false, len(pols[0].Signals()) > 0 // a line outside every group counts too
 	for _, g := range pols[0].Groups() {
 		usage = usage || len(g.Usage) > 0
 		signal = signal || len(g.Signals) > 0

@@ -71,7 +71,7 @@ td.selected { box-shadow: inset 0 0 0 2px #228; }
 {{range $c := byCategory $rep $cat.Category}}<tr data-token="{{.Token}}">
 <td>{{.Token}}{{if not .ValidToken}} <span class="badtoken" title="this token breaks RFC 9309's product-token grammar">&#9888;</span>{{end}}</td><td>{{.Operator}}</td>
 {{range .Paths}}<td data-path="{{.Path}}" class="cell {{word .Allowed}}{{if .Disagree}} disagree{{end}}" tabindex="0" title="{{why $rep.Source .Verdict}}" data-detail="{{$c.Token}} {{.Path}}: {{word .Allowed}} &#8212; {{why $rep.Source .Verdict}}&#10;{{usage .Verdict}}{{range .Profiles}}&#10;  {{.Profile}}: {{word .Allowed}}{{if .Usage}} ({{.Usage}}){{end}}{{end}}">{{word .Allowed}}</td>{{end}}
-<td class="pref">{{with .Usage}}{{with .Derived}}<span class="{{.TrainAI}}">train-ai {{.TrainAI}}</span>, <span class="{{.Search}}">search {{.Search}}</span>{{end}}{{else}}&#8212;{{end}}</td>
+<td class="pref">{{with .Usage}}{{with .Derived}}<span class="{{.TrainAI}}">train-ai {{.TrainAI}}</span>, <span class="{{.AIUse}}">ai-use {{.AIUse}}</span>, <span class="{{.Search}}">search {{.Search}}</span>{{if .Overridden}} <span title="draft-ietf-aipref-vocab-08 section 4.3">(search governs this crawler's use)</span>{{end}}{{end}}{{else}}&#8212;{{end}}</td>
 </tr>
 {{end}}{{end}}</tbody>
 </table>

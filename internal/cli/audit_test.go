@@ -166,8 +166,8 @@ func TestAuditHTMLChromium(t *testing.T) {
 	}
 	got := dom("")
 	for _, want := range []string{
-		`1 source, 100 answers, 7 disallowed.`, // written by the page's script
-		`AI training crawlers: 2 of 17 blocked from /`,
+		`1 source, 360 answers, 7 disallowed.`, // written by the page's script
+		`AI training crawlers: 2 of 74 blocked from /`,
 		`data-token="GPTBot"`,
 		`title="testdata/robots/aipref.txt:8: Disallow: /"`,
 		`>disallowed</td>`,
@@ -194,10 +194,10 @@ func TestCheckUsage(t *testing.T) {
 	tests := []struct {
 		agent, url, text, json string
 	}{
-		{"*", "/ai-ok/x", "  usage: Content-Usage train-ai=y (line 20); Content-Signal search allow, ai-input disallow, ai-train disallow (line 21); derived by sitetxt (its own mapping): train-ai disallow (Content-Signal ai-train disallow is stricter than Content-Usage), search allow (from Content-Signal search)\n",
-			`"usage":{"content_usage":{"train_ai":"allow","search":"unknown","lines":[{"value":"/ai-ok/ train-ai=y","file":"testdata/robots/aipref.txt","line":20,"column":1}]},"content_signal":{"search":"allow","ai_input":"disallow","ai_train":"disallow","lines":[{"value":"search=yes, ai-input=no, ai-train=no","file":"testdata/robots/aipref.txt","line":21,"column":1}]},"derived":{"by":"sitetxt","train_ai":"disallow","search":"allow","train_ai_from":"content-signal","search_from":"content-signal"}}`},
-		{"Google-Extended", "/x", "  usage: Content-Usage train-ai=n (line 11)\n",
-			`"usage":{"content_usage":{"train_ai":"disallow","search":"unknown","lines":[{"value":"/ train-ai=n","file":"testdata/robots/aipref.txt","line":11,"column":1}]},"content_signal":{"search":"unknown","ai_input":"unknown","ai_train":"unknown","lines":[]},"derived":{"by":"sitetxt","train_ai":"disallow","search":"unknown","train_ai_from":"content-usage","search_from":"none"}}`},
+		{"*", "/ai-ok/x", "  usage: Content-Usage train-ai=y (line 20); Content-Signal search allow, ai-input disallow, ai-train disallow (line 21); derived by sitetxt (its own mapping): train-ai disallow (Content-Signal ai-train disallow is stricter than Content-Usage)\n",
+			`"usage":{"content_usage":{"train_ai":"allow","ai_use":"unknown","search":"unknown","lines":[{"value":"/ai-ok/ train-ai=y","file":"testdata/robots/aipref.txt","line":20,"column":1}]},"content_signal":{"search":"allow","ai_input":"disallow","ai_train":"disallow","use":"unknown","lines":[{"value":"search=yes, ai-input=no, ai-train=no","file":"testdata/robots/aipref.txt","line":21,"column":1}]},"derived":{"by":"sitetxt","train_ai":"disallow","ai_use":"disallow","search":"allow","train_ai_from":"content-signal","ai_use_from":"content-signal","search_from":"content-signal"}}`},
+		{"Google-Extended", "/x", "  usage: Content-Usage train-ai=n (line 11); derived by sitetxt (its own mapping): train-ai use disallow\n",
+			`"usage":{"content_usage":{"train_ai":"disallow","ai_use":"unknown","search":"unknown","lines":[{"value":"/ train-ai=n","file":"testdata/robots/aipref.txt","line":11,"column":1}]},"content_signal":{"search":"unknown","ai_input":"unknown","ai_train":"unknown","use":"unknown","lines":[]},"derived":{"by":"sitetxt","train_ai":"disallow","ai_use":"unknown","search":"unknown","train_ai_from":"content-usage","ai_use_from":"none","search_from":"none","purpose":"train-ai","answer":"disallow"}}`},
 		{"*", "/never/x", "", ""}, // disallowed: no preference
 	}
 	for _, tt := range tests {
@@ -228,9 +228,9 @@ func TestAuditURLSource(t *testing.T) {
 		code    int
 		blocked string // the AI training verdict
 	}{
-		{200, "AI training crawlers: 1 of 17 blocked from /"},
-		{404, "AI training crawlers: 0 of 17 blocked from /"},
-		{503, "AI training crawlers: 17 of 17 blocked from /"},
+		{200, "AI training crawlers: 1 of 74 blocked from /"},
+		{404, "AI training crawlers: 0 of 74 blocked from /"},
+		{503, "AI training crawlers: 74 of 74 blocked from /"},
 	}
 	for _, tt := range tests {
 		code = tt.code
@@ -248,12 +248,61 @@ func TestAuditPathUsage(t *testing.T) {
 	chdirRoot(t)
 	out, _, _ := runCLI(t, "", "audit", "--path", "/ai-ok/page", auditFile)
 	for _, want := range []string{
-		"      /: usage: Content-Usage train-ai=n, search=y (line 19); Content-Signal search allow, ai-input disallow, ai-train disallow (line 21)\n",
-		"      /ai-ok/page: usage: Content-Usage train-ai=y (line 20); Content-Signal search allow, ai-input disallow, ai-train disallow (line 21); derived by sitetxt (its own mapping): train-ai disallow (Content-Signal ai-train disallow is stricter than Content-Usage)",
+		"    /: usage: Content-Usage train-ai=n, search=y (line 19); Content-Signal search allow, ai-input disallow, ai-train disallow (line 21)\n",
+		"    /ai-ok/page: usage: Content-Usage train-ai=y (line 20); Content-Signal search allow, ai-input disallow, ai-train disallow (line 21); derived by sitetxt (its own mapping): train-ai disallow (Content-Signal ai-train disallow is stricter than Content-Usage)",
 		"profiles disagree: /: draft reads Content-Usage line 11 (train-ai=n) where rfc9309 reads Content-Usage line 19",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("audit --path /ai-ok/page lacks %q", want)
+		}
+	}
+}
+
+// TestAuditGroupsCrawlers: audit's text groups the crawlers that read the
+// same lines, so the 21-line aipref.txt reads at a glance (before issue 35
+// item 7 each crawler had a row and its usage lines under it: 123 lines
+// for the 50 crawlers known then): fewer lines than known crawlers, every
+// crawler named once, a usage line said at most once per group, and the
+// search engines that read line 17 one group.
+func TestAuditGroupsCrawlers(t *testing.T) {
+	chdirRoot(t)
+	out, _, code := runCLI(t, "", "audit", "testdata/robots/aipref.txt")
+	if code != ExitFindings {
+		t.Fatalf("audit aipref.txt: exit %d", code)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	crawlers := audit.DefaultRegistry().Crawlers
+	if len(lines) >= len(crawlers) {
+		t.Errorf("audit aipref.txt: %d lines for %d crawlers, want fewer:\n%s", len(lines), len(crawlers), out)
+	}
+	for _, c := range crawlers {
+		if n := strings.Count(out, " "+c.Token+" ("); n != 1 {
+			t.Errorf("audit aipref.txt names %s %d times, want once", c.Token, n)
+		}
+	}
+	rows := 0
+	for _, l := range lines {
+		if strings.HasPrefix(l, "  / ") {
+			rows++
+		}
+	}
+	if n := strings.Count(out, "/: usage: Content-Usage train-ai=n, search=y (line 19)"); n > rows {
+		t.Errorf("audit aipref.txt says the usage of line 19 %d times for %d groups, want at most once per group", n, rows)
+	}
+	i := strings.Index(out, "  / allowed  testdata/robots/aipref.txt:17: Allow: /\n    Googlebot (Google), ")
+	if i < 0 {
+		t.Fatalf("audit aipref.txt: no group of the search engines that read line 17:\n%s", out)
+	}
+	group := out[i+4:]
+	if j := strings.Index(group, "\n  / "); j >= 0 {
+		group = group[:j]
+	}
+	if j := strings.Index(group, "\n\n"); j >= 0 {
+		group = group[:j]
+	}
+	for _, name := range []string{"Bingbot (Microsoft)", "DuckDuckBot (DuckDuckGo)", "SeznamBot (Seznam.cz)"} {
+		if !strings.Contains(group, name) {
+			t.Errorf("%s is not in the group of Googlebot:\n%s", name, group)
 		}
 	}
 }

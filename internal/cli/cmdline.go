@@ -13,11 +13,12 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/sitetxt/sitetxt/internal/audit"
-	"github.com/sitetxt/sitetxt/internal/spell"
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
 	"github.com/spf13/pflag"
+
+	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/audit"
 )
 
 // unknownCommand returns the error for args that name no command of
@@ -53,7 +54,7 @@ func unknownCommand(root *cobra.Command, args []string) error {
 // meant returns the word of known nearest to w (within two edits, or
 // known's word that starts with w), or "".
 func meant(w string, known []string) string {
-	if m := spell.Nearest(w, known, 2); m != "" {
+	if m := grammar.Nearest(w, known, 2); m != "" {
 		return m
 	}
 	for _, k := range known {

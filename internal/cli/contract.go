@@ -11,11 +11,14 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"github.com/sitetxt/sitetxt/internal/termsafe"
 	"io"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/sitetxt/sitetxt/termsafe"
+
+	"github.com/spf13/cobra"
 
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
@@ -23,7 +26,6 @@ import (
 	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/robots"
-	"github.com/spf13/cobra"
 )
 
 // The verdict words of text and CSV output (JSON says "allowed": bool).
@@ -400,7 +402,7 @@ const contractDoc = "## The output contract\n\n" +
 	"7. **Nothing raw reaches a terminal.** Text output, CSV output and standard error escape every\n" +
 	"   character that could act on a terminal: C0 controls (tab, CR and LF included) and DEL as `\\xNN`,\n" +
 	"   C1 controls, bidirectional marks, embeddings, overrides and isolates, and line/paragraph\n" +
-	"   separators as `\\uNNNN`, bytes that are not UTF-8 as `\\xNN` (package internal/termsafe). JSON\n" +
+	"   separators as `\\uNNNN`, bytes that are not UTF-8 as `\\xNN` (package termsafe). JSON\n" +
 	"   output is exact: the bytes the site wrote, JSON-escaped. CSV cells that a spreadsheet would run\n" +
 	"   as a formula (starting with `=`, `+`, `-`, `@`) get a leading `'`.\n" +
 	"8. **Notes** go to standard error as `sitetxt: note: ...` and are silenced with `-q`; warnings\n" +

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/csv"
 	"encoding/json"
-	"github.com/sitetxt/sitetxt/internal/termsafe"
 	"io"
 	"net"
 	"net/http"
@@ -15,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/sitetxt/sitetxt/termsafe"
 
 	"github.com/sitetxt/sitetxt/robots"
 )

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sitetxt/sitetxt/aipref"
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/audit"
 	"github.com/sitetxt/sitetxt/robots"
@@ -18,14 +19,15 @@ func writeUsage(w io.Writer, u *audit.UsageView) error {
 }
 
 // usageText says a usage preference for people, each field in its own
-// terms with its lines, then sitetxt's derived view and which field
-// decided it: "usage: Content-Usage train-ai=y (line 20); Content-Signal
-// search=yes, ai-train=no (line 21); derived by sitetxt: train-ai
-// disallow (Content-Signal ai-train=no is stricter than Content-Usage),
-// search allow (Content-Signal)".
+// terms with its lines, then sitetxt's derived view where it adds
+// something: which field decided a category the two disagree on, and
+// for a crawler whose purpose the registry knows, the answer for that
+// use ("usage: Content-Usage train-ai=n, search=y (line 3); derived by
+// sitetxt (its own mapping): search use allow (search governs a search
+// use whatever train-ai say: draft-ietf-aipref-vocab-08 section 4.3)").
 func usageText(u *audit.UsageView) string {
 	var parts []string
-	cu := usageWords("train-ai", u.ContentUsage.TrainAI, "search", u.ContentUsage.Search)
+	cu := usageWords("train-ai", u.ContentUsage.TrainAI, "ai-use", u.ContentUsage.AIUse, "search", u.ContentUsage.Search)
 	if len(u.ContentUsage.Lines) > 0 || cu != "" {
 		parts = append(parts, "Content-Usage "+orNothing(cu)+lineList(u.ContentUsage.Lines))
 	}
@@ -37,12 +39,30 @@ func usageText(u *audit.UsageView) string {
 		return "usage: no Content-Usage or Content-Signal line applies"
 	}
 	s := "usage: " + strings.Join(parts, "; ")
-	// The derived view only where the two fields say different things
-	// about one category: then it says which wins and why.
-	if d := u.Derived; len(u.ContentUsage.Lines) > 0 && len(u.ContentSignal.Lines) > 0 &&
-		(conflict(u.ContentUsage.TrainAI, u.ContentSignal.AITrain) || conflict(u.ContentUsage.Search, u.ContentSignal.Search)) {
-		s += "; derived by sitetxt (its own mapping): train-ai " + d.TrainAI + " " + fromWhy(d.TrainAIFrom, u.ContentUsage.TrainAI, u.ContentSignal.AITrain, "ai-train") +
-			", search " + d.Search + " " + fromWhy(d.SearchFrom, u.ContentUsage.Search, u.ContentSignal.Search, "search")
+	var derived []string
+	// Which field wins, only where the two say different things about
+	// one category.
+	if len(u.ContentUsage.Lines) > 0 && len(u.ContentSignal.Lines) > 0 {
+		d := u.Derived
+		for _, c := range []struct{ label, cu, cs, signal, got, from string }{
+			{"train-ai", u.ContentUsage.TrainAI, u.ContentSignal.AITrain, "ai-train", d.TrainAI, d.TrainAIFrom},
+			{"ai-use", u.ContentUsage.AIUse, u.ContentSignal.AIInput, "ai-input", d.AIUse, d.AIUseFrom},
+			{"search", u.ContentUsage.Search, u.ContentSignal.Search, "search", d.Search, d.SearchFrom},
+		} {
+			if conflict(c.cu, c.cs) {
+				derived = append(derived, c.label+" "+c.got+" "+fromWhy(c.from, c.cs, c.signal))
+			}
+		}
+	}
+	if d := u.Derived; d.Purpose != "" && (d.Answer != "unknown" || len(d.Overridden) > 0) {
+		p := d.Purpose + " use " + d.Answer
+		if len(d.Overridden) > 0 {
+			p += " (search governs a search use whatever " + strings.Join(d.Overridden, " and ") + " say: draft-ietf-aipref-vocab-08 section 4.3)"
+		}
+		derived = append(derived, p)
+	}
+	if len(derived) > 0 {
+		s += "; derived by sitetxt (its own mapping): " + strings.Join(derived, ", ")
 	}
 	return s
 }
@@ -73,7 +93,7 @@ func usageWords(kv ...string) string {
 
 func signalWords(s audit.ContentSignalView) string {
 	var ps []string
-	for _, f := range [][2]string{{"search", s.Search}, {"ai-input", s.AIInput}, {"ai-train", s.AITrain}} {
+	for _, f := range [][2]string{{"search", s.Search}, {"ai-input", s.AIInput}, {"ai-train", s.AITrain}, {"use", s.Use}} {
 		if f[1] != "unknown" {
 			ps = append(ps, f[0]+" "+f[1])
 		}
@@ -81,23 +101,12 @@ func signalWords(s audit.ContentSignalView) string {
 	return strings.Join(ps, ", ")
 }
 
-// fromWhy says which field decided a derived category, and why.
-func fromWhy(from, cu, cs, signal string) string {
-	switch from {
-	case "content-usage":
-		if cs != "unknown" {
-			return "(Content-Usage disallows, stricter than Content-Signal " + signal + " " + cs + ")"
-		}
-		return "(from Content-Usage)"
-	case "content-signal":
-		if cu != "unknown" {
-			return "(Content-Signal " + signal + " " + cs + " is stricter than Content-Usage)"
-		}
-		return "(from Content-Signal " + signal + ")"
-	case "both":
-		return "(both agree)"
+// fromWhy says which field decided a category the two disagree on.
+func fromWhy(from, cs, signal string) string {
+	if from == "content-usage" {
+		return "(Content-Usage disallows, stricter than Content-Signal " + signal + " " + cs + ")"
 	}
-	return "(neither says)"
+	return "(Content-Signal " + signal + " " + cs + " is stricter than Content-Usage)"
 }
 
 func lineList(ls []audit.Line) string {
@@ -122,9 +131,11 @@ type usageLineJSON struct {
 	Path       string `json:"path,omitempty" yaml:"path,omitempty"`
 	Preference string `json:"preference,omitempty" yaml:"preference,omitempty"` // Content-Usage: the expression as written
 	TrainAI    string `json:"train_ai,omitempty" yaml:"train_ai,omitempty"`     // Content-Usage
+	AIUse      string `json:"ai_use,omitempty" yaml:"ai_use,omitempty"`         // Content-Usage
 	Search     string `json:"search,omitempty" yaml:"search,omitempty"`         // Content-Usage and Content-Signal
 	AIInput    string `json:"ai_input,omitempty" yaml:"ai_input,omitempty"`     // Content-Signal
 	AITrain    string `json:"ai_train,omitempty" yaml:"ai_train,omitempty"`     // Content-Signal
+	Use        string `json:"use,omitempty" yaml:"use,omitempty"`               // Content-Signal
 	URL        string `json:"url,omitempty" yaml:"url,omitempty"`
 	Error      string `json:"error,omitempty" yaml:"error,omitempty"`
 }
@@ -151,19 +162,19 @@ func usageLineView(l *grammar.Line, dataTxt bool) *usageLineJSON {
 	case l.FieldIs("content-usage"):
 		r := robots.ParseContentUsage(l.Value)
 		v := &usageLineJSON{Type: "content-usage", Path: r.Path, Preference: r.Pref,
-			TrainAI: r.Usage.TrainAI.String(), Search: r.Usage.Search.String()}
+			TrainAI: r.Usage.TrainAI.String(), AIUse: r.Usage.AIUse.String(), Search: r.Usage.Search.String()}
 		if r.Err != nil {
 			v.Error = "not a Structured Field Dictionary: " + r.Err.Error()
 		}
 		return v
 	case l.FieldIs("content-signal"):
 		v := &usageLineJSON{Type: "content-signal"}
-		s, err := robots.ParseContentSignal(l.Value)
+		s, err := aipref.ParseSignals(l.Value)
 		if err != nil {
 			v.Error = err.Error()
 			return v
 		}
-		v.Search, v.AIInput, v.AITrain = s.Search.String(), s.AIInput.String(), s.AITrain.String()
+		v.Search, v.AIInput, v.AITrain, v.Use = s.Search.String(), s.AIInput.String(), s.AITrain.String(), s.Use.String()
 		return v
 	case l.FieldIs("license") && !dataTxt:
 		return &usageLineJSON{Type: "license", URL: l.Value}

@@ -60,7 +60,7 @@ func (r *Result) fill(file string, d robots.Decision, u *robots.UsageDecision) {
 	r.Group = decision.GroupOf(d.Group, file)
 	r.CrawlDelay, r.RequestRate = decision.Pace(d.Group)
 	if u != nil {
-		r.Usage = audit.UsageOf(file, *u)
+		r.Usage = audit.UsageOf(file, *u, audit.DefaultRegistry().Find(r.Agent))
 	}
 	bound(r)
 }

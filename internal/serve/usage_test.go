@@ -40,7 +40,7 @@ func TestUsageSameAsLibrary(t *testing.T) {
 			t.Fatalf("POST /v1/check = %d %s", code, raw)
 		}
 		for i, u := range urls {
-			want, _ := json.Marshal(audit.UsageOf(robotsURL, pol.Agent(agent).Usage(u)))
+			want, _ := json.Marshal(audit.UsageOf(robotsURL, pol.Agent(agent).Usage(u), audit.DefaultRegistry().Find(agent)))
 			got, _ := json.Marshal(resp.Results[i].Usage)
 			if string(got) != string(want) {
 				t.Errorf("usage of %s for %s: serve %s, library %s", paths[i], agent, got, want)

@@ -1,4 +1,4 @@
-package robots
+package aipref
 
 import (
 	"encoding/base64"
@@ -336,3 +336,15 @@ func (p *sfScanner) displayString() *sfError {
 }
 
 func isLowerHex(c byte) bool { return isDigit(c) || 'a' <= c && c <= 'f' }
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case isDigit(c):
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}

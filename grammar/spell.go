@@ -1,11 +1,8 @@
-// Package spell finds what a misspelt word most likely meant: the field
-// names, signal names and labels sitetxt's interpreters know, compared with
-// what a file wrote, so that a warning can suggest the known one.
-package spell
+package grammar
 
-// Distance returns the Levenshtein distance of a and b (insertions,
+// EditDistance returns the Levenshtein distance of a and b (insertions,
 // deletions and substitutions of bytes). It is meant for short words.
-func Distance(a, b string) int {
+func EditDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
@@ -26,11 +23,12 @@ func Distance(a, b string) int {
 }
 
 // Nearest returns the word of known within max edits of w, the nearest
-// first in known's order, or "".
+// first in known's order, or "": what a misspelt field name, signal name
+// or label most likely meant, for a diagnostic to suggest.
 func Nearest(w string, known []string, max int) string {
 	best, bestD := "", max+1
 	for _, k := range known {
-		if d := Distance(w, k); d < bestD {
+		if d := EditDistance(w, k); d < bestD {
 			best, bestD = k, d
 		}
 	}

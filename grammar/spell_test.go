@@ -1,14 +1,17 @@
-package spell
+package grammar
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
-func TestDistance(t *testing.T) {
+func TestEditDistance(t *testing.T) {
 	for _, tt := range []struct {
 		a, b string
 		want int
 	}{{"", "", 0}, {"ai_train", "ai-train", 1}, {"disalow", "disallow", 1}, {"kitten", "sitting", 3}, {"", "abc", 3}} {
-		if got := Distance(tt.a, tt.b); got != tt.want {
-			t.Errorf("Distance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		if got := EditDistance(tt.a, tt.b); got != tt.want {
+			t.Errorf("EditDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
 		}
 	}
 	if got := Nearest("ai_input", []string{"search", "ai-input", "ai-train"}, 2); got != "ai-input" {
@@ -17,4 +20,9 @@ func TestDistance(t *testing.T) {
 	if got := Nearest("zzz", []string{"search"}, 2); got != "" {
 		t.Errorf("Nearest(zzz) = %q, want none", got)
 	}
+}
+
+func ExampleNearest() {
+	fmt.Println(Nearest("ai_train", []string{"search", "ai-input", "ai-train"}, 2))
+	// Output: ai-train
 }

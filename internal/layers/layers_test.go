@@ -1,0 +1,79 @@
+package layers
+
+import (
+	"fmt"
+	"go/build"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/sitetxt/sitetxt"
+
+// list returns the module's packages and their imports (not those of
+// their tests), read with go/build from the source files, so that go
+// test's cache sees the files and runs the test again when they change.
+func list(t *testing.T) map[string][]string {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs := map[string][]string{}
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		name := d.Name()
+		if path != root && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			return filepath.SkipDir
+		}
+		p, err := build.ImportDir(path, 0)
+		if _, none := err.(*build.NoGoError); none {
+			return nil
+		} else if err != nil {
+			return fmt.Errorf("%s: %v", path, err)
+		}
+		rel, _ := filepath.Rel(root, path)
+		pkgs[filepath.ToSlash(rel)] = p.Imports
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pkgs) < 10 {
+		t.Fatalf("found %d packages under %s, want the module's", len(pkgs), root)
+	}
+	return pkgs
+}
+
+// public reports whether a package of the module is a public one (a
+// library package, not internal and not the command).
+func public(p string) bool {
+	return p != "internal" && !strings.HasPrefix(p, "internal/") && !strings.HasPrefix(p, "cmd/")
+}
+
+// TestLayers checks the layering rules on the import graph.
+func TestLayers(t *testing.T) {
+	pkgs := list(t)
+	interpreters := []string{"robots", "datatxt", "mobileagent", "sitemap"}
+	for p, imports := range pkgs {
+		for _, imp := range imports {
+			rel, ours := strings.CutPrefix(imp, module+"/")
+			switch {
+			case ours && public(p) && !public(rel):
+				t.Errorf("public package %s imports %s: no public package may import internal/", p, imp)
+			case ours && slices.Contains(interpreters, p) && slices.Contains(interpreters, rel):
+				t.Errorf("interpreter %s imports interpreter %s: interpreters read the tree, never each other", p, rel)
+			case ours && p == "aipref" && rel != "grammar":
+				t.Errorf("aipref imports %s: the vocabularies sit beside the interpreters and use only grammar", rel)
+			case ours && (p == "fetch" || p == "cache" || strings.HasPrefix(p, "cache/")) && slices.Contains(interpreters, rel):
+				t.Errorf("transport package %s imports interpreter %s: the transport lies under the interpreters", p, rel)
+			case strings.HasPrefix(imp, "github.com/alecthomas/participle") && p != "grammar":
+				t.Errorf("%s imports %s: only grammar imports participle", p, imp)
+			}
+		}
+	}
+}
