@@ -258,6 +258,7 @@ func New(cfg Config) *Server {
 	s.mux, s.routeTable = http.NewServeMux(), map[string]*route{}
 	streamRoute(s, "POST /v1/check", Limits{Work: windowCost}, s.check)
 	streamRoute(s, "POST /v1/sitemaps", Limits{Work: sitemapCost}, s.sitemaps)
+	jsonRoute(s, "POST /v1/prefs", Limits{MaxURLs: PrefsMaxURLs, Work: PrefsMaxURLs * resultCost}, s.runPrefs, func(r *prefsRequest) int { return len(r.URLs) })
 	s.getRoute("GET /healthz", http.HandlerFunc(s.healthz), true)
 	s.getRoute("GET /metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}), false)
 	s.routePage()
