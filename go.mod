@@ -13,7 +13,6 @@ require (
 	github.com/spf13/pflag v1.0.9
 	github.com/temoto/robotstxt v1.1.2
 	golang.org/x/net v0.58.0
-	golang.org/x/sync v0.22.0
 	gopkg.in/yaml.v3 v3.0.1
 )
 

@@ -6,10 +6,12 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/decision"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
-	"github.com/spf13/cobra"
 )
 
 // explainOptions are the options of "sitetxt explain".
@@ -132,7 +134,7 @@ func explainRun(opts *explainOptions) error {
 		return usageError("%v", err)
 	}
 	opts.Fetch.Profile = prof.String()
-	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "robots.txt")
+	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, manifest.Robots)
 	if err != nil {
 		return err
 	}
@@ -316,7 +318,7 @@ func summaryRun(opts *summaryOptions) error {
 	var failure error
 	found := false
 	for _, name := range opts.Sources {
-		src, err := resolveSource(opts.IO, &opts.Fetch, name, "robots.txt")
+		src, err := resolveSource(opts.IO, &opts.Fetch, name, manifest.Robots)
 		if err == nil {
 			err = src.needBody()
 		}
@@ -354,7 +356,7 @@ func summaryRun(opts *summaryOptions) error {
 			p := h.Line.ValuePos()
 			v.Host = &hostJSON{h.Host, src.name, p.Line, p.Column}
 		}
-		ds, _ := profileDiagnostics(f, "robots", false, prof, false) // as lint counts them
+		ds, _ := profileDiagnostics(f, manifest.Robots, false, prof, false) // as lint counts them
 		v.Errors, v.Warnings = ds.Count(grammar.Error), ds.Count(grammar.Warning)
 		found = found || v.Errors > 0
 		if opts.Output == "json" {

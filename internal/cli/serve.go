@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -16,6 +17,7 @@ import (
 	"github.com/sitetxt/sitetxt/cache"
 	"github.com/sitetxt/sitetxt/cache/rediscache"
 	"github.com/sitetxt/sitetxt/internal/serve"
+	"github.com/sitetxt/sitetxt/pace"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )
@@ -39,8 +41,15 @@ type serveOptions struct {
 	LogLevel     string
 	MaxMemory    string
 	MaxConns     int
+	MaxIdleConns int
+	HeaderTime   time.Duration
+	ReadTime     time.Duration
+	IdleTime     time.Duration
 	MaxAgent     int
 	Hosts        []string
+	PaceDefault  time.Duration
+	PaceMax      time.Duration
+	PaceLines    string
 
 	// ready, when set, is called with the address listened on (tests).
 	ready func(addr string)
@@ -68,6 +77,16 @@ Each site's robots.txt is fetched once per expiry and cached in memory. With
 shares the cache and a lease per robots.txt, so a site sees one request per
 expiry from the whole fleet. When Redis is down or slow, answers continue
 from the local cache and direct fetches; nothing fails (docs/fleet.md).
+
+POST /v1/acquire {"url": ..., "agent": ...} paces a crawler: it answers the
+decision of /v1/check for the URL and, when it may be fetched, "wait_ms"
+(0: fetch now), the wait for the slot it reserved for the caller, spaced
+as the agent's group asks (Crawl-delay, Request-rate, Visit-time;
+--pace-default when it asks for nothing, at most --pace-max, read as
+--pace-lines says). POST /v1/report {"url", "status", "retry_after"} feeds
+back what a fetch answered: a 429 or 503 with Retry-After pauses the site,
+repeated 5xx back off. With --redis the slots and pauses are the fleet's;
+while Redis is down each process paces on its own.
 
 The service is meant to face strangers. It refuses to fetch from any
 address that is not a public one (loopback, private, link-local,
@@ -109,10 +128,17 @@ with status 499 when the client did not receive the whole answer.`,
 	fl.IntVar(&opts.MaxURLs, "max-urls", serve.DefaultMaxURLs, "most URLs in one request")
 	fl.Int64Var(&opts.MaxBody, "max-body", serve.DefaultMaxBody, "most bytes in one request body")
 	fl.StringVar(&opts.MaxMemory, "max-memory", "1GiB", "memory budget the response cache, compiled rules, fetches in flight and requests share (e.g. 512MiB, 4GiB); also the Go runtime's soft limit (docs/fleet.md)")
-	fl.IntVar(&opts.MaxConns, "max-conns", serve.DefaultMaxConns, "most client connections held at once")
+	fl.IntVar(&opts.MaxConns, "max-conns", serve.DefaultMaxConns, "most client connections held at once; past it, the one idle the longest is closed for a new one")
+	fl.IntVar(&opts.MaxIdleConns, "max-idle-conns", serve.DefaultMaxIdleConns, "most client connections kept idle between requests; past it, the one idle the longest is closed")
+	fl.DurationVar(&opts.HeaderTime, "header-timeout", serve.DefaultHeaderTimeout, "close a connection that does not send a request's headers within this long")
+	fl.DurationVar(&opts.ReadTime, "read-timeout", serve.DefaultReadTimeout, "answer 408 to a request whose body has not arrived within this long (headers included)")
+	fl.DurationVar(&opts.IdleTime, "idle-timeout", serve.DefaultIdleTimeout, "close a connection idle between requests for this long")
 	fl.IntVar(&opts.MaxAgent, "max-agent", serve.DefaultMaxAgent, "most bytes in a request's agent")
 	fl.StringSliceVar(&opts.Hosts, "host", nil, "a name this service answers to (the Host header; repeat for more); default: localhost and the listen address")
 	fl.DurationVar(&opts.Grace, "grace", 30*time.Second, "on SIGTERM, how long to wait for requests in flight")
+	fl.DurationVar(&opts.PaceDefault, "pace-default", pace.DefaultInterval, "POST /v1/acquire: the least time between two fetches from a site whose robots.txt asks for none (0: none)")
+	fl.DurationVar(&opts.PaceMax, "pace-max", pace.DefaultMax, "POST /v1/acquire: the slowest pace a site may ask for; a longer Crawl-delay or Request-rate is paced at this, with a diagnostic")
+	fl.StringVar(&opts.PaceLines, "pace-lines", "profile", "POST /v1/acquire: which profiles honour Crawl-delay, Request-rate and Visit-time: profile (all but google, whose crawlers ignore them), always or never")
 	fl.StringVar(&opts.LogFormat, "log-format", "text", "log format: text or json")
 	fl.StringVar(&opts.LogLevel, "log-level", "info", "least level logged: debug, info, warn or error")
 	return cmd
@@ -132,8 +158,12 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 			return usageError("--max-memory %q: want a size of at least 64MiB (e.g. 512MiB, 4GiB)", opts.MaxMemory)
 		}
 	}
-	if opts.MaxConns < 0 || opts.MaxAgent < 0 {
-		return usageError("--max-conns and --max-agent must be positive")
+	if opts.MaxConns < 0 || opts.MaxIdleConns < 0 || opts.MaxAgent < 0 || opts.HeaderTime < 0 || opts.ReadTime < 0 || opts.IdleTime < 0 {
+		return usageError("--max-conns, --max-idle-conns, --max-agent and the timeouts must be positive")
+	}
+	reading, err := paceReading(opts)
+	if err != nil {
+		return err
 	}
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(maxMem))
 	log, err := serveLogger(opts)
@@ -142,7 +172,9 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 	}
 	cfg := serve.Config{Profile: prof, UserAgent: opts.UserAgent, AllowPrivate: opts.AllowPrivate,
 		MaxURLs: opts.MaxURLs, MaxBody: opts.MaxBody, FetchTimeout: opts.Timeout, RequestTimeout: opts.ReqTimeout, Logger: log,
-		MaxMemory: maxMem, MaxConns: opts.MaxConns, MaxAgent: opts.MaxAgent, Hosts: opts.Hosts}
+		MaxMemory: maxMem, MaxConns: opts.MaxConns, MaxAgent: opts.MaxAgent, Hosts: opts.Hosts,
+		MaxIdleConns: opts.MaxIdleConns, HeaderTimeout: opts.HeaderTime, ReadTimeout: opts.ReadTime, IdleTimeout: opts.IdleTime,
+		Pace: reading}
 	if opts.TokenFile != "" {
 		b, err := os.ReadFile(opts.TokenFile)
 		if err != nil {
@@ -158,7 +190,7 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 			return err
 		}
 		defer rc.Close()
-		cfg.Cache, cfg.Redis = rc, rc
+		cfg.Cache, cfg.Redis, cfg.Pacer = rc, rc, rc.Pacer(pace.Options{})
 	}
 	ln, err := net.Listen("tcp", opts.Listen)
 	if err != nil {
@@ -191,6 +223,22 @@ func serveLogger(opts *serveOptions) (*slog.Logger, error) {
 		return slog.New(slog.NewJSONHandler(opts.IO.ErrOut, hopts)), nil
 	}
 	return nil, usageError("unknown --log-format %q (want text or json)", opts.LogFormat)
+}
+
+// paceReading reads the --pace-* flags.
+func paceReading(opts *serveOptions) (pace.Reading, error) {
+	lines, err := pace.ParseLines(cmp.Or(opts.PaceLines, "profile"))
+	if err != nil {
+		return pace.Reading{}, usageError("--pace-lines: %v", err)
+	}
+	if opts.PaceDefault < 0 || opts.PaceMax < 0 {
+		return pace.Reading{}, usageError("--pace-default and --pace-max must not be negative")
+	}
+	r := pace.Reading{Default: opts.PaceDefault, Max: opts.PaceMax, Lines: lines}
+	if r.Default == 0 {
+		r.Default = -1 // none
+	}
+	return r, nil
 }
 
 // openRedis opens the --redis cache, its local copy sized from the memory

@@ -6,8 +6,6 @@ import (
 	"io"
 	"sync"
 	"time"
-
-	"golang.org/x/sync/semaphore"
 )
 
 // How a serve process shares out its memory budget (Config.MaxMemory,
@@ -87,15 +85,49 @@ const (
 // away with 503.
 const admitWait = 10 * time.Second
 
-// budget is a count of bytes requests may take at once.
+// budget is a count of bytes requests may take at once. A charge that
+// fits is taken at once, whoever waits before it: a request's body bytes
+// and base never queue behind another's large answer share (which a
+// first-come queue would make wait for memory the queued bodies hold).
 type budget struct {
-	sem  *semaphore.Weighted
 	size int64
 	wait time.Duration // how long a request waits for its share: admitWait
+
+	mu      sync.Mutex
+	used    int64
+	changed chan struct{} // closed when used goes down
 }
 
 func newBudget(size int64) *budget {
-	return &budget{sem: semaphore.NewWeighted(size), size: size, wait: admitWait}
+	return &budget{size: size, wait: admitWait, changed: make(chan struct{})}
+}
+
+// acquire takes n bytes, waiting until they fit or ctx ends.
+func (b *budget) acquire(ctx context.Context, n int64) error {
+	for {
+		b.mu.Lock()
+		if b.used+n <= b.size {
+			b.used += n
+			b.mu.Unlock()
+			return nil
+		}
+		changed := b.changed
+		b.mu.Unlock()
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// release gives back n bytes and wakes the waiters.
+func (b *budget) release(n int64) {
+	b.mu.Lock()
+	b.used -= n
+	close(b.changed)
+	b.changed = make(chan struct{})
+	b.mu.Unlock()
 }
 
 // errBusy is a charge the budget could not take within its wait.
@@ -140,7 +172,7 @@ func (a *admission) take(n int64) error {
 	}
 	ctx, cancel := context.WithTimeout(a.ctx, a.b.wait)
 	defer cancel()
-	if err := a.b.sem.Acquire(ctx, n); err != nil {
+	if err := a.b.acquire(ctx, n); err != nil {
 		if a.ctx.Err() != nil {
 			return a.ctx.Err()
 		}
@@ -159,7 +191,7 @@ func (a *admission) release() {
 	a.held = 0
 	a.mu.Unlock()
 	if n > 0 {
-		a.b.sem.Release(n)
+		a.b.release(n)
 	}
 }
 

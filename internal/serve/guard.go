@@ -3,6 +3,7 @@ package serve
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/netip"
@@ -204,4 +205,60 @@ func (c counting) RoundTrip(req *http.Request) (*http.Response, error) {
 func isTimeout(err error) bool {
 	var ne net.Error
 	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// capped is the RoundTripper every fetch of serve goes through after the
+// guard's: each request holds one of the process's outbound slots
+// (Config.MaxFetches) from before it is sent until its body is closed
+// (keep-alives are off: one request, one connection), so that no kind of
+// request (robots.txt, a tester's site, a sitemap) makes more connections
+// at once. A capped with a share (the sitemap files' client) first takes
+// a slot of the share: sitemap streams hold at most a quarter of the
+// slots, so the robots.txt fetches that the decisions of a stream need
+// always find one.
+type capped struct {
+	next  http.RoundTripper
+	slots chan struct{}
+	share chan struct{} // nil: none
+}
+
+func (c *capped) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx := req.Context()
+	var held []chan struct{}
+	free := func() {
+		for _, ch := range held {
+			<-ch
+		}
+	}
+	for _, ch := range []chan struct{}{c.share, c.slots} {
+		if ch == nil {
+			continue
+		}
+		select {
+		case ch <- struct{}{}:
+			held = append(held, ch)
+		case <-ctx.Done():
+			free()
+			return nil, ctx.Err()
+		}
+	}
+	resp, err := c.next.RoundTrip(req)
+	if err != nil {
+		free()
+		return nil, err
+	}
+	resp.Body = &slotBody{ReadCloser: resp.Body, release: sync.OnceFunc(free)}
+	return resp, nil
+}
+
+// slotBody gives back its request's slots when it is closed.
+type slotBody struct {
+	io.ReadCloser
+	release func()
+}
+
+func (b *slotBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.release()
+	return err
 }

@@ -9,12 +9,11 @@ import (
 	"net/url"
 	"path"
 	"strings"
-	"sync/atomic"
 
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/internal/decision"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
-	"golang.org/x/net/netutil"
 )
 
 // notRouted answers a request no route takes as every other error is
@@ -31,7 +30,7 @@ func (s *Server) notRouted(h http.Handler) http.Handler {
 			s.fail(w, http.StatusMethodNotAllowed, "method "+r.Method+" not allowed here; allowed: "+allow)
 			return
 		}
-		s.fail(w, http.StatusNotFound, "no such endpoint: "+r.URL.Path+" (the tester is GET /; POST /v1/check, /v1/test, /v1/datasets, /v1/agents, /v1/sitemaps; GET /openapi.json, /healthz, /metrics)")
+		s.fail(w, http.StatusNotFound, "no such endpoint: "+r.URL.Path+" (the tester is GET /; POST /v1/check, /v1/acquire, /v1/report, /v1/test, /v1/datasets, /v1/agents, /v1/sitemaps; GET /openapi.json, /healthz, /metrics)")
 	})
 }
 
@@ -60,51 +59,6 @@ func ended(url, agent string, prof robots.Profile, err error) Result {
 	return Result{Decision: decision.Decision{URL: url, Agent: agent, Profile: prof.String(), Reason: reason}, Error: reason}
 }
 
-// listen wraps ln for Serve: at most n connections held at once (past
-// that, new clients wait in the kernel's queue), each counting the bytes
-// it writes, so that the access log says what a client was really sent.
-func listen(ln net.Listener, n int) net.Listener {
-	return metered{netutil.LimitListener(ln, n)}
-}
-
-type metered struct{ net.Listener }
-
-func (l metered) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err != nil {
-		return nil, err
-	}
-	return &meteredConn{Conn: c}, nil
-}
-
-// meteredConn is a connection that counts the bytes written to it.
-type meteredConn struct {
-	net.Conn
-	written atomic.Int64
-}
-
-func (c *meteredConn) Write(b []byte) (int, error) {
-	n, err := c.Conn.Write(b)
-	c.written.Add(int64(n))
-	return n, err
-}
-
-type connKey struct{}
-
-// withConn is the http.Server's ConnContext: it lets the handler find
-// the connection a request came on.
-func withConn(ctx context.Context, c net.Conn) context.Context {
-	if mc, ok := c.(*meteredConn); ok {
-		return context.WithValue(ctx, connKey{}, mc)
-	}
-	return ctx
-}
-
-func connOf(r *http.Request) *meteredConn {
-	c, _ := r.Context().Value(connKey{}).(*meteredConn)
-	return c
-}
-
 // The words a stranger gets for a manifest that could not be fetched
 // below HTTP: not the first bytes a non-HTTP service sent, not a
 // resolver's or an internal address, not whether a port refused or timed
@@ -126,8 +80,8 @@ func publicError(fileURL string, err error) string {
 	what := "the file"
 	u, perr := url.Parse(fileURL)
 	if perr == nil {
-		if base := path.Base(u.Path); base == "robots.txt" || base == "data.txt" {
-			what = base
+		if k, ok := manifest.ByFile(path.Base(u.Path)); ok && !k.Sitemaps {
+			what = k.File
 		}
 	}
 	var re *ErrRefused

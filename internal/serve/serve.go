@@ -22,6 +22,9 @@
 //	GET  /healthz   -> {"status": "ok", "redis": "up"|"down"|"none"}
 //	GET  /metrics   -> Prometheus text format
 //	POST /v1/sitemaps {"site": URL, "agent": ...} -> JSON Lines (sitemaps.go)
+//	POST /v1/acquire  {"url": URL, "agent": "ExampleBot"} -> the decision, and when allowed
+//	                  "wait_ms" (0: fetch now) for the slot reserved for the caller (pace.go)
+//	POST /v1/report   {"url": URL, "status": 429, "retry_after": "120"} -> {"site", "pause_ms", "cause"}
 //
 // and the manifest tester (docs/tester.md): GET / is its page (page.go,
 // embedded with its script and style sheet), and its API answers with the
@@ -76,6 +79,7 @@ import (
 	"github.com/sitetxt/sitetxt/cache"
 	"github.com/sitetxt/sitetxt/cache/rediscache"
 	"github.com/sitetxt/sitetxt/fetch"
+	"github.com/sitetxt/sitetxt/pace"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/sitetxt/sitetxt/sitemap"
 )
@@ -97,8 +101,14 @@ const (
 	// DefaultMaxMemory is the memory budget of a serve process (see
 	// Config.MaxMemory and docs/fleet.md).
 	DefaultMaxMemory = 1 << 30
-	// DefaultMaxConns bounds the client connections held at once.
-	DefaultMaxConns = 1024
+	// DefaultMaxConns bounds the client connections held at once,
+	// DefaultMaxIdleConns those of them idle between requests (conns.go).
+	DefaultMaxConns     = 1024
+	DefaultMaxIdleConns = 256
+	// DefaultHeaderTimeout bounds reading a request's headers,
+	// DefaultIdleTimeout how long a connection is kept idle.
+	DefaultHeaderTimeout = 10 * time.Second
+	DefaultIdleTimeout   = 120 * time.Second
 	// DefaultReadTimeout bounds reading one request, body included: a
 	// client slower than that gets 408.
 	DefaultReadTimeout = 30 * time.Second
@@ -158,11 +168,27 @@ type Config struct {
 	// or when the last request waiting for it ends. One request waits for
 	// at most DefaultParallel sites at once.
 	MaxFetches int
-	// MaxConns bounds the client connections Serve holds at once; 0 means
-	// DefaultMaxConns. Past it, new connections wait in the kernel's queue.
-	MaxConns int
-	// ReadTimeout bounds reading a request; 0 means DefaultReadTimeout.
-	ReadTimeout time.Duration
+	// MaxConns bounds the client connections Serve holds at once, and
+	// MaxIdleConns those of them idle between requests; 0 means
+	// DefaultMaxConns and DefaultMaxIdleConns. A new connection past
+	// MaxConns closes the one idle the longest (or silent for a second);
+	// only when every connection is answering does it wait in the
+	// kernel's queue (conns.go).
+	MaxConns     int
+	MaxIdleConns int
+	// HeaderTimeout bounds reading a request's headers, ReadTimeout the
+	// whole request, body included; IdleTimeout how long a connection is
+	// kept between requests; 0 means the defaults.
+	HeaderTimeout time.Duration
+	ReadTimeout   time.Duration
+	IdleTimeout   time.Duration
+	// Pacer hands out the fetch slots of POST /v1/acquire and takes the
+	// feedback of POST /v1/report; nil means a pace.Memory of this
+	// process. A rediscache.Cache's Pacer shares them with the fleet.
+	Pacer pace.Pacer
+	// Pace reads the pace a site asks of an agent (its default, cap and
+	// which profiles honour the lines).
+	Pace pace.Reading
 }
 
 // withDefaults returns cfg with every zero limit set to its default.
@@ -175,6 +201,9 @@ func (cfg Config) withDefaults() Config {
 	orDefault(&cfg.FetchTimeout, DefaultFetchTimeout)
 	orDefault(&cfg.RequestTimeout, DefaultRequestTimeout)
 	orDefault(&cfg.ReadTimeout, DefaultReadTimeout)
+	orDefault(&cfg.MaxIdleConns, DefaultMaxIdleConns)
+	orDefault(&cfg.HeaderTimeout, DefaultHeaderTimeout)
+	orDefault(&cfg.IdleTimeout, DefaultIdleTimeout)
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
@@ -201,18 +230,25 @@ type Server struct {
 	// (/openapi.json names each).
 	routeTable map[string]*route
 	routes     []string
-	// flights bounds the fetches (and compiles) in flight, process-wide.
+	// flights bounds the fetches (and compiles) in flight, process-wide;
+	// the requests sent (one connection each) are bounded by the clients'
+	// transport (capped, guard.go).
 	flights *fetch.Limit
 	// requests is the memory requests being read and answered may take
 	// (admit).
 	requests *budget
+	// pacer is Config.Pacer, or one in memory.
+	pacer pace.Pacer
 	// siteFetch fetches the manifests the tester's requests name by
 	// "site" (source.go): the guarded client, the cache, the user agent
 	// and the fetch timeout of the robots.txt clients, the default size
 	// limit.
 	siteFetch *fetch.Fetcher
-	// sitemapFetch follows the sitemaps of POST /v1/sitemaps with the same
-	// client and cache.
+	// pool holds Serve's client connections (conns.go), once it runs.
+	pool atomic.Pointer[pool]
+	// sitemapFetch follows the sitemaps of POST /v1/sitemaps, with the
+	// cache and a client whose streams hold at most a quarter of the
+	// outbound slots (capped).
 	sitemapFetch *sitemap.Fetcher
 }
 
@@ -229,14 +265,23 @@ func New(cfg Config) *Server {
 	s := &Server{cfg: cfg, clients: map[robots.Profile]*robots.Client{}, log: cfg.Logger,
 		flights: fetch.NewLimit(cfg.MaxFetches), requests: newBudget(shares.requests)}
 	s.metrics = newMetrics(cfg.Redis, s.flights)
+	s.pacer = cfg.Pacer
+	if s.pacer == nil {
+		s.pacer = pace.NewMemory(pace.Options{})
+	}
+	s.metrics.pace = registerPace(s.metrics.reg, s.pacer)
 	rt := cfg.Transport
 	if rt == nil {
 		rt = newTransport(cfg.AllowPrivate)
 	}
-	hc := &http.Client{Transport: counting{next: rt, observe: func(outcome string, d time.Duration) {
+	observe := func(outcome string, d time.Duration) {
 		s.metrics.fetches.WithLabelValues(outcome).Inc()
 		s.metrics.fetchTime.Observe(d.Seconds())
-	}}}
+	}
+	outbound := &capped{next: rt, slots: make(chan struct{}, cfg.MaxFetches)}
+	hc := &http.Client{Transport: counting{next: outbound, observe: observe}}
+	streams := &capped{next: outbound, share: make(chan struct{}, max(1, cfg.MaxFetches/4))}
+	sitemapClient := &http.Client{Transport: counting{next: streams, observe: observe}}
 	policyBytes := shares.policies
 	ua := cfg.UserAgent
 	if ua == "" {
@@ -253,11 +298,13 @@ func New(cfg Config) *Server {
 	for _, p := range robots.Profiles {
 		s.clients[p] = &robots.Client{Profile: p, Fetcher: s.siteFetch, MaxPolicyBytes: policyBytes}
 	}
-	s.sitemapFetch = &sitemap.Fetcher{Fetcher: &fetch.Fetcher{Client: hc, UserAgent: ua, Timeout: cfg.RequestTimeout, Cache: cfg.Cache},
+	s.sitemapFetch = &sitemap.Fetcher{Fetcher: &fetch.Fetcher{Client: sitemapClient, UserAgent: ua, Timeout: cfg.RequestTimeout, Cache: cfg.Cache},
 		MaxFiles: SitemapMaxFiles, MaxTime: cfg.RequestTimeout}
 	s.mux, s.routeTable = http.NewServeMux(), map[string]*route{}
 	streamRoute(s, "POST /v1/check", Limits{Work: windowCost}, s.check)
 	streamRoute(s, "POST /v1/sitemaps", Limits{Work: sitemapCost}, s.sitemaps)
+	jsonRoute(s, "POST /v1/acquire", Limits{Work: resultCost}, s.runAcquire, func(*acquireRequest) int { return 1 })
+	jsonRoute(s, "POST /v1/report", Limits{}, s.runReport, nil)
 	jsonRoute(s, "POST /v1/prefs", Limits{MaxURLs: PrefsMaxURLs, Work: PrefsMaxURLs * resultCost}, s.runPrefs, func(r *prefsRequest) int { return len(r.URLs) })
 	s.getRoute("GET /healthz", http.HandlerFunc(s.healthz), true)
 	s.getRoute("GET /metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}), false)
@@ -372,14 +419,17 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 // Serve answers on ln until ctx is done, then stops accepting connections
 // and waits up to grace for the requests in flight to finish.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
-	ln = listen(ln, s.cfg.MaxConns)
+	p := newPool(ln, s.cfg.MaxConns, s.cfg.MaxIdleConns)
+	s.pool.Store(p)
+	ln = p
 	hs := &http.Server{
 		ConnContext:       withConn,
+		ConnState:         p.state,
 		Handler:           s.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: s.cfg.HeaderTimeout,
 		ReadTimeout:       s.cfg.ReadTimeout,
 		WriteTimeout:      s.cfg.RequestTimeout + 30*time.Second,
-		IdleTimeout:       120 * time.Second,
+		IdleTimeout:       s.cfg.IdleTimeout,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}

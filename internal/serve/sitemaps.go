@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/internal/sitemapjson"
 	"github.com/sitetxt/sitetxt/sitemap"
 )
@@ -23,10 +23,11 @@ const (
 )
 
 // sitemapCost is what one POST /v1/sitemaps is charged beyond its body
-// (Limits.Work): the reader's buffers and token, the set of URLs already
-// listed, the decisions and the answer's encoder (TestHostileSitemapsMemory
-// measures it).
-const sitemapCost = 16 << 20
+// (Limits.Work): the set of URLs already listed (at most SitemapMaxURLs
+// hashes, about 4 MiB), the reader's buffers and longest token, the
+// decisions and the answer's encoder. TestHostileServeSitemaps measures a
+// serve process under 32 of them.
+const sitemapCost = 8 << 20
 
 // sitemapsRequest is the body of POST /v1/sitemaps.
 type sitemapsRequest struct {
@@ -96,7 +97,7 @@ func (s *Server) sitemaps(ctx context.Context, w http.ResponseWriter, req *sitem
 	c := s.clients[prof]
 	u, _ := url.Parse(req.Site)
 	var d *sitemap.Discovery
-	if u.Path == "" || u.Path == "/" || strings.HasSuffix(u.Path, "/robots.txt") {
+	if manifest.Sitemap.Discovers(u) {
 		d = s.sitemapFetch.Discover(ctx, req.Site, c)
 	} else {
 		d = s.sitemapFetch.Walk(ctx, c, req.Site)
