@@ -226,7 +226,7 @@ func printTree(w io.Writer, f *grammar.File, linted int) {
 		for i, a := range r.Agents {
 			agents[i] = a.Value
 		}
-		fmt.Fprintf(w, "record %s (User-agent: %s):\n", r.Pos.Pos(), visible(strings.Join(agents, ", ")))
+		fmt.Fprintf(w, "record %s (User-agent: %s):\n", r.Pos, visible(strings.Join(agents, ", ")))
 		for _, l := range r.Lines {
 			line(l)
 		}
