@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/sitetxt/sitetxt/fetch"
@@ -100,15 +101,22 @@ func oneSource(field string, text *string, site string) *apiError {
 	return nil
 }
 
-// siteURL returns the URL of the manifest called name of site: site
-// itself when its path already ends in "/"+name, else the manifest of the
-// site serving it. A site given without a scheme is taken to be https.
+// siteURL returns the URL of the manifest called name of site: the
+// site's own (at its root) for robots.txt, which has no other place and
+// no query (RFC 9309 2.3); for data.txt, site itself when its path
+// already ends in "/data.txt", without its query and fragment, else the
+// one at the site's root. One origin is one URL, so one cache key and one
+// fetch, whatever query a tester's link carries. A site given without a
+// scheme is taken to be https.
 func siteURL(site, name string) (string, *apiError) {
 	if !strings.Contains(site, "://") {
 		site = "https://" + site
 	}
-	if strings.HasSuffix(strings.SplitN(strings.SplitN(site, "?", 2)[0], "#", 2)[0], "/"+name) && fetch.IsURL(site) {
-		return site, nil
+	if u, err := url.Parse(site); err == nil && name != "robots.txt" && strings.HasSuffix(u.Path, "/"+name) && fetch.IsURL(site) {
+		u.RawQuery, u.Fragment, u.RawFragment, u.ForceQuery = "", "", "", false
+		if src, err := fetch.SourceURL(u.String(), name); err == nil {
+			return src, nil
+		}
 	}
 	u, err := fetch.ManifestURL(site, name)
 	if err != nil {
