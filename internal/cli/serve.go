@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -16,6 +17,7 @@ import (
 	"github.com/sitetxt/sitetxt/cache"
 	"github.com/sitetxt/sitetxt/cache/rediscache"
 	"github.com/sitetxt/sitetxt/internal/serve"
+	"github.com/sitetxt/sitetxt/pace"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )
@@ -45,6 +47,9 @@ type serveOptions struct {
 	IdleTime     time.Duration
 	MaxAgent     int
 	Hosts        []string
+	PaceDefault  time.Duration
+	PaceMax      time.Duration
+	PaceLines    string
 
 	// ready, when set, is called with the address listened on (tests).
 	ready func(addr string)
@@ -72,6 +77,16 @@ Each site's robots.txt is fetched once per expiry and cached in memory. With
 shares the cache and a lease per robots.txt, so a site sees one request per
 expiry from the whole fleet. When Redis is down or slow, answers continue
 from the local cache and direct fetches; nothing fails (docs/fleet.md).
+
+POST /v1/acquire {"url": ..., "agent": ...} paces a crawler: it answers the
+decision of /v1/check for the URL and, when it may be fetched, "wait_ms"
+(0: fetch now), the wait for the slot it reserved for the caller, spaced
+as the agent's group asks (Crawl-delay, Request-rate, Visit-time;
+--pace-default when it asks for nothing, at most --pace-max, read as
+--pace-lines says). POST /v1/report {"url", "status", "retry_after"} feeds
+back what a fetch answered: a 429 or 503 with Retry-After pauses the site,
+repeated 5xx back off. With --redis the slots and pauses are the fleet's;
+while Redis is down each process paces on its own.
 
 The service is meant to face strangers. It refuses to fetch from any
 address that is not a public one (loopback, private, link-local,
@@ -121,6 +136,9 @@ with status 499 when the client did not receive the whole answer.`,
 	fl.IntVar(&opts.MaxAgent, "max-agent", serve.DefaultMaxAgent, "most bytes in a request's agent")
 	fl.StringSliceVar(&opts.Hosts, "host", nil, "a name this service answers to (the Host header; repeat for more); default: localhost and the listen address")
 	fl.DurationVar(&opts.Grace, "grace", 30*time.Second, "on SIGTERM, how long to wait for requests in flight")
+	fl.DurationVar(&opts.PaceDefault, "pace-default", pace.DefaultInterval, "POST /v1/acquire: the least time between two fetches from a site whose robots.txt asks for none (0: none)")
+	fl.DurationVar(&opts.PaceMax, "pace-max", pace.DefaultMax, "POST /v1/acquire: the slowest pace a site may ask for; a longer Crawl-delay or Request-rate is paced at this, with a diagnostic")
+	fl.StringVar(&opts.PaceLines, "pace-lines", "profile", "POST /v1/acquire: which profiles honour Crawl-delay, Request-rate and Visit-time: profile (all but google, whose crawlers ignore them), always or never")
 	fl.StringVar(&opts.LogFormat, "log-format", "text", "log format: text or json")
 	fl.StringVar(&opts.LogLevel, "log-level", "info", "least level logged: debug, info, warn or error")
 	return cmd
@@ -143,6 +161,10 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 	if opts.MaxConns < 0 || opts.MaxIdleConns < 0 || opts.MaxAgent < 0 || opts.HeaderTime < 0 || opts.ReadTime < 0 || opts.IdleTime < 0 {
 		return usageError("--max-conns, --max-idle-conns, --max-agent and the timeouts must be positive")
 	}
+	reading, err := paceReading(opts)
+	if err != nil {
+		return err
+	}
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(maxMem))
 	log, err := serveLogger(opts)
 	if err != nil {
@@ -151,7 +173,8 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 	cfg := serve.Config{Profile: prof, UserAgent: opts.UserAgent, AllowPrivate: opts.AllowPrivate,
 		MaxURLs: opts.MaxURLs, MaxBody: opts.MaxBody, FetchTimeout: opts.Timeout, RequestTimeout: opts.ReqTimeout, Logger: log,
 		MaxMemory: maxMem, MaxConns: opts.MaxConns, MaxAgent: opts.MaxAgent, Hosts: opts.Hosts,
-		MaxIdleConns: opts.MaxIdleConns, HeaderTimeout: opts.HeaderTime, ReadTimeout: opts.ReadTime, IdleTimeout: opts.IdleTime}
+		MaxIdleConns: opts.MaxIdleConns, HeaderTimeout: opts.HeaderTime, ReadTimeout: opts.ReadTime, IdleTimeout: opts.IdleTime,
+		Pace: reading}
 	if opts.TokenFile != "" {
 		b, err := os.ReadFile(opts.TokenFile)
 		if err != nil {
@@ -167,7 +190,7 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 			return err
 		}
 		defer rc.Close()
-		cfg.Cache, cfg.Redis = rc, rc
+		cfg.Cache, cfg.Redis, cfg.Pacer = rc, rc, rc.Pacer(pace.Options{})
 	}
 	ln, err := net.Listen("tcp", opts.Listen)
 	if err != nil {
@@ -200,6 +223,22 @@ func serveLogger(opts *serveOptions) (*slog.Logger, error) {
 		return slog.New(slog.NewJSONHandler(opts.IO.ErrOut, hopts)), nil
 	}
 	return nil, usageError("unknown --log-format %q (want text or json)", opts.LogFormat)
+}
+
+// paceReading reads the --pace-* flags.
+func paceReading(opts *serveOptions) (pace.Reading, error) {
+	lines, err := pace.ParseLines(cmp.Or(opts.PaceLines, "profile"))
+	if err != nil {
+		return pace.Reading{}, usageError("--pace-lines: %v", err)
+	}
+	if opts.PaceDefault < 0 || opts.PaceMax < 0 {
+		return pace.Reading{}, usageError("--pace-default and --pace-max must not be negative")
+	}
+	r := pace.Reading{Default: opts.PaceDefault, Max: opts.PaceMax, Lines: lines}
+	if r.Default == 0 {
+		r.Default = -1 // none
+	}
+	return r, nil
 }
 
 // openRedis opens the --redis cache, its local copy sized from the memory

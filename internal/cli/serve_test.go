@@ -33,6 +33,8 @@ func TestServeUsageErrors(t *testing.T) {
 		{[]string{"serve", "--redis", "http://x"}, "--redis"},
 		{[]string{"serve", "--listen", "256.0.0.1:99999"}, "--listen"},
 		{[]string{"serve", "extra"}, "needs 0 argument"},
+		{[]string{"serve", "--pace-lines", "sometimes"}, "--pace-lines"},
+		{[]string{"serve", "--pace-default", "-1s"}, "must not be negative"},
 	} {
 		_, stderr, code := runCLI(t, "", tc.args...)
 		if code != ExitError || !strings.Contains(stderr, tc.msg) {
@@ -100,6 +102,7 @@ func startServe(t *testing.T, set func(*serveOptions)) *runningServe {
 	case a := <-addr:
 		rs.base = "http://" + a
 	case err := <-done:
+		done <- err // for stop, at the test's end
 		t.Fatalf("serveRun() = %v before it was ready", err)
 	}
 	return rs

@@ -60,7 +60,8 @@ func (s *Server) answer(ctx context.Context, stop context.CancelFunc, w http.Res
 				if !ok {
 					return
 				}
-				a.put(i, s.decideOne(ctx, c, prof, agent, urls[i]))
+				r, _ := s.decideOne(ctx, c, prof, agent, urls[i])
+				a.put(i, r)
 			}
 		})
 	}
@@ -73,11 +74,12 @@ func (s *Server) answer(ctx context.Context, stop context.CancelFunc, w http.Res
 	wg.Wait()
 }
 
-// decideOne decides one URL, counting it in the metrics.
-func (s *Server) decideOne(ctx context.Context, c *robots.Client, prof robots.Profile, agent, url string) Result {
+// decideOne decides one URL, counting it in the metrics; the Client's
+// answer too, nil when there is none.
+func (s *Server) decideOne(ctx context.Context, c *robots.Client, prof robots.Profile, agent, url string) (Result, *robots.Answer) {
 	if ctx.Err() != nil {
 		// The client left or the request's time is up: fetch no more for it.
-		return ended(url, agent, prof, ctx.Err())
+		return ended(url, agent, prof, ctx.Err()), nil
 	}
 	iu, err := input.ReadURL(url)
 	if err == nil && !iu.Absolute() {
@@ -86,7 +88,7 @@ func (s *Server) decideOne(ctx context.Context, c *robots.Client, prof robots.Pr
 	if err != nil {
 		// The reading of docs/cli.md: an error for this URL alone.
 		s.metrics.decisions.WithLabelValues("error").Inc()
-		return Result{Decision: decision.Decision{URL: url, Agent: agent, Profile: prof.String(), Reason: "not an http or https URL"}, Error: err.Error()}
+		return Result{Decision: decision.Decision{URL: url, Agent: agent, Profile: prof.String(), Reason: "not an http or https URL"}, Error: err.Error()}, nil
 	}
 	a, err := c.Check(ctx, agent, url)
 	switch {
@@ -104,7 +106,7 @@ func (s *Server) decideOne(ctx context.Context, c *robots.Client, prof robots.Pr
 			s.metrics.answers.WithLabelValues("miss").Inc()
 		}
 	}
-	return s.decisionOf(url, agent, prof, a, err)
+	return s.decisionOf(url, agent, prof, a, err), a
 }
 
 // writeResults writes {"results": [...]} with the results of a, in order.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/internal/decision"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
 )
 
@@ -29,7 +30,7 @@ func (s *Server) notRouted(h http.Handler) http.Handler {
 			s.fail(w, http.StatusMethodNotAllowed, "method "+r.Method+" not allowed here; allowed: "+allow)
 			return
 		}
-		s.fail(w, http.StatusNotFound, "no such endpoint: "+r.URL.Path+" (the tester is GET /; POST /v1/check, /v1/test, /v1/datasets, /v1/agents, /v1/sitemaps; GET /openapi.json, /healthz, /metrics)")
+		s.fail(w, http.StatusNotFound, "no such endpoint: "+r.URL.Path+" (the tester is GET /; POST /v1/check, /v1/acquire, /v1/report, /v1/test, /v1/datasets, /v1/agents, /v1/sitemaps; GET /openapi.json, /healthz, /metrics)")
 	})
 }
 
@@ -79,8 +80,8 @@ func publicError(fileURL string, err error) string {
 	what := "the file"
 	u, perr := url.Parse(fileURL)
 	if perr == nil {
-		if base := path.Base(u.Path); base == "robots.txt" || base == "data.txt" {
-			what = base
+		if k, ok := manifest.ByFile(path.Base(u.Path)); ok && !k.Sitemaps {
+			what = k.File
 		}
 	}
 	var re *ErrRefused

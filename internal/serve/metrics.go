@@ -16,6 +16,7 @@ type metrics struct {
 	answers   *prometheus.CounterVec   // by where robots.txt came from: cache or fetch
 	fetches   *prometheus.CounterVec   // robots.txt requests by outcome
 	fetchTime prometheus.Histogram
+	pace      paceMetrics
 }
 
 func newMetrics(rc *rediscache.Cache, flights *fetch.Limit) *metrics {

@@ -22,6 +22,9 @@
 //	GET  /healthz   -> {"status": "ok", "redis": "up"|"down"|"none"}
 //	GET  /metrics   -> Prometheus text format
 //	POST /v1/sitemaps {"site": URL, "agent": ...} -> JSON Lines (sitemaps.go)
+//	POST /v1/acquire  {"url": URL, "agent": "ExampleBot"} -> the decision, and when allowed
+//	                  "wait_ms" (0: fetch now) for the slot reserved for the caller (pace.go)
+//	POST /v1/report   {"url": URL, "status": 429, "retry_after": "120"} -> {"site", "pause_ms", "cause"}
 //
 // and the manifest tester (docs/tester.md): GET / is its page (page.go,
 // embedded with its script and style sheet), and its API answers with the
@@ -76,6 +79,7 @@ import (
 	"github.com/sitetxt/sitetxt/cache"
 	"github.com/sitetxt/sitetxt/cache/rediscache"
 	"github.com/sitetxt/sitetxt/fetch"
+	"github.com/sitetxt/sitetxt/pace"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/sitetxt/sitetxt/sitemap"
 )
@@ -178,6 +182,13 @@ type Config struct {
 	HeaderTimeout time.Duration
 	ReadTimeout   time.Duration
 	IdleTimeout   time.Duration
+	// Pacer hands out the fetch slots of POST /v1/acquire and takes the
+	// feedback of POST /v1/report; nil means a pace.Memory of this
+	// process. A rediscache.Cache's Pacer shares them with the fleet.
+	Pacer pace.Pacer
+	// Pace reads the pace a site asks of an agent (its default, cap and
+	// which profiles honour the lines).
+	Pace pace.Reading
 }
 
 // withDefaults returns cfg with every zero limit set to its default.
@@ -226,6 +237,8 @@ type Server struct {
 	// requests is the memory requests being read and answered may take
 	// (admit).
 	requests *budget
+	// pacer is Config.Pacer, or one in memory.
+	pacer pace.Pacer
 	// siteFetch fetches the manifests the tester's requests name by
 	// "site" (source.go): the guarded client, the cache, the user agent
 	// and the fetch timeout of the robots.txt clients, the default size
@@ -252,6 +265,11 @@ func New(cfg Config) *Server {
 	s := &Server{cfg: cfg, clients: map[robots.Profile]*robots.Client{}, log: cfg.Logger,
 		flights: fetch.NewLimit(cfg.MaxFetches), requests: newBudget(shares.requests)}
 	s.metrics = newMetrics(cfg.Redis, s.flights)
+	s.pacer = cfg.Pacer
+	if s.pacer == nil {
+		s.pacer = pace.NewMemory(pace.Options{})
+	}
+	s.metrics.pace = registerPace(s.metrics.reg, s.pacer)
 	rt := cfg.Transport
 	if rt == nil {
 		rt = newTransport(cfg.AllowPrivate)
@@ -285,6 +303,9 @@ func New(cfg Config) *Server {
 	s.mux, s.routeTable = http.NewServeMux(), map[string]*route{}
 	streamRoute(s, "POST /v1/check", Limits{Work: windowCost}, s.check)
 	streamRoute(s, "POST /v1/sitemaps", Limits{Work: sitemapCost}, s.sitemaps)
+	jsonRoute(s, "POST /v1/acquire", Limits{Work: resultCost}, s.runAcquire, func(*acquireRequest) int { return 1 })
+	jsonRoute(s, "POST /v1/report", Limits{}, s.runReport, nil)
+	jsonRoute(s, "POST /v1/prefs", Limits{MaxURLs: PrefsMaxURLs, Work: PrefsMaxURLs * resultCost}, s.runPrefs, func(r *prefsRequest) int { return len(r.URLs) })
 	s.getRoute("GET /healthz", http.HandlerFunc(s.healthz), true)
 	s.getRoute("GET /metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}), false)
 	s.routePage()

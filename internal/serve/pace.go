@@ -1,0 +1,187 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/sitetxt/sitetxt/internal/jsonview"
+	"github.com/sitetxt/sitetxt/pace"
+)
+
+// acquireRequest is the body of POST /v1/acquire: the URL a crawler is
+// about to fetch, its agent, and the profile (default: Config.Profile).
+type acquireRequest struct {
+	URL     string  `json:"url"`
+	Agent   *string `json:"agent"`
+	Profile string  `json:"profile"`
+}
+
+// acquireResponse is the answer of POST /v1/acquire: the /v1/check result
+// for the URL and, when it may be fetched, the slot reserved for the
+// caller: wait_ms (0: fetch now) and the pace it was spaced by. A URL
+// that may not be fetched reserves nothing and has neither.
+type acquireResponse struct {
+	Result
+	WaitMS *int64    `json:"wait_ms,omitempty"`
+	Pace   *paceView `json:"pace,omitempty"`
+}
+
+// paceView is a pace.Pace in JSON: the interval in seconds, what set it
+// ("crawl-delay", "request-rate", "default"), the Visit-time window
+// ("HH:MM" UTC) and the diagnostics of the reading (a capped value, lines
+// not honoured under the profile).
+type paceView struct {
+	Seconds     float64               `json:"seconds"`
+	Source      string                `json:"source"`
+	VisitTime   *visitTimeView        `json:"visit_time,omitempty"`
+	Diagnostics []jsonview.Diagnostic `json:"diagnostics,omitempty"`
+}
+
+type visitTimeView struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+func paceViewOf(p pace.Pace) *paceView {
+	v := &paceView{Seconds: p.Interval.Seconds(), Source: p.Source}
+	if w := p.Window; w != nil {
+		hm := func(m int) string { return fmt.Sprintf("%02d:%02d", m/60, m%60) }
+		v.VisitTime = &visitTimeView{From: hm(w.From), To: hm(w.To)}
+	}
+	if len(p.Diagnostics) > 0 {
+		v.Diagnostics = jsonview.Diagnostics(p.Diagnostics)
+	}
+	return v
+}
+
+// runAcquire decides the URL as /v1/check does and, when it may be
+// fetched, reserves the site's next slot for the caller. The gate has
+// bounded the agent, and its context carries the fetch cap.
+func (s *Server) runAcquire(ctx context.Context, req *acquireRequest) (*acquireResponse, *apiError) {
+	if req.Agent == nil {
+		return nil, badRequest(`bad request body: no "agent" (the crawler's product token: its group's pace applies)`)
+	}
+	agent := *req.Agent
+	if req.URL == "" {
+		return nil, badRequest(`bad request body: no "url" (the URL about to be fetched)`)
+	}
+	prof, aerr := s.profileOf(req.Profile)
+	if aerr != nil {
+		return nil, aerr
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
+	defer cancel()
+	res, a := s.decideOne(ctx, s.clients[prof], prof, agent, req.URL)
+	resp := &acquireResponse{Result: res}
+	if a == nil || !res.Allowed {
+		s.metrics.pace.acquired.WithLabelValues("disallowed").Inc()
+		return resp, nil
+	}
+	p := s.cfg.Pace.Of(a.Policy(), agent)
+	wait, err := s.pacer.Acquire(ctx, strings.TrimSuffix(a.RobotsURL, "/robots.txt"), p)
+	if err != nil {
+		return nil, &apiError{http.StatusServiceUnavailable, "the request ended before a slot was reserved"}
+	}
+	result := "now"
+	if wait > 0 {
+		result = "wait"
+	}
+	s.metrics.pace.acquired.WithLabelValues(result).Inc()
+	s.metrics.pace.wait.Observe(wait.Seconds())
+	ms := int64((wait + time.Millisecond - 1) / time.Millisecond)
+	resp.WaitMS, resp.Pace = &ms, paceViewOf(p)
+	return resp, nil
+}
+
+// reportRequest is the body of POST /v1/report: what a fetch of url
+// answered, its status and its Retry-After header as the site sent it
+// (a number of seconds may come as a JSON number).
+type reportRequest struct {
+	URL        string     `json:"url"`
+	Status     int        `json:"status"`
+	RetryAfter flexString `json:"retry_after"`
+}
+
+// flexString is a JSON string, or a number taken as its text.
+type flexString string
+
+func (f *flexString) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] != '"' && !bytes.Equal(b, []byte("null")) {
+		var n json.Number
+		if err := json.Unmarshal(b, &n); err != nil {
+			return fmt.Errorf("retry_after: want seconds or an HTTP date")
+		}
+		*f = flexString(n)
+		return nil
+	}
+	return json.Unmarshal(b, (*string)(f))
+}
+
+// reportResponse is the answer of POST /v1/report: the site, and the
+// pause in force for it after the report (pause_ms 0: none), with its
+// cause ("retry-after", "backoff").
+type reportResponse struct {
+	Site    string `json:"site"`
+	PauseMS int64  `json:"pause_ms"`
+	Cause   string `json:"cause,omitempty"`
+}
+
+// runReport feeds a fetch's answer back to the pacer.
+func (s *Server) runReport(ctx context.Context, req *reportRequest) (*reportResponse, *apiError) {
+	if req.Status < 100 || req.Status > 599 {
+		return nil, badRequest(`bad request body: "status" %d is not an HTTP status (100 to 599)`, req.Status)
+	}
+	if len(req.RetryAfter) > 64 {
+		return nil, badRequest(`bad request body: "retry_after" is %d bytes long; at most 64 (seconds or an HTTP date)`, len(req.RetryAfter))
+	}
+	site, err := pace.Site(req.URL)
+	if err != nil {
+		return nil, badRequest(`bad request body: "url" %s`, strconv.Quote(req.URL))
+	}
+	p, err := s.pacer.Report(ctx, site, req.Status, string(req.RetryAfter))
+	if err != nil {
+		return nil, &apiError{http.StatusServiceUnavailable, "the request ended before the report was taken"}
+	}
+	if p.Wait > 0 {
+		s.metrics.pace.pauses.WithLabelValues(p.Cause).Inc()
+	}
+	return &reportResponse{Site: site, PauseMS: p.Wait.Milliseconds(), Cause: p.Cause}, nil
+}
+
+// paceMetrics are the pacer's metrics.
+type paceMetrics struct {
+	acquired *prometheus.CounterVec // by result: now, wait, disallowed
+	wait     prometheus.Histogram
+	pauses   *prometheus.CounterVec // by cause
+}
+
+// registerPace adds the pacer's metrics to reg; the sites it paces when
+// it counts them.
+func registerPace(reg *prometheus.Registry, p pace.Pacer) paceMetrics {
+	m := paceMetrics{
+		acquired: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sitetxt_pace_acquisitions_total", Help: "POST /v1/acquire answers: now (a slot to use at once), wait (a slot later), disallowed (no slot: robots.txt disallows the URL).",
+		}, []string{"result"}),
+		wait: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "sitetxt_pace_wait_seconds", Help: "The waits POST /v1/acquire handed out (0 for a slot to use at once).",
+			Buckets: []float64{0, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 300, 3600},
+		}),
+		pauses: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sitetxt_pace_pauses_total", Help: "Reports that left a site paused, by cause: retry-after (429 or 5xx with Retry-After), backoff (server errors).",
+		}, []string{"cause"}),
+	}
+	reg.MustRegister(m.acquired, m.wait, m.pauses)
+	if n, ok := p.(interface{ Len() int }); ok {
+		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "sitetxt_pace_sites", Help: "Sites this process paced lately (whose pace state it holds).",
+		}, func() float64 { return float64(n.Len()) }))
+	}
+	return m
+}
