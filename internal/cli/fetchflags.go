@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sitetxt/sitetxt/cache"
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/input"
@@ -119,12 +120,12 @@ func (ff *fetchFlags) Fetcher() *fetch.Fetcher {
 	case ff.NoCache:
 		// Nothing persists, but within one run a manifest is fetched once,
 		// however many profiles read it.
-		f.Cache = new(fetch.MemoryCache)
+		f.Cache = new(cache.Memory)
 	case ff.CacheDir != "":
-		f.Cache = fetch.DirCache{Dir: ff.CacheDir}
+		f.Cache = cache.Dir{Dir: ff.CacheDir}
 	default:
-		if dir, err := fetch.DefaultCacheDir(); err == nil {
-			f.Cache = fetch.DirCache{Dir: dir}
+		if dir, err := cache.DefaultDir(); err == nil {
+			f.Cache = cache.Dir{Dir: dir}
 		}
 		// Without a user cache directory, the cache lives in memory.
 	}
