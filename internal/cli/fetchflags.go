@@ -131,15 +131,30 @@ func (ff *fetchFlags) Fetcher() *fetch.Fetcher {
 		// however many profiles read it.
 		f.Cache = new(cache.Memory)
 	case ff.CacheDir != "":
-		f.Cache = cache.Dir{Dir: ff.CacheDir}
+		f.Cache = ff.openDir(ff.CacheDir)
 	default:
 		if dir, err := cache.DefaultDir(); err == nil {
-			f.Cache = cache.Dir{Dir: dir}
+			f.Cache = ff.openDir(dir)
 		}
 		// Without a user cache directory, the cache lives in memory.
 	}
 	ff.fetcher = f
 	return f
+}
+
+// openDir opens the cache directory dir (cache.OpenDir: created 0700, the
+// orphaned temporary files of killed writers removed); one that others may
+// write to, or that cannot be made, is not used: a warning says so and
+// the cache lives in memory for the run.
+func (ff *fetchFlags) openDir(dir string) cache.Cache {
+	d, err := cache.OpenDir(dir)
+	if err != nil {
+		if ff.ios != nil {
+			warn(ff.ios, "%v: the cache is kept in memory for this run", err)
+		}
+		return new(cache.Memory)
+	}
+	return d
 }
 
 // access returns the access method a fetched manifest of kind k is read
