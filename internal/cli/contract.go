@@ -495,11 +495,11 @@ func agentNote(ios *IOStreams, prof robots.Profile, agent string) {
 
 // machineOutput opens the writer -o asks for: JSON Lines for "json", CSV
 // with header as its first row for "csv", and neither for text.
-func machineOutput(out *stream, format string, header []string) (*jsonLines, *csvRows, error) {
-	switch format {
-	case "json":
+func machineOutput(out *stream, f format, header []string) (*jsonLines, *csvRows, error) {
+	switch f {
+	case fJSON:
 		return newJSONLines(out), nil, nil
-	case "csv":
+	case fCSV:
 		cw := newCSV(out)
 		return nil, cw, cw.write(header...)
 	}
