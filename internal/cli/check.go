@@ -172,11 +172,11 @@ func checkRun(opts *checkOptions) error {
 		switch {
 		case jl != nil:
 			if usage != nil {
-				return jl.write(audit.Verdict{Decision: cs.views.view(u.Typed, opts.Agent, d), Usage: usage}) // the decision object plus "usage"
+				return jl.write(audit.Verdict{Decision: cs.views.Of(u.Typed, opts.Agent, d), Usage: usage}) // the decision object plus "usage"
 			}
-			return jl.write(cs.views.view(u.Typed, opts.Agent, d))
+			return jl.write(cs.views.Of(u.Typed, opts.Agent, d))
 		case cw != nil:
-			return cw.write(decisionRow(cs.views.view(u.Typed, opts.Agent, d))...)
+			return cw.write(decisionRow(cs.views.Of(u.Typed, opts.Agent, d))...)
 		}
 		if header {
 			// Say who was asked, once: one agent answers for every URL.

@@ -132,7 +132,7 @@ func diffRun(opts *diffOptions) error {
 		switch {
 		case jl != nil:
 			return jl.write(jsonview.ComparisonOf(c, u, opts.Agent, func(i int, vd robots.Verdict) decisionJSON {
-				return views[i].view(u, opts.Agent, vd.Decision)
+				return views[i].Of(u, opts.Agent, vd.Decision)
 			}))
 		case cw != nil:
 			row := []string{u, opts.Agent}

@@ -140,18 +140,16 @@ func explainRun(opts *explainOptions) error {
 	readNotes(opts.IO, src, f)
 	markupWarning(opts.IO, src)
 	e := robots.Compile(f, prof).Explain(opts.Agent)
-	views := newDecisionViews(src.name, prof, src.fetched)
-
 	v := explainJSON{File: src.name, Agent: opts.Agent, Profile: prof.String(), Why: e.Why,
-		Groups: []*groupJSON{}, Rules: []explainRuleJSON{}, Sitemaps: []sitemapJSON{}, Usage: []*usageLineRef{}, Fetch: views.fetch}
+		Groups: []*groupJSON{}, Rules: []explainRuleJSON{}, Sitemaps: []sitemapJSON{}, Usage: []*usageLineRef{}, Fetch: fetchView(src.fetched)}
 	if d, ok := src.fixed(); ok {
 		v.Why = "the fetch decides every URL: " + d.Reason
 	} else {
 		for _, g := range e.Groups {
-			v.Groups = append(v.Groups, views.group(g))
+			v.Groups = append(v.Groups, decision.GroupOf(g, src.name))
 		}
 		for _, r := range e.Rules {
-			v.Rules = append(v.Rules, explainRuleJSON{*views.rule(r), r.Implied})
+			v.Rules = append(v.Rules, explainRuleJSON{*decision.RuleOf(r, src.name), r.Implied})
 		}
 		if cd := e.CrawlDelay; cd != nil {
 			s := cd.Delay.Seconds()

@@ -175,9 +175,9 @@ func matrixRun(opts *matrixOptions) error {
 		}
 		switch {
 		case jl != nil:
-			row := matrixJSON{URL: u, Profile: views.profile, Decisions: make([]decisionJSON, len(ds))}
+			row := matrixJSON{URL: u, Profile: views.Profile(), Decisions: make([]decisionJSON, len(ds))}
 			for i, d := range ds {
-				row.Decisions[i] = views.view(u, agents[i], d)
+				row.Decisions[i] = views.Of(u, agents[i], d)
 			}
 			return jl.write(row)
 		case cw != nil:

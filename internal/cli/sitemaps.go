@@ -312,7 +312,7 @@ func (r *sitemapsRunState) url(f *sitemap.Found) error {
 			r.sites.failure = &exitError{code: ExitError}
 		} else {
 			d = cs.decide(f.URL)
-			v.decided = &decided{cs.views.view(f.URL, r.opts.Agent, d)}
+			v.decided = &decided{cs.views.Of(f.URL, r.opts.Agent, d)}
 			r.count(f.Sitemap, d.Allowed)
 		}
 	}
