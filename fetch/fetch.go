@@ -57,6 +57,13 @@ type Fetcher struct {
 	Retry time.Duration
 	// Now is the clock; nil means time.Now. Tests set it.
 	Now func() time.Time
+	// RefreshBefore makes a cached copy fetched before it unusable however
+	// fresh: the server is asked again and its answer stored, so that later
+	// fetches use it ("sitetxt --refresh" sets it to the start of the run:
+	// each manifest is asked for once, then read from the cache). A cached
+	// copy still makes the request conditional (If-None-Match,
+	// If-Modified-Since). The zero time refreshes nothing.
+	RefreshBefore time.Time
 
 	once     sync.Once
 	mem      *MemoryCache
@@ -186,7 +193,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m *Access) *Result {
 			cached = e
 		}
 	}
-	if cached != nil && cached.fresh(m, now) {
+	if cached != nil && cached.fresh(m, now) && !cached.FetchedAt.Before(f.RefreshBefore) {
 		r := resultOf(cached, m)
 		r.FromCache = true
 		return r

@@ -113,9 +113,9 @@ func (l *Line) inBNF() bool { return !l.Typo && !l.NoColon }
 // after a rule line that starts the next record. Only lines in the BNF's
 // form place records: a misspelt field (Line.Typo) or a line with no colon
 // (Line.NoColon) is an unknown line there, as are Content-Usage and other
-// extension lines. The draft and norobots profiles read records; RFC 9309
-// and Google's parser group lines without regard to blank lines, so the
-// rfc9309 and google profiles read File.Lines.
+// extension lines. The 1994 and 1996/97 texts group a file's lines by
+// these records; RFC 9309 and Google's parser group lines without regard
+// to blank lines, so a reader of those reads File.Lines.
 //
 // Records are built by the participle grammar (see grammar.go): each is
 // part of the node participle makes for the production record =

@@ -215,8 +215,8 @@ func indexFrom(src string, i int, c byte) int {
 // space is the white space around fields and values: space and tab, as
 // RFC 9309's ABNF (WS = SP / HTAB) and the drafts' BNF (space = 1*(SP |
 // HT)) define it. Vertical tab, form feed and other control bytes are
-// part of the field or value they stand in; package robots reads them as
-// Google's parser does under its google profile.
+// part of the field or value they stand in; a reader that follows
+// Google's parser reads them as it does.
 const space = " \t"
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' }

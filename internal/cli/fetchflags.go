@@ -29,6 +29,9 @@ type fetchFlags struct {
 	UserAgent string
 	CacheDir  string
 	NoCache   bool
+	// Refresh asks the servers again for what the cache holds, and stores
+	// their answers (fetch.Fetcher.RefreshBefore: the start of the run).
+	Refresh bool
 	// CAFile names a PEM file of certificate authorities trusted instead
 	// of the system's; Insecure skips certificate checks (with a warning).
 	CAFile   string
@@ -39,6 +42,7 @@ type fetchFlags struct {
 	Profile string
 
 	fetcher *fetch.Fetcher
+	began   time.Time // when the fetcher was made: the start of the run
 	client  *http.Client
 	ios     *IOStreams // for notes and warnings, set by prepare
 	setup   error      // why the fetcher could not be made as asked
@@ -56,6 +60,7 @@ func (ff *fetchFlags) AddFlags(cmd *cobra.Command) {
 	fl.StringVar(&ff.UserAgent, "user-agent", defaultUserAgent(), "User-Agent header to send when fetching")
 	fl.StringVar(&ff.CacheDir, "cache-dir", "", "keep fetched manifests in this directory (default: the user cache directory/sitetxt)")
 	fl.BoolVar(&ff.NoCache, "no-cache", false, "fetch every manifest, neither reading nor writing the cache")
+	fl.BoolVar(&ff.Refresh, "refresh", false, "fetch every manifest anew, however fresh its cached copy, and keep the answer in the cache for the next runs")
 	fl.StringVar(&ff.CAFile, "ca-file", "", "trust the certificate authorities in this PEM file instead of the system's")
 	fl.BoolVar(&ff.Insecure, "insecure", false, "do not verify TLS certificates (a warning says so; for test servers only)")
 }
@@ -112,6 +117,10 @@ func (ff *fetchFlags) Fetcher() *fetch.Fetcher {
 		return ff.fetcher
 	}
 	f := &fetch.Fetcher{Timeout: ff.Timeout, UserAgent: ff.UserAgent, Client: ff.client}
+	ff.began = time.Now()
+	if ff.Refresh {
+		f.RefreshBefore = ff.began
+	}
 	if f.UserAgent == "" {
 		f.UserAgent = defaultUserAgent()
 	}
@@ -163,7 +172,14 @@ func (ff *fetchFlags) fetchSource(url string, k *manifest.Kind) (*source, error)
 	if r.Status == fetch.Error {
 		return nil, &exitError{code: ExitError, err: r.Failure()}
 	}
-	return &source{name: url, data: string(r.Body), fetched: r}, nil
+	return &source{name: url, data: string(r.Body), fetched: r, cached: ff.cached(r)}, nil
+}
+
+// cached reports whether r came from a cache written before this run: an
+// answer the fetcher fetched in this run and then read from its cache
+// again is this run's own.
+func (ff *fetchFlags) cached(r *fetch.Result) bool {
+	return r.FromCache && r.FetchedAt.Before(ff.began)
 }
 
 // resolveSource reads a command-line SOURCE: a file, "-" for standard

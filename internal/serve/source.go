@@ -177,7 +177,8 @@ func (rf *robotsFile) lintFile() *grammar.File {
 // fetchView is the fetch part of a decision for r, in public words when
 // the fetch failed below HTTP (publicError).
 func (s *Server) fetchView(r *fetch.Result) *decision.Fetch {
-	v := &decision.Fetch{URL: r.URL, Status: r.HTTPStatus, Meaning: r.Status.String()}
+	v := decision.FetchOf(r)
+	v.Error = ""
 	if r.Err != nil {
 		if r.HTTPStatus != 0 {
 			v.Error = r.Err.Error()
