@@ -35,6 +35,11 @@ func TestManifestURLOneOrigin(t *testing.T) {
 		{"http://example。org/", "http://example.org/robots.txt"},
 		{"http://example.org:/", "http://example.org/robots.txt"},
 		{"http://user:pw@example.org/", "http://example.org/robots.txt"},
+		{"http://[::1%25z1]:8080/", "http://[::1]:8080/robots.txt"},
+		{"http://[::1%25z999]:8080/x", "http://[::1]:8080/robots.txt"},
+		{"http://[2001:DB8::A%25eth0]/", "http://[2001:db8::a]/robots.txt"},
+		{"http://[::ffff:127.0.0.1%25z]/", "http://127.0.0.1/robots.txt"},
+		{"http://[fe80::1%25eth0]/", "http://[fe80::1%25eth0]/robots.txt"}, // a zone names a link-local host
 	}
 	for _, tt := range tests {
 		got, err := ManifestURL(tt.page, "robots.txt")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sitetxt/sitetxt/cache"
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/input"
@@ -130,15 +131,30 @@ func (ff *fetchFlags) Fetcher() *fetch.Fetcher {
 		// however many profiles read it.
 		f.Cache = new(fetch.MemoryCache)
 	case ff.CacheDir != "":
-		f.Cache = fetch.DirCache{Dir: ff.CacheDir}
+		f.Cache = ff.openDir(ff.CacheDir)
 	default:
 		if dir, err := fetch.DefaultCacheDir(); err == nil {
-			f.Cache = fetch.DirCache{Dir: dir}
+			f.Cache = ff.openDir(dir)
 		}
 		// Without a user cache directory, the cache lives in memory.
 	}
 	ff.fetcher = f
 	return f
+}
+
+// openDir opens the cache directory dir (cache.OpenDir: created 0700, the
+// orphaned temporary files of killed writers removed); one that others may
+// write to, or that cannot be made, is not used: a warning says so and
+// the cache lives in memory for the run.
+func (ff *fetchFlags) openDir(dir string) fetch.Cache {
+	d, err := cache.OpenDir(dir)
+	if err != nil {
+		if ff.ios != nil {
+			warn(ff.ios, "%v: the cache is kept in memory for this run", err)
+		}
+		return new(fetch.MemoryCache)
+	}
+	return d
 }
 
 // access returns the access method a fetched manifest of kind k is read
