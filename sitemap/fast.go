@@ -83,8 +83,8 @@ func (s *fastScan) scan(buf []byte, name string) bool {
 		k := &s.kids[s.nk]
 		k.at, k.name = i, buf[i+1:j]
 		j++
-		t := bytes.IndexByte(buf[j:], '<')
-		if t < 0 || t > maxValue {
+		t := bytes.IndexByte(buf[j:min(len(buf), j+maxValue+1)], '<')
+		if t < 0 {
 			return false
 		}
 		ok, lf := plainText(buf[j : j+t])

@@ -314,9 +314,31 @@ func BenchmarkTree(b *testing.B) {
 	}
 }
 
+// TestTree runs BenchmarkTree's machinery on a small tree (a root index of
+// 2 indexes of 2 sitemaps of 300 URLs): the floor fetches every file, the
+// read yields every URL.
+func TestTree(t *testing.T) {
+	var paths []string
+	for i := range 300 {
+		paths = append(paths, fmt.Sprintf("www.example.org/page?id=%d&x=y", i))
+	}
+	dir := t.TempDir()
+	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	defer srv.Close()
+	urls := writeTree(t, dir, srv.URL, paths, 2, 2, 300)
+	floor, _, _ := runTreeChild(t, "floor", urls)
+	read, _, _ := runTreeChild(t, "read", urls)
+	if floor.Err != "" || floor.Files != 7 || floor.Bytes == 0 {
+		t.Errorf("floor: %+v; want 7 files", floor)
+	}
+	if read.Err != "" || read.Files != 7 || read.URLs != 1200 {
+		t.Errorf("read: %+v; want 7 files, 1,200 URLs", read)
+	}
+}
+
 // runTreeChild runs treeChild(mode) in a child process and returns its
 // result, wall time and CPU time.
-func runTreeChild(b *testing.B, mode string, urls []string) (treeResult, time.Duration, time.Duration) {
+func runTreeChild(b testing.TB, mode string, urls []string) (treeResult, time.Duration, time.Duration) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), treeMode+"="+mode, treeURLs+"="+strings.Join(urls, " "))
 	cmd.Stderr = os.Stderr
