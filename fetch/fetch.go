@@ -43,9 +43,9 @@ type Fetcher struct {
 	// MaxRedirects is how many redirects are followed; 0 means
 	// DefaultMaxRedirects. More, or a loop, make the manifest "unavailable".
 	MaxRedirects int
-	// Cache keeps responses between fetches; nil means a MemoryCache of
-	// this Fetcher. Use NoCache{} to fetch every time.
-	Cache Cache
+	// Cache keeps responses between fetches; nil means a cache.Memory of
+	// this Fetcher. Use cache.None{} to fetch every time.
+	Cache cache.Cache
 	// MaxStale is how long past its expiry a cached robots.txt is still
 	// used under RFC 9309 and Google while the site is unreachable; 0 means
 	// DefaultMaxStale, a negative value means never.
@@ -66,7 +66,7 @@ type Fetcher struct {
 	RefreshBefore time.Time
 
 	once     sync.Once
-	mem      *MemoryCache
+	mem      *cache.Memory
 	mu       sync.Mutex
 	calls    map[string]*call
 	failures map[string]*outcome // at most maxFailures
@@ -152,11 +152,11 @@ func (f *Fetcher) now() time.Time {
 	return time.Now()
 }
 
-func (f *Fetcher) cache() Cache {
+func (f *Fetcher) cache() cache.Cache {
 	if f.Cache != nil {
 		return f.Cache
 	}
-	f.once.Do(func() { f.mem = new(MemoryCache) })
+	f.once.Do(func() { f.mem = new(cache.Memory) })
 	return f.mem
 }
 

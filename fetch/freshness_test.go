@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/sitetxt/sitetxt/cache"
 )
 
 // TestNegativeLifetime: a 404 or 410 is kept at most NegativeLifetime
@@ -54,7 +56,7 @@ func TestRefresh(t *testing.T) {
 	s := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(body.Load().(string)))
 	})
-	cache := new(MemoryCache)
+	cache := new(cache.Memory)
 	u := s.URL + "/robots.txt"
 	(&Fetcher{Now: clk.Now, Cache: cache}).Fetch(context.Background(), u, AccessRFC9309)
 	body.Store("User-agent: *\nDisallow: /new\n")

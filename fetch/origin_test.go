@@ -3,6 +3,8 @@ package fetch
 import (
 	"strings"
 	"testing"
+
+	"github.com/sitetxt/sitetxt/cache"
 )
 
 // TestManifestURLOneOrigin: every spelling of one origin gives one
@@ -63,7 +65,7 @@ func TestHostBounds(t *testing.T) {
 		if (err == nil) != tt.ok {
 			t.Errorf("ManifestURL(host of %d bytes) error = %v, want ok %v", len(tt.host), err, tt.ok)
 		}
-		f := &Fetcher{Cache: NoCache{}}
+		f := &Fetcher{Cache: cache.None{}}
 		r := f.Fetch(t.Context(), "http://"+tt.host+"/robots.txt", AccessRFC9309)
 		if !tt.ok && (r.Status != Error || len(f.failures) != 0) {
 			t.Errorf("Fetch(host of %d bytes) = %s, %d failures kept; want error, none", len(tt.host), r.Status, len(f.failures))

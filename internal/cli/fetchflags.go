@@ -129,11 +129,11 @@ func (ff *fetchFlags) Fetcher() *fetch.Fetcher {
 	case ff.NoCache:
 		// Nothing persists, but within one run a manifest is fetched once,
 		// however many profiles read it.
-		f.Cache = new(fetch.MemoryCache)
+		f.Cache = new(cache.Memory)
 	case ff.CacheDir != "":
 		f.Cache = ff.openDir(ff.CacheDir)
 	default:
-		if dir, err := fetch.DefaultCacheDir(); err == nil {
+		if dir, err := cache.DefaultDir(); err == nil {
 			f.Cache = ff.openDir(dir)
 		}
 		// Without a user cache directory, the cache lives in memory.
@@ -146,13 +146,13 @@ func (ff *fetchFlags) Fetcher() *fetch.Fetcher {
 // orphaned temporary files of killed writers removed); one that others may
 // write to, or that cannot be made, is not used: a warning says so and
 // the cache lives in memory for the run.
-func (ff *fetchFlags) openDir(dir string) fetch.Cache {
+func (ff *fetchFlags) openDir(dir string) cache.Cache {
 	d, err := cache.OpenDir(dir)
 	if err != nil {
 		if ff.ios != nil {
 			warn(ff.ios, "%v: the cache is kept in memory for this run", err)
 		}
-		return new(fetch.MemoryCache)
+		return new(cache.Memory)
 	}
 	return d
 }
