@@ -47,7 +47,7 @@ func (c *Cache) Pacer(opts pace.Options) *Pacer {
 // slot, and the key lives until the slot's interval is over (never less
 // than it had to live). It answers the wait in milliseconds.
 //
-// KEYS[1] the site's hash; ARGV now (ms, 0: Redis's TIME), interval (ms),
+// KEYS[1] the site's hash; ARGV now (ms, 0: Redis's TIME), spacing (ms),
 // window from and to (minutes after midnight UTC; from -1: none).
 var reserve = redis.NewScript(`
 local now = tonumber(ARGV[1])
@@ -133,7 +133,7 @@ func (p *Pacer) Acquire(ctx context.Context, site string, pc pace.Pace) (time.Du
 	}
 	var wait int64
 	err := p.c.call(ctx, func(ctx context.Context) (err error) {
-		wait, err = reserve.Run(ctx, p.c.rdb, []string{p.key(site)}, p.now(), ms(pc.Interval), from, to).Int64()
+		wait, err = reserve.Run(ctx, p.c.rdb, []string{p.key(site)}, p.now(), ms(pc.Spacing()), from, to).Int64()
 		return err
 	})
 	if err != nil {
