@@ -10,7 +10,10 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
+
+	"github.com/sitetxt/sitetxt/internal/sitetest"
 )
 
 // cacheServer serves robotsBody with the headers given in its query, e.g.
@@ -160,40 +163,42 @@ func TestRememberedFailure(t *testing.T) {
 	}
 }
 
+// TestCoalesce: concurrent callers of one URL, under any access method,
+// join the one fetch in flight (in a synctest bubble: synctest.Wait says
+// when every caller has joined).
 func TestCoalesce(t *testing.T) {
-	const callers = 20
-	release := make(chan struct{})
-	s := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-		<-release
-		io.WriteString(w, robotsBody)
-	})
-	var joined atomic.Int32
-	f := &Fetcher{Cache: NoCache{}, onJoin: func() { joined.Add(1) }}
-	u := s.URL + "/robots.txt"
-	var wg sync.WaitGroup
-	results := make([]*Result, callers)
-	for i := range callers {
-		wg.Go(func() {
-			results[i] = f.Fetch(context.Background(), u, []*Access{AccessRFC9309, AccessDraft, AccessDataTxt}[i%3])
-		})
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for joined.Load() < callers-1 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
-	close(release)
-	wg.Wait()
-	if n := joined.Load(); n < callers-1 {
-		t.Fatalf("only %d of %d callers joined the fetch in flight within 10 s", n, callers-1)
-	}
-	if n := s.hits.Load(); n != 1 {
-		t.Errorf("server hits for %d concurrent callers = %d, want 1", callers, n)
-	}
-	for i, r := range results {
-		if r.Status != Parse || string(r.Body) != robotsBody {
-			t.Errorf("caller %d: %s %q, want parse %q", i, r.Status, r.Body, robotsBody)
+	synctest.Test(t, func(t *testing.T) {
+		const callers = 20
+		release := make(chan struct{})
+		site := &sitetest.InProcess{Handler: func(w http.ResponseWriter, r *http.Request) {
+			<-release
+			io.WriteString(w, robotsBody)
+		}}
+		var joined atomic.Int32
+		f := &Fetcher{Client: site.Client(), Cache: NoCache{}, onJoin: func() { joined.Add(1) }}
+		u := "http://site.test/robots.txt"
+		var wg sync.WaitGroup
+		results := make([]*Result, callers)
+		for i := range callers {
+			wg.Go(func() {
+				results[i] = f.Fetch(context.Background(), u, []*Access{AccessRFC9309, AccessDraft, AccessDataTxt}[i%3])
+			})
 		}
-	}
+		synctest.Wait()
+		if n := joined.Load(); n != callers-1 {
+			t.Errorf("%d of %d callers joined the fetch in flight, want all", n, callers-1)
+		}
+		close(release)
+		wg.Wait()
+		if n := site.Hits(); n != 1 {
+			t.Errorf("server hits for %d concurrent callers = %d, want 1", callers, n)
+		}
+		for i, r := range results {
+			if r.Status != Parse || string(r.Body) != robotsBody {
+				t.Errorf("caller %d: %s %q, want parse %q", i, r.Status, r.Body, robotsBody)
+			}
+		}
+	})
 }
 
 func TestDirCacheCorrupt(t *testing.T) {

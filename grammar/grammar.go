@@ -70,11 +70,25 @@ import (
 // File.Lines), nor for the data.txt record form, whose records are the
 // same records.
 //
-// participle builds the tree: each Record is a node it makes (its
-// production is record = Agentlines Rulelines, on Record.Lines), with
-// Pos and EndPos set from the tokens, and Records is what it returns.
+// participle builds the tree: Records is what it returns, a record node
+// for each record of the file.
 type robotstxt struct {
-	Records []*Record `parser:"@@*"`
+	Records []*record `parser:"@@*"`
+}
+
+// record is the node participle builds for a record: the Record the tree
+// shows, and the positions participle sets on the node (the first token's
+// and the next token's: the Gap that ends the record, the next record or
+// EOF), which File.span turns into the Record's. participle's positions
+// are lexer.Positions, which stay here: none of participle's types leave
+// the package (and setting a field of that very type spares participle a
+// reflect conversion per node).
+type record struct {
+	Record
+	Pos    lexer.Position
+	EndPos lexer.Position
+	// Runs holds the production: it captures nothing.
+	Runs struct{} `parser:"Agentlines Rulelines"`
 }
 
 // symbols names the terminals: each is a run of lines (see above).

@@ -402,7 +402,7 @@ func checkInvariants(t *testing.T, in string, f *File) {
 		got = append(got, span{r.Pos.Line, r.Pos.Line + len(r.Lines)})
 		// participle's positions: the record's first line, and the line
 		// after its last (or the end of the input).
-		if r.Pos.Pos() != f.Lines[r.Pos.Line-1].Pos || r.Pos.Filename != f.Name {
+		if r.Pos != f.Lines[r.Pos.Line-1].Pos {
 			t.Fatalf("record %d: Pos %v, want its first line's %v", i, r.Pos, f.Lines[r.Pos.Line-1].Pos)
 		}
 		if last := r.Lines[len(r.Lines)-1]; r.EndPos.Offset != last.Pos.Offset+len(last.Raw)+len(last.EOL) {

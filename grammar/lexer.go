@@ -143,11 +143,12 @@ func (s *scanner) scan(start int) {
 	lineNo := 1
 	maxLine := s.opts.maxLineLength()
 	s.stop = -1
-	// nl and cr are the next '\n' and '\r' at or after i (len(src) for
-	// none), and sp the next NUL or non-ASCII byte, each searched for again
-	// only once passed: every byte is searched at most three times
-	// whatever the line ends, and an ASCII file once for sp in all.
-	nl, cr, sp := -1, -1, -1
+	// nl, cr and hs are the next '\n', '\r' and '#' at or after i
+	// (len(src) for none), and sp the next NUL or non-ASCII byte, each
+	// searched for again only once passed: every byte is searched at most
+	// four times whatever the line ends, an ASCII file once for sp in all,
+	// and a file with few comments about once for '#'.
+	nl, cr, hs, sp := -1, -1, -1, -1
 	for i := start; i < len(src); {
 		if len(store) == maxLines {
 			s.stop = i
@@ -178,9 +179,15 @@ func (s *scanner) scan(start int) {
 				sp = len(src)
 			}
 		}
-		special := -1
+		special, hash := -1, -1
 		if sp < j {
 			special = sp - i
+		}
+		if hs < i {
+			hs = indexFrom(src, i, '#')
+		}
+		if hs < j {
+			hash = hs - i
 		}
 		if len(store) == cap(store) {
 			store = append(store, Line{})
@@ -190,7 +197,7 @@ func (s *scanner) scan(start int) {
 		l := &store[len(store)-1]
 		l.Pos, l.Raw, l.EOL = Pos{Offset: i, Line: lineNo, Column: 1}, src[i:j], eol
 		s.lines = append(s.lines, l)
-		s.split(l, maxLine, special)
+		s.split(l, maxLine, special, hash)
 		lineNo++
 		i = next
 	}
@@ -208,15 +215,16 @@ func indexFrom(src string, i int, c byte) int {
 // space is the white space around fields and values: space and tab, as
 // RFC 9309's ABNF (WS = SP / HTAB) and the drafts' BNF (space = 1*(SP |
 // HT)) define it. Vertical tab, form feed and other control bytes are
-// part of the field or value they stand in; package robots reads them as
-// Google's parser does under its google profile.
+// part of the field or value they stand in; a reader that follows
+// Google's parser reads them as it does.
 const space = " \t"
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' }
 
 // split fills in the line's kind, field, value and comment; special is
-// the index in the line of its first NUL or non-ASCII byte, or -1.
-func (s *scanner) split(l *Line, maxLine, special int) {
+// the index in the line of its first NUL or non-ASCII byte, and hash of
+// its first '#', or -1.
+func (s *scanner) split(l *Line, maxLine, special, hash int) {
 	text := l.Raw
 	l.fieldCol, l.valueCol, l.commentCol = -1, -1, -1
 	if maxLine >= 0 && len(text) > maxLine {
@@ -234,7 +242,7 @@ func (s *scanner) split(l *Line, maxLine, special int) {
 		}
 	}
 	body := text
-	if h := strings.IndexByte(text, '#'); h >= 0 {
+	if h := hash; h >= 0 && h < len(text) {
 		l.Comment = text[h:]
 		l.commentCol = int32(h)
 		body = text[:h]

@@ -51,21 +51,32 @@ func parse(name, src, ignored string, opts Options) *File {
 		s.diag(Warning, CodeTooLarge, Range{end, end},
 			fmt.Sprintf("input is larger than %d bytes; the last %d bytes are ignored", len(src), len(ignored)))
 	}
-	f := &File{}
+	slab := &fileSlab{}
+	f := &slab.f
 	// Field by field into the zeroed File (no composite copied in).
 	f.Name, f.BOM, f.Lines, f.Ignored = name, src[:bom], s.lines, ignored
 	f.LineLimit, f.SizeLimit = opts.maxLineLength(), opts.maxSize()
-	f.build(s, src)
+	f.build(s, slab, src)
 	s.summarize()
 	f.Diagnostics = s.diags
 	f.Diagnostics.Sort()
 	return f
 }
 
+// fileSlab is a File with what building it needs, in one allocation: the
+// lexer of its lines, and the record list of a file of at most two
+// records (most files).
+type fileSlab struct {
+	f    File
+	lx   lineLexer
+	recs [2]*Record
+}
+
 // build finds the Preamble and runs the participle grammar over the lines
 // (src, which they cover): its Records are the file's. A grammar error,
 // which the token stream the lexer makes cannot cause, is a diagnostic.
-func (f *File) build(s *scanner, src string) {
+// slab is the one f is part of.
+func (f *File) build(s *scanner, slab *fileSlab, src string) {
 	f.Preamble = f.Lines
 	for i, l := range f.Lines {
 		if l.Kind == AgentLine {
@@ -73,15 +84,16 @@ func (f *File) build(s *scanner, src string) {
 			break
 		}
 	}
-	lex, _ := tokens(&lineLexer{name: f.Name, src: src, lines: f.Lines}) // lineLexer.Next returns no error
-	f.tree(s, lex, endPos(src, f.Lines))
+	slab.lx.name, slab.lx.src, slab.lx.lines = f.Name, src, f.Lines
+	lex, _ := tokens(&slab.lx) // lineLexer.Next returns no error
+	f.tree(s, lex, endPos(src, f.Lines), slab.recs[:0])
 }
 
 // tree runs the participle grammar over the token stream lex: the Records
 // it returns are the file's. A grammar error (on the lexer's tokens there
 // is none: see robotstxt) is a diagnostic at the token where it stopped,
 // or at end; the records participle built up to it are kept.
-func (f *File) tree(s *scanner, lex *lexer.PeekingLexer, end Pos) {
+func (f *File) tree(s *scanner, lex *lexer.PeekingLexer, end Pos, recs []*Record) {
 	tree, err := theParser().ParseFromLexer(lex)
 	if err != nil {
 		var perr participle.Error
@@ -94,20 +106,31 @@ func (f *File) tree(s *scanner, lex *lexer.PeekingLexer, end Pos) {
 	if tree == nil {
 		return
 	}
-	f.Records = tree.Records
+	if len(tree.Records) > cap(recs) {
+		recs = make([]*Record, 0, len(tree.Records))
+	}
 	var agents []*Line // the slab of the records whose Agents are not a part of their Lines
-	for _, r := range f.Records {
-		agents = f.span(r, agents)
+	for _, n := range tree.Records {
+		recs = append(recs, &n.Record)
+		agents = f.span(n, agents)
+	}
+	if len(recs) > 0 {
+		f.Records = recs
 	}
 }
 
-// span sets a record's Lines, the file's lines from its Pos up to its
-// EndPos, and its Agents (taken from the slab agents, see agentLines).
-func (f *File) span(r *Record, agents []*Line) []*Line {
-	start := r.Pos.Line - 1
-	end := start
-	for end < len(f.Lines) && f.Lines[end].Pos.Offset < r.EndPos.Offset {
-		end++
+// span sets the Record of a node participle built: its positions, its
+// Lines (the file's lines from Pos up to EndPos) and its Agents (taken
+// from the slab agents, see agentLines).
+func (f *File) span(n *record, agents []*Line) []*Line {
+	r := &n.Record
+	r.Pos = Pos{Offset: n.Pos.Offset, Line: n.Pos.Line, Column: n.Pos.Column}
+	r.EndPos = Pos{Offset: n.EndPos.Offset, Line: n.EndPos.Line, Column: n.EndPos.Column}
+	// EndPos is where a line starts (a Gap or the next record), or the
+	// end of the input.
+	start, end := r.Pos.Line-1, r.EndPos.Line-1
+	if end >= len(f.Lines) || f.Lines[end].Pos.Offset != r.EndPos.Offset {
+		end = len(f.Lines)
 	}
 	r.Lines = f.Lines[start:end:end]
 	r.Agents, agents = f.agentLines(r.Lines, agents)

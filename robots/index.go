@@ -40,14 +40,28 @@ type ruleIndex struct {
 }
 
 // wildRule is a wildcard rule as its node tries it: what its pattern
-// requires after its literal prefix, split once at compile time so that a
-// decision rejects most rules with one comparison: an anchored rule must
-// end with last, an unanchored rule with no middle must contain it.
+// requires after its literal prefix, its segments (the literals between
+// its '*'s) split once at build time into the middle ones and the last, so
+// that a decision rejects most rules with one comparison: an anchored rule
+// must end with the last segment, an unanchored rule of one segment must
+// contain it.
 type wildRule struct {
-	mid, last string // the pattern after the prefix's '*': middle segments ("a*b"), and the last one
-	rank      uint32
-	anchored  bool
+	tail     string // the pattern after the prefix's '*' (a final '*' dropped when unanchored)
+	split    int32  // the index of tail's last '*', or -1
+	rank     uint32
+	anchored bool
 }
+
+// mid returns the rule's middle segments ("a*b"), or "".
+func (w *wildRule) mid() string {
+	if w.split < 0 {
+		return ""
+	}
+	return w.tail[:w.split]
+}
+
+// last returns the rule's last segment.
+func (w *wildRule) last() string { return w.tail[w.split+1:] }
 
 // node is a node of a ruleIndex.
 type node struct {
@@ -90,13 +104,36 @@ func (ix *ruleIndex) lookup(path string) uint32 {
 		if d == len(path) || nd.nkids == 0 {
 			break
 		}
-		c := ix.child(nd, path[d])
-		if c < 0 {
+		// The child whose edge starts with path[d] (written out here: the
+		// walk is most of a decision on small files).
+		c, lo, hi, k := path[d], int(nd.child), int(nd.child)+int(nd.nkids), -1
+		if hi-lo <= 4 {
+			for j := lo; j < hi; j++ {
+				if ix.first[j] == c {
+					k = j
+					break
+				}
+			}
+		} else {
+			k = findByte(ix.first, lo, hi, c)
+		}
+		if k < 0 {
 			break
 		}
-		nd = &ix.nodes[c]
-		if len(path)-d < int(nd.n) || path[d:d+int(nd.n)] != ix.label[nd.off:nd.off+nd.n] {
-			break
+		nd = &ix.nodes[k]
+		// Its edge, whose first byte matched: up to eight bytes compared
+		// as one word (label has eight bytes after its last edge).
+		if e := int(nd.n); e > 1 {
+			if len(path)-d < e {
+				break
+			}
+			if e <= 8 && len(path)-d >= 8 {
+				if (load64(path, d)^load64(ix.label, int(nd.off)))<<(64-8*e) != 0 {
+					break
+				}
+			} else if path[d:d+e] != ix.label[nd.off:nd.off+nd.n] {
+				break
+			}
 		}
 		d += int(nd.n)
 	}
@@ -126,11 +163,6 @@ func (ix *ruleIndex) firstWild(sp *wildSpan, rest string, best uint32) uint32 {
 		}
 	}
 	return best
-}
-
-// child returns the index of nd's child whose edge starts with c, or -1.
-func (ix *ruleIndex) child(nd *node, c byte) int {
-	return findByte(ix.first, int(nd.child), int(nd.child)+int(nd.nkids), c)
 }
 
 // findByte returns the index of c in the sorted bytes s[lo:hi], or -1: a
@@ -227,13 +259,14 @@ func buildIndex(rules []*Rule) *ruleIndex {
 		b.wild = slices.Clone(b.wild)
 	}
 	var label strings.Builder
-	label.Grow(b.size)
+	label.Grow(b.size + 8)
 	for i := range b.nodes {
 		nd := &b.nodes[i]
 		lab := b.labels[i]
 		nd.off, nd.n = uint32(label.Len()), uint32(len(lab))
 		label.WriteString(lab)
 	}
+	label.WriteString("\x00\x00\x00\x00\x00\x00\x00\x00") // for lookup's word compare
 	return &ruleIndex{nodes: b.nodes, first: b.first, label: label.String(), wild: b.wild, spans: b.spans, scans: b.scans}
 }
 
@@ -332,26 +365,49 @@ func byteRuns(lo, hi int, at func(int) byte, fn func(c byte, from, to int)) int 
 // wildRule returns the wildRule of a wildcard entry.
 func (b *indexBuilder) wildRule(e *entry) wildRule {
 	r := b.rules[e.rank]
-	w := wildRule{rank: e.rank, anchored: r.anchored, last: r.lit[len(e.prefix)+1:]}
+	w := wildRule{rank: e.rank, anchored: r.anchored, tail: r.lit[len(e.prefix)+1:]}
 	if !w.anchored {
 		// A pattern matches a prefix of the path: a final '*' adds nothing.
-		w.last = strings.TrimSuffix(w.last, "*")
+		w.tail = strings.TrimSuffix(w.tail, "*")
 	}
-	if j := strings.LastIndexByte(w.last, '*'); j >= 0 {
-		w.mid, w.last = w.last[:j], w.last[j+1:]
-	}
+	w.split = int32(strings.LastIndexByte(w.tail, '*'))
 	return w
 }
 
 // match reports whether rest, the path after the rule's literal prefix,
 // matches the rest of the rule.
 func (w *wildRule) match(rest string) bool {
+	last := w.last()
 	if w.anchored {
-		if !strings.HasSuffix(rest, w.last) {
+		if !strings.HasSuffix(rest, last) {
 			return false
 		}
-	} else if w.mid == "" {
-		return strings.Contains(rest, w.last)
+	} else if w.split < 0 {
+		return strings.Contains(rest, last)
 	}
-	return globSegments(w.mid, w.last, w.anchored, rest)
+	return globSegments(w.mid(), last, w.anchored, rest)
+}
+
+// matchAt reports whether rest, the path after the rule's literal prefix,
+// matches the rest of the rule with its segment tail[s0:s1] at p: the
+// segments before it placed in rest[:p], those after it after it, each at
+// its leftmost place. A rule matches rest when it matches with that
+// segment at one of the places rest holds it.
+func (w *wildRule) matchAt(rest string, s0, s1, p int) bool {
+	seg := w.tail[s0:s1]
+	if p < 0 || len(rest)-p < len(seg) || rest[p:p+len(seg)] != seg {
+		return false
+	}
+	if s0 > 0 && !globSegments(w.tail[:s0-1], "", false, rest[:p]) {
+		return false
+	}
+	after := rest[p+len(seg):]
+	if s1 == len(w.tail) {
+		return !w.anchored || after == ""
+	}
+	mid := ""
+	if s1 < int(w.split) {
+		mid = w.tail[s1+1 : w.split]
+	}
+	return globSegments(mid, w.last(), w.anchored, after)
 }

@@ -20,18 +20,21 @@ var minScan = uint32(4)
 // "/*.pdf$") mostly begin with a byte every path holds, so a rule's
 // rarest window, not its first byte, is what tells it apart.
 //
-// The pass looks at every position of the path: the one-byte keys in an
-// exact bitmap, the four-byte keys and the first two bytes of the two- and
-// three-byte ones in a bitmap of their hashes (sixteen bits a key, so a
-// scan's size follows its keys'); only what these let
-// through is looked up in the table of keys. A key's rules are tried in
-// rank order, only while they rank above the best match so far, and each
-// key once. A path costs its length in bitmap tests, plus the rules whose
-// key it holds, however many rules the node has.
+// The pass looks at every position of the path that some key starts
+// with (an exact bitmap of the keys' first bytes): the one-byte keys in an
+// exact bitmap, the others (and the first two bytes of the two- and
+// three-byte ones) in a blocked Bloom filter of their hashes (sixteen bits
+// a key, so a scan's size follows its keys'); only what these let through
+// is looked up in the table of keys. A key's rules are tried in rank
+// order, only while they rank above the best match so far, each verified
+// where the key was found (scanOut), and each key whose rules need not be
+// tried again once. A path costs its length in bitmap tests, plus the
+// rules whose key it holds, however many rules the node has.
 type keyScan struct {
+	lead   [4]uint64 // the first bytes of the keys: a position starting with none of them is passed over
 	one    [4]uint64 // the one-byte keys
 	short  bool      // some keys have two or three bytes
-	filter []uint64  // a bit a hash: of the four-byte keys, and of the first two bytes of the shorter ones
+	filter []uint64  // two bits a hash in one word: of the keys of two to four bytes, and of the first two bytes of the shorter ones
 	fshift uint8     // 64 - log2 of filter's bits
 	table  []keySlot // open addressing, at most half full
 	tshift uint8     // 64 - log2(len(table))
@@ -42,13 +45,32 @@ type keyScan struct {
 // keySlot is a key of a keyScan and where its rules are in out.
 type keySlot struct {
 	key    uint64 // the key's bytes little-endian, its length in bits 32..34; 0 for an empty slot
-	o0, o1 uint32
+	o0, o1 uint32 // out[o0&^again : o1]
 }
+
+// again, set in keySlot.o0, marks a key whose rules are tried again at
+// each place the path holds it: one of them is verified at that place
+// only (scanOut.at), so failing there does not rule it out.
+const again = 1 << 31
 
 // scanOut is a rule a key leads to: its index in ruleIndex.wild and its
 // rank, kept here so that rules ranking below the best match so far are
-// passed over without reading them.
-type scanOut struct{ k, rank uint32 }
+// passed over without reading them, and where its key lies in it: in its
+// segment tail[s0:s1], at offset at. A key found at i places that segment
+// at i-at, and the rule is verified there (wildRule.matchAt): the segment
+// compared, the others searched for only before and after it. A rule
+// whose only segment is its key, with no '$', matches wherever its key is
+// found (at is atExact); a rule with no key is matched whole (at is
+// atNone).
+type scanOut struct {
+	k, rank    uint32
+	s0, s1, at int32
+}
+
+const (
+	atNone  = -1
+	atExact = -2
+)
 
 // maxSeen is how many keys found in one path are remembered so as not to
 // try their rules twice; past it, a key found again is tried again (its
@@ -73,71 +95,112 @@ func hashKey(k uint64) uint64 { return k * 0x9E3779B97F4A7C15 }
 // left to try: those that failed rank as they did, and best only falls).
 type scanState struct {
 	best    uint32
-	oneSeen [4]uint64 // the one-byte keys tried, by byte
+	oneSeen [4]uint64 // the one-byte keys found, by byte
 	seen    [maxSeen]uint32
 	nseen   int
 }
 
 // first returns the lowest rank below best of the rules whose key occurs
-// in rest and which match it, or best.
+// in rest and which match it, or best. At each position of rest it loads
+// the four bytes there as one word and tests the keys that start there:
+// the one-byte key in the exact bitmap (its rules are tried after the
+// pass), the four-byte one (and the two- and three-byte ones, when the
+// scan has such keys) in the filter.
 func (ks *keyScan) first(wild []wildRule, rest string, best uint32) uint32 {
 	st := scanState{best: best}
-	ks.tryRules(wild, rest, &st, ks.out[:ks.always])
-	for i := 0; i < len(rest); i++ {
-		c := rest[i]
-		if bit := uint64(1) << (c & 63); ks.one[c>>6]&bit != 0 && st.oneSeen[c>>6]&bit == 0 {
-			st.oneSeen[c>>6] |= bit
-			sl := &ks.table[ks.find(uint64(c)|1<<32)]
-			ks.tryRules(wild, rest, &st, ks.out[sl.o0:sl.o1])
+	ks.tryRules(wild, rest, &st, ks.out[:ks.always], 0)
+	i := 0
+	for ; i+4 <= len(rest); i++ {
+		if c := rest[i]; ks.lead[c>>6]&(1<<(c&63)) == 0 {
+			continue // no key starts with this byte
 		}
-		if ks.short && i+1 < len(rest) {
-			if p := uint(c) | uint(rest[i+1])<<8; ks.mayHold(uint64(p) | 2<<32) {
-				ks.try(wild, rest, &st, uint64(p)|2<<32)
-				if i+2 < len(rest) {
-					ks.try(wild, rest, &st, uint64(p)|uint64(rest[i+2])<<16|3<<32)
+		w := uint64(load32(rest, i))
+		c := w & 0xff
+		st.oneSeen[c>>6] |= ks.one[c>>6] & (1 << (c & 63))
+		if ks.short && ks.mayHold(w&0xffff|shortPrefix) {
+			if k := w&0xffff | 2<<32; ks.mayHold(k) {
+				ks.try(wild, rest, &st, k, i)
+			}
+			if k := w&0xffffff | 3<<32; ks.mayHold(k) {
+				ks.try(wild, rest, &st, k, i)
+			}
+		}
+		if k := w | 4<<32; ks.mayHold(k) {
+			ks.try(wild, rest, &st, k, i)
+		}
+	}
+	// The last three positions: keys of one to three bytes.
+	for ; i < len(rest); i++ {
+		c := rest[i]
+		st.oneSeen[c>>6] |= ks.one[c>>6] & (1 << (c & 63))
+		if ks.short {
+			for n := 2; n <= 3 && i+n <= len(rest); n++ {
+				if k := keyOf(rest, i, n); ks.mayHold(k) {
+					ks.try(wild, rest, &st, k, i)
 				}
 			}
 		}
-		if i+3 < len(rest) {
-			k := uint64(c) | uint64(rest[i+1])<<8 | uint64(rest[i+2])<<16 | uint64(rest[i+3])<<24 | 4<<32
-			if ks.mayHold(k) {
-				ks.try(wild, rest, &st, k)
-			}
-		}
 	}
+	ks.tryOnes(wild, rest, &st)
 	return st.best
 }
 
-// try tries the rules of key k, if it is a key not tried yet.
-func (ks *keyScan) try(wild []wildRule, rest string, st *scanState, k uint64) {
+// tryOnes tries the rules of the one-byte keys found, after the longer
+// keys' (which often outrank them: they are mostly short patterns). Their
+// rules are matched whole, or are their key alone.
+func (ks *keyScan) tryOnes(wild []wildRule, rest string, st *scanState) {
+	for j, m := range st.oneSeen {
+		for ; m != 0; m &= m - 1 {
+			c := uint64(j<<6 + bits.TrailingZeros64(m))
+			sl := &ks.table[ks.find(c|1<<32)]
+			ks.tryRules(wild, rest, st, ks.out[sl.o0&^again:sl.o1], 0)
+		}
+	}
+}
+
+// try tries the rules of key k, found at i in rest, unless it is a key
+// tried already whose rules need not be tried again.
+func (ks *keyScan) try(wild []wildRule, rest string, st *scanState, k uint64, i int) {
 	s := ks.find(k)
 	if s < 0 {
 		return
 	}
-	for _, v := range st.seen[:st.nseen] {
-		if v == uint32(s) {
-			return
+	sl := &ks.table[s]
+	if sl.o0&again == 0 {
+		for _, v := range st.seen[:st.nseen] {
+			if v == uint32(s) {
+				return
+			}
+		}
+		if st.nseen < maxSeen {
+			st.seen[st.nseen] = uint32(s)
+			st.nseen++
 		}
 	}
-	if st.nseen < maxSeen {
-		st.seen[st.nseen] = uint32(s)
-		st.nseen++
-	}
-	sl := &ks.table[s]
-	ks.tryRules(wild, rest, st, ks.out[sl.o0:sl.o1])
+	ks.tryRules(wild, rest, st, ks.out[sl.o0&^again:sl.o1], i)
 }
 
 // tryRules tries rules, which are in rank order, while they rank above
-// the best match so far; the first that matches rest is the best.
-func (ks *keyScan) tryRules(wild []wildRule, rest string, st *scanState, rules []scanOut) {
+// the best match so far; the first that matches rest is the best. Their
+// key was found at i.
+func (ks *keyScan) tryRules(wild []wildRule, rest string, st *scanState, rules []scanOut, i int) {
 	for _, o := range rules {
 		if o.rank >= st.best {
 			return
 		}
-		if wild[o.k].match(rest) {
-			st.best = o.rank
-			return
+		switch o.at {
+		case atExact:
+		case atNone:
+			if !wild[o.k].match(rest) {
+				continue
+			}
+		default:
+			if !wild[o.k].matchAt(rest, int(o.s0), int(o.s1), i-int(o.at)) {
+				continue
+			}
 		}
+		st.best = o.rank
+		return
 	}
 }
 
@@ -155,22 +218,19 @@ func (ks *keyScan) find(k uint64) int {
 }
 
 // eachSegment calls fn with each literal segment of a wildcard rule
-// after its prefix (its middle ones and its last), the empty ones left
-// out.
-func (w *wildRule) eachSegment(fn func(string)) {
-	for rest := w.mid; rest != ""; {
-		seg := rest
-		if j := strings.IndexByte(rest, '*'); j >= 0 {
-			seg, rest = rest[:j], rest[j+1:]
+// after its prefix, tail[s0:s1], the empty ones left out.
+func (w *wildRule) eachSegment(fn func(s0, s1 int)) {
+	for s0 := 0; s0 < len(w.tail); {
+		s1 := strings.IndexByte(w.tail[s0:], '*')
+		if s1 < 0 {
+			s1 = len(w.tail)
 		} else {
-			rest = ""
+			s1 += s0
 		}
-		if seg != "" {
-			fn(seg)
+		if s1 > s0 {
+			fn(s0, s1)
 		}
-	}
-	if w.last != "" {
-		fn(w.last)
+		s0 = s1 + 1
 	}
 }
 
@@ -185,15 +245,18 @@ func (wc windowCount) of(k uint64) int {
 	return hi
 }
 
-// scanKey returns the key of a wildcard rule: its rarest four-byte
-// window by count, or its longest segment when none has four bytes.
-func scanKey(w *wildRule, count windowCount) uint64 {
+// scanKey returns the key of a wildcard rule, its rarest four-byte window
+// by count, or its longest segment when none has four bytes, and the
+// scanOut that finds the rule by it.
+func scanKey(w *wildRule, k uint32, count windowCount) (uint64, scanOut) {
+	o := scanOut{k: k, rank: w.rank, at: atNone}
 	best, bestN := uint64(0), 0
-	short := ""
-	w.eachSegment(func(s string) {
+	s0, s1 := 0, 0 // the longest short segment
+	w.eachSegment(func(a, b int) {
+		s := w.tail[a:b]
 		if len(s) < 4 {
-			if len(s) > len(short) {
-				short = s
+			if len(s) > s1-s0 {
+				s0, s1 = a, b
 			}
 			return
 		}
@@ -201,13 +264,20 @@ func scanKey(w *wildRule, count windowCount) uint64 {
 			k := keyOf(s, i, 4)
 			if n := count.of(k); best == 0 || n < bestN {
 				best, bestN = k, n
+				o.s0, o.s1, o.at = int32(a), int32(b), int32(i)
 			}
 		}
 	})
-	if best == 0 && short != "" {
-		best = keyOf(short, 0, len(short))
+	if best == 0 && s1 > s0 {
+		// A short key is its whole segment: placing it tells nothing that
+		// matching the rule whole does not (and that is done once).
+		best = keyOf(w.tail, s0, s1-s0)
+		o.s0, o.s1 = int32(s0), int32(s1)
 	}
-	return best
+	if best != 0 && w.split < 0 && !w.anchored && int(o.s1-o.s0) == int(best>>32) {
+		o.at = atExact // the key is the whole rule
+	}
+	return best, o
 }
 
 // buildScan builds the keyScan of the wildcard rules wild[w0:w1], which
@@ -215,9 +285,10 @@ func scanKey(w *wildRule, count windowCount) uint64 {
 func buildScan(wild []wildRule, w0, w1 uint32) *keyScan {
 	var count windowCount
 	for k := w0; k < w1; k++ {
-		wild[k].eachSegment(func(s string) {
-			for i := 0; i+4 <= len(s); i++ {
-				count = append(count, keyOf(s, i, 4))
+		w := &wild[k]
+		w.eachSegment(func(s0, s1 int) {
+			for i := s0; i+4 <= s1; i++ {
+				count = append(count, keyOf(w.tail, i, 4))
 			}
 		})
 	}
@@ -228,7 +299,8 @@ func buildScan(wild []wildRule, w0, w1 uint32) *keyScan {
 	}
 	keys := make([]kv, 0, w1-w0)
 	for k := w0; k < w1; k++ {
-		keys = append(keys, kv{scanKey(&wild[k], count), scanOut{k, wild[k].rank}})
+		key, o := scanKey(&wild[k], k, count)
+		keys = append(keys, kv{key, o})
 	}
 	// By key, then rank: each key's rules come out in rank order.
 	slices.SortFunc(keys, func(x, y kv) int {
@@ -240,10 +312,13 @@ func buildScan(wild []wildRule, w0, w1 uint32) *keyScan {
 		}
 		return int(x.out.rank) - int(y.out.rank)
 	})
-	nkeys := 0
+	nkeys, nshort := 0, 0
 	for i := range keys {
-		if keys[i].key != 0 && (i == 0 || keys[i].key != keys[i-1].key) {
+		if k := keys[i].key; k != 0 && (i == 0 || k != keys[i-1].key) {
 			nkeys++
+			if n := k >> 32; n == 2 || n == 3 {
+				nshort++
+			}
 		}
 	}
 	ks := &keyScan{out: make([]scanOut, 0, len(keys))}
@@ -258,13 +333,17 @@ func buildScan(wild []wildRule, w0, w1 uint32) *keyScan {
 		k, o0 := keys[i].key, uint32(len(ks.out))
 		for ; i < len(keys) && keys[i].key == k; i++ {
 			ks.out = append(ks.out, keys[i].out)
+			if keys[i].out.at >= 0 {
+				o0 |= again // verified at one place: not ruled out by failing there
+			}
 		}
 		ks.add(keySlot{key: k, o0: o0, o1: uint32(len(ks.out))})
 	}
-	// Sixteen bits a key: one window in a few hundred that no key is
-	// gets through to the table.
-	fb := max(bits.Len(uint(nkeys*16)), 9)
-	ks.filter, ks.fshift = make([]uint64, 1<<(fb-6)), uint8(64-fb)
+	// Sixteen bits an entry (a key, and the first two bytes of a short
+	// one), two set in one word an entry (a blocked Bloom filter): about
+	// one window in fifty that no key is gets through to the table.
+	fb := max(bits.Len(uint((nkeys+nshort)*16)), 9) - 6 // log2 of the words
+	ks.filter, ks.fshift = make([]uint64, 1<<fb), uint8(64-fb)
 	for _, sl := range ks.table {
 		if sl.key != 0 {
 			ks.mark(sl.key)
@@ -285,22 +364,34 @@ func (ks *keyScan) add(sl keySlot) {
 
 // mark sets the bits of key k in the bitmaps first tests.
 func (ks *keyScan) mark(k uint64) {
+	c := k & 0xff
+	ks.lead[c>>6] |= 1 << (c & 63)
 	switch k >> 32 {
 	case 1:
-		c := k & 0xff
 		ks.one[c>>6] |= 1 << (c & 63)
 		return
 	case 2, 3:
 		ks.short = true
-		k = k&0xffff | 2<<32
+		h := hashKey(k&0xffff | shortPrefix)
+		ks.filter[h>>ks.fshift] |= filterBits(h)
 	}
-	h := hashKey(k) >> ks.fshift
-	ks.filter[h>>6] |= 1 << (h & 63)
+	h := hashKey(k)
+	ks.filter[h>>ks.fshift] |= filterBits(h)
 }
 
-// mayHold reports whether the filter may hold k: a four-byte key, or the
-// first two bytes of a shorter one.
+// shortPrefix marks, in the filter, the first two bytes of a two- or
+// three-byte key: one test at a position before the two keys' own.
+const shortPrefix = 5 << 32
+
+// filterBits is the two bits of a key's filter word, taken from its hash
+// below the bits that choose the word (at most 26 of them).
+func filterBits(h uint64) uint64 {
+	return 1<<(h>>32&63) | 1<<(h>>38&63)
+}
+
+// mayHold reports whether the filter may hold key k.
 func (ks *keyScan) mayHold(k uint64) bool {
-	h := hashKey(k) >> ks.fshift
-	return ks.filter[h>>6]&(1<<(h&63)) != 0
+	h := hashKey(k)
+	m := filterBits(h)
+	return ks.filter[h>>ks.fshift]&m == m
 }

@@ -130,6 +130,11 @@ func normWord(w uint64) bool {
 	return (w|(x-lo)&^x|(y-lo)&^y|(z-lo)&^z)&hi != 0
 }
 
+// load32 returns the four bytes of s at i, little-endian.
+func load32(s string, i int) uint32 {
+	return binary.LittleEndian.Uint32(unsafe.Slice(unsafe.StringData(s[i:]), 4))
+}
+
 // load64 returns the eight bytes of s at i, little-endian.
 func load64(s string, i int) uint64 {
 	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))

@@ -5,12 +5,14 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/spf13/cobra"
+
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/mobileagent"
 	"github.com/sitetxt/sitetxt/robots"
-	"github.com/spf13/cobra"
 )
 
 // agentsOptions are the options of "sitetxt agents".
@@ -84,7 +86,7 @@ func agentsRun(opts *agentsOptions) error {
 	}
 	opts.Fetch.Profile = prof.String()
 	agentNote(opts.IO, prof, opts.Agent)
-	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "robots.txt")
+	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, manifest.Robots)
 	if err != nil {
 		return err
 	}

@@ -13,10 +13,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/sitetxt/sitetxt/internal/audit"
 	"github.com/sitetxt/sitetxt/internal/decision"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
-	"github.com/spf13/cobra"
 )
 
 // auditOptions are the options of "sitetxt audit".
@@ -41,7 +43,10 @@ crawlers (search engines, AI training, AI search, AI assistants, SEO,
 archives; docs/ai-preferences.md): may it fetch the site root and each
 --path, which line decides, which usage preferences apply (Content-Usage,
 Content-Signal), and where the four profiles disagree. Each category gets a
-one-line verdict ("AI training crawlers: 14 of 19 blocked from /").
+one-line verdict ("AI training crawlers: 14 of 19 blocked from /"); in
+text, the crawlers of a category that read the same lines are grouped: one
+row of verdicts and the deciding line, their names, the usage they read and
+where the profiles differ, said once for the group.
 
 SOURCE is a file, "-" for standard input, or an http(s) URL (a site URL means
 its /robots.txt).
@@ -109,7 +114,7 @@ func auditRun(opts *auditOptions) error {
 	var failure error
 	disagree := false
 	for _, name := range opts.Sources {
-		src, err := resolveSource(opts.IO, &opts.Fetch, name, "robots.txt")
+		src, err := resolveSource(opts.IO, &opts.Fetch, name, manifest.Robots)
 		if err != nil {
 			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %s\n", visible(err.Error()))
 			failure = &exitError{code: ExitError}
@@ -245,8 +250,11 @@ func (aw *auditWriter) csvReport(rep *audit.Report) error {
 	return nil
 }
 
-// textReport writes one report for people: per category its verdict line
-// and a row per crawler.
+// textReport writes one report for people: per category its verdict
+// line, then the crawlers that read the same lines grouped (one row of
+// verdicts, the deciding line, the usage they read and how the profiles
+// differ, then their names), so that a file a few lines long reads at a
+// glance.
 func (aw *auditWriter) textReport(rep *audit.Report) error {
 	var b strings.Builder
 	if aw.n > 0 {
@@ -271,13 +279,10 @@ func (aw *auditWriter) textReport(rep *audit.Report) error {
 			return err
 		}
 		t := &table{}
-		for _, c := range rep.Crawlers {
-			if c.Category != cat.Category {
-				continue
-			}
-			cells := []string{"  " + visible(c.Token), visible(c.Operator)}
-			paint := []func(string) string{nil, nil}
-			for _, p := range c.Paths {
+		for _, g := range auditGroups(rep, cat.Category) {
+			cells := []string{""} // the rows' indent
+			paint := []func(string) string{nil}
+			for _, p := range g.first.Paths {
 				cells = append(cells, p.Path+" "+verdictWord(p.Allowed))
 				if p.Allowed {
 					paint = append(paint, aw.st.green)
@@ -285,28 +290,16 @@ func (aw *auditWriter) textReport(rep *audit.Report) error {
 					paint = append(paint, aw.st.red)
 				}
 			}
-			cells = append(cells, why(rep.Source, c.Verdict))
+			cells = append(cells, why(rep.Source, g.first.Verdict))
 			t.add(cells, paint)
-			shown := ""
-			for _, p := range c.Paths {
-				if u := p.Usage; u != nil && !u.IsZero() {
-					if text := usageText(u); text != shown {
-						t.note("      " + p.Path + ": " + text)
-						shown = text
-					}
-				}
+			for _, l := range wrapNames(g.names, 96) {
+				t.note("    " + l)
 			}
-			if !c.ValidToken {
-				t.note("      note: this token breaks RFC 9309's product-token grammar")
+			for _, n := range g.notes {
+				t.note("    " + n)
 			}
-			if c.FellBackTo != "" {
-				t.note("      it obeys " + c.FellBackTo + "'s groups, since none names it (its operator documents the fallback)")
-			}
-			if c.FetcherAllowed != nil {
-				t.note("      it fetches nothing itself: its group governs what " + c.FetchedBy + " fetches (" + c.FetchedBy + " / " + verdictWord(*c.FetcherAllowed) + ")")
-			}
-			if c.Disagree {
-				t.note("      profiles disagree: " + disagreement(c))
+			if len(g.invalid) > 0 {
+				t.note("    note: " + strings.Join(g.invalid, ", ") + " break" + map[bool]string{true: "s", false: ""}[len(g.invalid) == 1] + " RFC 9309's product-token grammar")
 			}
 		}
 		if err := t.write(aw.w); err != nil {
@@ -320,6 +313,85 @@ func (aw *auditWriter) textReport(rep *audit.Report) error {
 	}
 	_, err := fmt.Fprintf(aw.w, "\nregistry: %d crawlers from %s, read %s\n", rep.Registry.Crawlers, rep.Registry.Source, rep.Registry.Date)
 	return err
+}
+
+// auditGroup is the crawlers of a category that read the same lines:
+// the same verdicts and deciding line for every path, the same usage
+// and the same differences between profiles.
+type auditGroup struct {
+	first   *audit.CrawlerReport
+	names   []string // "Token (Operator)"
+	notes   []string // usage per path, profiles' differences
+	invalid []string // tokens outside RFC 9309's grammar
+}
+
+// auditGroups groups the crawlers of category in the order they come.
+func auditGroups(rep *audit.Report, category string) []*auditGroup {
+	var out []*auditGroup
+	byKey := map[string]*auditGroup{}
+	for _, c := range rep.Crawlers {
+		if c.Category != category {
+			continue
+		}
+		var notes []string
+		key := why(rep.Source, c.Verdict)
+		shown := ""
+		for _, p := range c.Paths {
+			key += "\x00" + p.Path + " " + verdictWord(p.Allowed)
+			if u := p.Usage; u != nil && !u.IsZero() {
+				if text := usageText(u); text != shown {
+					notes = append(notes, p.Path+": "+text)
+					shown = text
+				}
+			}
+		}
+		if c.FellBackTo != "" {
+			notes = append(notes, "it obeys "+c.FellBackTo+"'s groups, since none names it (its operator documents the fallback)")
+		}
+		if c.FetcherAllowed != nil {
+			notes = append(notes, "it fetches nothing itself: its group governs what "+c.FetchedBy+" fetches ("+c.FetchedBy+" / "+verdictWord(*c.FetcherAllowed)+")")
+		}
+		if c.Disagree {
+			notes = append(notes, "profiles disagree: "+disagreement(c))
+		}
+		key += "\x00" + strings.Join(notes, "\x00")
+		g := byKey[key]
+		if g == nil {
+			g = &auditGroup{first: c, notes: notes}
+			byKey[key] = g
+			out = append(out, g)
+		}
+		g.names = append(g.names, visible(c.Token)+" ("+visible(c.Operator)+")")
+		if !c.ValidToken {
+			g.invalid = append(g.invalid, visible(c.Token))
+		}
+	}
+	return out
+}
+
+// wrapNames joins names with ", " into lines of at most width
+// characters (a longer name has a line of its own).
+func wrapNames(names []string, width int) []string {
+	var lines []string
+	cur := ""
+	for i, n := range names {
+		if i < len(names)-1 {
+			n += ","
+		}
+		switch {
+		case cur == "":
+			cur = n
+		case len(cur)+1+len(n) > width:
+			lines = append(lines, cur)
+			cur = n
+		default:
+			cur += " " + n
+		}
+	}
+	if cur != "" {
+		lines = append(lines, cur)
+	}
+	return lines
 }
 
 // why names the deciding line of a verdict, or the reason.

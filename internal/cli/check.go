@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/spf13/cobra"
+
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/internal/audit"
 	"github.com/sitetxt/sitetxt/internal/input"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
-	"github.com/spf13/cobra"
 )
 
 // checkOptions are the options of "sitetxt check".
@@ -127,7 +129,7 @@ func checkRun(opts *checkOptions) error {
 		failure error
 	)
 	if opts.Source != "" {
-		src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "robots.txt")
+		src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, manifest.Robots)
 		if err != nil {
 			return err
 		}
@@ -234,7 +236,7 @@ func perSite(first string, rest []string) bool {
 	if !fetch.IsURL(first) {
 		return false
 	}
-	if _, page, err := manifestSourceURL(first, "robots.txt"); err != nil || !page {
+	if _, page, err := manifest.Robots.Locate(first); err != nil || !page {
 		return false
 	}
 	for _, u := range rest {
@@ -302,7 +304,7 @@ func (ss *siteSources) pinRobots(arg, base string) error {
 	if arg == "" {
 		return nil
 	}
-	src, err := resolveSource(ss.ios, ss.ff, arg, "robots.txt")
+	src, err := resolveSource(ss.ios, ss.ff, arg, manifest.Robots)
 	if err == nil {
 		err = src.needBody()
 	}
@@ -311,9 +313,9 @@ func (ss *siteSources) pinRobots(arg, base string) error {
 	}
 	switch {
 	case fetch.IsURL(arg):
-		ss.pinURL, err = fetch.ManifestURL(arg, "robots.txt")
+		ss.pinURL, err = fetch.ManifestURL(arg, manifest.Robots.File)
 	case base != "":
-		ss.pinURL, err = fetch.ManifestURL(base, "robots.txt")
+		ss.pinURL, err = fetch.ManifestURL(base, manifest.Robots.File)
 	}
 	if err != nil {
 		return usageError("%v", err)
@@ -336,7 +338,7 @@ func (ss *siteSources) get(u input.URL) (*checkSource, error) {
 	if !u.Absolute() {
 		return nil, &badURL{u.NoSite()}
 	}
-	robotsURL, err := fetch.ManifestURL(u.Typed, "robots.txt")
+	robotsURL, err := fetch.ManifestURL(u.Typed, manifest.Robots.File)
 	if err != nil {
 		return nil, &badURL{err}
 	}
@@ -357,7 +359,7 @@ func (ss *siteSources) get(u input.URL) (*checkSource, error) {
 	if len(ss.m) >= maxSites {
 		clear(ss.m)
 	}
-	src, err := ss.ff.fetchSource(robotsURL, "robots.txt")
+	src, err := ss.ff.fetchSource(robotsURL, manifest.Robots)
 	if err != nil {
 		fmt.Fprintf(ios.ErrOut, "sitetxt: %s\n", visible(err.Error()))
 		ss.failure = &exitError{code: ExitError}

@@ -354,10 +354,10 @@ const contractDoc = "## The output contract\n\n" +
 	"   command-specific document formats (`parse`: yaml; `datasets`: yaml, datajson, dcat, schemaorg,\n" +
 	"   datapackage, croissant; `audit`: html). Every command that prints rows offers `csv`: check,\n" +
 	"   diff, matrix, agents, lint, parse (one row per line of the file), fetch, datasets, audit, sitemaps.\n" +
-	"   explain and summary print one record per source (text or json). Flag values (`-o`, `--profile`,\n" +
+	"   explain and summary print one record per source, prefs one per URL (text or json). Flag values (`-o`, `--profile`,\n" +
 	"   `--type`, `--form`) are case-insensitive: `-o JSON` is `-o json`.\n" +
 	"2. **JSON is JSON Lines.** `-o json` prints one compact object per line, one per result: per URL\n" +
-	"   (check, diff, matrix, agents, sitemaps), per diagnostic (lint), per source (parse, explain, summary,\n" +
+	"   (check, diff, matrix, agents, sitemaps, prefs), per diagnostic (lint), per source (parse, explain, summary,\n" +
 	"   audit), per manifest (fetch), per dataset (datasets). Objects are written as they are decided; when URLs come from a pipe, a\n" +
 	"   terminal or any `--urls` input that is not a regular file, each line is flushed at once, so\n" +
 	"   sitetxt works as a co-process. Catalog document formats are single documents in their own shape.\n" +

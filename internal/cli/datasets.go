@@ -10,12 +10,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/sitetxt/sitetxt/datatxt"
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
-	"github.com/spf13/cobra"
 )
 
 // datasetsOptions are the options of "sitetxt datasets".
@@ -243,7 +245,7 @@ func datasetsRobots(opts *datasetsOptions, prof robots.Profile, sources, bases [
 		return nil
 	}
 	opts.Fetch.Profile = prof.String()
-	rsrc, err := resolveSource(opts.IO, &opts.Fetch, opts.Robots, "robots.txt")
+	rsrc, err := resolveSource(opts.IO, &opts.Fetch, opts.Robots, manifest.Robots)
 	if err != nil {
 		return err
 	}
@@ -327,7 +329,7 @@ func datasetsSource(opts *datasetsOptions, arg string, popts datatxt.Options) (*
 			return c, err
 		}
 	}
-	src, err := resolveSource(opts.IO, &opts.Fetch, arg, "data.txt")
+	src, err := resolveSource(opts.IO, &opts.Fetch, arg, manifest.DataTxt)
 	if err != nil {
 		return nil, err
 	}

@@ -5,10 +5,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
-	"github.com/spf13/cobra"
 )
 
 // diffOptions are the options of "sitetxt diff".
@@ -83,7 +85,7 @@ func diffRun(opts *diffOptions) error {
 	if len(opts.Profiles) < 2 {
 		return usageError("diff: needs at least two profiles to compare, got %d", len(opts.Profiles))
 	}
-	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "robots.txt")
+	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, manifest.Robots)
 	if err != nil {
 		return err
 	}

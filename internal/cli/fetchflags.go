@@ -6,17 +6,18 @@ import (
 	"crypto/x509"
 	"fmt"
 	"net/http"
-	neturl "net/url"
 	"os"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/spf13/cobra"
+
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/input"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
-	"github.com/spf13/cobra"
 )
 
 // fetchFlags are the flags of every command that may fetch a manifest over
@@ -131,12 +132,12 @@ func (ff *fetchFlags) Fetcher() *fetch.Fetcher {
 	return f
 }
 
-// mode returns the access method for a manifest and whose it is:
-// data.txt's own ("datatxt"), or for robots.txt that of ff.Profile (its
-// name).
-func (ff *fetchFlags) mode(manifest string) (*fetch.Access, string, error) {
-	if manifest == "data.txt" {
-		return fetch.AccessDataTxt, "datatxt", nil
+// access returns the access method a fetched manifest of kind k is read
+// with and whose it is: the kind's own ("datatxt"), or that of ff.Profile
+// (its name).
+func (ff *fetchFlags) access(k *manifest.Kind) (*fetch.Access, string, error) {
+	if k.Access != nil {
+		return k.Access, k.Access.String(), nil
 	}
 	p := robots.RFC9309
 	if ff.Profile != "" {
@@ -145,7 +146,7 @@ func (ff *fetchFlags) mode(manifest string) (*fetch.Access, string, error) {
 			return nil, "", usageError("%v", err)
 		}
 	}
-	return p.Access(), p.String(), nil
+	return k.AccessFor(p), p.String(), nil
 }
 
 // fetchSource fetches the manifest at url (already resolved) as a source.
@@ -153,8 +154,8 @@ func (ff *fetchFlags) mode(manifest string) (*fetch.Access, string, error) {
 // exiting with ExitError; every other Status, including "everything is
 // disallowed", is a source whose data is the body (empty unless Status is
 // Parse) and whose fetched field says what the response meant.
-func (ff *fetchFlags) fetchSource(url, manifest string) (*source, error) {
-	m, _, err := ff.mode(manifest)
+func (ff *fetchFlags) fetchSource(url string, k *manifest.Kind) (*source, error) {
+	m, _, err := ff.access(k)
 	if err != nil {
 		return nil, err
 	}
@@ -167,11 +168,11 @@ func (ff *fetchFlags) fetchSource(url, manifest string) (*source, error) {
 
 // resolveSource reads a command-line SOURCE: a file, "-" for standard
 // input, or an http(s) URL. A URL naming a site ("https://example.org/")
-// means the site's manifest (robots.txt or data.txt, as manifest says); any
+// means the site's manifest (the File of kind k: robots.txt, data.txt); any
 // other URL is fetched as it is. For a fetched source, src.fetched holds the
 // fetch.Result: a command that interprets robots.txt must look at its Status
 // (AllowAll, DisallowAll, Defer) before at the empty data.
-func resolveSource(ios *IOStreams, ff *fetchFlags, arg, manifest string) (*source, error) {
+func resolveSource(ios *IOStreams, ff *fetchFlags, arg string, k *manifest.Kind) (*source, error) {
 	arg = siteArg(ios, arg)
 	if !fetch.IsURL(arg) {
 		if strings.Contains(arg, "://") {
@@ -182,14 +183,14 @@ func resolveSource(ios *IOStreams, ff *fetchFlags, arg, manifest string) (*sourc
 	if err := ff.prepare(ios); err != nil {
 		return nil, err
 	}
-	url, page, err := manifestSourceURL(arg, manifest)
+	url, page, err := k.Locate(arg)
 	if err != nil {
 		return nil, usageError("%v", err)
 	}
 	if page {
-		note(ios, "%s is a page, not a %s: reading its site's %s %s", arg, manifest, manifest, url)
+		note(ios, "%s is a page, not a %s: reading its site's %s %s", arg, k.File, k.File, url)
 	}
-	return ff.fetchSource(url, manifest)
+	return ff.fetchSource(url, k)
 }
 
 // siteArg reads a SOURCE that is not a file but a host name, possibly
@@ -206,23 +207,6 @@ func siteArg(ios *IOStreams, arg string) string {
 	}
 	note(ios, "%s is not a file: it is read as the site %s", arg, u)
 	return u
-}
-
-// manifestSourceURL resolves a SOURCE URL: a site ("https://example.org",
-// "https://example.org/") means its manifest; a URL whose path names the
-// manifest (".../robots.txt") is taken as it is; any other URL is a page,
-// which means its site's manifest (page is true), never the page itself.
-func manifestSourceURL(arg, manifest string) (url string, page bool, err error) {
-	u, err := neturl.Parse(arg)
-	if err != nil {
-		return "", false, err
-	}
-	if strings.HasSuffix(strings.ToLower(u.Path), "/"+manifest) {
-		url, err = fetch.SourceURL(arg, manifest)
-		return url, false, err
-	}
-	url, err = fetch.ManifestURL(arg, manifest)
-	return url, err == nil && !(u.Path == "" || u.Path == "/") || u.RawQuery != "", err
 }
 
 // markupWarning warns, the same way in every command that reads a

@@ -5,9 +5,11 @@ import (
 	"io"
 	"strings"
 
-	"github.com/sitetxt/sitetxt/internal/input"
-	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
+
+	"github.com/sitetxt/sitetxt/internal/input"
+	"github.com/sitetxt/sitetxt/internal/manifest"
+	"github.com/sitetxt/sitetxt/robots"
 )
 
 // matrixOptions are the options of "sitetxt matrix".
@@ -121,7 +123,7 @@ func matrixRun(opts *matrixOptions) error {
 	if err != nil {
 		return err
 	}
-	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "robots.txt")
+	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, manifest.Robots)
 	if err != nil {
 		return err
 	}

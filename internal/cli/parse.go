@@ -5,10 +5,12 @@ import (
 	"io"
 	"strings"
 
-	"github.com/sitetxt/sitetxt/grammar"
-	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 	"gopkg.in/yaml.v3"
+
+	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/manifest"
+	"github.com/sitetxt/sitetxt/robots"
 )
 
 // parseOptions are the options of "sitetxt parse".
@@ -53,7 +55,7 @@ func parseRun(opts *parseOptions) error {
 	if err := checkOutput(opts.Output, "text", "json", "yaml", "csv"); err != nil {
 		return err
 	}
-	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "robots.txt")
+	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, manifest.Robots)
 	if err == nil {
 		err = src.needBody()
 	}
@@ -224,7 +226,7 @@ func printTree(w io.Writer, f *grammar.File, linted int) {
 		for i, a := range r.Agents {
 			agents[i] = a.Value
 		}
-		fmt.Fprintf(w, "record %s (User-agent: %s):\n", r.Pos.Pos(), visible(strings.Join(agents, ", ")))
+		fmt.Fprintf(w, "record %s (User-agent: %s):\n", r.Pos, visible(strings.Join(agents, ", ")))
 		for _, l := range r.Lines {
 			line(l)
 		}

@@ -11,14 +11,16 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/decision"
 	"github.com/sitetxt/sitetxt/internal/input"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/internal/sitemapjson"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/sitetxt/sitetxt/sitemap"
-	"github.com/spf13/cobra"
 )
 
 // sitemapsOptions are the options of "sitetxt sitemaps".
@@ -196,7 +198,7 @@ func (r *sitemapsRunState) source(src string) error {
 		return usageError("%v", err)
 	}
 	var d *sitemap.Discovery
-	if u.Path == "" || u.Path == "/" || strings.HasSuffix(u.Path, "/robots.txt") {
+	if manifest.Sitemap.Discovers(u) {
 		d = r.fetcher.Discover(ctx, src, r.lister)
 	} else {
 		d = r.fetcher.Walk(ctx, r.lister, src)
@@ -393,14 +395,14 @@ type robotsLister struct {
 
 // Sitemaps implements sitemap.Lister.
 func (l *robotsLister) Sitemaps(ctx context.Context, site string) ([]string, error) {
-	robotsURL, err := fetch.ManifestURL(site, "robots.txt")
+	robotsURL, err := fetch.ManifestURL(site, manifest.Robots.File)
 	if err != nil {
 		return nil, err
 	}
 	if maps, ok := l.m[robotsURL]; ok {
 		return maps, l.errs[robotsURL]
 	}
-	src, err := l.ff.fetchSource(robotsURL, "robots.txt")
+	src, err := l.ff.fetchSource(robotsURL, manifest.Robots)
 	var maps []string
 	switch {
 	case err != nil:

@@ -13,11 +13,12 @@ import (
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/decision"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
 )
 
 // pastedRobots is the name positions use in a robots.txt given as text.
-const pastedRobots = "robots.txt"
+var pastedRobots = manifest.Robots.File
 
 // apiError is a request the service answers with an error: its status
 // code and the message of {"error": ...}.
@@ -82,7 +83,7 @@ const (
 // checkQuestion checks what a question about a robots.txt gives: its
 // text or its site (one of them); it returns the agent to answer for.
 func checkQuestion(text *string, site string, agent *string) (string, *apiError) {
-	if aerr := oneSource("robots", text, site); aerr != nil {
+	if aerr := oneSource(manifest.Robots.Name, text, site); aerr != nil {
 		return "", aerr
 	}
 	return agentOr(agent), nil
@@ -100,17 +101,15 @@ func oneSource(field string, text *string, site string) *apiError {
 	return nil
 }
 
-// siteURL returns the URL of the manifest called name of site: site
-// itself when its path already ends in "/"+name, else the manifest of the
-// site serving it. A site given without a scheme is taken to be https.
-func siteURL(site, name string) (string, *apiError) {
+// siteURL returns the URL of the manifest of kind k of site, read as the
+// kind reads a URL where it is expected (manifest.Kind.Locate): site
+// itself when its path names the kind's file, else that file of the site
+// serving it. A site given without a scheme is taken to be https.
+func siteURL(site string, k *manifest.Kind) (string, *apiError) {
 	if !strings.Contains(site, "://") {
 		site = "https://" + site
 	}
-	if strings.HasSuffix(strings.SplitN(strings.SplitN(site, "?", 2)[0], "#", 2)[0], "/"+name) && fetch.IsURL(site) {
-		return site, nil
-	}
-	u, err := fetch.ManifestURL(site, name)
+	u, _, err := k.Locate(site)
 	if err != nil {
 		return "", badRequest(`"site": %v`, err)
 	}
@@ -141,7 +140,7 @@ func (s *Server) robotsFrom(ctx context.Context, text *string, site string, prof
 	if text != nil {
 		rf.text = *text
 	} else {
-		u, aerr := siteURL(site, "robots.txt")
+		u, aerr := siteURL(site, manifest.Robots)
 		if aerr != nil {
 			return nil, aerr
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/internal/lint"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
 )
 
@@ -96,7 +97,7 @@ func (s *Server) runTest(ctx context.Context, req *testRequest) (*testResponse, 
 		resp.Results = append(resp.Results, s.testOne(rf, agent, u))
 	}
 	f := rf.lintFile()
-	resp.Diagnostics = jsonview.Diagnostics(lint.ForProfiles(f, lint.Robots, false, profs))
+	resp.Diagnostics = jsonview.Diagnostics(lint.ForProfiles(f, manifest.Robots, false, profs))
 	for _, sm := range rf.readings[0].Policy.Sitemaps() {
 		p := sm.Line.Pos
 		resp.Sitemaps = append(resp.Sitemaps, audit.Line{Value: sm.URL, File: rf.name, Line: p.Line, Column: p.Column})
