@@ -64,7 +64,7 @@ func Example_crawler() {
 	}))
 	defer site.Close()
 	client := &robots.Client{Fetcher: &fetch.Fetcher{UserAgent: "ExampleBot/1.0"}}
-	pacer := pace.NewMemory(pace.Options{}) // a fleet: rediscache.Cache.Pacer
+	pacer := pace.NewMemory(pace.Options{}) // a fleet: redispace.New
 	reading := pace.Reading{}
 	ctx := context.Background()
 	for _, path := range []string{"/a", "/private/b", "/c"} {

@@ -15,7 +15,7 @@ import (
 //
 // A fleet of processes each with its own Memory would send a site one
 // request per process per interval: use a shared Pacer
-// (rediscache.Cache.Pacer) there, unless each site is crawled by one
+// (pace/redispace) there, unless each site is crawled by one
 // process only.
 type Memory struct {
 	opts   Options

@@ -20,7 +20,7 @@
 //     other answer ends the backoff.
 //
 // Memory is the Pacer of one process, and of crawlers that already send
-// each host to one worker. rediscache.Cache.Pacer is the Pacer of a fleet:
+// each host to one worker. Package pace/redispace is the Pacer of a fleet:
 // one Lua script reserves a slot atomically in Redis, so that the site
 // sees its requests spaced as it asked however many processes crawl it
 // (docs/fleet.md).

@@ -18,6 +18,7 @@ import (
 	"github.com/sitetxt/sitetxt/cache/rediscache"
 	"github.com/sitetxt/sitetxt/internal/serve"
 	"github.com/sitetxt/sitetxt/pace"
+	"github.com/sitetxt/sitetxt/pace/redispace"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )
@@ -192,7 +193,7 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 			return err
 		}
 		defer rc.Close()
-		cfg.Cache, cfg.Redis, cfg.Pacer = rc, rc, rc.Pacer(pace.Options{})
+		cfg.Cache, cfg.Redis, cfg.Pacer = rc, rc, redispace.New(rc, pace.Options{})
 	}
 	ln, err := net.Listen("tcp", opts.Listen)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/sitetxt/sitetxt/cache/rediscache"
 	"github.com/sitetxt/sitetxt/internal/redistest"
 	"github.com/sitetxt/sitetxt/pace"
+	"github.com/sitetxt/sitetxt/pace/redispace"
 )
 
 // syntheticSites answers every robots.txt request at once with one small
@@ -80,7 +81,7 @@ func BenchmarkPace(b *testing.B) {
 			})
 		}
 		pacer("pacer-memory", func(*testing.B) pace.Pacer { return pace.NewMemory(pace.Options{}) })
-		pacer("pacer-redis", func(b *testing.B) pace.Pacer { return openRedis(b).Pacer(pace.Options{}) })
+		pacer("pacer-redis", func(b *testing.B) pace.Pacer { return redispace.New(openRedis(b), pace.Options{}) })
 		service := func(name, path string, redisPacer bool) {
 			var h http.Handler // made and warmed once, for every round of b.N
 			bodies := make([]string, n)
@@ -104,7 +105,7 @@ func BenchmarkPace(b *testing.B) {
 				if h == nil {
 					cfg := Config{Transport: syntheticSites{}, Logger: quiet()}
 					if redisPacer {
-						cfg.Pacer = openRedis(b).Pacer(pace.Options{})
+						cfg.Pacer = redispace.New(openRedis(b), pace.Options{})
 					}
 					h = New(cfg).Handler()
 					for i := range n { // every site's robots.txt fetched and compiled before timing
@@ -176,7 +177,7 @@ func redisBytesPerSite(b *testing.B, rc *rediscache.Cache, addr string, n int) (
 		return 0
 	}
 	before := used()
-	p := rc.Pacer(pace.Options{})
+	p := redispace.New(rc, pace.Options{})
 	hour := pace.Pace{Interval: time.Hour}
 	for i := range n {
 		site, _ := pace.Site(syntheticURL(i))
