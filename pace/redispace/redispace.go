@@ -48,6 +48,16 @@ func New(c *rediscache.Cache, opts pace.Options) *Pacer {
 	return &Pacer{c: c, opts: opts, local: pace.NewMemory(opts)}
 }
 
+// luaNow starts both scripts: now is ARGV[1] (Unix milliseconds), or
+// when that is 0 Redis's own clock.
+const luaNow = `
+local now = tonumber(ARGV[1])
+if now == 0 then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+`
+
 // reserve is Acquire's script: the slot starts at the latest of now, the
 // last slot plus the interval and the end of a pause, moved into the
 // Visit-time window (as pace.Window.Next does); it is stored as the last
@@ -56,13 +66,7 @@ func New(c *rediscache.Cache, opts pace.Options) *Pacer {
 //
 // KEYS[1] the site's hash; ARGV now (ms, 0: Redis's TIME), spacing (ms),
 // window from and to (minutes after midnight UTC; from -1: none).
-var reserve = redis.NewScript(`
-local now = tonumber(ARGV[1])
-if now == 0 then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
-local iv = tonumber(ARGV[2])
+var reserve = redis.NewScript(luaNow + `local iv = tonumber(ARGV[2])
 local s = redis.call('HMGET', KEYS[1], 'l', 'p')
 local start = now
 if s[1] then start = math.max(start, tonumber(s[1]) + iv) end
@@ -87,13 +91,7 @@ return start - now
 // as pace.Backoff.After); a pause never shortens one in force, and the
 // key lives until the pause plus the backoff's bound are over. It
 // answers the pause in force in milliseconds.
-var report = redis.NewScript(`
-local now = tonumber(ARGV[1])
-if now == 0 then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
-local d = tonumber(ARGV[3])
+var report = redis.NewScript(luaNow + `local d = tonumber(ARGV[3])
 local mx = tonumber(ARGV[5])
 if ARGV[2] == 'failed' then
   local f = redis.call('HINCRBY', KEYS[1], 'f', 1)
