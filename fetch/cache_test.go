@@ -13,6 +13,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/sitetxt/sitetxt/cache"
 	"github.com/sitetxt/sitetxt/internal/sitetest"
 )
 
@@ -93,7 +94,7 @@ func TestCacheHitMissExpiry(t *testing.T) {
 func TestNoStore(t *testing.T) {
 	clk := newClock()
 	s := cacheServer(t, clk, nil)
-	mem := new(MemoryCache)
+	mem := new(cache.Memory)
 	f := &Fetcher{Now: clk.Now, Cache: mem}
 	u := s.URL + "/robots.txt?cc=no-store"
 	f.Fetch(context.Background(), u, AccessRFC9309)
@@ -175,7 +176,7 @@ func TestCoalesce(t *testing.T) {
 			io.WriteString(w, robotsBody)
 		}}
 		var joined atomic.Int32
-		f := &Fetcher{Client: site.Client(), Cache: NoCache{}, onJoin: func() { joined.Add(1) }}
+		f := &Fetcher{Client: site.Client(), Cache: cache.None{}, onJoin: func() { joined.Add(1) }}
 		u := "http://site.test/robots.txt"
 		var wg sync.WaitGroup
 		results := make([]*Result, callers)
@@ -206,7 +207,7 @@ func TestDirCacheCorrupt(t *testing.T) {
 	clk := newClock()
 	s := cacheServer(t, clk, nil)
 	u := s.URL + "/robots.txt"
-	dc := DirCache{Dir: dir}
+	dc := cache.Dir{Dir: dir}
 	good := func() []byte {
 		f := &Fetcher{Now: clk.Now, Cache: dc}
 		if r := f.Fetch(context.Background(), u, AccessRFC9309); r.Status != Parse {
@@ -265,14 +266,14 @@ func TestDirCacheUnwritable(t *testing.T) {
 	clk := newClock()
 	s := cacheServer(t, clk, nil)
 	// The cache "directory" is a file: every write fails, and fetching still works.
-	f := &Fetcher{Now: clk.Now, Cache: DirCache{Dir: filepath.Join(file, "sub")}}
+	f := &Fetcher{Now: clk.Now, Cache: cache.Dir{Dir: filepath.Join(file, "sub")}}
 	if r := f.Fetch(context.Background(), s.URL+"/robots.txt", AccessRFC9309); r.Status != Parse || r.Err != nil {
 		t.Errorf("Fetch with an unwritable cache = %s, err %v, want parse", r.Status, r.Err)
 	}
 }
 
 func TestMemoryCacheBound(t *testing.T) {
-	c := &MemoryCache{MaxEntries: 3}
+	c := &cache.Memory{MaxEntries: 3}
 	for _, k := range []string{"a", "b", "c", "d", "d"} {
 		c.Put(k, []byte(k))
 	}
@@ -283,7 +284,7 @@ func TestMemoryCacheBound(t *testing.T) {
 		}
 	}
 	if _, ok := c.Get("d"); !ok || n != 3 {
-		t.Errorf("MemoryCache{MaxEntries: 3} holds %d entries (d: %v), want 3 including the last", n, ok)
+		t.Errorf("cache.Memory{MaxEntries: 3} holds %d entries (d: %v), want 3 including the last", n, ok)
 	}
 }
 
@@ -390,7 +391,7 @@ func FuzzCacheControl(f *testing.F) {
 }
 
 func TestMemoryCacheBounds(t *testing.T) {
-	c := &MemoryCache{MaxEntries: 3, MaxBytes: 10}
+	c := &cache.Memory{MaxEntries: 3, MaxBytes: 10}
 	c.Put("a", []byte("1234"))
 	c.Put("b", []byte("1234"))
 	c.Put("c", []byte("1234")) // 12 bytes: one of a, b must go
@@ -416,7 +417,7 @@ func TestMemoryCacheBounds(t *testing.T) {
 // the default size limit (cache cannot import fetch, so the bound is
 // written as a number there and checked here).
 func TestEntryBoundFits(t *testing.T) {
-	if DefaultMaxEntryBytes < 16*DefaultMaxSize+entryOverhead {
-		t.Errorf("cache.DefaultMaxEntryBytes = %d, want at least %d", DefaultMaxEntryBytes, 16*DefaultMaxSize+entryOverhead)
+	if cache.DefaultMaxEntryBytes < 16*DefaultMaxSize+entryOverhead {
+		t.Errorf("cache.DefaultMaxEntryBytes = %d, want at least %d", cache.DefaultMaxEntryBytes, 16*DefaultMaxSize+entryOverhead)
 	}
 }

@@ -28,11 +28,14 @@ import (
 // (Agentlines), a rule line and the rule lines and trivia after it
 // (Rulelines), or the lines outside every record (Gap, the BNF's
 // blankcomment and what stands among it): from a blank line, or the start
-// of the file, up to the next User-agent line. A token's Pos is where its
-// run's first line starts and its Value is the run's text (a part of the
-// input, not a copy). Every Agentlines token is followed by a Rulelines
-// one, an empty run where the record has no rule line (the BNF asks for
-// one; see record below), so the production needs no alternative.
+// of the file, up to the next User-agent line. A token is its type and
+// its Pos, where its run's first line starts; it has no Value (participle
+// boxes the value of every token it reads, and the run's lines are the
+// File's). Every Agentlines token is followed by a Rulelines one, an empty
+// run where the record has no rule line (the BNF asks for one; see record
+// below), so the production needs no alternative. Gap tokens are elided
+// (participle.Elide, and tokens below): no production reads them, but the
+// token after a record is the Gap that ends it, where its EndPos is.
 //
 // The token stream is therefore always Gap? (Agentlines Rulelines Gap?)*
 // EOF, which is a robotstxt: the grammar cannot fail on it (TestLoadCorpus

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
 	"github.com/sitetxt/sitetxt/cache"
 	"github.com/sitetxt/sitetxt/fetch"
 )
@@ -95,7 +96,7 @@ func New(rdb redis.UniversalClient, opts Options) *Cache {
 	}
 	c := &Cache{rdb: rdb, opts: opts, local: opts.Local}
 	if c.local == nil {
-		c.local = new(fetch.MemoryCache)
+		c.local = new(cache.Memory)
 	}
 	return c
 }

@@ -317,6 +317,11 @@ func datasetsSource(opts *datasetsOptions, arg string, popts datatxt.Options) (*
 		if errors.Is(err, datatxt.ErrNoDataTxt) {
 			// Not an error: the site may offer datasets found by other means.
 			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: note: %s\n", visible(err.Error()))
+			if u, uerr := fetch.ManifestURL(arg, manifest.DataTxt.File); uerr == nil {
+				// The answer is in this run's cache: how long it is kept.
+				r := opts.Fetch.Fetcher().Fetch(context.Background(), u, fetch.AccessDataTxt)
+				freshnessNote(opts.IO, u, r, opts.Fetch.cached(r))
+			}
 			return &datatxt.Catalog{Name: arg, Form: datatxt.FormYAML}, nil
 		}
 		if err != nil {
@@ -336,6 +341,7 @@ func datasetsSource(opts *datasetsOptions, arg string, popts datatxt.Options) (*
 	if r := src.fetched; r != nil {
 		if r.Status == fetch.NotFound {
 			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: note: %s: %s\n", visible(src.name), r.Reason)
+			freshnessNote(opts.IO, src.name, r, src.cached)
 			return &datatxt.Catalog{Name: src.name, Form: datatxt.FormYAML}, nil
 		}
 		if popts.Base == "" {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sitetxt/sitetxt/cache"
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/input"
@@ -29,6 +30,9 @@ type fetchFlags struct {
 	UserAgent string
 	CacheDir  string
 	NoCache   bool
+	// Refresh asks the servers again for what the cache holds, and stores
+	// their answers (fetch.Fetcher.RefreshBefore: the start of the run).
+	Refresh bool
 	// CAFile names a PEM file of certificate authorities trusted instead
 	// of the system's; Insecure skips certificate checks (with a warning).
 	CAFile   string
@@ -39,6 +43,7 @@ type fetchFlags struct {
 	Profile string
 
 	fetcher *fetch.Fetcher
+	began   time.Time // when the fetcher was made: the start of the run
 	client  *http.Client
 	ios     *IOStreams // for notes and warnings, set by prepare
 	setup   error      // why the fetcher could not be made as asked
@@ -56,6 +61,7 @@ func (ff *fetchFlags) AddFlags(cmd *cobra.Command) {
 	fl.StringVar(&ff.UserAgent, "user-agent", defaultUserAgent(), "User-Agent header to send when fetching")
 	fl.StringVar(&ff.CacheDir, "cache-dir", "", "keep fetched manifests in this directory (default: the user cache directory/sitetxt)")
 	fl.BoolVar(&ff.NoCache, "no-cache", false, "fetch every manifest, neither reading nor writing the cache")
+	fl.BoolVar(&ff.Refresh, "refresh", false, "fetch every manifest anew, however fresh its cached copy, and keep the answer in the cache for the next runs")
 	fl.StringVar(&ff.CAFile, "ca-file", "", "trust the certificate authorities in this PEM file instead of the system's")
 	fl.BoolVar(&ff.Insecure, "insecure", false, "do not verify TLS certificates (a warning says so; for test servers only)")
 }
@@ -112,6 +118,10 @@ func (ff *fetchFlags) Fetcher() *fetch.Fetcher {
 		return ff.fetcher
 	}
 	f := &fetch.Fetcher{Timeout: ff.Timeout, UserAgent: ff.UserAgent, Client: ff.client}
+	ff.began = time.Now()
+	if ff.Refresh {
+		f.RefreshBefore = ff.began
+	}
 	if f.UserAgent == "" {
 		f.UserAgent = defaultUserAgent()
 	}
@@ -119,17 +129,32 @@ func (ff *fetchFlags) Fetcher() *fetch.Fetcher {
 	case ff.NoCache:
 		// Nothing persists, but within one run a manifest is fetched once,
 		// however many profiles read it.
-		f.Cache = new(fetch.MemoryCache)
+		f.Cache = new(cache.Memory)
 	case ff.CacheDir != "":
-		f.Cache = fetch.DirCache{Dir: ff.CacheDir}
+		f.Cache = ff.openDir(ff.CacheDir)
 	default:
-		if dir, err := fetch.DefaultCacheDir(); err == nil {
-			f.Cache = fetch.DirCache{Dir: dir}
+		if dir, err := cache.DefaultDir(); err == nil {
+			f.Cache = ff.openDir(dir)
 		}
 		// Without a user cache directory, the cache lives in memory.
 	}
 	ff.fetcher = f
 	return f
+}
+
+// openDir opens the cache directory dir (cache.OpenDir: created 0700, the
+// orphaned temporary files of killed writers removed); one that others may
+// write to, or that cannot be made, is not used: a warning says so and
+// the cache lives in memory for the run.
+func (ff *fetchFlags) openDir(dir string) cache.Cache {
+	d, err := cache.OpenDir(dir)
+	if err != nil {
+		if ff.ios != nil {
+			warn(ff.ios, "%v: the cache is kept in memory for this run", err)
+		}
+		return new(cache.Memory)
+	}
+	return d
 }
 
 // access returns the access method a fetched manifest of kind k is read
@@ -163,7 +188,14 @@ func (ff *fetchFlags) fetchSource(url string, k *manifest.Kind) (*source, error)
 	if r.Status == fetch.Error {
 		return nil, &exitError{code: ExitError, err: r.Failure()}
 	}
-	return &source{name: url, data: string(r.Body), fetched: r}, nil
+	return &source{name: url, data: string(r.Body), fetched: r, cached: ff.cached(r)}, nil
+}
+
+// cached reports whether r came from a cache written before this run: an
+// answer the fetcher fetched in this run and then read from its cache
+// again is this run's own.
+func (ff *fetchFlags) cached(r *fetch.Result) bool {
+	return r.FromCache && r.FetchedAt.Before(ff.began)
 }
 
 // resolveSource reads a command-line SOURCE: a file, "-" for standard

@@ -12,7 +12,12 @@
 // decide every URL before its rules do, is decided by robots.Reading.
 package decision
 
-import "github.com/sitetxt/sitetxt/robots"
+import (
+	"time"
+
+	"github.com/sitetxt/sitetxt/fetch"
+	"github.com/sitetxt/sitetxt/robots"
+)
 
 // Decision is one URL's verdict. Rule and Group are null when no rule or
 // group applied; Fetch is left out when the robots.txt was not fetched.
@@ -44,12 +49,41 @@ type Group struct {
 	Column int      `json:"column"`
 }
 
-// Fetch is what fetching the robots.txt gave.
+// Fetch is what fetching the robots.txt gave, and how fresh it is: an
+// answer from a cache says so (FromCache), with when the response was
+// fetched and when it expires ("fetched_at", "expires": the keys and
+// types of "sitetxt fetch -o json").
 type Fetch struct {
-	URL     string `json:"url"`
-	Status  int    `json:"http_status"` // the HTTP status, 0 when there was no response
-	Meaning string `json:"meaning"`     // parse, allow-all, disallow-all, defer
-	Error   string `json:"error"`       // why the fetch failed, "" when it did not
+	URL       string     `json:"url"`
+	Status    int        `json:"http_status"` // the HTTP status, 0 when there was no response
+	Meaning   string     `json:"meaning"`     // parse, allow-all, disallow-all, defer
+	Error     string     `json:"error"`       // why the fetch failed, "" when it did not
+	FromCache bool       `json:"from_cache"`
+	FetchedAt *time.Time `json:"fetched_at,omitempty"`
+	Expires   *time.Time `json:"expires,omitempty"`
+}
+
+// FetchOf returns the fetch part of a decision for r, nil for a source
+// that was not fetched.
+func FetchOf(r *fetch.Result) *Fetch {
+	if r == nil {
+		return nil
+	}
+	v := &Fetch{URL: r.URL, Status: r.HTTPStatus, Meaning: r.Status.String(), FromCache: r.FromCache,
+		FetchedAt: timeOf(r.FetchedAt), Expires: timeOf(r.Expires)}
+	if r.Err != nil {
+		v.Error = r.Err.Error()
+	}
+	return v
+}
+
+// timeOf is t in UTC, nil for the zero time.
+func timeOf(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	u := t.UTC().Truncate(time.Second)
+	return &u
 }
 
 // RuleOf returns the rule part of a decision: r's directive and pattern,

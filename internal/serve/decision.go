@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/internal/audit"
@@ -39,7 +40,11 @@ func (s *Server) decisionOf(url, agent string, prof robots.Profile, a *robots.An
 		return d
 	}
 	d.Allowed, d.Reason = a.Allowed, a.Reason
-	d.Fetch = &decision.Fetch{URL: a.RobotsURL, Status: a.HTTPStatus, Meaning: a.Status.String()}
+	d.Fetch = &decision.Fetch{URL: a.RobotsURL, Status: a.HTTPStatus, Meaning: a.Status.String(), FromCache: a.FromCache}
+	if !a.Expires.IsZero() {
+		exp := a.Expires.UTC().Truncate(time.Second)
+		d.Fetch.Expires = &exp
+	}
 	if a.Err != nil {
 		d.Fetch.Error, d.Reason = s.fetchError(a)
 	}

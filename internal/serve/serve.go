@@ -260,7 +260,7 @@ func New(cfg Config) *Server {
 		cfg.MaxFetches = shares.fetches
 	}
 	if cfg.Cache == nil {
-		cfg.Cache = &fetch.MemoryCache{MaxBytes: shares.cache}
+		cfg.Cache = &cache.Memory{MaxBytes: shares.cache}
 	}
 	s := &Server{cfg: cfg, clients: map[robots.Profile]*robots.Client{}, log: cfg.Logger,
 		flights: fetch.NewLimit(cfg.MaxFetches), requests: newBudget(shares.requests)}

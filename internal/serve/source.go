@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/sitetxt/sitetxt/fetch"
@@ -104,16 +105,23 @@ func oneSource(field string, text *string, site string) *apiError {
 // siteURL returns the URL of the manifest of kind k of site, read as the
 // kind reads a URL where it is expected (manifest.Kind.Locate): site
 // itself when its path names the kind's file, else that file of the site
-// serving it. A site given without a scheme is taken to be https.
+// serving it; without a query or fragment (robots.txt has none, RFC 9309
+// 2.3): one origin is one URL, so one cache key and one fetch, whatever
+// query a tester's link carries. A site given without a scheme is taken
+// to be https.
 func siteURL(site string, k *manifest.Kind) (string, *apiError) {
 	if !strings.Contains(site, "://") {
 		site = "https://" + site
 	}
-	u, _, err := k.Locate(site)
+	loc, _, err := k.Locate(site)
 	if err != nil {
 		return "", badRequest(`"site": %v`, err)
 	}
-	return u, nil
+	if u, err := url.Parse(loc); err == nil && (u.RawQuery != "" || u.ForceQuery || u.Fragment != "") {
+		u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = "", false, "", ""
+		loc = u.String()
+	}
+	return loc, nil
 }
 
 // robotsFile is a robots.txt given in a request and read under each
@@ -177,7 +185,8 @@ func (rf *robotsFile) lintFile() *grammar.File {
 // fetchView is the fetch part of a decision for r, in public words when
 // the fetch failed below HTTP (publicError).
 func (s *Server) fetchView(r *fetch.Result) *decision.Fetch {
-	v := &decision.Fetch{URL: r.URL, Status: r.HTTPStatus, Meaning: r.Status.String()}
+	v := decision.FetchOf(r)
+	v.Error = ""
 	if r.Err != nil {
 		if r.HTTPStatus != 0 {
 			v.Error = r.Err.Error()
