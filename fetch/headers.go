@@ -3,10 +3,8 @@ package fetch
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 )
 
 // Head is a response's status and header fields, its body unread: what a
@@ -30,16 +28,7 @@ type Head struct {
 // Head; a network failure is a *NetError, a redirect that is not followed
 // a *RedirectError.
 func (f *Fetcher) Headers(ctx context.Context, rawURL string) (*Head, error) {
-	u, err := url.Parse(rawURL)
-	switch {
-	case err != nil:
-	case u.Scheme != "http" && u.Scheme != "https":
-		err = fmt.Errorf("unsupported scheme %q (want http or https)", u.Scheme)
-	case u.Host == "":
-		err = errors.New("no host")
-	default:
-		err = checkAuthority(u.Host)
-	}
+	u, err := fetchableURL(rawURL)
 	if err != nil {
 		return nil, err
 	}
@@ -51,15 +40,11 @@ func (f *Fetcher) Headers(ctx context.Context, rawURL string) (*Head, error) {
 	defer cancel()
 	o := &outcome{}
 	do := func(method string) (*http.Response, error) {
-		req, err := http.NewRequestWithContext(ctx, method, u.String(), nil)
+		req, err := f.request(ctx, u.String(), nil)
 		if err != nil {
 			return nil, err
 		}
-		ua := f.UserAgent
-		if ua == "" {
-			ua = DefaultUserAgent
-		}
-		req.Header.Set("User-Agent", ua)
+		req.Method = method
 		if method == http.MethodGet {
 			req.Header.Set("Range", "bytes=0-0")
 		}

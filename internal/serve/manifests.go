@@ -237,12 +237,16 @@ func (s *Server) profileOf(name string) (robots.Profile, *apiError) {
 }
 
 // crawlers answers GET /v1/crawlers: the registry of known crawlers that
-// "sitetxt audit" checks (internal/audit/crawlers.yaml).
+// "sitetxt audit" checks (internal/audit/crawlers.yaml), with where and
+// when its facts were read.
 func (s *Server) crawlers(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "max-age=3600")
+	reg := audit.DefaultRegistry()
 	s.writeJSON(w, struct {
+		Source   string          `json:"source"`
+		Date     string          `json:"date"`
 		Crawlers []audit.Crawler `json:"crawlers"`
-	}{audit.DefaultRegistry().Crawlers})
+	}{reg.Source, reg.Date, reg.Crawlers})
 }
 
 // asciiJSON is v as compact JSON in ASCII only (other characters as \u

@@ -400,11 +400,11 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	if s.draining.Load() {
 		status, code = "shutting down", http.StatusServiceUnavailable
 	}
-	redis := "none"
+	redis, detail := "none", ""
 	if s.cfg.Redis != nil {
-		redis = "up"
-		if err := s.cfg.Redis.Ping(r.Context()); err != nil {
-			redis = "down"
+		redis, detail = s.cfg.Redis.Health(r.Context())
+		if redis != "failing" {
+			detail = "" // "down" is the whole story; its cause is logged
 		}
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -413,7 +413,9 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	json.NewEncoder(w).Encode(struct {
 		Status string `json:"status"`
 		Redis  string `json:"redis"`
-	}{status, redis})
+		// RedisError says what Redis answered wrongly, when "failing".
+		RedisError string `json:"redis_error,omitempty"`
+	}{status, redis, detail})
 }
 
 // Serve answers on ln until ctx is done, then stops accepting connections

@@ -330,9 +330,12 @@ function count(n, word) {
     if (v.request_rate) add("Request-rate", v.request_rate.requests + " per " + v.request_rate.seconds + " s");
     const u = v.usage;
     if (u) {
-      add("Content-Usage", "train-ai " + u.content_usage.train_ai + ", search " + u.content_usage.search, ...lineRefs(u.content_usage.lines));
-      add("Content-Signal", "search " + u.content_signal.search + ", ai-input " + u.content_signal.ai_input + ", ai-train " + u.content_signal.ai_train, ...lineRefs(u.content_signal.lines));
-      add("Derived (sitetxt)", "train-ai " + u.derived.train_ai + " (from " + u.derived.train_ai_from + "), search " + u.derived.search + " (from " + u.derived.search_from + ")");
+      const cu = u.content_usage, cs = u.content_signal, d = u.derived;
+      add("Content-Usage", "train-ai " + cu.train_ai + ", ai-use " + cu.ai_use + ", search " + cu.search, ...lineRefs(cu.lines));
+      add("Content-Signal", "search " + cs.search + ", ai-input " + cs.ai_input + ", ai-train " + cs.ai_train + ", use " + cs.use, ...lineRefs(cs.lines));
+      let derived = "train-ai " + d.train_ai + " (from " + d.train_ai_from + "), ai-use " + d.ai_use + " (from " + d.ai_use_from + "), search " + d.search + " (from " + d.search_from + ")";
+      if (d.purpose) derived += "; this crawler's use (" + d.purpose + "): " + d.answer + (d.overridden ? " (search governs it whatever " + d.overridden.join(" and ") + " say: vocab-08 4.3)" : "");
+      add("Derived (sitetxt)", derived);
     }
     for (const l of licenses) add("License", l.value + " · ", lineLink(l.line));
     if (!dl.firstChild) add("Pace, usage", el("span", "muted", "the group sets no pace; the file states no usage preference for this URL"));
