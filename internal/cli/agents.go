@@ -20,7 +20,7 @@ type agentsOptions struct {
 	IO      *IOStreams
 	Agent   string
 	Profile string
-	Output  string
+	Output  format
 	Source  string
 	URLs    []string
 	Fetch   fetchFlags
@@ -71,15 +71,12 @@ is printed on standard error).`,
 	}
 	agentFlag(cmd, &opts.Agent, `robot name or User-Agent header ("*": only the "*" group)`)
 	profileFlag(cmd, &opts.Profile)
-	outputFlag(cmd, &opts.Output, "text", "json", "csv")
+	outputFlag(cmd, &opts.Output, rowFormats)
 	opts.Fetch.AddFlags(cmd)
 	return cmd
 }
 
 func agentsRun(opts *agentsOptions) error {
-	if err := checkOutput(opts.Output, "text", "json", "csv"); err != nil {
-		return err
-	}
 	prof, err := robots.ParseProfile(opts.Profile)
 	if err != nil {
 		return usageError("%v", err)
@@ -115,9 +112,9 @@ func agentsRun(opts *agentsOptions) error {
 		ok        = true
 	)
 	switch opts.Output {
-	case "json":
+	case fJSON:
 		urls.jl = newJSONLines(out)
-	case "csv":
+	case fCSV:
 		cw = newCSV(out)
 		if err := cw.write("url", "agent", "profile", "verdict", "server", "file", "line", "column"); err != nil {
 			return err

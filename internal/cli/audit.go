@@ -24,7 +24,7 @@ import (
 // auditOptions are the options of "sitetxt audit".
 type auditOptions struct {
 	IO      *IOStreams
-	Output  string
+	Output  format
 	Profile string
 	Paths   []string
 	Summary bool
@@ -80,7 +80,7 @@ crawler (not with --summary), 2 on usage or input errors.`,
 			return auditRun(opts)
 		},
 	}
-	outputFlag(cmd, &opts.Output, "text", "json", "csv", "html")
+	outputFlag(cmd, &opts.Output, auditFormats)
 	profileFlag(cmd, &opts.Profile)
 	opts.Fetch.AddFlags(cmd)
 	cmd.Flags().StringArrayVar(&opts.Paths, "path", nil, `a path to check besides "/" (repeatable)`)
@@ -90,15 +90,11 @@ crawler (not with --summary), 2 on usage or input errors.`,
 }
 
 func auditRun(opts *auditOptions) error {
-	opts.Output = strings.ToLower(opts.Output)
 	if opts.Summary {
-		if err := checkOutput(opts.Output, "text", "json", "csv"); err != nil {
-			return err
+		if opts.Output == fHTML {
+			return unknownFormat(string(opts.Output), rowFormats)
 		}
 		return auditSummaryRun(opts)
-	}
-	if err := checkOutput(opts.Output, "text", "json", "csv", "html"); err != nil {
-		return err
 	}
 	prof, err := robots.ParseProfile(opts.Profile)
 	if err != nil {
@@ -176,7 +172,7 @@ func fixReport(rep *audit.Report, d robots.Decision) {
 
 // auditWriter writes reports in one output format.
 type auditWriter struct {
-	format string
+	format format
 	w      io.Writer
 	st     style
 	jl     *jsonLines
@@ -185,12 +181,12 @@ type auditWriter struct {
 	n      int
 }
 
-func newAuditWriter(format string, s *stream, st style) *auditWriter {
-	aw := &auditWriter{format: format, w: s.w, st: st}
-	switch format {
-	case "json":
+func newAuditWriter(f format, s *stream, st style) *auditWriter {
+	aw := &auditWriter{format: f, w: s.w, st: st}
+	switch f {
+	case fJSON:
 		aw.jl = newJSONLines(s)
-	case "csv":
+	case fCSV:
 		aw.csv = newCSV(s)
 	}
 	return aw
@@ -199,11 +195,11 @@ func newAuditWriter(format string, s *stream, st style) *auditWriter {
 func (aw *auditWriter) report(rep *audit.Report) error {
 	defer func() { aw.n++ }()
 	switch aw.format {
-	case "json":
+	case fJSON:
 		return aw.jl.write(rep)
-	case "csv":
+	case fCSV:
 		return aw.csvReport(rep)
-	case "html":
+	case fHTML:
 		aw.html = append(aw.html, rep) // one page for all sources
 		return nil
 	}
@@ -211,7 +207,7 @@ func (aw *auditWriter) report(rep *audit.Report) error {
 }
 
 func (aw *auditWriter) finish() error {
-	if aw.format == "html" && len(aw.html) > 0 { // no page when no source could be read
+	if aw.format == fHTML && len(aw.html) > 0 { // no page when no source could be read
 		return writeAuditHTML(aw.w, aw.html)
 	}
 	return nil
@@ -457,9 +453,9 @@ func auditSummaryRun(opts *auditOptions) error {
 	out := bufio.NewWriterSize(opts.IO.Out, 64<<10)
 	var err error
 	switch opts.Output {
-	case "json":
+	case fJSON:
 		err = summaryJSON(out, sum)
-	case "csv":
+	case fCSV:
 		err = summaryCSV(out, sum)
 	default:
 		err = summaryText(out, sum)

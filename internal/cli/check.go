@@ -18,7 +18,7 @@ type checkOptions struct {
 	IO       *IOStreams
 	Agent    string
 	Profile  string
-	Output   string
+	Output   format
 	URLsFile string
 	Source   string
 	URLs     []string
@@ -105,15 +105,12 @@ printed.`,
 	agentFlag(cmd, &opts.Agent, `crawler name or User-Agent header ("*": only the "*" group)`)
 	profileFlag(cmd, &opts.Profile)
 	opts.Fetch.AddFlags(cmd)
-	outputFlag(cmd, &opts.Output, "text", "json", "csv")
+	outputFlag(cmd, &opts.Output, rowFormats)
 	cmd.Flags().StringVar(&opts.URLsFile, "urls", "", `read URLs one per line from FILE ("-" for standard input)`)
 	return cmd
 }
 
 func checkRun(opts *checkOptions) error {
-	if err := checkOutput(opts.Output, "text", "json", "csv"); err != nil {
-		return err
-	}
 	prof, err := robots.ParseProfile(opts.Profile)
 	if err != nil {
 		return usageError("%v", err)
@@ -175,11 +172,11 @@ func checkRun(opts *checkOptions) error {
 		switch {
 		case jl != nil:
 			if usage != nil {
-				return jl.write(audit.Verdict{Decision: cs.views.view(u.Typed, opts.Agent, d), Usage: usage}) // the decision object plus "usage"
+				return jl.write(audit.Verdict{Decision: cs.views.Of(u.Typed, opts.Agent, d), Usage: usage}) // the decision object plus "usage"
 			}
-			return jl.write(cs.views.view(u.Typed, opts.Agent, d))
+			return jl.write(cs.views.Of(u.Typed, opts.Agent, d))
 		case cw != nil:
-			return cw.write(decisionRow(cs.views.view(u.Typed, opts.Agent, d))...)
+			return cw.write(decisionRow(cs.views.Of(u.Typed, opts.Agent, d))...)
 		}
 		if header {
 			// Say who was asked, once: one agent answers for every URL.

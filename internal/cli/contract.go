@@ -206,53 +206,16 @@ type (
 	fetchJSON    = decision.Fetch
 )
 
-// decisionViews builds decision objects for one source, making the rule
-// and group parts once per rule and group (a stream of a million URLs
-// decided by a handful of rules allocates them a handful of times).
-type decisionViews struct {
-	file    string
-	profile string
-	fetch   *fetchJSON
-	rules   map[*robots.Rule]*ruleJSON
-	groups  map[*robots.Group]*groupJSON
-}
+// decisionViews builds the decision objects of one source (package
+// decision, the one builder serve uses too).
+type decisionViews = decision.Views
 
 func newDecisionViews(file string, prof robots.Profile, fetched *fetch.Result) *decisionViews {
-	return &decisionViews{file: file, profile: prof.String(), fetch: fetchView(fetched),
-		rules: map[*robots.Rule]*ruleJSON{}, groups: map[*robots.Group]*groupJSON{}}
+	return decision.NewViews(file, prof, fetchView(fetched))
 }
 
 // fetchView is the fetch part of a decision, nil for a source not fetched.
 func fetchView(r *fetch.Result) *fetchJSON { return decision.FetchOf(r) }
-
-func (v *decisionViews) view(url, agent string, d robots.Decision) decisionJSON {
-	return decisionJSON{URL: url, Agent: agent, Profile: v.profile, Allowed: d.Allowed, Reason: d.Reason,
-		Rule: v.rule(d.Rule), Group: v.group(d.Group), Fetch: v.fetch}
-}
-
-func (v *decisionViews) rule(r *robots.Rule) *ruleJSON {
-	if r == nil {
-		return nil
-	}
-	if j, ok := v.rules[r]; ok {
-		return j
-	}
-	j := decision.RuleOf(r, v.file)
-	v.rules[r] = j
-	return j
-}
-
-func (v *decisionViews) group(g *robots.Group) *groupJSON {
-	if g == nil {
-		return nil
-	}
-	if j, ok := v.groups[g]; ok {
-		return j
-	}
-	j := decision.GroupOf(g, v.file)
-	v.groups[g] = j
-	return j
-}
 
 // diagJSON is a diagnostic in JSON and YAML: flat positions (package
 // jsonview, shared with sitetxt serve).
@@ -495,11 +458,11 @@ func agentNote(ios *IOStreams, prof robots.Profile, agent string) {
 
 // machineOutput opens the writer -o asks for: JSON Lines for "json", CSV
 // with header as its first row for "csv", and neither for text.
-func machineOutput(out *stream, format string, header []string) (*jsonLines, *csvRows, error) {
-	switch format {
-	case "json":
+func machineOutput(out *stream, f format, header []string) (*jsonLines, *csvRows, error) {
+	switch f {
+	case fJSON:
 		return newJSONLines(out), nil, nil
-	case "csv":
+	case fCSV:
 		cw := newCSV(out)
 		return nil, cw, cw.write(header...)
 	}

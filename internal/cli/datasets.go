@@ -28,7 +28,7 @@ type datasetsOptions struct {
 	Profile      string
 	Robots       string
 	Form         string
-	Output       string
+	Output       format
 	Sources      []string
 	List         string
 	Title        string
@@ -47,8 +47,6 @@ type datasetsOptions struct {
 	ProbeTimeout time.Duration
 	Fetch        fetchFlags
 }
-
-func datasetsFormats() []string { return append([]string{"text"}, datatxt.Formats...) }
 
 func newDatasetsCmd(ios *IOStreams) *cobra.Command {
 	opts := &datasetsOptions{IO: ios}
@@ -130,16 +128,12 @@ listed).`,
 	f.IntVar(&opts.ProbeConc, "probe-concurrency", 4, "how many probe requests are in flight at once")
 	f.DurationVar(&opts.ProbeDelay, "probe-delay", time.Second, "the least time between two probe requests to one host")
 	f.DurationVar(&opts.ProbeTimeout, "probe-timeout", 2*time.Minute, "how long probing may take in all")
-	outputFlag(cmd, &opts.Output, datasetsFormats()...)
+	outputFlag(cmd, &opts.Output, datasetsFormats())
 	opts.Fetch.AddFlags(cmd)
 	return cmd
 }
 
 func datasetsRun(opts *datasetsOptions) error {
-	opts.Output = strings.ToLower(opts.Output)
-	if err := checkOutput(opts.Output, datasetsFormats()...); err != nil {
-		return err
-	}
 	form, err := datatxt.ParseForm(opts.Form)
 	if err != nil {
 		return usageError("%s", err)
@@ -170,15 +164,15 @@ func datasetsRun(opts *datasetsOptions) error {
 	}
 	var probs datatxt.Problems
 	switch opts.Output {
-	case "text":
+	case fText:
 		if accessDecided(c) {
 			io.WriteString(opts.IO.Out, answersFor(opts.Agent, prof)) // whose access the ACCESS column is
 		}
 		err = printDatasets(opts.IO, c)
-	case "json":
+	case fJSON:
 		err = printDatasetsJSON(opts.IO.Out, c)
 	default:
-		probs, err = datatxt.Export(opts.IO.Out, c, opts.Output, datatxt.ExportOptions{
+		probs, err = datatxt.Export(opts.IO.Out, c, string(opts.Output), datatxt.ExportOptions{
 			Title: opts.Title, Publisher: opts.Publisher, ContactName: opts.Contact, ContactEmail: opts.ContactEmail,
 			BureauCode: opts.BureauCode, ProgramCode: opts.ProgramCode,
 		})

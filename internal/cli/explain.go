@@ -19,7 +19,7 @@ type explainOptions struct {
 	IO      *IOStreams
 	Agent   string
 	Profile string
-	Output  string
+	Output  format
 	Source  string
 	Fetch   fetchFlags
 }
@@ -58,7 +58,7 @@ fetched.`,
 	}
 	agentFlag(cmd, &opts.Agent, `crawler name or User-Agent header ("*": only the "*" group)`)
 	profileFlag(cmd, &opts.Profile)
-	outputFlag(cmd, &opts.Output, "text", "json")
+	outputFlag(cmd, &opts.Output, recordFormats)
 	opts.Fetch.AddFlags(cmd)
 	return cmd
 }
@@ -126,9 +126,6 @@ type (
 func hhmm(min int) string { return fmt.Sprintf("%02d:%02d", min/60, min%60) }
 
 func explainRun(opts *explainOptions) error {
-	if err := checkOutput(opts.Output, "text", "json"); err != nil {
-		return err
-	}
 	prof, err := robots.ParseProfile(opts.Profile)
 	if err != nil {
 		return usageError("%v", err)
@@ -143,18 +140,16 @@ func explainRun(opts *explainOptions) error {
 	readNotes(opts.IO, src, f)
 	markupWarning(opts.IO, src)
 	e := robots.Compile(f, prof).Explain(opts.Agent)
-	views := newDecisionViews(src.name, prof, src.fetched)
-
 	v := explainJSON{File: src.name, Agent: opts.Agent, Profile: prof.String(), Why: e.Why,
-		Groups: []*groupJSON{}, Rules: []explainRuleJSON{}, Sitemaps: []sitemapJSON{}, Usage: []*usageLineRef{}, Fetch: views.fetch}
+		Groups: []*groupJSON{}, Rules: []explainRuleJSON{}, Sitemaps: []sitemapJSON{}, Usage: []*usageLineRef{}, Fetch: fetchView(src.fetched)}
 	if d, ok := src.fixed(); ok {
 		v.Why = "the fetch decides every URL: " + d.Reason
 	} else {
 		for _, g := range e.Groups {
-			v.Groups = append(v.Groups, views.group(g))
+			v.Groups = append(v.Groups, decision.GroupOf(g, src.name))
 		}
 		for _, r := range e.Rules {
-			v.Rules = append(v.Rules, explainRuleJSON{*views.rule(r), r.Implied})
+			v.Rules = append(v.Rules, explainRuleJSON{*decision.RuleOf(r, src.name), r.Implied})
 		}
 		if cd := e.CrawlDelay; cd != nil {
 			s := cd.Delay.Seconds()
@@ -186,7 +181,7 @@ func explainRun(opts *explainOptions) error {
 		}
 	}
 	out := newStream(opts.IO.Out, false)
-	if opts.Output == "json" {
+	if opts.Output == fJSON {
 		err = newJSONLines(out).write(v)
 	} else {
 		err = printExplain(out.w, &e, &v)
@@ -251,7 +246,7 @@ func printExplain(w io.Writer, e *robots.Explanation, v *explainJSON) error {
 type summaryOptions struct {
 	IO      *IOStreams
 	Profile string
-	Output  string
+	Output  format
 	Sources []string
 	Fetch   fetchFlags
 }
@@ -280,7 +275,7 @@ Exit codes: 0, 1 when a source has lint errors, 2 on usage or input errors.`,
 		},
 	}
 	profileFlag(cmd, &opts.Profile)
-	outputFlag(cmd, &opts.Output, "text", "json")
+	outputFlag(cmd, &opts.Output, recordFormats)
 	opts.Fetch.AddFlags(cmd)
 	return cmd
 }
@@ -305,9 +300,6 @@ type fileSummaryJSON struct {
 }
 
 func summaryRun(opts *summaryOptions) error {
-	if err := checkOutput(opts.Output, "text", "json"); err != nil {
-		return err
-	}
 	prof, err := robots.ParseProfile(opts.Profile)
 	if err != nil {
 		return usageError("%v", err)
@@ -359,7 +351,7 @@ func summaryRun(opts *summaryOptions) error {
 		ds, _ := profileDiagnostics(f, manifest.Robots, false, prof, false) // as lint counts them
 		v.Errors, v.Warnings = ds.Count(grammar.Error), ds.Count(grammar.Warning)
 		found = found || v.Errors > 0
-		if opts.Output == "json" {
+		if opts.Output == fJSON {
 			err = jl.write(v)
 		} else {
 			err = printSummary(out.w, &v)

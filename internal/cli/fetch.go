@@ -20,7 +20,7 @@ import (
 // fetchOptions are the options of "sitetxt fetch".
 type fetchOptions struct {
 	IO     *IOStreams
-	Output string
+	Output format
 	Fetch  fetchFlags
 	Sites  []string
 }
@@ -59,7 +59,7 @@ data.txt error) or the usage is wrong.`,
 			return fetchRun(opts)
 		},
 	}
-	outputFlag(cmd, &opts.Output, "text", "json", "csv")
+	outputFlag(cmd, &opts.Output, rowFormats)
 	profileFlag(cmd, &opts.Fetch.Profile)
 	opts.Fetch.AddFlags(cmd)
 	return cmd
@@ -108,9 +108,6 @@ func siteURL(arg string) string {
 }
 
 func fetchRun(opts *fetchOptions) error {
-	if err := checkOutput(opts.Output, "text", "json", "csv"); err != nil {
-		return err
-	}
 	if _, _, err := opts.Fetch.access(manifest.Robots); err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,7 +15,7 @@ import (
 // lintOptions are the options of "sitetxt lint".
 type lintOptions struct {
 	IO      *IOStreams
-	Output  string
+	Output  format
 	Fetch   fetchFlags
 	Context bool
 	Type    string
@@ -92,7 +93,7 @@ any has, 2 when a source cannot be read or the usage is wrong.`,
 		},
 	}
 	opts.Fetch.AddFlags(cmd)
-	outputFlag(cmd, &opts.Output, "text", "json", "csv")
+	outputFlag(cmd, &opts.Output, rowFormats)
 	profileFlag(cmd, &opts.Profile)
 	cmd.Flags().BoolVar(&opts.Portability, "portability", false, "also report what matters only under the other profiles (a rule after a blank line, a repeated group, a misspelt field Google accepts)")
 	choiceFlag(cmd, &opts.Severity, "severity", "", "least severity shown: warning or error", "warning", "error")
@@ -132,17 +133,14 @@ func writeDiagnostics(out *stream, opts *lintOptions, all grammar.Diagnostics, t
 }
 
 func lintRun(opts *lintOptions) error {
-	if err := checkOutput(opts.Output, "text", "json", "csv"); err != nil {
-		return err
-	}
-	if err := checkOutput(opts.Type, manifestTypes...); err != nil {
+	if !slices.Contains(manifestTypes, opts.Type) {
 		return usageError("unknown manifest type %q (want %s)", opts.Type, strings.Join(manifestTypes, ", "))
 	}
 	prof, err := robots.ParseProfile(opts.Profile)
 	if err != nil {
 		return usageError("%v", err)
 	}
-	if err := checkOutput(opts.Severity, "warning", "error"); err != nil {
+	if opts.Severity != "warning" && opts.Severity != "error" {
 		return usageError("unknown severity %q (want warning or error)", opts.Severity)
 	}
 	opts.Fetch.Profile = prof.String()
@@ -196,7 +194,7 @@ func lintRun(opts *lintOptions) error {
 	if err := writeDiagnostics(out, opts, all, texts); err != nil {
 		return err
 	}
-	if opts.Output == "text" && !opts.IO.Quiet {
+	if opts.Output == fText && !opts.IO.Quiet {
 		total := fmt.Sprintf("%s, %s in %s", plural(all.Count(grammar.Error), "error"), plural(all.Count(grammar.Warning), "warning"), plural(sources, "source"))
 		if leftOut > 0 {
 			total += fmt.Sprintf("; %s that matter only under other profiles than %s left out (--portability shows them)", plural(leftOut, "portability note"), prof)

@@ -16,7 +16,7 @@ type prefsOptions struct {
 	IO      *IOStreams
 	Agent   string
 	Profile string
-	Output  string
+	Output  format
 	URLs    []string
 	Fetch   fetchFlags
 }
@@ -61,14 +61,11 @@ usage errors and when a robots.txt or a URL could not be fetched.`,
 	agentFlag(cmd, &opts.Agent, `crawler name or User-Agent header ("*": only the "*" group)`)
 	profileFlag(cmd, &opts.Profile)
 	opts.Fetch.AddFlags(cmd)
-	outputFlag(cmd, &opts.Output, "text", "json")
+	outputFlag(cmd, &opts.Output, recordFormats)
 	return cmd
 }
 
 func prefsRun(opts *prefsOptions) error {
-	if err := checkOutput(opts.Output, "text", "json"); err != nil {
-		return err
-	}
 	prof, err := robots.ParseProfile(opts.Profile)
 	if err != nil {
 		return usageError("%v", err)
@@ -100,7 +97,7 @@ func prefsRun(opts *prefsOptions) error {
 				failed = true
 			}
 		}
-		if opts.Output == "json" {
+		if opts.Output == fJSON {
 			err = jl.write(r)
 		} else {
 			_, err = io.WriteString(out.w, visibleLines(prefs.Text(r)))

@@ -86,6 +86,79 @@ func timeOf(t time.Time) *time.Time {
 	return &u
 }
 
+// Of returns the decision object of d, the decision for url and agent
+// under prof by the rules of file (f the fetch part, nil for a file not
+// fetched). Every output builds its decision objects here or through
+// Views, which gives the same object.
+func Of(url, agent string, prof robots.Profile, file string, d robots.Decision, f *Fetch) Decision {
+	return build(url, agent, prof.String(), d, RuleOf(d.Rule, file), GroupOf(d.Group, file), f)
+}
+
+// build is the one place a decision object is put together.
+func build(url, agent, prof string, d robots.Decision, r *Rule, g *Group, f *Fetch) Decision {
+	return Decision{URL: url, Agent: agent, Profile: prof, Allowed: d.Allowed, Reason: d.Reason, Rule: r, Group: g, Fetch: f}
+}
+
+// Views builds the decision objects of one robots.txt under one profile,
+// making each rule's and group's part once: a stream of a million URLs
+// decided by a handful of rules allocates them a handful of times (check,
+// diff, matrix, sitemaps).
+type Views struct {
+	file, profile string
+	fetch         *Fetch
+	rules         map[*robots.Rule]*Rule
+	groups        map[*robots.Group]*Group
+}
+
+// NewViews returns the views of file read under prof, f its fetch part.
+func NewViews(file string, prof robots.Profile, f *Fetch) *Views {
+	return &Views{file: file, profile: prof.String(), fetch: f,
+		rules: map[*robots.Rule]*Rule{}, groups: map[*robots.Group]*Group{}}
+}
+
+// Profile returns the profile's name the views write.
+func (v *Views) Profile() string { return v.profile }
+
+// Of returns the decision object of d for url and agent, as the
+// package's Of does.
+func (v *Views) Of(url, agent string, d robots.Decision) Decision {
+	return build(url, agent, v.profile, d, v.rule(d.Rule), v.group(d.Group), v.fetch)
+}
+
+func (v *Views) rule(r *robots.Rule) *Rule {
+	if r == nil {
+		return nil
+	}
+	if j, ok := v.rules[r]; ok {
+		return j
+	}
+	j := RuleOf(r, v.file)
+	v.rules[r] = j
+	return j
+}
+
+func (v *Views) group(g *robots.Group) *Group {
+	if g == nil {
+		return nil
+	}
+	if j, ok := v.groups[g]; ok {
+		return j
+	}
+	j := GroupOf(g, v.file)
+	v.groups[g] = j
+	return j
+}
+
+// FetchOfAnswer returns the fetch part of a decision a robots.Client
+// answered: what the robots.txt response meant, and how fresh it is.
+func FetchOfAnswer(a *robots.Answer) *Fetch {
+	f := &Fetch{URL: a.RobotsURL, Status: a.HTTPStatus, Meaning: a.Status.String(), FromCache: a.FromCache, Expires: timeOf(a.Expires)}
+	if a.Err != nil {
+		f.Error = a.Err.Error()
+	}
+	return f
+}
+
 // RuleOf returns the rule part of a decision: r's directive and pattern,
 // and where its field starts in file; nil when no rule decided.
 func RuleOf(r *robots.Rule, file string) *Rule {

@@ -140,10 +140,7 @@ func (a *Asker) Ask(ctx context.Context, agent, rawURL string) Result {
 		return res
 	}
 	res.Allowed, res.Reason = ans.Allowed, ans.Reason
-	res.Fetch = &decision.Fetch{URL: ans.RobotsURL, Status: ans.HTTPStatus, Meaning: ans.Status.String()}
-	if ans.Err != nil {
-		res.Fetch.Error = ans.Err.Error()
-	}
+	res.Fetch = decision.FetchOfAnswer(ans)
 	var cu []statement
 	var cs aipref.Signals
 	var csFrom []string

@@ -127,8 +127,7 @@ func (s *Server) testOne(rf *robotsFile, agent, u string) testResult {
 	c := robots.CompareReadings(rf.readings, agent, iu.Decide)
 	return jsonview.ComparisonOf(c, u, agent, func(i int, v robots.Verdict) Result {
 		rd := rf.readings[i]
-		res := Result{Decision: decision.Decision{URL: u, Agent: agent, Profile: v.Profile.String(), Fetch: rf.fetch}}
-		res.Allowed = v.Decision.Allowed
+		res := Result{Decision: decision.Of(u, agent, v.Profile, rf.name, v.Decision, rf.fetch)}
 		if fx, ok := rd.Fixed(); ok {
 			res.Reason = publicReason(fx.Reason, rd.Fetched.Err)
 			return res

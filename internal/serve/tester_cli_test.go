@@ -307,3 +307,35 @@ func TestDatasetsExportDiagnosticsAsCLI(t *testing.T) {
 		})
 	}
 }
+
+// TestTestVerdictsAsCheck: each verdict of POST /v1/test is the decision
+// object "sitetxt check -o json --profile P" prints for the URL, key for
+// key (the file name aside, and the pace serve adds): both are built by
+// package decision (issue 35, item 4; they had a builder each).
+func TestTestVerdictsAsCheck(t *testing.T) {
+	path := filepath.Join("..", "..", "testdata", "robots", "fict.org.txt")
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	urls := []string{"/org/plans.html", "/org/about.html", "/serv", "/robots.txt", "org/x"}
+	resp := post(t, "/v1/test", map[string]any{"robots": string(text), "agent": "unhipbot", "urls": urls})
+	for i, r := range resp["results"].([]any) {
+		for _, v := range r.(map[string]any)["verdicts"].([]any) {
+			got := v.(map[string]any)
+			prof := got["profile"].(string)
+			want := jsonLines(t, runCLI(t, "check", "-q", "-o", "json", "--agent", "unhipbot", "--profile", prof, path, urls[i]))[0].(map[string]any)
+			for _, m := range []map[string]any{got, want} {
+				for _, k := range []string{"crawl_delay", "request_rate"} {
+					delete(m, k)
+				}
+				for _, part := range []string{"rule", "group"} {
+					if p, ok := m[part].(map[string]any); ok {
+						delete(p, "file")
+					}
+				}
+			}
+			same(t, "POST /v1/test "+urls[i]+" under "+prof+" against check -o json", got, want)
+		}
+	}
+}
