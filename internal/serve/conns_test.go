@@ -204,3 +204,27 @@ func TestHostileSlowUploads(t *testing.T) {
 		t.Errorf("POST /v1/check while 45 slow uploads are open = %d %s, want 200", resp.StatusCode, b)
 	}
 }
+
+// TestConnsMetrics: /metrics counts the connections held and those
+// closed for newer ones.
+func TestConnsMetrics(t *testing.T) {
+	s := New(Config{Logger: quiet(), MaxConns: 4, MaxIdleConns: 1})
+	addr := serveLoopback(t, s)
+	for range 3 {
+		c, _ := idleConn(t, addr)
+		defer c.Close()
+	}
+	// The last connection falls idle just after its answer was sent.
+	var body string
+	for i := 0; i < 100; i++ {
+		if _, body = get(t, s.Handler(), "/metrics"); strings.Contains(body, "sitetxt_client_connections_evicted_total 2") {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	for _, want := range []string{"sitetxt_client_connections 1", "sitetxt_client_connections_evicted_total 2"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("/metrics lacks %q", want)
+		}
+	}
+}
