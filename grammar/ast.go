@@ -120,7 +120,8 @@ func (l *Line) inBNF() bool { return !l.Typo && !l.NoColon }
 // Records are built by the participle grammar (see grammar.go): each is
 // part of the node participle makes for the production record =
 // Agentlines Rulelines, whose two terminals are runs of lines. Pos and
-// EndPos are the positions participle sets on that node; Lines and Agents
+// EndPos are the positions of the tokens participle sets on that node (its
+// first, and the one after it in the stream); Lines and Agents
 // are the file's lines from Pos up to EndPos.
 type Record struct {
 	// Pos is where the record starts: its first User-agent line.

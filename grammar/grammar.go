@@ -80,16 +80,17 @@ type robotstxt struct {
 }
 
 // record is the node participle builds for a record: the Record the tree
-// shows, and the positions participle sets on the node (the first token's
-// and the next token's: the Gap that ends the record, the next record or
-// EOF), which File.span turns into the Record's. participle's positions
-// are lexer.Positions, which stay here: none of participle's types leave
-// the package (and setting a field of that very type spares participle a
-// reflect conversion per node).
+// shows, and the tokens participle sets on the node (Tokens: the
+// record's Agentlines and Rulelines, a part of the token stream), which
+// File.span turns into the Record's positions: the first token's, and
+// the next token's in the stream (the Gap that ends the record, the next
+// record or EOF). participle's tokens stay here: none of its types leave
+// the package. (participle boxes the tokens' slice once per record, where
+// Pos and EndPos fields cost a boxed lexer.Position each, and Pos one
+// more on the repetition's last, failing try.)
 type record struct {
 	Record
-	Pos    lexer.Position
-	EndPos lexer.Position
+	Tokens []lexer.Token
 	// Runs holds the production: it captures nothing.
 	Runs struct{} `parser:"Agentlines Rulelines"`
 }
@@ -138,9 +139,11 @@ type lineLexer struct {
 	lines []*Line
 	next  int
 	last  lexer.TokenType // the last token's type
+	n     int             // how many tokens Next returned
 }
 
 func (l *lineLexer) Next() (lexer.Token, error) {
+	l.n++
 	if l.next == len(l.lines) {
 		if l.last == tAgent {
 			return l.emptyRule(), nil // the file ends after the User-agent lines

@@ -734,3 +734,23 @@ func TestLowerToASCII(t *testing.T) {
 		t.Errorf(`markup("é\n<HTML>") = %d, %q`, at, what)
 	}
 }
+
+// TestMarkupKeepsOffsets checks markup on heads beyond ASCII, where it
+// searches head itself when lowering keeps every byte's offset, against
+// the search of the lowered head (markupUnicode) it stands for.
+func TestMarkupKeepsOffsets(t *testing.T) {
+	for _, src := range []string{
+		"é <HTML>", "Ünïcode\n<!DOCTYPE html>", "ÄÖÜ <Body>", "日本語 <urlset>", "é <a> <hEAD>",
+		"İ <html>", "\u212A <html>", "\xff <html>", "é \xc3 <body>", "ſ <urlſet>", "é <sİtemapindex>",
+		"é\x00 <?xml", "é <htmł>", "Σ <html>", "é <HTM", "é <a href>",
+	} {
+		at, what := markup(src)
+		wantAt, wantWhat := markupUnicode(src)
+		if !tagCandidate(src) {
+			wantAt, wantWhat = -1, ""
+		}
+		if at != wantAt || what != wantWhat {
+			t.Errorf("markup(%q) = %d, %q, want %d, %q", src, at, what, wantAt, wantWhat)
+		}
+	}
+}
