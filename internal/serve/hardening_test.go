@@ -39,7 +39,8 @@ func TestAgentBounded(t *testing.T) {
 // TestNotRoutedIsJSON: an unknown path is a JSON 404, a wrong method a
 // JSON 405 with Allow.
 func TestNotRoutedIsJSON(t *testing.T) {
-	h := New(Config{Logger: quiet()}).Handler()
+	s := New(Config{Logger: quiet()})
+	h := s.Handler()
 	for _, tt := range []struct {
 		method, path string
 		code         int
@@ -51,6 +52,13 @@ func TestNotRoutedIsJSON(t *testing.T) {
 		}
 		if tt.code == 405 && w.Header().Get("Allow") == "" {
 			t.Errorf("%s %s: 405 without Allow", tt.method, tt.path)
+		}
+		if tt.code == 404 {
+			for _, p := range s.routes {
+				if method, path, _ := strings.Cut(p, " "); method == "POST" && !strings.Contains(w.Body.String(), path) {
+					t.Errorf("the 404 does not name %s: %s", p, w.Body.String())
+				}
+			}
 		}
 	}
 }
