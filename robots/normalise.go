@@ -140,6 +140,22 @@ func normWord(w uint64) bool {
 	return (w|(x-lo)&^x|(y-lo)&^y)&hi != 0
 }
 
+// wordAt returns the bytes of s from i, up to eight of them,
+// little-endian (the missing ones zero).
+func wordAt(s string, i int) uint64 {
+	if len(s)-i >= 8 {
+		return load64(s, i)
+	}
+	if len(s) >= 8 {
+		return load64(s, len(s)-8) >> (8 * (8 - (len(s) - i)))
+	}
+	var w uint64
+	for j := len(s) - 1; j >= i; j-- {
+		w = w<<8 | uint64(s[j])
+	}
+	return w
+}
+
 // load32 returns the four bytes of s at i, little-endian.
 func load32(s string, i int) uint32 {
 	return binary.LittleEndian.Uint32(unsafe.Slice(unsafe.StringData(s[i:]), 4))
