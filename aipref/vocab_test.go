@@ -1,40 +1,55 @@
 package aipref
 
 import (
+	"encoding/json"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
 )
 
-// SpecExamples are the examples ../shared/specs/ai-preferences-2026.md
-// gives for draft-ietf-aipref-vocab-08 (sections 4, 6.5, 6.5.1, 6.5.2),
-// with the answer each must get, plus the issue's own example
-// ("ai-use=n, search=y"). Package-level so that the tests of every
-// surface (check, audit, explain, serve, the tester) can run the same
-// table: internal/cli TestUsageSpecExamplesEverywhere.
-var SpecExamples = []struct {
-	In       string
-	Want     Usage
-	ParseErr bool // the Dictionary does not parse: all unknown
-}{
-	{"train-ai=n, search=y", Usage{TrainAI: Disallow, Search: Allow}, false},
-	{"train-ai", Usage{}, false},                                   // a Boolean
-	{`train-ai="n"`, Usage{}, false},                               // a String
-	{"train-ai=no", Usage{}, false},                                // a Token other than y and n
-	{`train-ai=y, train-ai, search=n, search="n"`, Usage{}, false}, // 6.5.1: the last value of each, neither a Token
-	{"train-ai;allow=n, train-ai=y", Usage{TrainAI: Allow}, false}, // 6.5.2: the overridden value's parameters go with it
-	{"TRAIN-AI=n", Usage{}, true},                                  // keys are lower case
-	{"train-ai=n,", Usage{}, true},                                 // a trailing comma
-	{"bots=n, train-genai=n", Usage{}, false},                      // legacy labels are unknown labels
-	{"ai-use=n, search=y", Usage{AIUse: Disallow, Search: Allow}, false},
+// SpecExample is one example of ../shared/specs/ai-preferences-2026.md
+// for draft-ietf-aipref-vocab-08 (sections 4, 6.5, 6.5.1, 6.5.2) with the
+// answer it must get, plus the issue's own ("ai-use=n, search=y"). They
+// are one data file, testdata/aipref/vocab-08-examples.json, that the
+// tests of every surface read: here the library, in internal/cli check,
+// audit and explain, in internal/serve POST /v1/check and the tester.
+type SpecExample struct {
+	In         string
+	ParseError bool
+	Why        string
+	Want       Usage
+}
+
+// specExamples reads the examples.
+func specExamples(t testing.TB) []SpecExample {
+	b, err := os.ReadFile("../testdata/aipref/vocab-08-examples.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw []map[string]any
+	if err := json.Unmarshal(b, &raw); err != nil {
+		t.Fatal(err)
+	}
+	words := map[string]Preference{"unknown": Unknown, "allow": Allow, "disallow": Disallow}
+	var out []SpecExample
+	for _, r := range raw {
+		e := SpecExample{In: r["in"].(string), ParseError: r["parse_error"].(bool), Why: r["why"].(string)}
+		e.Want = Usage{TrainAI: words[r["train_ai"].(string)], AIUse: words[r["ai_use"].(string)], Search: words[r["search"].(string)]}
+		out = append(out, e)
+	}
+	if len(out) < 10 {
+		t.Fatalf("%d examples, want the specs file's 9 and the issue's", len(out))
+	}
+	return out
 }
 
 func TestParseSpecExamples(t *testing.T) {
-	for _, tt := range SpecExamples {
+	for _, tt := range specExamples(t) {
 		t.Run(tt.In, func(t *testing.T) {
 			got, err := Parse(tt.In)
-			if got != tt.Want || (err != nil) != tt.ParseErr {
-				t.Errorf("Parse(%q) = %+v, %v; want %+v, error %v", tt.In, got, err, tt.Want, tt.ParseErr)
+			if got != tt.Want || (err != nil) != tt.ParseError {
+				t.Errorf("Parse(%q) = %+v, %v; want %+v, error %v (%s)", tt.In, got, err, tt.Want, tt.ParseError, tt.Why)
 			}
 		})
 	}
@@ -151,7 +166,7 @@ func TestCombine(t *testing.T) {
 // category unknown, a Usage written back reads back the same, and Check
 // finds a syntax problem exactly when Parse fails.
 func FuzzParse(f *testing.F) {
-	for _, e := range SpecExamples {
+	for _, e := range specExamples(f) {
 		f.Add(e.In)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 )
 
 // Dir is a Cache of files in a directory, one per key, named by the
@@ -34,8 +38,60 @@ type Dir struct {
 const DefaultMaxEntryBytes = 16*(500<<10) + 2<<10
 
 // NewDir returns a Cache of files in dir (created when needed), one per
-// manifest URL, written atomically; several processes may share it.
+// manifest URL, written atomically; several processes may share it. It
+// checks nothing: OpenDir does.
 func NewDir(dir string) Cache { return Dir{Dir: dir} }
+
+// tmpPrefix starts the name of a file Put writes before renaming it into
+// place.
+const tmpPrefix = ".tmp-"
+
+// OrphanAge is how old a temporary file must be for OpenDir to take it
+// for one a writer left (killed between writing and renaming it): a write
+// takes milliseconds, and several processes may share the directory.
+const OrphanAge = time.Minute
+
+// ErrUnsafeDir is OpenDir's error for a directory that users other than
+// its owner may write to: they could plant entries (a cache is only as
+// trustworthy as those who can write to it).
+var ErrUnsafeDir = errors.New("the cache directory is writable by other users")
+
+// OpenDir opens the directory cache in dir: it creates dir (0700) when it
+// is missing, refuses one that another user owns or that its group or
+// others may write to (ErrUnsafeDir, on systems with Unix permissions),
+// and removes the temporary files that writers killed mid-write left
+// there (older than OrphanAge), so that they do not pile up.
+func OpenDir(dir string) (Dir, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return Dir{}, err
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return Dir{}, err
+	}
+	if why := unsafeDir(fi); why != "" {
+		return Dir{}, fmt.Errorf("%s: %w (%s): chmod go-w it, or choose another", dir, ErrUnsafeDir, why)
+	}
+	removeOrphans(dir, time.Now().Add(-OrphanAge))
+	return Dir{Dir: dir}, nil
+}
+
+// removeOrphans removes the temporary files of dir last written before
+// cutoff.
+func removeOrphans(dir string, cutoff time.Time) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), tmpPrefix) || !e.Type().IsRegular() {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && fi.ModTime().Before(cutoff) {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
 
 // DefaultDir returns os.UserCacheDir()/sitetxt, where the sitetxt command
 // keeps its cache.
@@ -87,7 +143,7 @@ func (c Dir) put(key string, value []byte) error {
 	if err := os.MkdirAll(c.Dir, 0o700); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(c.Dir, ".tmp-*")
+	tmp, err := os.CreateTemp(c.Dir, tmpPrefix+"*")
 	if err != nil {
 		return err
 	}

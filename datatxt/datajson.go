@@ -34,6 +34,9 @@ func DataJSON(c *Catalog, opts ExportOptions) (map[string]any, Problems) {
 			d := map[string]any{"@type": "dcat:Distribution", "downloadURL": f.url}
 			if f.mediaType != "" {
 				d["mediaType"] = f.mediaType
+			} else {
+				// The data.json schema requires mediaType beside downloadURL.
+				x.problem(grammar.Error, e, "mediaType", fmt.Sprintf("no mediaType for %s: data.json requires one beside downloadURL, and the file's name has no extension sitetxt knows (ask its server with --probe)", f.url))
 			}
 			if f.format != "" {
 				d["format"] = f.format

@@ -75,7 +75,7 @@ func DataPackage(c *Catalog, opts ExportOptions) (map[string]any, Problems) {
 				loc = strings.TrimLeft(loc, "/")
 				if !x.warnedRel {
 					x.warnedRel = true
-					x.problem(grammar.Warning, e, "path", "resource paths are kept relative to the data.txt, which was read from a file: give its URL (--base) for absolute ones")
+					x.problem(grammar.Error, e, "path", "resource paths are relative to the data.txt, which was read from a file, and the package is not written beside it: give the data.txt's URL (--base) for absolute ones")
 				}
 			}
 			name := base

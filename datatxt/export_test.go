@@ -276,18 +276,29 @@ func TestExportSaysWhatItCannotKnow(t *testing.T) {
 		t.Errorf("DCAT dataset @id with a base = %v, want https://x.org/d/data.txt#a", ds["@id"])
 	}
 	bare := Parse("local/data.txt", src, Options{})
-	has := func(ps Problems, field string) bool {
+	has := func(ps Problems, field string, sev grammar.Severity) bool {
 		for _, p := range ps {
-			if p.Field == field && p.Severity == grammar.Warning {
+			if p.Field == field && p.Severity == sev {
 				return true
 			}
 		}
 		return false
 	}
-	if _, ps := DCAT(bare, ExportOptions{}); !has(ps, "@id") {
+	if _, ps := DCAT(bare, ExportOptions{}); !has(ps, "@id", grammar.Warning) {
 		t.Errorf("DCAT without a base: problems %v, want a warning on @id", ps)
 	}
-	if _, ps := DataPackage(bare, ExportOptions{}); !has(ps, "path") {
-		t.Errorf("DataPackage without a base: problems %v, want a warning on path", ps)
+	// A package of relative paths written elsewhere than the data.txt
+	// points nowhere: an error (issue 35, item 6).
+	if _, ps := DataPackage(bare, ExportOptions{}); !has(ps, "path", grammar.Error) {
+		t.Errorf("DataPackage without a base: problems %v, want an error on path", ps)
+	}
+	// data.json requires mediaType beside downloadURL: a file whose type
+	// sitetxt cannot tell is named.
+	odd := Parse("local/data.txt", []byte("- path: a.weird\n  name: A\n"), Options{Base: "https://x.org/d/data.txt"})
+	if _, ps := DataJSON(odd, ExportOptions{}); !has(ps, "mediaType", grammar.Error) {
+		t.Errorf("DataJSON of a.weird: problems %v, want an error on mediaType", ps)
+	}
+	if _, ps := DataJSON(based, ExportOptions{}); has(ps, "mediaType", grammar.Error) {
+		t.Errorf("DataJSON of a.csv: problems %v, want none on mediaType", ps)
 	}
 }

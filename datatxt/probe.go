@@ -3,7 +3,6 @@ package datatxt
 import (
 	"context"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
 	"net/url"
@@ -69,14 +68,9 @@ func (f *Fetcher) Probe(ctx context.Context, c *Catalog, opts ProbeOptions) gram
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 	p := &prober{f: f, c: c, opts: opts, ctx: ctx, next: map[string]time.Time{}}
-	if f.Fetcher != nil {
-		p.client, p.perRequest, p.userAgent = f.Fetcher.Client, f.Fetcher.Timeout, f.Fetcher.UserAgent
-	}
-	if p.client == nil {
-		p.client = &http.Client{}
-	}
-	if p.perRequest <= 0 {
-		p.perRequest = fetch.DefaultTimeout
+	p.heads = f.Fetcher
+	if p.heads == nil {
+		p.heads = &fetch.Fetcher{}
 	}
 	sem := make(chan struct{}, opts.Concurrency)
 	var wg sync.WaitGroup
@@ -131,13 +125,11 @@ func probeJobs(c *Catalog) []*probeJob {
 
 // prober is one Probe run: what its goroutines share.
 type prober struct {
-	f          *Fetcher
-	c          *Catalog
-	opts       ProbeOptions
-	ctx        context.Context
-	client     *http.Client
-	perRequest time.Duration
-	userAgent  string
+	f     *Fetcher
+	c     *Catalog
+	opts  ProbeOptions
+	ctx   context.Context
+	heads *fetch.Fetcher // asks each file's server (fetch.Fetcher.Headers)
 
 	mu    sync.Mutex
 	diags grammar.Diagnostics
@@ -189,7 +181,7 @@ func (p *prober) probe(j *probeJob) {
 		p.report(grammar.Warning, "probe-skipped", j, fmt.Sprintf("%s not probed: the probe's time limit (%v) was reached", j.url, p.opts.Timeout))
 		return
 	}
-	info, status, err := p.f.probeOne(p.ctx, p.client, p.perRequest, p.userAgent, j.url)
+	info, status, err := probeOne(p.ctx, p.heads, j.url)
 	switch {
 	case err != nil:
 		p.report(grammar.Error, "broken-link", j, fmt.Sprintf("%s: %v", j.url, err))
@@ -207,41 +199,22 @@ func (p *prober) probe(j *probeJob) {
 	}
 }
 
-// probeOne sends HEAD, or a ranged GET when HEAD is refused.
-func (f *Fetcher) probeOne(ctx context.Context, client *http.Client, timeout time.Duration, userAgent, u string) (FileInfo, int, error) {
+// probeOne asks for u's headers (fetch.Fetcher.Headers: HEAD, or a
+// ranged GET when HEAD is refused) and reads the file's media type, size
+// and modification time from them.
+func probeOne(ctx context.Context, heads *fetch.Fetcher, u string) (FileInfo, int, error) {
 	info := FileInfo{Size: -1}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	do := func(method string) (*http.Response, error) {
-		req, err := http.NewRequestWithContext(ctx, method, u, nil)
-		if err != nil {
-			return nil, err
-		}
-		if userAgent != "" {
-			req.Header.Set("User-Agent", userAgent)
-		}
-		if method == http.MethodGet {
-			req.Header.Set("Range", "bytes=0-0")
-		}
-		return client.Do(req)
-	}
-	resp, err := do(http.MethodHead)
-	if err == nil && (resp.StatusCode == http.StatusMethodNotAllowed || resp.StatusCode == http.StatusNotImplemented) {
-		resp.Body.Close()
-		resp, err = do(http.MethodGet)
-	}
+	resp, err := heads.Headers(ctx, u)
 	if err != nil {
 		return info, 0, err
 	}
-	defer resp.Body.Close()
-	io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<10))
-	if resp.StatusCode >= 400 {
-		return info, resp.StatusCode, nil
+	if resp.HTTPStatus >= 400 {
+		return info, resp.HTTPStatus, nil
 	}
 	if mt, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type")); err == nil && strings.Contains(mt, "/") {
 		info.MediaType = mt
 	}
-	if resp.StatusCode == http.StatusPartialContent {
+	if resp.HTTPStatus == http.StatusPartialContent {
 		// Content-Range: bytes 0-0/1234
 		if cr := resp.Header.Get("Content-Range"); strings.Contains(cr, "/") {
 			if n, err := strconv.ParseInt(cr[strings.LastIndexByte(cr, '/')+1:], 10, 64); err == nil {
@@ -254,5 +227,5 @@ func (f *Fetcher) probeOne(ctx context.Context, client *http.Client, timeout tim
 	if t, err := http.ParseTime(resp.Header.Get("Last-Modified")); err == nil {
 		info.LastModified = t.UTC()
 	}
-	return info, resp.StatusCode, nil
+	return info, resp.HTTPStatus, nil
 }

@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/sitetxt/sitetxt/cache"
 )
 
 // BenchmarkFetchCached measures a cache hit: decoding and checking the entry.
@@ -29,7 +31,7 @@ func BenchmarkFetchCached(b *testing.B) {
 func BenchmarkFetchLoopback(b *testing.B) {
 	body := strings.Repeat("Disallow: /some/path/\n", 2000)
 	s := newBenchServer(b, body)
-	f := &Fetcher{Cache: NoCache{}}
+	f := &Fetcher{Cache: cache.None{}}
 	u := s.URL + "/robots.txt"
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()

@@ -11,11 +11,6 @@ import (
 	"github.com/sitetxt/sitetxt/cache"
 )
 
-// Cache stores fetched responses by key (the manifest's URL); it is
-// cache.Cache, the interface library users implement. A cache that also
-// implements cache.Shared coordinates fetches across processes (shared.go).
-type Cache = cache.Cache
-
 // entry is one cached HTTP response, independent of any access method: how it is
 // interpreted, and for how long it is fresh, depends on the mode asked for.
 type entry struct {
@@ -79,29 +74,12 @@ func decodeEntry(data []byte) (*entry, error) {
 	return e, nil
 }
 
-// The caches themselves are the public package cache's: these names
-// keep the fetch code short.
-type (
-	MemoryCache = cache.Memory
-	DirCache    = cache.Dir
-	NoCache     = cache.None
-)
-
-// DefaultMaxCacheBytes and DefaultMaxEntryBytes are cache's.
-const (
-	DefaultMaxCacheBytes = cache.DefaultMaxBytes
-	DefaultMaxEntryBytes = cache.DefaultMaxEntryBytes
-)
-
-// DefaultCacheDir is cache.DefaultDir.
-func DefaultCacheDir() (string, error) { return cache.DefaultDir() }
-
-// NewMemoryCacheFor returns the MemoryCache an entry point creates for a
+// memoryCacheFor returns the cache.Memory an entry point creates for a
 // Memo of maxBytes and maxEntries: large enough for the responses of every
 // value the Memo keeps (their bodies and encoded headers), so that what the
 // Memo keeps is never fetched again because the cache dropped it.
-func NewMemoryCacheFor(maxBytes, maxEntries int) *MemoryCache {
-	return &MemoryCache{MaxEntries: maxEntries, MaxBytes: maxBytes + maxEntries*entryOverhead}
+func memoryCacheFor(maxBytes, maxEntries int) *cache.Memory {
+	return &cache.Memory{MaxEntries: maxEntries, MaxBytes: maxBytes + maxEntries*entryOverhead}
 }
 
 // entryOverhead is a generous bound on an encoded entry's bytes beyond its

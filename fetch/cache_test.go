@@ -10,7 +10,11 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
+
+	"github.com/sitetxt/sitetxt/cache"
+	"github.com/sitetxt/sitetxt/internal/sitetest"
 )
 
 // cacheServer serves robotsBody with the headers given in its query, e.g.
@@ -90,7 +94,7 @@ func TestCacheHitMissExpiry(t *testing.T) {
 func TestNoStore(t *testing.T) {
 	clk := newClock()
 	s := cacheServer(t, clk, nil)
-	mem := new(MemoryCache)
+	mem := new(cache.Memory)
 	f := &Fetcher{Now: clk.Now, Cache: mem}
 	u := s.URL + "/robots.txt?cc=no-store"
 	f.Fetch(context.Background(), u, AccessRFC9309)
@@ -160,40 +164,42 @@ func TestRememberedFailure(t *testing.T) {
 	}
 }
 
+// TestCoalesce: concurrent callers of one URL, under any access method,
+// join the one fetch in flight (in a synctest bubble: synctest.Wait says
+// when every caller has joined).
 func TestCoalesce(t *testing.T) {
-	const callers = 20
-	release := make(chan struct{})
-	s := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-		<-release
-		io.WriteString(w, robotsBody)
-	})
-	var joined atomic.Int32
-	f := &Fetcher{Cache: NoCache{}, onJoin: func() { joined.Add(1) }}
-	u := s.URL + "/robots.txt"
-	var wg sync.WaitGroup
-	results := make([]*Result, callers)
-	for i := range callers {
-		wg.Go(func() {
-			results[i] = f.Fetch(context.Background(), u, []*Access{AccessRFC9309, AccessDraft, AccessDataTxt}[i%3])
-		})
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for joined.Load() < callers-1 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
-	close(release)
-	wg.Wait()
-	if n := joined.Load(); n < callers-1 {
-		t.Fatalf("only %d of %d callers joined the fetch in flight within 10 s", n, callers-1)
-	}
-	if n := s.hits.Load(); n != 1 {
-		t.Errorf("server hits for %d concurrent callers = %d, want 1", callers, n)
-	}
-	for i, r := range results {
-		if r.Status != Parse || string(r.Body) != robotsBody {
-			t.Errorf("caller %d: %s %q, want parse %q", i, r.Status, r.Body, robotsBody)
+	synctest.Test(t, func(t *testing.T) {
+		const callers = 20
+		release := make(chan struct{})
+		site := &sitetest.InProcess{Handler: func(w http.ResponseWriter, r *http.Request) {
+			<-release
+			io.WriteString(w, robotsBody)
+		}}
+		var joined atomic.Int32
+		f := &Fetcher{Client: site.Client(), Cache: cache.None{}, onJoin: func() { joined.Add(1) }}
+		u := "http://site.test/robots.txt"
+		var wg sync.WaitGroup
+		results := make([]*Result, callers)
+		for i := range callers {
+			wg.Go(func() {
+				results[i] = f.Fetch(context.Background(), u, []*Access{AccessRFC9309, AccessDraft, AccessDataTxt}[i%3])
+			})
 		}
-	}
+		synctest.Wait()
+		if n := joined.Load(); n != callers-1 {
+			t.Errorf("%d of %d callers joined the fetch in flight, want all", n, callers-1)
+		}
+		close(release)
+		wg.Wait()
+		if n := site.Hits(); n != 1 {
+			t.Errorf("server hits for %d concurrent callers = %d, want 1", callers, n)
+		}
+		for i, r := range results {
+			if r.Status != Parse || string(r.Body) != robotsBody {
+				t.Errorf("caller %d: %s %q, want parse %q", i, r.Status, r.Body, robotsBody)
+			}
+		}
+	})
 }
 
 func TestDirCacheCorrupt(t *testing.T) {
@@ -201,7 +207,7 @@ func TestDirCacheCorrupt(t *testing.T) {
 	clk := newClock()
 	s := cacheServer(t, clk, nil)
 	u := s.URL + "/robots.txt"
-	dc := DirCache{Dir: dir}
+	dc := cache.Dir{Dir: dir}
 	good := func() []byte {
 		f := &Fetcher{Now: clk.Now, Cache: dc}
 		if r := f.Fetch(context.Background(), u, AccessRFC9309); r.Status != Parse {
@@ -260,14 +266,14 @@ func TestDirCacheUnwritable(t *testing.T) {
 	clk := newClock()
 	s := cacheServer(t, clk, nil)
 	// The cache "directory" is a file: every write fails, and fetching still works.
-	f := &Fetcher{Now: clk.Now, Cache: DirCache{Dir: filepath.Join(file, "sub")}}
+	f := &Fetcher{Now: clk.Now, Cache: cache.Dir{Dir: filepath.Join(file, "sub")}}
 	if r := f.Fetch(context.Background(), s.URL+"/robots.txt", AccessRFC9309); r.Status != Parse || r.Err != nil {
 		t.Errorf("Fetch with an unwritable cache = %s, err %v, want parse", r.Status, r.Err)
 	}
 }
 
 func TestMemoryCacheBound(t *testing.T) {
-	c := &MemoryCache{MaxEntries: 3}
+	c := &cache.Memory{MaxEntries: 3}
 	for _, k := range []string{"a", "b", "c", "d", "d"} {
 		c.Put(k, []byte(k))
 	}
@@ -278,7 +284,7 @@ func TestMemoryCacheBound(t *testing.T) {
 		}
 	}
 	if _, ok := c.Get("d"); !ok || n != 3 {
-		t.Errorf("MemoryCache{MaxEntries: 3} holds %d entries (d: %v), want 3 including the last", n, ok)
+		t.Errorf("cache.Memory{MaxEntries: 3} holds %d entries (d: %v), want 3 including the last", n, ok)
 	}
 }
 
@@ -385,7 +391,7 @@ func FuzzCacheControl(f *testing.F) {
 }
 
 func TestMemoryCacheBounds(t *testing.T) {
-	c := &MemoryCache{MaxEntries: 3, MaxBytes: 10}
+	c := &cache.Memory{MaxEntries: 3, MaxBytes: 10}
 	c.Put("a", []byte("1234"))
 	c.Put("b", []byte("1234"))
 	c.Put("c", []byte("1234")) // 12 bytes: one of a, b must go
@@ -411,7 +417,7 @@ func TestMemoryCacheBounds(t *testing.T) {
 // the default size limit (cache cannot import fetch, so the bound is
 // written as a number there and checked here).
 func TestEntryBoundFits(t *testing.T) {
-	if DefaultMaxEntryBytes < 16*DefaultMaxSize+entryOverhead {
-		t.Errorf("cache.DefaultMaxEntryBytes = %d, want at least %d", DefaultMaxEntryBytes, 16*DefaultMaxSize+entryOverhead)
+	if cache.DefaultMaxEntryBytes < 16*DefaultMaxSize+entryOverhead {
+		t.Errorf("cache.DefaultMaxEntryBytes = %d, want at least %d", cache.DefaultMaxEntryBytes, 16*DefaultMaxSize+entryOverhead)
 	}
 }

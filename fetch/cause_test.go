@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sitetxt/sitetxt/cache"
 )
 
 // TestFailureCauses: every failure says its cause in Err and in Reason,
@@ -59,7 +61,7 @@ func TestFailureCauses(t *testing.T) {
 			if tt.kind == "timeout" {
 				timeout = 200 * time.Millisecond
 			}
-			f := &Fetcher{Timeout: timeout, Cache: NoCache{}}
+			f := &Fetcher{Timeout: timeout, Cache: cache.None{}}
 			for _, m := range allModes {
 				r := f.Fetch(context.Background(), tt.url, m)
 				if r.Err == nil || !strings.Contains(r.Err.Error(), tt.cause) {

@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"slices"
 	"testing"
+
+	"github.com/sitetxt/sitetxt/cache"
 )
 
 // TestRedirectChain: the URLs redirects led through are in the Result, and
@@ -23,9 +25,9 @@ func TestRedirectChain(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	cache := new(MemoryCache)
+	mem := new(cache.Memory)
 	want := []string{srv.URL + "/a", srv.URL + "/b"}
-	for i, f := range []*Fetcher{{Cache: cache}, {Cache: cache}} {
+	for i, f := range []*Fetcher{{Cache: mem}, {Cache: mem}} {
 		r := f.Fetch(context.Background(), srv.URL+"/robots.txt", AccessRFC9309)
 		if !slices.Equal(r.Chain, want) || r.Redirects != 2 || r.FinalURL != want[1] || r.FromCache != (i == 1) {
 			t.Errorf("Fetch #%d: Chain = %q, Redirects = %d, FinalURL = %q, FromCache = %v; want %q, 2, %q, %v",

@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sitetxt/sitetxt/cache"
 )
 
 // TestDirCacheHostile: entries planted in the cache directory by someone
@@ -21,7 +23,7 @@ func TestDirCacheHostile(t *testing.T) {
 	s := cacheServer(t, clk, nil)
 	u := s.URL + "/robots.txt"
 	// A valid entry for u, written elsewhere to be linked to.
-	other := DirCache{Dir: t.TempDir()}
+	other := cache.Dir{Dir: t.TempDir()}
 	(&Fetcher{Now: clk.Now, Cache: other}).Fetch(context.Background(), u, AccessRFC9309)
 	valid, err := os.ReadFile(other.Path(u))
 	if err != nil {
@@ -48,7 +50,7 @@ func TestDirCacheHostile(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dc := DirCache{Dir: t.TempDir(), MaxEntryBytes: tt.max}
+			dc := cache.Dir{Dir: t.TempDir(), MaxEntryBytes: tt.max}
 			if err := tt.plant(dc.Path(u)); err != nil {
 				t.Skipf("cannot plant a %s: %v", tt.name, err)
 			}
@@ -62,13 +64,13 @@ func TestDirCacheHostile(t *testing.T) {
 			select {
 			case ok := <-done:
 				if ok {
-					t.Errorf("DirCache.Get over a %s = a value, want a miss", tt.name)
+					t.Errorf("cache.Dir.Get over a %s = a value, want a miss", tt.name)
 				}
 			case <-time.After(10 * time.Second):
-				t.Fatalf("DirCache.Get over a %s still blocked after 10 s", tt.name)
+				t.Fatalf("cache.Dir.Get over a %s still blocked after 10 s", tt.name)
 			}
 			if alloc > 1<<20 {
-				t.Errorf("DirCache.Get over a %s allocated %d bytes, want under 1 MiB", tt.name, alloc)
+				t.Errorf("cache.Dir.Get over a %s allocated %d bytes, want under 1 MiB", tt.name, alloc)
 			}
 			t.Logf("%s: a miss, %d bytes allocated", tt.name, alloc)
 			before := s.hits.Load()
@@ -88,7 +90,7 @@ func TestDirCachePutReplacesSymlink(t *testing.T) {
 	}
 	target := filepath.Join(t.TempDir(), "target")
 	os.WriteFile(target, []byte("precious"), 0o600)
-	dc := DirCache{Dir: t.TempDir()}
+	dc := cache.Dir{Dir: t.TempDir()}
 	if err := os.Symlink(target, dc.Path("k")); err != nil {
 		t.Fatal(err)
 	}

@@ -30,6 +30,11 @@ const (
 	DefaultRetry = 15 * time.Minute
 	// MaxRetry caps Retry-After.
 	MaxRetry = 24 * time.Hour
+	// NegativeLifetime is the longest a "no such file" answer (404, 410)
+	// is kept, whatever the access method's default: a site that then
+	// publishes its manifest is seen within a day (a data.txt 404 was
+	// kept the drafts' 7 days).
+	NegativeLifetime = 24 * time.Hour
 )
 
 // cacheControl holds the directives of a Cache-Control header that matter
@@ -80,6 +85,9 @@ func parseCacheControl(h http.Header) cacheControl {
 // and the rule that decided it.
 func (e *entry) lifetime(m *Access) (time.Duration, string) {
 	def, max := m.lifetime, m.maxLifetime
+	if e.StatusCode == http.StatusNotFound || e.StatusCode == http.StatusGone {
+		def, max = min(def, NegativeLifetime), min(max, NegativeLifetime)
+	}
 	cc := parseCacheControl(e.Header)
 	var d time.Duration
 	var why string

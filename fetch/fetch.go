@@ -43,9 +43,9 @@ type Fetcher struct {
 	// MaxRedirects is how many redirects are followed; 0 means
 	// DefaultMaxRedirects. More, or a loop, make the manifest "unavailable".
 	MaxRedirects int
-	// Cache keeps responses between fetches; nil means a MemoryCache of
-	// this Fetcher. Use NoCache{} to fetch every time.
-	Cache Cache
+	// Cache keeps responses between fetches; nil means a cache.Memory of
+	// this Fetcher. Use cache.None{} to fetch every time.
+	Cache cache.Cache
 	// MaxStale is how long past its expiry a cached robots.txt is still
 	// used under RFC 9309 and Google while the site is unreachable; 0 means
 	// DefaultMaxStale, a negative value means never.
@@ -57,9 +57,16 @@ type Fetcher struct {
 	Retry time.Duration
 	// Now is the clock; nil means time.Now. Tests set it.
 	Now func() time.Time
+	// RefreshBefore makes a cached copy fetched before it unusable however
+	// fresh: the server is asked again and its answer stored, so that later
+	// fetches use it ("sitetxt --refresh" sets it to the start of the run:
+	// each manifest is asked for once, then read from the cache). A cached
+	// copy still makes the request conditional (If-None-Match,
+	// If-Modified-Since). The zero time refreshes nothing.
+	RefreshBefore time.Time
 
 	once     sync.Once
-	mem      *MemoryCache
+	mem      *cache.Memory
 	mu       sync.Mutex
 	calls    map[string]*call
 	failures map[string]*outcome // at most maxFailures
@@ -145,11 +152,11 @@ func (f *Fetcher) now() time.Time {
 	return time.Now()
 }
 
-func (f *Fetcher) cache() Cache {
+func (f *Fetcher) cache() cache.Cache {
 	if f.Cache != nil {
 		return f.Cache
 	}
-	f.once.Do(func() { f.mem = new(MemoryCache) })
+	f.once.Do(func() { f.mem = new(cache.Memory) })
 	return f.mem
 }
 
@@ -186,7 +193,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m *Access) *Result {
 			cached = e
 		}
 	}
-	if cached != nil && cached.fresh(m, now) {
+	if cached != nil && cached.fresh(m, now) && !cached.FetchedAt.Before(f.RefreshBefore) {
 		r := resultOf(cached, m)
 		r.FromCache = true
 		return r

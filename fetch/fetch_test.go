@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sitetxt/sitetxt/cache"
 	"github.com/sitetxt/sitetxt/grammar"
 )
 
@@ -111,7 +112,7 @@ func TestMeaning(t *testing.T) {
 				if tt.name == "connection refused" {
 					s.Close()
 				}
-				f := &Fetcher{Cache: NoCache{}, Retry: -1}
+				f := &Fetcher{Cache: cache.None{}, Retry: -1}
 				r := f.Fetch(context.Background(), u, m)
 				if r.Status != tt.want[i] {
 					t.Errorf("Fetch(%s, %s).Status = %s, want %s (%s; err %v)", tt.name, m, r.Status, tt.want[i], r.Reason, r.Err)
@@ -201,7 +202,7 @@ func TestRedirects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
-			f := &Fetcher{Cache: NoCache{}}
+			f := &Fetcher{Cache: cache.None{}}
 			r := f.Fetch(context.Background(), first.URL+tt.path, AccessRFC9309)
 			if r.Status != tt.want || r.Redirects != tt.redirects || r.FinalURL != tt.final {
 				t.Errorf("Fetch(%s) = %s after %d redirects at %s, want %s after %d at %s (%s; %v)",
@@ -241,7 +242,7 @@ func TestLargeBody(t *testing.T) {
 			}
 		}
 	})
-	f := &Fetcher{Cache: NoCache{}}
+	f := &Fetcher{Cache: cache.None{}}
 	var r *Result
 	alloc := allocated(func() { r = f.Fetch(context.Background(), s.URL+"/robots.txt", AccessRFC9309) })
 	t.Logf("11 MB body: %d bytes allocated", alloc)
@@ -269,7 +270,7 @@ func TestGzipBomb(t *testing.T) {
 		w.Header().Set("Content-Type", "text/plain")
 		w.Write(bomb)
 	})
-	f := &Fetcher{Cache: NoCache{}}
+	f := &Fetcher{Cache: cache.None{}}
 	var r *Result
 	alloc := allocated(func() { r = f.Fetch(context.Background(), s.URL+"/robots.txt", AccessRFC9309) })
 	t.Logf("gzip bomb (%d bytes, 100 MiB decoded): %d bytes allocated", len(bomb), alloc)
@@ -288,7 +289,7 @@ func TestGzipSmall(t *testing.T) {
 		io.WriteString(zw, robotsBody)
 		zw.Close()
 	})
-	f := &Fetcher{Cache: NoCache{}}
+	f := &Fetcher{Cache: cache.None{}}
 	r := f.Fetch(context.Background(), s.URL+"/robots.txt", AccessRFC9309)
 	if r.Status != Parse || string(r.Body) != robotsBody || r.Truncated {
 		t.Errorf("Fetch(gzip) = %s %q truncated %v, want parse %q", r.Status, r.Body, r.Truncated, robotsBody)
@@ -300,7 +301,7 @@ func TestBrokenGzip(t *testing.T) {
 		w.Header().Set("Content-Encoding", "gzip")
 		io.WriteString(w, "not gzip at all")
 	})
-	f := &Fetcher{Cache: NoCache{}}
+	f := &Fetcher{Cache: cache.None{}}
 	if r := f.Fetch(context.Background(), s.URL+"/robots.txt", AccessRFC9309); r.Status != DisallowAll || r.Err == nil {
 		t.Errorf("Fetch(broken gzip) = %s, err %v, want disallow-all with an error", r.Status, r.Err)
 	}
@@ -319,7 +320,7 @@ func TestTimeout(t *testing.T) {
 		m    *Access
 		want Status
 	}{{AccessRFC9309, DisallowAll}, {AccessDraft, Defer}, {AccessDataTxt, Error}} {
-		f := &Fetcher{Cache: NoCache{}, Timeout: 200 * time.Millisecond}
+		f := &Fetcher{Cache: cache.None{}, Timeout: 200 * time.Millisecond}
 		r := f.Fetch(context.Background(), s.URL+"/robots.txt", tt.m)
 		if r.Status != tt.want || r.Err == nil || r.HTTPStatus != 0 {
 			t.Errorf("Fetch(never answers, %s) = %s, HTTP %d, err %v, want %s with an error", tt.m, r.Status, r.HTTPStatus, r.Err, tt.want)
@@ -368,7 +369,7 @@ func TestHTMLBody(t *testing.T) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		io.WriteString(w, page)
 	})
-	f := &Fetcher{Cache: NoCache{}}
+	f := &Fetcher{Cache: cache.None{}}
 	r := f.Fetch(context.Background(), s.URL+"/robots.txt", AccessRFC9309)
 	if r.Status != Parse || string(r.Body) != page || r.ContentType != "text/html; charset=utf-8" {
 		t.Fatalf("Fetch(HTML) = %s %q (%s), want parse with the page", r.Status, r.Body, r.ContentType)

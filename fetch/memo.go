@@ -311,5 +311,5 @@ func NewFetcherFor(userAgent string, maxBytes int) *Fetcher {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMemoBytes
 	}
-	return &Fetcher{UserAgent: userAgent, Cache: NewMemoryCacheFor(maxBytes, DefaultMemoEntries)}
+	return &Fetcher{UserAgent: userAgent, Cache: memoryCacheFor(maxBytes, DefaultMemoEntries)}
 }

@@ -47,7 +47,8 @@ const maxRawHost = 4 * MaxHostLen
 //     inet_aton and browsers accept it was written in (127.1, 0x7f.0.0.1,
 //     2130706433, 0177.0.0.01);
 //   - an IPv6 address in its RFC 5952 text form, an IPv4-mapped one
-//     (::ffff:a.b.c.d) as the IPv4 address it maps;
+//     (::ffff:a.b.c.d) as the IPv4 address it maps, a zone ID only where
+//     it means something (canonicalAddr);
 //   - the port without leading zeros, left out when it is the scheme's
 //     default.
 //
@@ -87,7 +88,7 @@ func canonicalHost(host string) (string, error) {
 		return "", fmt.Errorf("the host name is %d bytes long; at most %d", len(host), MaxHostLen)
 	}
 	if a, err := netip.ParseAddr(host); err == nil {
-		return a.Unmap().String(), nil
+		return canonicalAddr(a).String(), nil
 	}
 	name := strings.TrimSuffix(host, ".")
 	if ascii(name) {
@@ -123,6 +124,20 @@ func canonicalHost(host string) (string, error) {
 		}
 	}
 	return name, nil
+}
+
+// canonicalAddr writes an address one way: an IPv4-mapped IPv6 address
+// as the IPv4 address, and without an IPv6 zone ID ("%eth0", RFC 6874)
+// unless the address is one a zone qualifies (link-local unicast, link-
+// and interface-local multicast): "[::1%25z1]" and "[2001:db8::1%25x]"
+// name one host whatever the zone, and a thousand zones would otherwise
+// be a thousand cache keys and fetches of it.
+func canonicalAddr(a netip.Addr) netip.Addr {
+	a = a.Unmap()
+	if a.Zone() != "" && !a.IsLinkLocalUnicast() && !a.IsLinkLocalMulticast() && !a.IsInterfaceLocalMulticast() {
+		a = a.WithZone("")
+	}
+	return a
 }
 
 func ascii(s string) bool {

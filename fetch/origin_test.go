@@ -3,6 +3,8 @@ package fetch
 import (
 	"strings"
 	"testing"
+
+	"github.com/sitetxt/sitetxt/cache"
 )
 
 // TestManifestURLOneOrigin: every spelling of one origin gives one
@@ -35,6 +37,11 @@ func TestManifestURLOneOrigin(t *testing.T) {
 		{"http://example。org/", "http://example.org/robots.txt"},
 		{"http://example.org:/", "http://example.org/robots.txt"},
 		{"http://user:pw@example.org/", "http://example.org/robots.txt"},
+		{"http://[::1%25z1]:8080/", "http://[::1]:8080/robots.txt"},
+		{"http://[::1%25z999]:8080/x", "http://[::1]:8080/robots.txt"},
+		{"http://[2001:DB8::A%25eth0]/", "http://[2001:db8::a]/robots.txt"},
+		{"http://[::ffff:127.0.0.1%25z]/", "http://127.0.0.1/robots.txt"},
+		{"http://[fe80::1%25eth0]/", "http://[fe80::1%25eth0]/robots.txt"}, // a zone names a link-local host
 	}
 	for _, tt := range tests {
 		got, err := ManifestURL(tt.page, "robots.txt")
@@ -58,7 +65,7 @@ func TestHostBounds(t *testing.T) {
 		if (err == nil) != tt.ok {
 			t.Errorf("ManifestURL(host of %d bytes) error = %v, want ok %v", len(tt.host), err, tt.ok)
 		}
-		f := &Fetcher{Cache: NoCache{}}
+		f := &Fetcher{Cache: cache.None{}}
 		r := f.Fetch(t.Context(), "http://"+tt.host+"/robots.txt", AccessRFC9309)
 		if !tt.ok && (r.Status != Error || len(f.failures) != 0) {
 			t.Errorf("Fetch(host of %d bytes) = %s, %d failures kept; want error, none", len(tt.host), r.Status, len(f.failures))

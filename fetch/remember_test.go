@@ -6,6 +6,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/sitetxt/sitetxt/cache"
 )
 
 // TestWhatIsStored: files and the absence of one (2xx, 404, 410) are
@@ -41,7 +43,7 @@ func TestWhatIsStored(t *testing.T) {
 				}
 			})
 			u := s.URL + "/data.txt"
-			dc := DirCache{Dir: t.TempDir()}
+			dc := cache.Dir{Dir: t.TempDir()}
 			f := &Fetcher{Now: clk.Now, Cache: dc}
 			r := f.Fetch(context.Background(), u, tt.mode)
 			if r.Status != tt.want || (r.Err != nil) != tt.err {

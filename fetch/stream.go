@@ -44,16 +44,7 @@ type Stream struct {
 // freshness: the response's own, capped at 24 hours), revalidated with
 // its ETag or Last-Modified when it is not. Larger bodies are never held.
 func (f *Fetcher) Open(ctx context.Context, rawURL string) (*Stream, error) {
-	u, err := url.Parse(rawURL)
-	switch {
-	case err != nil:
-	case u.Scheme != "http" && u.Scheme != "https":
-		err = fmt.Errorf("unsupported scheme %q (want http or https)", u.Scheme)
-	case u.Host == "":
-		err = errors.New("no host")
-	default:
-		err = checkAuthority(u.Host)
-	}
+	u, err := fetchableURL(rawURL)
 	if err != nil {
 		return nil, err
 	}
@@ -119,6 +110,22 @@ func (f *Fetcher) Open(ctx context.Context, rawURL string) (*Stream, error) {
 	s.Body = &streamBody{r: body, f: f, e: e, max: f.maxSize(), ctx: ctx, timeout: timeout,
 		close: func() { resp.Body.Close(); cancel() }}
 	return s, nil
+}
+
+// fetchableURL parses rawURL as a URL Open and Headers ask for: http or
+// https, with a host whose authority passes checkAuthority.
+func fetchableURL(rawURL string) (*url.URL, error) {
+	u, err := url.Parse(rawURL)
+	switch {
+	case err != nil:
+	case u.Scheme != "http" && u.Scheme != "https":
+		err = fmt.Errorf("unsupported scheme %q (want http or https)", u.Scheme)
+	case u.Host == "":
+		err = errors.New("no host")
+	default:
+		err = checkAuthority(u.Host)
+	}
+	return u, err
 }
 
 func cachedStream(key string, e *entry) *Stream {

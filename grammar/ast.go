@@ -113,24 +113,25 @@ func (l *Line) inBNF() bool { return !l.Typo && !l.NoColon }
 // after a rule line that starts the next record. Only lines in the BNF's
 // form place records: a misspelt field (Line.Typo) or a line with no colon
 // (Line.NoColon) is an unknown line there, as are Content-Usage and other
-// extension lines. The draft and norobots profiles read records; RFC 9309
-// and Google's parser group lines without regard to blank lines, so the
-// rfc9309 and google profiles read File.Lines.
+// extension lines. The 1994 and 1996/97 texts group a file's lines by
+// these records; RFC 9309 and Google's parser group lines without regard
+// to blank lines, so a reader of those reads File.Lines.
 //
-// A Record is a node of the participle grammar (see grammar.go): the
-// production record = Agentlines Rulelines, whose two terminals are runs
-// of lines. participle builds it and sets Pos and EndPos; Lines and Agents
+// Records are built by the participle grammar (see grammar.go): each is
+// part of the node participle makes for the production record =
+// Agentlines Rulelines, whose two terminals are runs of lines. Pos and
+// EndPos are the positions of the tokens participle sets on that node (its
+// first, and the one after it in the stream); Lines and Agents
 // are the file's lines from Pos up to EndPos.
 type Record struct {
 	// Pos is where the record starts: its first User-agent line.
-	Pos Position
+	Pos Pos
 	// EndPos is where the token after the record starts: the blank line
 	// (or other line outside every record) that ends it, the next record,
 	// or the end of the input.
-	EndPos Position
+	EndPos Pos
 	// Lines is every line of the record, in order; never a blank line.
-	// The grammar's production is on this field; it captures nothing.
-	Lines []*Line `parser:"Agentlines Rulelines"`
+	Lines []*Line
 	// Agents is its User-agent lines (those in the BNF's form), a subset
 	// of Lines.
 	Agents []*Line

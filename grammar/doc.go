@@ -25,9 +25,9 @@
 //   - A Record is the drafts' record: User-agent lines and the rules after
 //     them, ended by a blank line. The participle grammar builds the
 //     Records: each is a node of its production record = Agentlines
-//     Rulelines, with participle's positions (Pos, EndPos). The 1994 and
-//     1996/97 profiles of package robots read Records; RFC 9309 and
-//     Google's reading read Lines in order, because their groups are not
+//     Rulelines, placed by the tokens participle gives it (Pos, EndPos). Readings of
+//     the 1994 and 1996/97 texts read Records; readings of RFC 9309 and
+//     Google's parser read Lines in order, because their groups are not
 //     blank-line records.
 //   - A Diagnostic is something odd about the input, with a Severity, a
 //     Code (Codes lists them) and a Range; an interpreter may attach its

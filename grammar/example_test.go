@@ -10,7 +10,7 @@ func ExampleParse() {
 	src := "Disallow: /early\nUser-agent: FooBot\nDisallow /private\n\nAllow: /\n"
 	f := grammar.Parse("robots.txt", []byte(src), grammar.Options{})
 	for _, r := range f.Records {
-		fmt.Printf("record at %s with %d agent(s), %d lines\n", r.Pos.Pos(), len(r.Agents), len(r.Lines))
+		fmt.Printf("record at %s with %d agent(s), %d lines\n", r.Pos, len(r.Agents), len(r.Lines))
 	}
 	for _, l := range f.Lines {
 		fmt.Printf("%s %s %q %q\n", l.Pos, l.Kind, l.Field, l.Value)

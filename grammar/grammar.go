@@ -28,11 +28,14 @@ import (
 // (Agentlines), a rule line and the rule lines and trivia after it
 // (Rulelines), or the lines outside every record (Gap, the BNF's
 // blankcomment and what stands among it): from a blank line, or the start
-// of the file, up to the next User-agent line. A token's Pos is where its
-// run's first line starts and its Value is the run's text (a part of the
-// input, not a copy). Every Agentlines token is followed by a Rulelines
-// one, an empty run where the record has no rule line (the BNF asks for
-// one; see record below), so the production needs no alternative.
+// of the file, up to the next User-agent line. A token is its type and
+// its Pos, where its run's first line starts; it has no Value (participle
+// boxes the value of every token it reads, and the run's lines are the
+// File's). Every Agentlines token is followed by a Rulelines one, an empty
+// run where the record has no rule line (the BNF asks for one; see record
+// below), so the production needs no alternative. Gap tokens are elided
+// (participle.Elide, and tokens below): no production reads them, but the
+// token after a record is the Gap that ends it, where its EndPos is.
 //
 // The token stream is therefore always Gap? (Agentlines Rulelines Gap?)*
 // EOF, which is a robotstxt: the grammar cannot fail on it (TestLoadCorpus
@@ -70,11 +73,26 @@ import (
 // File.Lines), nor for the data.txt record form, whose records are the
 // same records.
 //
-// participle builds the tree: each Record is a node it makes (its
-// production is record = Agentlines Rulelines, on Record.Lines), with
-// Pos and EndPos set from the tokens, and Records is what it returns.
+// participle builds the tree: Records is what it returns, a record node
+// for each record of the file.
 type robotstxt struct {
-	Records []*Record `parser:"@@*"`
+	Records []*record `parser:"@@*"`
+}
+
+// record is the node participle builds for a record: the Record the tree
+// shows, and the tokens participle sets on the node (Tokens: the
+// record's Agentlines and Rulelines, a part of the token stream), which
+// File.span turns into the Record's positions: the first token's, and
+// the next token's in the stream (the Gap that ends the record, the next
+// record or EOF). participle's tokens stay here: none of its types leave
+// the package. (participle boxes the tokens' slice once per record, where
+// Pos and EndPos fields cost a boxed lexer.Position each, and Pos one
+// more on the repetition's last, failing try.)
+type record struct {
+	Record
+	Tokens []lexer.Token
+	// Runs holds the production: it captures nothing.
+	Runs struct{} `parser:"Agentlines Rulelines"`
 }
 
 // symbols names the terminals: each is a run of lines (see above).
@@ -121,9 +139,11 @@ type lineLexer struct {
 	lines []*Line
 	next  int
 	last  lexer.TokenType // the last token's type
+	n     int             // how many tokens Next returned
 }
 
 func (l *lineLexer) Next() (lexer.Token, error) {
+	l.n++
 	if l.next == len(l.lines) {
 		if l.last == tAgent {
 			return l.emptyRule(), nil // the file ends after the User-agent lines

@@ -402,7 +402,7 @@ func checkInvariants(t *testing.T, in string, f *File) {
 		got = append(got, span{r.Pos.Line, r.Pos.Line + len(r.Lines)})
 		// participle's positions: the record's first line, and the line
 		// after its last (or the end of the input).
-		if r.Pos.Pos() != f.Lines[r.Pos.Line-1].Pos || r.Pos.Filename != f.Name {
+		if r.Pos != f.Lines[r.Pos.Line-1].Pos {
 			t.Fatalf("record %d: Pos %v, want its first line's %v", i, r.Pos, f.Lines[r.Pos.Line-1].Pos)
 		}
 		if last := r.Lines[len(r.Lines)-1]; r.EndPos.Offset != last.Pos.Offset+len(last.Raw)+len(last.EOL) {
@@ -732,5 +732,25 @@ func TestLowerToASCII(t *testing.T) {
 	}
 	if at, what := markup("é\n<HTML>"); at != len("é\n") || what != "HTML" {
 		t.Errorf(`markup("é\n<HTML>") = %d, %q`, at, what)
+	}
+}
+
+// TestMarkupKeepsOffsets checks markup on heads beyond ASCII, where it
+// searches head itself when lowering keeps every byte's offset, against
+// the search of the lowered head (markupUnicode) it stands for.
+func TestMarkupKeepsOffsets(t *testing.T) {
+	for _, src := range []string{
+		"é <HTML>", "Ünïcode\n<!DOCTYPE html>", "ÄÖÜ <Body>", "日本語 <urlset>", "é <a> <hEAD>",
+		"İ <html>", "\u212A <html>", "\xff <html>", "é \xc3 <body>", "ſ <urlſet>", "é <sİtemapindex>",
+		"é\x00 <?xml", "é <htmł>", "Σ <html>", "é <HTM", "é <a href>",
+	} {
+		at, what := markup(src)
+		wantAt, wantWhat := markupUnicode(src)
+		if !tagCandidate(src) {
+			wantAt, wantWhat = -1, ""
+		}
+		if at != wantAt || what != wantWhat {
+			t.Errorf("markup(%q) = %d, %q, want %d, %q", src, at, what, wantAt, wantWhat)
+		}
 	}
 }

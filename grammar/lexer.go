@@ -3,8 +3,10 @@ package grammar
 import (
 	"bytes"
 	"encoding/binary"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -122,34 +124,20 @@ func BOMLen(src string) int {
 // scan splits s.src from offset start into lines.
 func (s *scanner) scan(start int) {
 	src := s.src
-	// Lines end at LF, CR and CRLF: count each CRLF once, so that the
-	// store is the size of the lines there are (a CRLF file does not
-	// reserve twice its lines, and a file mixing LF and CR lines, random
-	// bytes among them, never grows the store and leaves the old one
-	// behind), and no line after the last line end.
-	n := strings.Count(src, "\n")
-	if strings.IndexByte(src, '\r') >= 0 {
-		n += strings.Count(src, "\r") - strings.Count(src, "\r\n")
-	}
-	if last := len(src) - 1; last >= start && src[last] != '\n' && src[last] != '\r' {
-		n++
-	}
 	maxLines := s.opts.maxLines()
-	if maxLines >= 0 && n > maxLines {
-		n = maxLines
-	}
-	store := make([]Line, 0, n)
-	s.lines = make([]*Line, 0, n)
+	store := s.store(src[start:], maxLines, 0)
+	s.lines = make([]*Line, 0, cap(store))
 	lineNo := 1
 	maxLine := s.opts.maxLineLength()
 	s.stop = -1
-	// nl and cr are the next '\n' and '\r' at or after i (len(src) for
-	// none), and sp the next NUL or non-ASCII byte, each searched for again
-	// only once passed: every byte is searched at most three times
-	// whatever the line ends, and an ASCII file once for sp in all.
-	nl, cr, sp := -1, -1, -1
+	// nl, cr and hs are the next '\n', '\r' and '#' at or after i
+	// (len(src) for none), and sp the next NUL or non-ASCII byte, each
+	// searched for again only once passed: every byte is searched at most
+	// four times whatever the line ends, an ASCII file once for sp in all,
+	// and a file with few comments about once for '#'.
+	nl, cr, hs, sp := -1, -1, -1, -1
 	for i := start; i < len(src); {
-		if len(store) == maxLines {
+		if len(s.lines) == maxLines {
 			s.stop = i
 			break
 		}
@@ -178,22 +166,53 @@ func (s *scanner) scan(start int) {
 				sp = len(src)
 			}
 		}
-		special := -1
+		special, hash := -1, -1
 		if sp < j {
 			special = sp - i
 		}
-		if len(store) == cap(store) {
-			store = append(store, Line{})
-		} else {
-			store = store[:len(store)+1] // zeroed when the store was made
+		if hs < i {
+			hs = indexFrom(src, i, '#')
 		}
+		if hs < j {
+			hash = hs - i
+		}
+		if len(store) == cap(store) {
+			store = s.store(src[i:], maxLines, len(s.lines)) // a CR line end among LF ones
+			s.lines = slices.Grow(s.lines, cap(store))
+		}
+		store = store[:len(store)+1] // zeroed when the store was made
 		l := &store[len(store)-1]
 		l.Pos, l.Raw, l.EOL = Pos{Offset: i, Line: lineNo, Column: 1}, src[i:j], eol
 		s.lines = append(s.lines, l)
-		s.split(l, maxLine, special)
+		s.split(l, maxLine, special, hash)
 		lineNo++
 		i = next
 	}
+}
+
+// store returns an empty store for the lines of rest, the input from
+// where a line starts to its end, when made lines are already stored
+// (the lines' pointers keep them where they are: a store is never
+// grown). Lines end at LF, CR and CRLF: the first store counts LF only
+// (one fast count; a CRLF file's lines exactly), and when a CR line end
+// fills it, the next one takes the rest of the lines at most, counting
+// LF and CR apart, so that no line costs more than two Lines of store.
+// No line follows the last line end; at most maxLines are stored.
+func (s *scanner) store(rest string, maxLines, made int) []Line {
+	n := strings.Count(rest, "\n")
+	if made > 0 {
+		n += strings.Count(rest, "\r")
+	}
+	if last := len(rest) - 1; last >= 0 && rest[last] != '\n' && rest[last] != '\r' {
+		n++
+	}
+	if n == 0 && rest != "" {
+		n = 1 // CR line ends only: the next store counts them
+	}
+	if maxLines >= 0 && n > maxLines-made {
+		n = maxLines - made
+	}
+	return make([]Line, 0, n)
 }
 
 // indexFrom returns the index of the first c in src at or after i, or
@@ -208,15 +227,27 @@ func indexFrom(src string, i int, c byte) int {
 // space is the white space around fields and values: space and tab, as
 // RFC 9309's ABNF (WS = SP / HTAB) and the drafts' BNF (space = 1*(SP |
 // HT)) define it. Vertical tab, form feed and other control bytes are
-// part of the field or value they stand in; package robots reads them as
-// Google's parser does under its google profile.
+// part of the field or value they stand in; a reader that follows
+// Google's parser reads them as it does.
 const space = " \t"
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' }
 
+// hasSpace reports whether s holds white space (strings.ContainsAny(s,
+// space) without building its byte set on every call).
+func hasSpace(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if isSpace(s[i]) {
+			return true
+		}
+	}
+	return false
+}
+
 // split fills in the line's kind, field, value and comment; special is
-// the index in the line of its first NUL or non-ASCII byte, or -1.
-func (s *scanner) split(l *Line, maxLine, special int) {
+// the index in the line of its first NUL or non-ASCII byte, and hash of
+// its first '#', or -1.
+func (s *scanner) split(l *Line, maxLine, special, hash int) {
 	text := l.Raw
 	l.fieldCol, l.valueCol, l.commentCol = -1, -1, -1
 	if maxLine >= 0 && len(text) > maxLine {
@@ -234,7 +265,7 @@ func (s *scanner) split(l *Line, maxLine, special int) {
 		}
 	}
 	body := text
-	if h := strings.IndexByte(text, '#'); h >= 0 {
+	if h := hash; h >= 0 && h < len(text) {
 		l.Comment = text[h:]
 		l.commentCol = int32(h)
 		body = text[:h]
@@ -279,7 +310,7 @@ func (s *scanner) split(l *Line, maxLine, special int) {
 		for v < b1 && isSpace(body[v]) {
 			v++
 		}
-		if w == b1 || strings.ContainsAny(body[v:b1], space) {
+		if w == b1 || hasSpace(body[v:b1]) {
 			l.Kind = Invalid
 			if !s.html {
 				s.diag(Warning, CodeInvalidLine, Range{l.at(int32(b0)), l.at(int32(b1))}, `line is not a "field: value" line`)
@@ -407,7 +438,9 @@ func markup(src string) (int, string) {
 		if !tagCandidate(head) {
 			return -1, ""
 		}
-		return markupUnicode(head)
+		if !lowerKeepsOffsets(head) {
+			return markupUnicode(head)
+		}
 	}
 	for _, t := range markupTags {
 		if i := indexTag(head, t.tag); i >= 0 {
@@ -461,6 +494,26 @@ func tagCandidate(head string) bool {
 			}
 		}
 	}
+}
+
+// lowerKeepsOffsets reports whether lowering head as Unicode does
+// (bytes.ToLower) keeps every byte where it is: head is valid UTF-8 (an
+// invalid byte lowers to the 3-byte U+FFFD) and every rune above 0x7F
+// lowers to a rune of its own length (so never to ASCII: "İ" and the
+// Kelvin sign do not qualify). Then a tag is in the lowered head where
+// ASCII letters alone, ignoring case, spell it in head itself.
+func lowerKeepsOffsets(head string) bool {
+	for i := max(nulOrHigh(head), 0); i < len(head); i++ {
+		if head[i] < utf8.RuneSelf {
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(head[i:])
+		if r == utf8.RuneError && n == 1 || utf8.RuneLen(unicode.ToLower(r)) != n {
+			return false
+		}
+		i += n - 1
+	}
+	return true
 }
 
 // markupUnicode is markup for a head that is not all ASCII: it searches

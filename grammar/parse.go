@@ -51,21 +51,32 @@ func parse(name, src, ignored string, opts Options) *File {
 		s.diag(Warning, CodeTooLarge, Range{end, end},
 			fmt.Sprintf("input is larger than %d bytes; the last %d bytes are ignored", len(src), len(ignored)))
 	}
-	f := &File{}
+	slab := &fileSlab{}
+	f := &slab.f
 	// Field by field into the zeroed File (no composite copied in).
 	f.Name, f.BOM, f.Lines, f.Ignored = name, src[:bom], s.lines, ignored
 	f.LineLimit, f.SizeLimit = opts.maxLineLength(), opts.maxSize()
-	f.build(s, src)
+	f.build(s, slab, src)
 	s.summarize()
 	f.Diagnostics = s.diags
 	f.Diagnostics.Sort()
 	return f
 }
 
+// fileSlab is a File with what building it needs, in one allocation: the
+// lexer of its lines, and the record list of a file of at most two
+// records (most files).
+type fileSlab struct {
+	f    File
+	lx   lineLexer
+	recs [2]*Record
+}
+
 // build finds the Preamble and runs the participle grammar over the lines
 // (src, which they cover): its Records are the file's. A grammar error,
 // which the token stream the lexer makes cannot cause, is a diagnostic.
-func (f *File) build(s *scanner, src string) {
+// slab is the one f is part of.
+func (f *File) build(s *scanner, slab *fileSlab, src string) {
 	f.Preamble = f.Lines
 	for i, l := range f.Lines {
 		if l.Kind == AgentLine {
@@ -73,15 +84,17 @@ func (f *File) build(s *scanner, src string) {
 			break
 		}
 	}
-	lex, _ := tokens(&lineLexer{name: f.Name, src: src, lines: f.Lines}) // lineLexer.Next returns no error
-	f.tree(s, lex, endPos(src, f.Lines))
+	slab.lx.name, slab.lx.src, slab.lx.lines = f.Name, src, f.Lines
+	lex, _ := tokens(&slab.lx) // lineLexer.Next returns no error
+	f.tree(s, lex, slab.lx.n, endPos(src, f.Lines), slab.recs[:0])
 }
 
-// tree runs the participle grammar over the token stream lex: the Records
-// it returns are the file's. A grammar error (on the lexer's tokens there
-// is none: see robotstxt) is a diagnostic at the token where it stopped,
-// or at end; the records participle built up to it are kept.
-func (f *File) tree(s *scanner, lex *lexer.PeekingLexer, end Pos) {
+// tree runs the participle grammar over the token stream lex, of count
+// tokens: the Records it returns are the file's. A grammar error (on the
+// lexer's tokens there is none: see robotstxt) is a diagnostic at the
+// token where it stopped, or at end; the records participle built whole
+// up to it are kept.
+func (f *File) tree(s *scanner, lex *lexer.PeekingLexer, count int, end Pos, recs []*Record) {
 	tree, err := theParser().ParseFromLexer(lex)
 	if err != nil {
 		var perr participle.Error
@@ -94,20 +107,64 @@ func (f *File) tree(s *scanner, lex *lexer.PeekingLexer, end Pos) {
 	if tree == nil {
 		return
 	}
-	f.Records = tree.Records
+	if len(tree.Records) > cap(recs) {
+		recs = make([]*Record, 0, len(tree.Records))
+	}
 	var agents []*Line // the slab of the records whose Agents are not a part of their Lines
-	for _, r := range f.Records {
-		agents = f.span(r, agents)
+	stream := lex.Range(0, lexer.RawCursor(count))
+	next := 0 // in stream: the records are in its order
+	for _, n := range tree.Records {
+		if len(n.Tokens) == 0 {
+			continue // a record the failed parse left unfinished
+		}
+		recs = append(recs, &n.Record)
+		next = after(stream, next, n.Tokens)
+		agents = f.span(n, stream[next].Pos, agents)
+		n.Tokens = nil // the File keeps the node, not the token stream
+	}
+	if len(recs) > 0 {
+		f.Records = recs
 	}
 }
 
-// span sets a record's Lines, the file's lines from its Pos up to its
-// EndPos, and its Agents (taken from the slab agents, see agentLines).
-func (f *File) span(r *Record, agents []*Line) []*Line {
-	start := r.Pos.Line - 1
-	end := start
-	for end < len(f.Lines) && f.Lines[end].Pos.Offset < r.EndPos.Offset {
-		end++
+// first returns the index in toks, a record's tokens, of its Agentlines
+// token: participle's Tokens start where the record's try started, at
+// the Gap before it if there is one.
+func first(toks []lexer.Token) int {
+	for i, t := range toks {
+		if t.Type != tGap {
+			return i
+		}
+	}
+	return 0
+}
+
+// after returns the index in stream, at or after from, of the token
+// just after toks, a record's tokens, in it.
+func after(stream []lexer.Token, from int, toks []lexer.Token) int {
+	k := first(toks)
+	for i := from; i < len(stream); i++ {
+		if stream[i].Type == tAgent && stream[i].Pos == toks[k].Pos {
+			return min(i+len(toks)-k, len(stream)-1)
+		}
+	}
+	return len(stream) - 1 // EOF, which never comes to it
+}
+
+// span sets the Record of a node participle built: its positions (its
+// first token's, and next, the next token's in the stream), its Lines (the file's lines
+// from Pos up to EndPos) and its Agents (taken from the slab agents, see
+// agentLines).
+func (f *File) span(n *record, next lexer.Position, agents []*Line) []*Line {
+	r := &n.Record
+	p := n.Tokens[first(n.Tokens)].Pos
+	r.Pos = Pos{Offset: p.Offset, Line: p.Line, Column: p.Column}
+	r.EndPos = Pos{Offset: next.Offset, Line: next.Line, Column: next.Column}
+	// EndPos is where a line starts (a Gap or the next record), or the
+	// end of the input.
+	start, end := r.Pos.Line-1, r.EndPos.Line-1
+	if end >= len(f.Lines) || f.Lines[end].Pos.Offset != r.EndPos.Offset {
+		end = len(f.Lines)
 	}
 	r.Lines = f.Lines[start:end:end]
 	r.Agents, agents = f.agentLines(r.Lines, agents)

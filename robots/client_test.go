@@ -8,9 +8,11 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/sitetxt/sitetxt/fetch"
+	"github.com/sitetxt/sitetxt/internal/sitetest"
 )
 
 func TestClientStatuses(t *testing.T) {
@@ -62,19 +64,25 @@ func TestClientStatuses(t *testing.T) {
 	}
 }
 
+// TestClientCachesAndCoalesces: 50 concurrent checks of one site make
+// one robots.txt request (synctest.Wait says when all 50 wait for it),
+// and the copy is kept until it expires.
 func TestClientCachesAndCoalesces(t *testing.T) {
-	var hits atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hits.Add(1)
-		time.Sleep(20 * time.Millisecond)
+	synctest.Test(t, testClientCachesAndCoalesces)
+}
+
+func testClientCachesAndCoalesces(t *testing.T) {
+	release := make(chan struct{})
+	site := &sitetest.InProcess{Handler: func(w http.ResponseWriter, r *http.Request) {
+		<-release
 		w.Header().Set("Cache-Control", "max-age=60")
 		io.WriteString(w, "User-agent: *\nDisallow: /private/\n")
-	}))
-	defer srv.Close()
+	}}
+	const site0 = "http://site.test"
 	now := time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
 	var mu sync.Mutex
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	c := &Client{Fetcher: &fetch.Fetcher{Now: clock}}
+	c := &Client{Fetcher: &fetch.Fetcher{Now: clock, Client: site.Client()}}
 	var wg sync.WaitGroup
 	for i := range 50 {
 		wg.Go(func() {
@@ -82,20 +90,22 @@ func TestClientCachesAndCoalesces(t *testing.T) {
 			if i%2 == 0 {
 				path = "/private/x"
 			}
-			if got := c.Allowed(context.Background(), "ExampleBot", srv.URL+path); got != (i%2 == 1) {
+			if got := c.Allowed(context.Background(), "ExampleBot", site0+path); got != (i%2 == 1) {
 				t.Errorf("Allowed(%s) = %v", path, got)
 			}
 		})
 	}
+	synctest.Wait() // every check waits for the one fetch
+	close(release)
 	wg.Wait()
-	if n := hits.Load(); n != 1 {
+	if n := site.Hits(); n != 1 {
 		t.Errorf("robots.txt fetched %d times by 50 concurrent checks, want 1", n)
 	}
 	mu.Lock()
 	now = now.Add(61 * time.Second)
 	mu.Unlock()
-	c.Allowed(context.Background(), "ExampleBot", srv.URL+"/public")
-	if n := hits.Load(); n != 2 {
+	c.Allowed(context.Background(), "ExampleBot", site0+"/public")
+	if n := site.Hits(); n != 2 {
 		t.Errorf("robots.txt fetched %d times after expiry, want 2", n)
 	}
 }

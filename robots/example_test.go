@@ -80,6 +80,17 @@ func ExampleLint() {
 	// robots.txt:4:11: warning: pattern "private" does not start with "/" or "*" and never matches a path
 }
 
+// Lint's findings that matter only under some profiles say which; a tool
+// that reads the file one way leaves the others out.
+func ExampleConcerns() {
+	src := "User-agent: *\nDisallow: /a\n\nDisallow: /b\n"
+	for _, d := range robots.Lint(grammar.ParseString("robots.txt", src, grammar.Options{})) {
+		fmt.Println(d.Code, robots.Concerns(d, robots.RFC9309), robots.Concerns(d, robots.Draft), robots.ConcernedProfiles(d))
+	}
+	// Output:
+	// rule-outside-record false true [draft norobots]
+}
+
 func ExampleProductToken() {
 	fmt.Println(robots.ProductToken("FooBot/2.1 (+https://foo.example/bot)"))
 	// Output: FooBot

@@ -36,7 +36,8 @@ type Explanation struct {
 	VisitTime   *VisitTime
 	// UsageRules are the Content-Usage rules of the groups, longest path
 	// first and path-less ones last (the order Agent.Usage prefers them);
-	// Signals the groups' Content-Signal lines.
+	// Signals the Content-Signal lines that apply: the whole origin's
+	// (Policy.Signals), then the groups'.
 	UsageRules []*UsageRule
 	Signals    []*Signal
 	// Sitemaps and Host are the file's, whatever group they stand in.
@@ -50,7 +51,7 @@ func (pol *Policy) Explain(agent string) Explanation {
 	a := pol.Agent(agent)
 	d := pol.profile.desc()
 	var usage []*UsageRule
-	var signals []*Signal
+	signals := append([]*Signal(nil), pol.Signals()...)
 	for _, g := range a.Groups() {
 		usage = append(usage, g.Usage...)
 		signals = append(signals, g.Signals...)

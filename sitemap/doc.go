@@ -15,9 +15,10 @@
 //
 // NewReader reads one file as a stream (Reader.Entries yields each entry as
 // it is parsed; a 50 MB file is never held in memory), from encoding/xml's
-// token stream over a bounded input that keeps every byte's position, so
-// each diagnostic is a grammar.Diagnostic at file:line:col, like every
-// other manifest sitetxt reads. Reading never fails on content: an entry
+// token stream over a bounded input that keeps every byte's position (the
+// plain entries of a urlset or index it reads itself, to the same effect,
+// at a fraction of the cost), so each diagnostic is a grammar.Diagnostic
+// at file:line:col, like every other manifest sitetxt reads. Reading never fails on content: an entry
 // is kept or dropped as the protocol says, with the reason as a
 // diagnostic. No DTD is read and no entity it declares is expanded: a
 // reference to an entity other than XML's five is an error, and the value

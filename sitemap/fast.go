@@ -2,6 +2,7 @@ package sitemap
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 
 	"github.com/sitetxt/sitetxt/grammar"
@@ -41,7 +42,8 @@ type fastScan struct {
 	nk   int
 	flat bool // no line break from at to n: positions there are columns apart
 
-	vals  []byte    // the decoded values but the URL's, in one string
+	loc   []byte    // the decoded URL
+	vals  []byte    // the decoded values but the URL, in one string
 	spans [8][2]int // where each kid's value is in vals
 }
 
@@ -49,14 +51,17 @@ type fastScan struct {
 // space), of the simple form only; false when buf does not start with a
 // whole one.
 func (s *fastScan) scan(buf []byte, name string) bool {
-	i := skipSpace(buf, 0)
+	i, _ := skipSpace(buf, 0)
 	if !hasTag(buf, i, name) {
 		return false
 	}
-	s.at, s.nk = i, 0
+	s.at, s.nk, s.flat = i, 0, true
 	i += len(name) + 2
 	for {
-		i = skipSpace(buf, i)
+		var lf bool
+		if i, lf = skipSpace(buf, i); lf {
+			s.flat = false
+		}
 		if i+1 >= len(buf) || buf[i] != '<' {
 			return false
 		}
@@ -65,12 +70,12 @@ func (s *fastScan) scan(buf []byte, name string) bool {
 				return false
 			}
 			s.end, s.n = i, i+len(name)+3
-			s.flat = bytes.IndexByte(buf[s.at:s.n], '\n') < 0 && bytes.IndexByte(buf[s.at:s.n], '\r') < 0
 			return true
 		}
 		j := i + 1
-		for j < len(buf) && isNameByte(buf[j], j == i+1) {
-			j++
+		if j < len(buf) && nameBytes[buf[j]]&nameStart != 0 {
+			for j++; j < len(buf) && nameBytes[buf[j]] != 0; j++ {
+			}
 		}
 		if j == i+1 || j >= len(buf) || buf[j] != '>' || s.nk == len(s.kids) {
 			return false
@@ -78,13 +83,18 @@ func (s *fastScan) scan(buf []byte, name string) bool {
 		k := &s.kids[s.nk]
 		k.at, k.name = i, buf[i+1:j]
 		j++
-		t := bytes.IndexByte(buf[j:], '<')
-		if t < 0 || t > maxValue || !plainText(buf[j:j+t]) {
+		t := bytes.IndexByte(buf[j:min(len(buf), j+maxValue+1)], '<')
+		if t < 0 {
 			return false
 		}
+		ok, lf := plainText(buf[j : j+t])
+		if !ok {
+			return false
+		}
+		s.flat = s.flat && !lf
 		k.text = buf[j : j+t]
 		i = j + t
-		if !hasEndTag(buf, i, string(k.name)) {
+		if n := len(k.name); len(buf) < i+n+3 || buf[i] != '<' || buf[i+1] != '/' || string(buf[i+2:i+2+n]) != string(k.name) || buf[i+2+n] != '>' {
 			return false
 		}
 		i += len(k.name) + 3
@@ -92,11 +102,20 @@ func (s *fastScan) scan(buf []byte, name string) bool {
 	}
 }
 
-func skipSpace(buf []byte, i int) int {
-	for i < len(buf) && (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\t' || buf[i] == '\r') {
-		i++
+// skipSpace returns the index of the first byte from i on that is not
+// white space, and whether it passed a line break.
+func skipSpace(buf []byte, i int) (int, bool) {
+	lf := false
+	for ; i < len(buf); i++ {
+		switch buf[i] {
+		case ' ', '\t':
+		case '\n', '\r':
+			lf = true
+		default:
+			return i, lf
+		}
 	}
-	return i
+	return i, lf
 }
 
 // hasTag reports whether buf holds "<name>" at i.
@@ -109,41 +128,65 @@ func hasEndTag(buf []byte, i int, name string) bool {
 	return len(buf) >= i+len(name)+3 && buf[i] == '<' && buf[i+1] == '/' && string(buf[i+2:i+2+len(name)]) == name && buf[i+2+len(name)] == '>'
 }
 
-// isNameByte reports whether c may be in an element name the fast path
-// reads (ASCII, no prefix), first says it would be the first.
-func isNameByte(c byte, first bool) bool {
-	switch {
-	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
-		return true
-	case first:
-		return false
+// nameBytes says which bytes may start (nameStart) and continue
+// (nameMore) an element name the fast path reads: ASCII, no prefix.
+var nameBytes = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
+			t[c] = nameStart | nameMore
+		case c >= '0' && c <= '9', c == '-', c == '.':
+			t[c] = nameMore
+		}
 	}
-	return c >= '0' && c <= '9' || c == '-' || c == '.'
-}
+	return t
+}()
+
+const (
+	nameStart = 1 << iota
+	nameMore
+)
 
 // plainText reports whether the Decoder and the input layer would hand
 // text on as it is but for XML's five entity references: printable ASCII,
-// tab and LF (a CR becomes LF), no "]]>", and '&' only as one of the five.
-func plainText(text []byte) bool {
-	for i := 0; i < len(text); i++ {
-		switch c := text[i]; {
-		case c >= 0x20 && c < 0x80 && c != '&' && c != '>':
-		case c == '\t' || c == '\n':
-		case c == '>':
-			if i >= 2 && text[i-1] == ']' && text[i-2] == ']' {
-				return false
+// tab and LF (a CR becomes LF), no "]]>", and '&' only as one of the five;
+// and whether it holds a line feed. It looks at eight bytes at a time
+// until a word holds a byte that needs a closer look (below 0x20, above
+// 0x7F, '&' or '>').
+func plainText(text []byte) (ok, lf bool) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for i < len(text) {
+		if i+8 <= len(text) {
+			w := binary.LittleEndian.Uint64(text[i:])
+			amp, gt := w^('&'*ones), w^('>'*ones)
+			if (w-0x20*ones)&^w&highs == 0 && w&highs == 0 && (amp-ones)&^amp&highs == 0 && (gt-ones)&^gt&highs == 0 {
+				i += 8
+				continue
 			}
-		case c == '&':
-			n := predefinedRef(text[i:])
-			if n == 0 {
-				return false
+		}
+		for end := min(i+8, len(text)); i < end; i++ {
+			switch c := text[i]; {
+			case c >= 0x20 && c < 0x80 && c != '&' && c != '>':
+			case c == '\t':
+			case c == '\n':
+				lf = true
+			case c == '>':
+				if i >= 2 && text[i-1] == ']' && text[i-2] == ']' {
+					return false, lf
+				}
+			case c == '&':
+				n := predefinedRef(text[i:])
+				if n == 0 {
+					return false, lf
+				}
+				i += n - 1
+			default:
+				return false, lf
 			}
-			i += n - 1
-		default:
-			return false
 		}
 	}
-	return true
+	return true, lf
 }
 
 // predefinedRefs are XML's five entity references and what they stand for.
@@ -252,7 +295,8 @@ func (p *xmlParser) fast(yield func(*Entry, error) bool) bool {
 				r.diag(grammar.Warning, "repeated", kat, fmt.Sprintf("a second <%s> in one entry: ignored, the first is kept", k.name))
 			case f == fLoc:
 				// The URL is kept: a string of its own.
-				p.seen[f], p.valPos[f], p.vals[f] = true, kat, string(appendText(s.vals[len(s.vals):], k.text))
+				s.loc = appendText(s.loc[:0], k.text)
+				p.seen[f], p.valPos[f], p.vals[f] = true, kat, string(s.loc)
 			default:
 				p.seen[f], p.valPos[f] = true, kat
 				s.spans[i][0] = len(s.vals)

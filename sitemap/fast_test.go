@@ -230,3 +230,33 @@ func FuzzPlainInScope(f *testing.F) {
 		}
 	})
 }
+
+// TestPlainText checks the fast path's test of a value's text, word by
+// word, where what it looks for falls across the words.
+func TestPlainText(t *testing.T) {
+	tests := []struct {
+		in     string
+		ok, lf bool
+	}{
+		{"", true, false},
+		{"https://www.example.org/a", true, false},
+		{"https://www.example.org/?a=1&amp;b=2&lt;&gt;&quot;&apos;", true, false},
+		{"1234567&amp;", true, false},
+		{"12345678&amp", false, false},
+		{"1234567]]>", false, false},
+		{"123456]]>", false, false},
+		{"12345678]>]]", true, false},
+		{"\thttps://www.example.org/a\n", true, true},
+		{"https://www.example.org/a\r", false, false},
+		{"https://www.example.org/\x7f", true, false},
+		{"https://www.example.org/\x1f", false, false},
+		{"https://www.example.org/é", false, false},
+		{"https://www.example.org/&#38;", false, false},
+		{"https://www.example.org/&nbsp;", false, false},
+	}
+	for _, tt := range tests {
+		if ok, lf := plainText([]byte(tt.in)); ok != tt.ok || lf != tt.lf {
+			t.Errorf("plainText(%q) = %v, %v; want %v, %v", tt.in, ok, lf, tt.ok, tt.lf)
+		}
+	}
+}

@@ -83,8 +83,10 @@ func (r *Reader) loc(raw string, at grammar.Pos, what string, resolve, index boo
 		r.diag(grammar.Error, "no-loc", at, fmt.Sprintf("the %s is empty: the entry is dropped (a URL is required)", what))
 		return "", false, false
 	}
-	if n := utf8.RuneCountInString(v); n >= maxLoc {
-		r.diag(grammar.Warning, "loc-too-long", at, fmt.Sprintf("the %s has %d characters (the protocol asks for less than 2,048): kept", what, n))
+	if len(v) >= maxLoc { // no more characters than bytes
+		if n := utf8.RuneCountInString(v); n >= maxLoc {
+			r.diag(grammar.Warning, "loc-too-long", at, fmt.Sprintf("the %s has %d characters (the protocol asks for less than 2,048): kept", what, n))
+		}
 	}
 	if !resolve && !r.opts.noFast && s.plainInScope(v, index) {
 		return v, true, false

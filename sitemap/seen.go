@@ -1,14 +1,20 @@
 package sitemap
 
 // hashSet is a set of 64-bit hashes (the URLs a discovery has yielded),
-// eight bytes a member: an open-addressing table with linear probing, at
-// most 80% full, which never grows past what max members need. A Go map
-// of the same hashes costs about 40 bytes a member, which at the 2^20 a
-// discovery remembers was 40 MB live, and twice that in a collected heap.
+// eight bytes a member: 32 open-addressing tables with linear probing,
+// each at most 80% full, which never grow past what max members need. A
+// Go map of the same hashes costs about 40 bytes a member, which at the
+// 2^20 a discovery remembers was 40 MB live, and twice that in a
+// collected heap. The tables are grown one at a time, so growing holds
+// two copies of a 32nd of the set, not of all of it.
 type hashSet struct {
+	parts  [32]hashPart
+	n, max int
+}
+
+type hashPart struct {
 	slots []uint64 // 0 is an empty slot; the hash 0 is stored as 1
 	n     int
-	max   int
 }
 
 // newHashSet returns a set that holds at most max members.
@@ -24,66 +30,73 @@ func (s *hashSet) Add(h uint64) (present bool) {
 	if h == 0 {
 		h = 1
 	}
-	if len(s.slots) > 0 {
-		i := s.index(h)
+	m := h * 0x9E3779B97F4A7C15 // Fibonacci hashing: hashes that differ in low bits only spread too
+	p := &s.parts[m>>59]
+	if len(p.slots) > 0 {
+		i := p.index(m)
 		for {
-			switch s.slots[i] {
+			switch p.slots[i] {
 			case h:
 				return true
 			case 0:
 				if s.n >= s.max {
 					return false
 				}
-				if (s.n+1)*5 <= len(s.slots)*4 {
-					s.slots[i] = h
+				if (p.n+1)*5 <= len(p.slots)*4 {
+					p.slots[i] = h
+					p.n++
 					s.n++
 					return false
 				}
-				s.grow()
-				s.insert(h)
-				return false
+				return s.insert(p, h, m)
 			}
-			if i++; i == len(s.slots) {
+			if i++; i == len(p.slots) {
 				i = 0
 			}
 		}
 	}
-	if s.max <= 0 {
+	if s.n >= s.max {
 		return false
 	}
-	s.grow()
-	s.insert(h)
+	return s.insert(p, h, m)
+}
+
+// insert adds h, which p does not hold and has no room for, growing p.
+// A part that would grow past its share of max, and a little more (the
+// parts of random hashes differ by about a 250th at 2^20 members, this
+// allows an eighth), adds nothing.
+func (s *hashSet) insert(p *hashPart, h, m uint64) bool {
+	share := s.max/len(s.parts) + s.max/len(s.parts)/8 + 64
+	size := min(max(2*len(p.slots), 64), share*5/4+1)
+	if size <= len(p.slots) {
+		return false
+	}
+	old := p.slots
+	p.slots = make([]uint64, size)
+	for _, o := range old {
+		if o != 0 {
+			p.put(o, o*0x9E3779B97F4A7C15)
+		}
+	}
+	p.put(h, m)
+	p.n++
+	s.n++
 	return false
 }
 
-// index is where h's probe starts: the top 32 bits of h mixed (by
-// Fibonacci hashing, so hashes that differ only in low bits spread too)
-// scaled to the table.
-func (s *hashSet) index(h uint64) int {
-	return int((h * 0x9E3779B97F4A7C15 >> 32) * uint64(len(s.slots)) >> 32)
+// index is where the probe for a hash mixed into m starts: m's bits
+// below those that chose the part, scaled to the table.
+func (p *hashPart) index(m uint64) int {
+	return int((m << 5 >> 32) * uint64(len(p.slots)) >> 32)
 }
 
-func (s *hashSet) insert(h uint64) {
-	i := s.index(h)
-	for s.slots[i] != 0 {
-		if i++; i == len(s.slots) {
+// put stores h in the first free slot from its index.
+func (p *hashPart) put(h, m uint64) {
+	i := p.index(m)
+	for p.slots[i] != 0 {
+		if i++; i == len(p.slots) {
 			i = 0
 		}
 	}
-	s.slots[i] = h
-	s.n++
-}
-
-// grow doubles the table (from 1,024 slots), up to what max members at
-// 80% need.
-func (s *hashSet) grow() {
-	size := max(2*len(s.slots), 1024)
-	size = min(size, s.max*5/4+1)
-	old := s.slots
-	s.slots, s.n = make([]uint64, size), 0
-	for _, h := range old {
-		if h != 0 {
-			s.insert(h)
-		}
-	}
+	p.slots[i] = h
 }

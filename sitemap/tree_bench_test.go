@@ -285,12 +285,13 @@ func BenchmarkTree(b *testing.B) {
 			urls := writeTree(b, dir, srv.URL, paths, c.indexes, c.sitemaps, MaxURLs)
 			var floorWall, floorCPU, readWall, readCPU []time.Duration
 			var floorRSS, readRSS int64
-			var read treeResult
+			var read, floor treeResult
 			for b.Loop() {
-				fr, wall, cpu := runTreeChild(b, "floor", urls)
-				floorWall, floorCPU, floorRSS = append(floorWall, wall), append(floorCPU, cpu), max(floorRSS, fr.PeakRSS)
-				if fr.Err != "" || fr.Files != len(urls) {
-					b.Fatalf("floor: %+v", fr)
+				var wall, cpu time.Duration
+				floor, wall, cpu = runTreeChild(b, "floor", urls)
+				floorWall, floorCPU, floorRSS = append(floorWall, wall), append(floorCPU, cpu), max(floorRSS, floor.PeakRSS)
+				if floor.Err != "" || floor.Files != len(urls) {
+					b.Fatalf("floor: %+v", floor)
 				}
 				read, wall, cpu = runTreeChild(b, "read", urls)
 				readWall, readCPU, readRSS = append(readWall, wall), append(readCPU, cpu), max(readRSS, read.PeakRSS)
@@ -307,15 +308,37 @@ func BenchmarkTree(b *testing.B) {
 			b.ReportMetric(float64(floorRSS)/(1<<20), "floor-peak-RSS-MiB")
 			b.ReportMetric(float64(read.TotalAlloc)/float64(read.URLs), "read-B/URL")
 			b.ReportMetric(float64(read.URLs)/rw.Seconds(), "URLs/s")
-			b.Logf("%s: read %v wall, %v CPU; floor %v wall, %v CPU; peak RSS read %.1f MiB, floor %.1f MiB; read allocated %.0f MB in %d GCs",
-				c.name, rw, rc, fw, fc, float64(readRSS)/(1<<20), float64(floorRSS)/(1<<20), float64(read.TotalAlloc)/1e6, read.NumGC)
+			b.Logf("%s (%d files, %.1f MB gzipped): read %v wall, %v CPU; floor %v wall, %v CPU; peak RSS read %.1f MiB, floor %.1f MiB; read allocated %.0f MB in %d GCs",
+				c.name, len(urls), float64(floor.Bytes)/1e6, rw, rc, fw, fc, float64(readRSS)/(1<<20), float64(floorRSS)/(1<<20), float64(read.TotalAlloc)/1e6, read.NumGC)
 		})
+	}
+}
+
+// TestTree runs BenchmarkTree's machinery on a small tree (a root index of
+// 2 indexes of 2 sitemaps of 300 URLs): the floor fetches every file, the
+// read yields every URL.
+func TestTree(t *testing.T) {
+	var paths []string
+	for i := range 300 {
+		paths = append(paths, fmt.Sprintf("www.example.org/page?id=%d&x=y", i))
+	}
+	dir := t.TempDir()
+	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	defer srv.Close()
+	urls := writeTree(t, dir, srv.URL, paths, 2, 2, 300)
+	floor, _, _ := runTreeChild(t, "floor", urls)
+	read, _, _ := runTreeChild(t, "read", urls)
+	if floor.Err != "" || floor.Files != 7 || floor.Bytes == 0 {
+		t.Errorf("floor: %+v; want 7 files", floor)
+	}
+	if read.Err != "" || read.Files != 7 || read.URLs != 1200 {
+		t.Errorf("read: %+v; want 7 files, 1,200 URLs", read)
 	}
 }
 
 // runTreeChild runs treeChild(mode) in a child process and returns its
 // result, wall time and CPU time.
-func runTreeChild(b *testing.B, mode string, urls []string) (treeResult, time.Duration, time.Duration) {
+func runTreeChild(b testing.TB, mode string, urls []string) (treeResult, time.Duration, time.Duration) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), treeMode+"="+mode, treeURLs+"="+strings.Join(urls, " "))
 	cmd.Stderr = os.Stderr

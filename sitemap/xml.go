@@ -569,7 +569,11 @@ var changeFreqs = map[string]ChangeFreq{"always": Always, "hourly": Hourly, "dai
 
 func (p *xmlParser) changeFreq(e *Entry) {
 	v := strings.TrimSpace(p.vals[fChangeFreq])
-	if c, ok := changeFreqs[strings.ToLower(v)]; ok {
+	c, ok := changeFreqs[v] // written in lower case, as nearly always
+	if !ok {
+		c, ok = changeFreqs[strings.ToLower(v)]
+	}
+	if ok {
 		e.ChangeFreq = c
 		return
 	}

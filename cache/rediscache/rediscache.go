@@ -21,12 +21,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
 	"github.com/sitetxt/sitetxt/cache"
 	"github.com/sitetxt/sitetxt/fetch"
 )
@@ -58,6 +60,10 @@ type Options struct {
 	// Logger gets one line when Redis becomes unreachable and one when it
 	// is back; nil means slog.Default().
 	Logger *slog.Logger
+	// MaxReply bounds one reply on the connections Open makes; 0 means
+	// DefaultMaxReply. A longer one is an error as soon as its length is
+	// read (reply.go).
+	MaxReply int64
 }
 
 // Cache is a cache.Shared on Redis. It is safe for concurrent use.
@@ -70,6 +76,14 @@ type Cache struct {
 	downUntil atomic.Int64 // unix nanoseconds
 
 	hits, misses, errs, fallbacks, leases, waits atomic.Uint64
+	// bad is the last reply refused (badReply) and when.
+	bad atomic.Pointer[badReply]
+}
+
+// badReply is a reply Redis sent that was not the answer asked for.
+type badReply struct {
+	at  time.Time
+	err string
 }
 
 var _ cache.Shared = (*Cache)(nil)
@@ -95,15 +109,17 @@ func New(rdb redis.UniversalClient, opts Options) *Cache {
 	}
 	c := &Cache{rdb: rdb, opts: opts, local: opts.Local}
 	if c.local == nil {
-		c.local = new(fetch.MemoryCache)
+		c.local = new(cache.Memory)
 	}
 	return c
 }
 
 // Open connects to the Redis at url ("redis://host:6379/0",
 // "rediss://user:password@host/1", "unix:///run/redis.sock") with short
-// timeouts and no retries: a slow Redis must not slow the answers. It does
-// not wait for Redis to be reachable.
+// timeouts, no retries and every reply checked (Options.MaxReply): a slow
+// or misbehaving Redis must not slow the answers or fill the memory. It
+// does not wait for Redis to be reachable. (A client given to New is used
+// as its caller configured it.)
 func Open(url string, opts Options) (*Cache, error) {
 	o, err := redis.ParseURL(url)
 	if err != nil {
@@ -115,6 +131,11 @@ func Open(url string, opts Options) (*Cache, error) {
 	}
 	o.DialTimeout, o.ReadTimeout, o.WriteTimeout, o.PoolTimeout = t, t, t, t
 	o.MaxRetries = -1 // no retries
+	maxReply := opts.MaxReply
+	if maxReply <= 0 {
+		maxReply = DefaultMaxReply
+	}
+	o.Dialer = guardDialer(t, maxReply, o.TLSConfig)
 	o.ContextTimeoutEnabled = true
 	return New(redis.NewClient(o), opts), nil
 }
@@ -139,6 +160,43 @@ func (c *Cache) Stats() Stats {
 
 // Up reports whether the last command reached Redis.
 func (c *Cache) Up() bool { return !c.down.Load() }
+
+// answeredWrongly reports whether err is a reply that came but was not
+// the answer asked for (too large, of the wrong type, an error reply),
+// rather than no reply (a connection refused or reset, a timeout).
+func answeredWrongly(err error) bool {
+	var ne net.Error
+	switch {
+	case errors.Is(err, ErrBadReply):
+		return true
+	case errors.Is(err, ErrUnavailable), errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled),
+		errors.As(err, &ne), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, net.ErrClosed):
+		return false
+	}
+	return true
+}
+
+// HealthWindow is how long after Redis answered wrongly Health says so.
+const HealthWindow = time.Minute
+
+// Health says how Redis is doing, within ctx and Options.Timeout: "up";
+// "down" when it does not answer (a ping fails to arrive); "failing" when
+// it answers, but a reply in the last HealthWindow was not the answer
+// asked for (too large, of the wrong type: reply.go), with that reply's
+// error. The Cache answers from its local copy meanwhile.
+func (c *Cache) Health(ctx context.Context) (state, detail string) {
+	err := c.Ping(ctx)
+	switch {
+	case err != nil && answeredWrongly(err):
+		return "failing", err.Error()
+	case err != nil:
+		return "down", err.Error()
+	}
+	if b := c.bad.Load(); b != nil && time.Since(b.at) < HealthWindow {
+		return "failing", b.err
+	}
+	return "up", ""
+}
 
 // Ping asks Redis whether it is there, within ctx and Options.Timeout.
 func (c *Cache) Ping(ctx context.Context) error {
@@ -183,6 +241,9 @@ func (c *Cache) record(err error) {
 	}
 	c.errs.Add(1)
 	c.downUntil.Store(time.Now().Add(c.opts.Backoff).UnixNano())
+	if answeredWrongly(err) {
+		c.bad.Store(&badReply{at: time.Now(), err: err.Error()})
+	}
 	if !c.down.Swap(true) {
 		cause := err.Error()
 		var ne net.Error
@@ -198,9 +259,17 @@ func (c *Cache) record(err error) {
 // the local copy when Redis fails or has none (after a restart, say).
 func (c *Cache) Get(key string) ([]byte, bool) {
 	var v []byte
-	err := c.call(context.Background(), func(ctx context.Context) (err error) {
-		v, err = c.rdb.Get(ctx, c.opts.Prefix+key).Bytes()
-		return err
+	err := c.call(context.Background(), func(ctx context.Context) error {
+		r, err := c.rdb.Do(ctx, "GET", c.opts.Prefix+key).Result()
+		if err != nil {
+			return err
+		}
+		s, ok := r.(string)
+		if !ok {
+			return fmt.Errorf("%w: GET answered %T, not a string", ErrBadReply, r)
+		}
+		v = []byte(s)
+		return nil
 	})
 	switch {
 	case err == nil:

@@ -5,12 +5,14 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/spf13/cobra"
+
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/mobileagent"
 	"github.com/sitetxt/sitetxt/robots"
-	"github.com/spf13/cobra"
 )
 
 // agentsOptions are the options of "sitetxt agents".
@@ -18,7 +20,7 @@ type agentsOptions struct {
 	IO      *IOStreams
 	Agent   string
 	Profile string
-	Output  string
+	Output  format
 	Source  string
 	URLs    []string
 	Fetch   fetchFlags
@@ -69,22 +71,19 @@ is printed on standard error).`,
 	}
 	agentFlag(cmd, &opts.Agent, `robot name or User-Agent header ("*": only the "*" group)`)
 	profileFlag(cmd, &opts.Profile)
-	outputFlag(cmd, &opts.Output, "text", "json", "csv")
+	outputFlag(cmd, &opts.Output, rowFormats)
 	opts.Fetch.AddFlags(cmd)
 	return cmd
 }
 
 func agentsRun(opts *agentsOptions) error {
-	if err := checkOutput(opts.Output, "text", "json", "csv"); err != nil {
-		return err
-	}
 	prof, err := robots.ParseProfile(opts.Profile)
 	if err != nil {
 		return usageError("%v", err)
 	}
 	opts.Fetch.Profile = prof.String()
 	agentNote(opts.IO, prof, opts.Agent)
-	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "robots.txt")
+	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, manifest.Robots)
 	if err != nil {
 		return err
 	}
@@ -113,9 +112,9 @@ func agentsRun(opts *agentsOptions) error {
 		ok        = true
 	)
 	switch opts.Output {
-	case "json":
+	case fJSON:
 		urls.jl = newJSONLines(out)
-	case "csv":
+	case fCSV:
 		cw = newCSV(out)
 		if err := cw.write("url", "agent", "profile", "verdict", "server", "file", "line", "column"); err != nil {
 			return err

@@ -13,16 +13,18 @@ import (
 	"sync"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/sitetxt/sitetxt/internal/audit"
 	"github.com/sitetxt/sitetxt/internal/decision"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
-	"github.com/spf13/cobra"
 )
 
 // auditOptions are the options of "sitetxt audit".
 type auditOptions struct {
 	IO      *IOStreams
-	Output  string
+	Output  format
 	Profile string
 	Paths   []string
 	Summary bool
@@ -41,7 +43,10 @@ crawlers (search engines, AI training, AI search, AI assistants, SEO,
 archives; docs/ai-preferences.md): may it fetch the site root and each
 --path, which line decides, which usage preferences apply (Content-Usage,
 Content-Signal), and where the four profiles disagree. Each category gets a
-one-line verdict ("AI training crawlers: 14 of 19 blocked from /").
+one-line verdict ("AI training crawlers: 14 of 19 blocked from /"); in
+text, the crawlers of a category that read the same lines are grouped: one
+row of verdicts and the deciding line, their names, the usage they read and
+where the profiles differ, said once for the group.
 
 SOURCE is a file, "-" for standard input, or an http(s) URL (a site URL means
 its /robots.txt).
@@ -75,7 +80,7 @@ crawler (not with --summary), 2 on usage or input errors.`,
 			return auditRun(opts)
 		},
 	}
-	outputFlag(cmd, &opts.Output, "text", "json", "csv", "html")
+	outputFlag(cmd, &opts.Output, auditFormats)
 	profileFlag(cmd, &opts.Profile)
 	opts.Fetch.AddFlags(cmd)
 	cmd.Flags().StringArrayVar(&opts.Paths, "path", nil, `a path to check besides "/" (repeatable)`)
@@ -85,15 +90,11 @@ crawler (not with --summary), 2 on usage or input errors.`,
 }
 
 func auditRun(opts *auditOptions) error {
-	opts.Output = strings.ToLower(opts.Output)
 	if opts.Summary {
-		if err := checkOutput(opts.Output, "text", "json", "csv"); err != nil {
-			return err
+		if opts.Output == fHTML {
+			return unknownFormat(string(opts.Output), rowFormats)
 		}
 		return auditSummaryRun(opts)
-	}
-	if err := checkOutput(opts.Output, "text", "json", "csv", "html"); err != nil {
-		return err
 	}
 	prof, err := robots.ParseProfile(opts.Profile)
 	if err != nil {
@@ -109,7 +110,7 @@ func auditRun(opts *auditOptions) error {
 	var failure error
 	disagree := false
 	for _, name := range opts.Sources {
-		src, err := resolveSource(opts.IO, &opts.Fetch, name, "robots.txt")
+		src, err := resolveSource(opts.IO, &opts.Fetch, name, manifest.Robots)
 		if err != nil {
 			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %s\n", visible(err.Error()))
 			failure = &exitError{code: ExitError}
@@ -171,7 +172,7 @@ func fixReport(rep *audit.Report, d robots.Decision) {
 
 // auditWriter writes reports in one output format.
 type auditWriter struct {
-	format string
+	format format
 	w      io.Writer
 	st     style
 	jl     *jsonLines
@@ -180,12 +181,12 @@ type auditWriter struct {
 	n      int
 }
 
-func newAuditWriter(format string, s *stream, st style) *auditWriter {
-	aw := &auditWriter{format: format, w: s.w, st: st}
-	switch format {
-	case "json":
+func newAuditWriter(f format, s *stream, st style) *auditWriter {
+	aw := &auditWriter{format: f, w: s.w, st: st}
+	switch f {
+	case fJSON:
 		aw.jl = newJSONLines(s)
-	case "csv":
+	case fCSV:
 		aw.csv = newCSV(s)
 	}
 	return aw
@@ -194,11 +195,11 @@ func newAuditWriter(format string, s *stream, st style) *auditWriter {
 func (aw *auditWriter) report(rep *audit.Report) error {
 	defer func() { aw.n++ }()
 	switch aw.format {
-	case "json":
+	case fJSON:
 		return aw.jl.write(rep)
-	case "csv":
+	case fCSV:
 		return aw.csvReport(rep)
-	case "html":
+	case fHTML:
 		aw.html = append(aw.html, rep) // one page for all sources
 		return nil
 	}
@@ -206,7 +207,7 @@ func (aw *auditWriter) report(rep *audit.Report) error {
 }
 
 func (aw *auditWriter) finish() error {
-	if aw.format == "html" && len(aw.html) > 0 { // no page when no source could be read
+	if aw.format == fHTML && len(aw.html) > 0 { // no page when no source could be read
 		return writeAuditHTML(aw.w, aw.html)
 	}
 	return nil
@@ -245,8 +246,11 @@ func (aw *auditWriter) csvReport(rep *audit.Report) error {
 	return nil
 }
 
-// textReport writes one report for people: per category its verdict line
-// and a row per crawler.
+// textReport writes one report for people: per category its verdict
+// line, then the crawlers that read the same lines grouped (one row of
+// verdicts, the deciding line, the usage they read and how the profiles
+// differ, then their names), so that a file a few lines long reads at a
+// glance.
 func (aw *auditWriter) textReport(rep *audit.Report) error {
 	var b strings.Builder
 	if aw.n > 0 {
@@ -271,13 +275,10 @@ func (aw *auditWriter) textReport(rep *audit.Report) error {
 			return err
 		}
 		t := &table{}
-		for _, c := range rep.Crawlers {
-			if c.Category != cat.Category {
-				continue
-			}
-			cells := []string{"  " + visible(c.Token), visible(c.Operator)}
-			paint := []func(string) string{nil, nil}
-			for _, p := range c.Paths {
+		for _, g := range auditGroups(rep, cat.Category) {
+			cells := []string{""} // the rows' indent
+			paint := []func(string) string{nil}
+			for _, p := range g.first.Paths {
 				cells = append(cells, p.Path+" "+verdictWord(p.Allowed))
 				if p.Allowed {
 					paint = append(paint, aw.st.green)
@@ -285,28 +286,16 @@ func (aw *auditWriter) textReport(rep *audit.Report) error {
 					paint = append(paint, aw.st.red)
 				}
 			}
-			cells = append(cells, why(rep.Source, c.Verdict))
+			cells = append(cells, why(rep.Source, g.first.Verdict))
 			t.add(cells, paint)
-			shown := ""
-			for _, p := range c.Paths {
-				if u := p.Usage; u != nil && !u.IsZero() {
-					if text := usageText(u); text != shown {
-						t.note("      " + p.Path + ": " + text)
-						shown = text
-					}
-				}
+			for _, l := range wrapNames(g.names, 96) {
+				t.note("    " + l)
 			}
-			if !c.ValidToken {
-				t.note("      note: this token breaks RFC 9309's product-token grammar")
+			for _, n := range g.notes {
+				t.note("    " + n)
 			}
-			if c.FellBackTo != "" {
-				t.note("      it obeys " + c.FellBackTo + "'s groups, since none names it (its operator documents the fallback)")
-			}
-			if c.FetcherAllowed != nil {
-				t.note("      it fetches nothing itself: its group governs what " + c.FetchedBy + " fetches (" + c.FetchedBy + " / " + verdictWord(*c.FetcherAllowed) + ")")
-			}
-			if c.Disagree {
-				t.note("      profiles disagree: " + disagreement(c))
+			if len(g.invalid) > 0 {
+				t.note("    note: " + strings.Join(g.invalid, ", ") + " break" + map[bool]string{true: "s", false: ""}[len(g.invalid) == 1] + " RFC 9309's product-token grammar")
 			}
 		}
 		if err := t.write(aw.w); err != nil {
@@ -320,6 +309,85 @@ func (aw *auditWriter) textReport(rep *audit.Report) error {
 	}
 	_, err := fmt.Fprintf(aw.w, "\nregistry: %d crawlers from %s, read %s\n", rep.Registry.Crawlers, rep.Registry.Source, rep.Registry.Date)
 	return err
+}
+
+// auditGroup is the crawlers of a category that read the same lines:
+// the same verdicts and deciding line for every path, the same usage
+// and the same differences between profiles.
+type auditGroup struct {
+	first   *audit.CrawlerReport
+	names   []string // "Token (Operator)"
+	notes   []string // usage per path, profiles' differences
+	invalid []string // tokens outside RFC 9309's grammar
+}
+
+// auditGroups groups the crawlers of category in the order they come.
+func auditGroups(rep *audit.Report, category string) []*auditGroup {
+	var out []*auditGroup
+	byKey := map[string]*auditGroup{}
+	for _, c := range rep.Crawlers {
+		if c.Category != category {
+			continue
+		}
+		var notes []string
+		key := why(rep.Source, c.Verdict)
+		shown := ""
+		for _, p := range c.Paths {
+			key += "\x00" + p.Path + " " + verdictWord(p.Allowed)
+			if u := p.Usage; u != nil && !u.IsZero() {
+				if text := usageText(u); text != shown {
+					notes = append(notes, p.Path+": "+text)
+					shown = text
+				}
+			}
+		}
+		if c.FellBackTo != "" {
+			notes = append(notes, "it obeys "+c.FellBackTo+"'s groups, since none names it (its operator documents the fallback)")
+		}
+		if c.FetcherAllowed != nil {
+			notes = append(notes, "it fetches nothing itself: its group governs what "+c.FetchedBy+" fetches ("+c.FetchedBy+" / "+verdictWord(*c.FetcherAllowed)+")")
+		}
+		if c.Disagree {
+			notes = append(notes, "profiles disagree: "+disagreement(c))
+		}
+		key += "\x00" + strings.Join(notes, "\x00")
+		g := byKey[key]
+		if g == nil {
+			g = &auditGroup{first: c, notes: notes}
+			byKey[key] = g
+			out = append(out, g)
+		}
+		g.names = append(g.names, visible(c.Token)+" ("+visible(c.Operator)+")")
+		if !c.ValidToken {
+			g.invalid = append(g.invalid, visible(c.Token))
+		}
+	}
+	return out
+}
+
+// wrapNames joins names with ", " into lines of at most width
+// characters (a longer name has a line of its own).
+func wrapNames(names []string, width int) []string {
+	var lines []string
+	cur := ""
+	for i, n := range names {
+		if i < len(names)-1 {
+			n += ","
+		}
+		switch {
+		case cur == "":
+			cur = n
+		case len(cur)+1+len(n) > width:
+			lines = append(lines, cur)
+			cur = n
+		default:
+			cur += " " + n
+		}
+	}
+	if cur != "" {
+		lines = append(lines, cur)
+	}
+	return lines
 }
 
 // why names the deciding line of a verdict, or the reason.
@@ -385,9 +453,9 @@ func auditSummaryRun(opts *auditOptions) error {
 	out := bufio.NewWriterSize(opts.IO.Out, 64<<10)
 	var err error
 	switch opts.Output {
-	case "json":
+	case fJSON:
 		err = summaryJSON(out, sum)
-	case "csv":
+	case fCSV:
 		err = summaryCSV(out, sum)
 	default:
 		err = summaryText(out, sum)

@@ -248,12 +248,61 @@ func TestAuditPathUsage(t *testing.T) {
 	chdirRoot(t)
 	out, _, _ := runCLI(t, "", "audit", "--path", "/ai-ok/page", auditFile)
 	for _, want := range []string{
-		"      /: usage: Content-Usage train-ai=n, search=y (line 19); Content-Signal search allow, ai-input disallow, ai-train disallow (line 21)\n",
-		"      /ai-ok/page: usage: Content-Usage train-ai=y (line 20); Content-Signal search allow, ai-input disallow, ai-train disallow (line 21); derived by sitetxt (its own mapping): train-ai disallow (Content-Signal ai-train disallow is stricter than Content-Usage)",
+		"    /: usage: Content-Usage train-ai=n, search=y (line 19); Content-Signal search allow, ai-input disallow, ai-train disallow (line 21)\n",
+		"    /ai-ok/page: usage: Content-Usage train-ai=y (line 20); Content-Signal search allow, ai-input disallow, ai-train disallow (line 21); derived by sitetxt (its own mapping): train-ai disallow (Content-Signal ai-train disallow is stricter than Content-Usage)",
 		"profiles disagree: /: draft reads Content-Usage line 11 (train-ai=n) where rfc9309 reads Content-Usage line 19",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("audit --path /ai-ok/page lacks %q", want)
+		}
+	}
+}
+
+// TestAuditGroupsCrawlers: audit's text groups the crawlers that read the
+// same lines, so the 21-line aipref.txt reads at a glance (before issue 35
+// item 7 each crawler had a row and its usage lines under it: 123 lines
+// for the 50 crawlers known then): fewer lines than known crawlers, every
+// crawler named once, a usage line said at most once per group, and the
+// search engines that read line 17 one group.
+func TestAuditGroupsCrawlers(t *testing.T) {
+	chdirRoot(t)
+	out, _, code := runCLI(t, "", "audit", "testdata/robots/aipref.txt")
+	if code != ExitFindings {
+		t.Fatalf("audit aipref.txt: exit %d", code)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	crawlers := audit.DefaultRegistry().Crawlers
+	if len(lines) >= len(crawlers) {
+		t.Errorf("audit aipref.txt: %d lines for %d crawlers, want fewer:\n%s", len(lines), len(crawlers), out)
+	}
+	for _, c := range crawlers {
+		if n := strings.Count(out, " "+c.Token+" ("); n != 1 {
+			t.Errorf("audit aipref.txt names %s %d times, want once", c.Token, n)
+		}
+	}
+	rows := 0
+	for _, l := range lines {
+		if strings.HasPrefix(l, "  / ") {
+			rows++
+		}
+	}
+	if n := strings.Count(out, "/: usage: Content-Usage train-ai=n, search=y (line 19)"); n > rows {
+		t.Errorf("audit aipref.txt says the usage of line 19 %d times for %d groups, want at most once per group", n, rows)
+	}
+	i := strings.Index(out, "  / allowed  testdata/robots/aipref.txt:17: Allow: /\n    Googlebot (Google), ")
+	if i < 0 {
+		t.Fatalf("audit aipref.txt: no group of the search engines that read line 17:\n%s", out)
+	}
+	group := out[i+4:]
+	if j := strings.Index(group, "\n  / "); j >= 0 {
+		group = group[:j]
+	}
+	if j := strings.Index(group, "\n\n"); j >= 0 {
+		group = group[:j]
+	}
+	for _, name := range []string{"Bingbot (Microsoft)", "DuckDuckBot (DuckDuckGo)", "SeznamBot (Seznam.cz)"} {
+		if !strings.Contains(group, name) {
+			t.Errorf("%s is not in the group of Googlebot:\n%s", name, group)
 		}
 	}
 }

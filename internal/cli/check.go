@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/spf13/cobra"
+
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/internal/audit"
 	"github.com/sitetxt/sitetxt/internal/input"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
-	"github.com/spf13/cobra"
 )
 
 // checkOptions are the options of "sitetxt check".
@@ -16,7 +18,7 @@ type checkOptions struct {
 	IO       *IOStreams
 	Agent    string
 	Profile  string
-	Output   string
+	Output   format
 	URLsFile string
 	Source   string
 	URLs     []string
@@ -103,15 +105,12 @@ printed.`,
 	agentFlag(cmd, &opts.Agent, `crawler name or User-Agent header ("*": only the "*" group)`)
 	profileFlag(cmd, &opts.Profile)
 	opts.Fetch.AddFlags(cmd)
-	outputFlag(cmd, &opts.Output, "text", "json", "csv")
+	outputFlag(cmd, &opts.Output, rowFormats)
 	cmd.Flags().StringVar(&opts.URLsFile, "urls", "", `read URLs one per line from FILE ("-" for standard input)`)
 	return cmd
 }
 
 func checkRun(opts *checkOptions) error {
-	if err := checkOutput(opts.Output, "text", "json", "csv"); err != nil {
-		return err
-	}
 	prof, err := robots.ParseProfile(opts.Profile)
 	if err != nil {
 		return usageError("%v", err)
@@ -127,7 +126,7 @@ func checkRun(opts *checkOptions) error {
 		failure error
 	)
 	if opts.Source != "" {
-		src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "robots.txt")
+		src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, manifest.Robots)
 		if err != nil {
 			return err
 		}
@@ -173,11 +172,11 @@ func checkRun(opts *checkOptions) error {
 		switch {
 		case jl != nil:
 			if usage != nil {
-				return jl.write(audit.Verdict{Decision: cs.views.view(u.Typed, opts.Agent, d), Usage: usage}) // the decision object plus "usage"
+				return jl.write(audit.Verdict{Decision: cs.views.Of(u.Typed, opts.Agent, d), Usage: usage}) // the decision object plus "usage"
 			}
-			return jl.write(cs.views.view(u.Typed, opts.Agent, d))
+			return jl.write(cs.views.Of(u.Typed, opts.Agent, d))
 		case cw != nil:
-			return cw.write(decisionRow(cs.views.view(u.Typed, opts.Agent, d))...)
+			return cw.write(decisionRow(cs.views.Of(u.Typed, opts.Agent, d))...)
 		}
 		if header {
 			// Say who was asked, once: one agent answers for every URL.
@@ -234,7 +233,7 @@ func perSite(first string, rest []string) bool {
 	if !fetch.IsURL(first) {
 		return false
 	}
-	if _, page, err := manifestSourceURL(first, "robots.txt"); err != nil || !page {
+	if _, page, err := manifest.Robots.Locate(first); err != nil || !page {
 		return false
 	}
 	for _, u := range rest {
@@ -302,7 +301,7 @@ func (ss *siteSources) pinRobots(arg, base string) error {
 	if arg == "" {
 		return nil
 	}
-	src, err := resolveSource(ss.ios, ss.ff, arg, "robots.txt")
+	src, err := resolveSource(ss.ios, ss.ff, arg, manifest.Robots)
 	if err == nil {
 		err = src.needBody()
 	}
@@ -311,9 +310,9 @@ func (ss *siteSources) pinRobots(arg, base string) error {
 	}
 	switch {
 	case fetch.IsURL(arg):
-		ss.pinURL, err = fetch.ManifestURL(arg, "robots.txt")
+		ss.pinURL, err = fetch.ManifestURL(arg, manifest.Robots.File)
 	case base != "":
-		ss.pinURL, err = fetch.ManifestURL(base, "robots.txt")
+		ss.pinURL, err = fetch.ManifestURL(base, manifest.Robots.File)
 	}
 	if err != nil {
 		return usageError("%v", err)
@@ -336,7 +335,7 @@ func (ss *siteSources) get(u input.URL) (*checkSource, error) {
 	if !u.Absolute() {
 		return nil, &badURL{u.NoSite()}
 	}
-	robotsURL, err := fetch.ManifestURL(u.Typed, "robots.txt")
+	robotsURL, err := fetch.ManifestURL(u.Typed, manifest.Robots.File)
 	if err != nil {
 		return nil, &badURL{err}
 	}
@@ -357,7 +356,7 @@ func (ss *siteSources) get(u input.URL) (*checkSource, error) {
 	if len(ss.m) >= maxSites {
 		clear(ss.m)
 	}
-	src, err := ss.ff.fetchSource(robotsURL, "robots.txt")
+	src, err := ss.ff.fetchSource(robotsURL, manifest.Robots)
 	if err != nil {
 		fmt.Fprintf(ios.ErrOut, "sitetxt: %s\n", visible(err.Error()))
 		ss.failure = &exitError{code: ExitError}

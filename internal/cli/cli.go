@@ -168,6 +168,7 @@ TERM is dumb; --color=always or --color=never decides instead.`,
 		newLintCmd(ios),
 		newParseCmd(ios),
 		newAuditCmd(ios),
+		newPrefsCmd(ios),
 		newDatasetsCmd(ios),
 		newAgentsCmd(ios),
 		newFetchCmd(ios),
@@ -228,17 +229,6 @@ func profileFlag(cmd *cobra.Command, p *string) {
 	choiceFlag(cmd, p, "profile", "", "robots.txt profile: "+strings.Join(profileNames, ", ")+" (docs/profiles.md)", profileNames...)
 }
 
-// outputFlag adds -o/--output with its allowed formats, the first being the
-// default, and completes them in the shell.
-func outputFlag(cmd *cobra.Command, p *string, formats ...string) {
-	help := "output format: " + strings.Join(formats[:len(formats)-1], ", ") + " or " + formats[len(formats)-1]
-	choiceFlag(cmd, p, "output", "o", help, formats...)
-	if cmd.Annotations == nil {
-		cmd.Annotations = map[string]string{}
-	}
-	cmd.Annotations["output"] = strings.Join(formats, ",")
-}
-
 // exactArgs and the like return cobra argument checks whose errors exit
 // with ExitError.
 func minArgs(n int) cobra.PositionalArgs {
@@ -257,14 +247,4 @@ func exactArgs(n int) cobra.PositionalArgs {
 		}
 		return nil
 	}
-}
-
-// checkOutput returns a usage error unless format is one of allowed.
-func checkOutput(format string, allowed ...string) error {
-	for _, a := range allowed {
-		if format == a {
-			return nil
-		}
-	}
-	return usageError("unknown output format %q (want %s)", format, strings.Join(allowed, ", "))
 }

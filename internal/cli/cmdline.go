@@ -69,6 +69,9 @@ func meant(w string, known []string) string {
 // one ("--agnet") names the flag probably meant.
 func flagError(c *cobra.Command, err error) error {
 	msg := err.Error()
+	if ve := flagValueError(msg); ve != nil {
+		return ve
+	}
 	var name string
 	switch {
 	case strings.HasPrefix(msg, "unknown flag: --"):

@@ -206,62 +206,16 @@ type (
 	fetchJSON    = decision.Fetch
 )
 
-// decisionViews builds decision objects for one source, making the rule
-// and group parts once per rule and group (a stream of a million URLs
-// decided by a handful of rules allocates them a handful of times).
-type decisionViews struct {
-	file    string
-	profile string
-	fetch   *fetchJSON
-	rules   map[*robots.Rule]*ruleJSON
-	groups  map[*robots.Group]*groupJSON
-}
+// decisionViews builds the decision objects of one source (package
+// decision, the one builder serve uses too).
+type decisionViews = decision.Views
 
 func newDecisionViews(file string, prof robots.Profile, fetched *fetch.Result) *decisionViews {
-	return &decisionViews{file: file, profile: prof.String(), fetch: fetchView(fetched),
-		rules: map[*robots.Rule]*ruleJSON{}, groups: map[*robots.Group]*groupJSON{}}
+	return decision.NewViews(file, prof, fetchView(fetched))
 }
 
 // fetchView is the fetch part of a decision, nil for a source not fetched.
-func fetchView(r *fetch.Result) *fetchJSON {
-	if r == nil {
-		return nil
-	}
-	v := &fetchJSON{URL: r.URL, Status: r.HTTPStatus, Meaning: r.Status.String()}
-	if r.Err != nil {
-		v.Error = r.Err.Error()
-	}
-	return v
-}
-
-func (v *decisionViews) view(url, agent string, d robots.Decision) decisionJSON {
-	return decisionJSON{URL: url, Agent: agent, Profile: v.profile, Allowed: d.Allowed, Reason: d.Reason,
-		Rule: v.rule(d.Rule), Group: v.group(d.Group), Fetch: v.fetch}
-}
-
-func (v *decisionViews) rule(r *robots.Rule) *ruleJSON {
-	if r == nil {
-		return nil
-	}
-	if j, ok := v.rules[r]; ok {
-		return j
-	}
-	j := decision.RuleOf(r, v.file)
-	v.rules[r] = j
-	return j
-}
-
-func (v *decisionViews) group(g *robots.Group) *groupJSON {
-	if g == nil {
-		return nil
-	}
-	if j, ok := v.groups[g]; ok {
-		return j
-	}
-	j := decision.GroupOf(g, v.file)
-	v.groups[g] = j
-	return j
-}
+func fetchView(r *fetch.Result) *fetchJSON { return decision.FetchOf(r) }
 
 // diagJSON is a diagnostic in JSON and YAML: flat positions (package
 // jsonview, shared with sitetxt serve).
@@ -334,6 +288,7 @@ func decisionRow(v decisionJSON) []string {
 // nil for a file, or a fetch that gave an answer.
 func reportFetch(ios *IOStreams, src *source) error {
 	r := src.fetched
+	freshnessNote(ios, src.name, r, src.cached)
 	if r == nil || r.Err == nil {
 		return nil
 	}
@@ -354,10 +309,10 @@ const contractDoc = "## The output contract\n\n" +
 	"   command-specific document formats (`parse`: yaml; `datasets`: yaml, datajson, dcat, schemaorg,\n" +
 	"   datapackage, croissant; `audit`: html). Every command that prints rows offers `csv`: check,\n" +
 	"   diff, matrix, agents, lint, parse (one row per line of the file), fetch, datasets, audit, sitemaps.\n" +
-	"   explain and summary print one record per source (text or json). Flag values (`-o`, `--profile`,\n" +
+	"   explain and summary print one record per source, prefs one per URL (text or json). Flag values (`-o`, `--profile`,\n" +
 	"   `--type`, `--form`) are case-insensitive: `-o JSON` is `-o json`.\n" +
 	"2. **JSON is JSON Lines.** `-o json` prints one compact object per line, one per result: per URL\n" +
-	"   (check, diff, matrix, agents, sitemaps), per diagnostic (lint), per source (parse, explain, summary,\n" +
+	"   (check, diff, matrix, agents, sitemaps, prefs), per diagnostic (lint), per source (parse, explain, summary,\n" +
 	"   audit), per manifest (fetch), per dataset (datasets). Objects are written as they are decided; when URLs come from a pipe, a\n" +
 	"   terminal or any `--urls` input that is not a regular file, each line is flushed at once, so\n" +
 	"   sitetxt works as a co-process. Catalog document formats are single documents in their own shape.\n" +
@@ -374,7 +329,8 @@ const contractDoc = "## The output contract\n\n" +
 	"    \"reason\": \"rule matched\" | \"no rule matched\" | \"no group applies\" | \"/robots.txt is always allowed\" | what the fetch status meant,\n" +
 	"    \"rule\": {\"directive\", \"pattern\", \"file\", \"line\", \"column\"} | null,\n" +
 	"    \"group\": {\"agents\": [...], \"file\", \"line\", \"column\"} | null,\n" +
-	"    \"fetch\": {\"url\", \"http_status\": HTTP status or 0, \"meaning\": \"parse\" | \"allow-all\" | \"disallow-all\" | \"defer\", \"error\": \"\" or why it failed}}\n" +
+	"    \"fetch\": {\"url\", \"http_status\": HTTP status or 0, \"meaning\": \"parse\" | \"allow-all\" | \"disallow-all\" | \"defer\", \"error\": \"\" or why it failed,\n" +
+	"              \"from_cache\": bool, \"fetched_at\": RFC 3339 time, \"expires\": RFC 3339 time}}\n" +
 	"   ```\n\n" +
 	"   `fetch` is present only when the robots.txt was fetched over HTTP. Features may add fields.\n" +
 	"6. **Exit codes**, the same in every command: `0` success; `1` findings (a disallowed URL, a lint\n" +
@@ -445,7 +401,16 @@ const contractDoc = "## The output contract\n\n" +
 	"12. **Colour.** Text output is coloured only on a terminal, unless `NO_COLOR` is set (any value,\n" +
 	"   https://no-color.org) or `TERM` is `dumb`; `--color=always` colours even into a pipe and\n" +
 	"   `--color=never` never does (`--color=auto` is the default). JSON and CSV are never coloured.\n" +
-	"13. **The command line.** Errors are one line on standard error, `sitetxt: ` then a message in\n" +
+	"13. **Caches say so.** Every answer from a cache says so: in JSON the `fetch` object's `from_cache`,\n" +
+	"   `fetched_at` (when the response arrived) and `expires` (the keys of `fetch -o json`; serve's\n" +
+	"   answers too); in text a note on standard error, `sitetxt: note: URL: from the cache: a copy\n" +
+	"   fetched 2 h 5 min ago (TIME), expires in 21 h 55 min; --refresh fetches it anew`. A \"no such\n" +
+	"   file\" answer (404, 410) says how long it is kept (`this answer is kept until TIME (24 h)`), and\n" +
+	"   is kept at most 24 hours whatever the access method (a data.txt 404 was kept 7 days). A robots.txt\n" +
+	"   read under rfc9309 or google is kept at most 24 hours (RFC 9309 2.4), an expired copy used only\n" +
+	"   while the site is unreachable (and said so). `--refresh` asks every server again, once per run,\n" +
+	"   and stores the answers for the next runs; `--no-cache` neither reads nor writes the cache.\n" +
+	"14. **The command line.** Errors are one line on standard error, `sitetxt: ` then a message in\n" +
 	"   lower case without a final period, and exit 2: a mistyped command or flag names what was\n" +
 	"   probably meant (`sitetxt: unknown command \"chek\" (did you mean check? ...)`, `sitetxt: check:\n" +
 	"   unknown flag --agnet (did you mean --agent? ...)`). `--help` starts with the usage line, then\n" +
@@ -493,11 +458,11 @@ func agentNote(ios *IOStreams, prof robots.Profile, agent string) {
 
 // machineOutput opens the writer -o asks for: JSON Lines for "json", CSV
 // with header as its first row for "csv", and neither for text.
-func machineOutput(out *stream, format string, header []string) (*jsonLines, *csvRows, error) {
-	switch format {
-	case "json":
+func machineOutput(out *stream, f format, header []string) (*jsonLines, *csvRows, error) {
+	switch f {
+	case fJSON:
 		return newJSONLines(out), nil, nil
-	case "csv":
+	case fCSV:
 		cw := newCSV(out)
 		return nil, cw, cw.write(header...)
 	}

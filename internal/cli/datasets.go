@@ -10,12 +10,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/sitetxt/sitetxt/datatxt"
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
-	"github.com/spf13/cobra"
 )
 
 // datasetsOptions are the options of "sitetxt datasets".
@@ -26,7 +28,7 @@ type datasetsOptions struct {
 	Profile      string
 	Robots       string
 	Form         string
-	Output       string
+	Output       format
 	Sources      []string
 	List         string
 	Title        string
@@ -45,8 +47,6 @@ type datasetsOptions struct {
 	ProbeTimeout time.Duration
 	Fetch        fetchFlags
 }
-
-func datasetsFormats() []string { return append([]string{"text"}, datatxt.Formats...) }
 
 func newDatasetsCmd(ios *IOStreams) *cobra.Command {
 	opts := &datasetsOptions{IO: ios}
@@ -128,16 +128,12 @@ listed).`,
 	f.IntVar(&opts.ProbeConc, "probe-concurrency", 4, "how many probe requests are in flight at once")
 	f.DurationVar(&opts.ProbeDelay, "probe-delay", time.Second, "the least time between two probe requests to one host")
 	f.DurationVar(&opts.ProbeTimeout, "probe-timeout", 2*time.Minute, "how long probing may take in all")
-	outputFlag(cmd, &opts.Output, datasetsFormats()...)
+	outputFlag(cmd, &opts.Output, datasetsFormats())
 	opts.Fetch.AddFlags(cmd)
 	return cmd
 }
 
 func datasetsRun(opts *datasetsOptions) error {
-	opts.Output = strings.ToLower(opts.Output)
-	if err := checkOutput(opts.Output, datasetsFormats()...); err != nil {
-		return err
-	}
 	form, err := datatxt.ParseForm(opts.Form)
 	if err != nil {
 		return usageError("%s", err)
@@ -168,15 +164,15 @@ func datasetsRun(opts *datasetsOptions) error {
 	}
 	var probs datatxt.Problems
 	switch opts.Output {
-	case "text":
+	case fText:
 		if accessDecided(c) {
 			io.WriteString(opts.IO.Out, answersFor(opts.Agent, prof)) // whose access the ACCESS column is
 		}
 		err = printDatasets(opts.IO, c)
-	case "json":
+	case fJSON:
 		err = printDatasetsJSON(opts.IO.Out, c)
 	default:
-		probs, err = datatxt.Export(opts.IO.Out, c, opts.Output, datatxt.ExportOptions{
+		probs, err = datatxt.Export(opts.IO.Out, c, string(opts.Output), datatxt.ExportOptions{
 			Title: opts.Title, Publisher: opts.Publisher, ContactName: opts.Contact, ContactEmail: opts.ContactEmail,
 			BureauCode: opts.BureauCode, ProgramCode: opts.ProgramCode,
 		})
@@ -243,7 +239,7 @@ func datasetsRobots(opts *datasetsOptions, prof robots.Profile, sources, bases [
 		return nil
 	}
 	opts.Fetch.Profile = prof.String()
-	rsrc, err := resolveSource(opts.IO, &opts.Fetch, opts.Robots, "robots.txt")
+	rsrc, err := resolveSource(opts.IO, &opts.Fetch, opts.Robots, manifest.Robots)
 	if err != nil {
 		return err
 	}
@@ -315,6 +311,11 @@ func datasetsSource(opts *datasetsOptions, arg string, popts datatxt.Options) (*
 		if errors.Is(err, datatxt.ErrNoDataTxt) {
 			// Not an error: the site may offer datasets found by other means.
 			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: note: %s\n", visible(err.Error()))
+			if u, uerr := fetch.ManifestURL(arg, manifest.DataTxt.File); uerr == nil {
+				// The answer is in this run's cache: how long it is kept.
+				r := opts.Fetch.Fetcher().Fetch(context.Background(), u, fetch.AccessDataTxt)
+				freshnessNote(opts.IO, u, r, opts.Fetch.cached(r))
+			}
 			return &datatxt.Catalog{Name: arg, Form: datatxt.FormYAML}, nil
 		}
 		if err != nil {
@@ -327,13 +328,14 @@ func datasetsSource(opts *datasetsOptions, arg string, popts datatxt.Options) (*
 			return c, err
 		}
 	}
-	src, err := resolveSource(opts.IO, &opts.Fetch, arg, "data.txt")
+	src, err := resolveSource(opts.IO, &opts.Fetch, arg, manifest.DataTxt)
 	if err != nil {
 		return nil, err
 	}
 	if r := src.fetched; r != nil {
 		if r.Status == fetch.NotFound {
 			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: note: %s: %s\n", visible(src.name), r.Reason)
+			freshnessNote(opts.IO, src.name, r, src.cached)
 			return &datatxt.Catalog{Name: src.name, Form: datatxt.FormYAML}, nil
 		}
 		if popts.Base == "" {

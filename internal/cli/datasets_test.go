@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -282,4 +284,27 @@ func TestDatasetsTextSources(t *testing.T) {
 	}
 	out, _, _ = runCLI(t, "", "datasets", datatxtDir+"list.yaml.txt", datatxtDir+"records.txt")
 	golden(t, "datasets/two-sources.text", out)
+}
+
+// TestExportsNeedAbsoluteURLs: every catalog export of a data.txt read
+// from a file without --base says what it cannot write and exits 1,
+// datapackage included (it wrote relative paths with exit 0), and what a
+// catalog's validator rejects (data.json without mediaType) is named on
+// standard error (issue 35, item 6).
+func TestExportsNeedAbsoluteURLs(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "data.txt")
+	if err := os.WriteFile(file, []byte("- path: a.csv\n  name: a\n  title: A\n  description: A dataset of a few rows, described at some length for the catalogs.\n- path: b.weird\n  name: b\n  title: B\n  description: Another dataset of a few rows, described at some length for the catalogs.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"datapackage", "dcat", "schemaorg", "datajson", "croissant"} {
+		out, errOut, code := runCLI(t, "", "datasets", "-o", f, "--publisher", "P", "--contact", "C", "--contact-email", "c@example.org", file)
+		if code != ExitFindings || out == "" || !strings.Contains(errOut, "error: "+f+": ") || !strings.Contains(errOut, "--base") {
+			t.Errorf("datasets -o %s without --base = exit %d, stderr %q; want exit 1, the document, and an error pointing to --base", f, code, errOut)
+		}
+	}
+	_, errOut, code := runCLI(t, "", "datasets", "-o", "datajson", "--base", "https://example.org/data.txt", "--publisher", "P", "--contact", "C", "--contact-email", "c@example.org", file)
+	if code != ExitFindings || !strings.Contains(errOut, "no mediaType for https://example.org/b.weird") || strings.Contains(errOut, "a.csv") {
+		t.Errorf("datasets -o datajson = exit %d, stderr %q; want exit 1 naming b.weird's missing mediaType", code, errOut)
+	}
 }

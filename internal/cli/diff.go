@@ -5,10 +5,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
-	"github.com/spf13/cobra"
 )
 
 // diffOptions are the options of "sitetxt diff".
@@ -16,7 +18,7 @@ type diffOptions struct {
 	IO       *IOStreams
 	Agent    string
 	Profiles []string
-	Output   string
+	Output   format
 	URLsFile string
 	Source   string
 	URLs     []string
@@ -58,16 +60,13 @@ is printed on standard error).`,
 	agentFlag(cmd, &opts.Agent, `crawler name or User-Agent header ("*": only the "*" group)`)
 	cmd.Flags().StringSliceVar(&opts.Profiles, "profiles", profileNames, "profiles to compare, the first being the reference")
 	_ = cmd.RegisterFlagCompletionFunc("profiles", cobra.FixedCompletions(profileNames, cobra.ShellCompDirectiveNoFileComp))
-	outputFlag(cmd, &opts.Output, "text", "json", "csv")
+	outputFlag(cmd, &opts.Output, rowFormats)
 	cmd.Flags().StringVar(&opts.URLsFile, "urls", "", `read URLs one per line from FILE ("-" for standard input)`)
 	opts.Fetch.AddFlags(cmd)
 	return cmd
 }
 
 func diffRun(opts *diffOptions) error {
-	if err := checkOutput(opts.Output, "text", "json", "csv"); err != nil {
-		return err
-	}
 	if err := needURLs("diff", opts.Source, opts.URLs, opts.URLsFile); err != nil {
 		return err
 	}
@@ -83,7 +82,7 @@ func diffRun(opts *diffOptions) error {
 	if len(opts.Profiles) < 2 {
 		return usageError("diff: needs at least two profiles to compare, got %d", len(opts.Profiles))
 	}
-	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "robots.txt")
+	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, manifest.Robots)
 	if err != nil {
 		return err
 	}
@@ -133,7 +132,7 @@ func diffRun(opts *diffOptions) error {
 		switch {
 		case jl != nil:
 			return jl.write(jsonview.ComparisonOf(c, u, opts.Agent, func(i int, vd robots.Verdict) decisionJSON {
-				return views[i].view(u, opts.Agent, vd.Decision)
+				return views[i].Of(u, opts.Agent, vd.Decision)
 			}))
 		case cw != nil:
 			row := []string{u, opts.Agent}

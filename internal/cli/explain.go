@@ -6,10 +6,12 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/decision"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
-	"github.com/spf13/cobra"
 )
 
 // explainOptions are the options of "sitetxt explain".
@@ -17,7 +19,7 @@ type explainOptions struct {
 	IO      *IOStreams
 	Agent   string
 	Profile string
-	Output  string
+	Output  format
 	Source  string
 	Fetch   fetchFlags
 }
@@ -56,7 +58,7 @@ fetched.`,
 	}
 	agentFlag(cmd, &opts.Agent, `crawler name or User-Agent header ("*": only the "*" group)`)
 	profileFlag(cmd, &opts.Profile)
-	outputFlag(cmd, &opts.Output, "text", "json")
+	outputFlag(cmd, &opts.Output, recordFormats)
 	opts.Fetch.AddFlags(cmd)
 	return cmd
 }
@@ -81,11 +83,23 @@ type (
 		Fetch *fetchJSON      `json:"fetch,omitempty"`
 	}
 	usageLineRef struct {
-		Field  string `json:"field"` // Content-Usage or Content-Signal
-		Value  string `json:"value"`
-		File   string `json:"file"`
-		Line   int    `json:"line"`
-		Column int    `json:"column"`
+		Field   string       `json:"field"` // Content-Usage or Content-Signal
+		Value   string       `json:"value"`
+		File    string       `json:"file"`
+		Line    int          `json:"line"`
+		Column  int          `json:"column"`
+		Reading usageReading `json:"reading"`
+	}
+	// usageReading is what a usage line states, in its own terms: a
+	// Content-Usage line per category of the vocabulary, a Content-Signal
+	// line per signal.
+	usageReading struct {
+		TrainAI string `json:"train_ai,omitempty"`
+		AIUse   string `json:"ai_use,omitempty"`
+		Search  string `json:"search"`
+		AIInput string `json:"ai_input,omitempty"`
+		AITrain string `json:"ai_train,omitempty"`
+		Use     string `json:"use,omitempty"`
 	}
 	explainRuleJSON struct {
 		ruleJSON
@@ -112,15 +126,12 @@ type (
 func hhmm(min int) string { return fmt.Sprintf("%02d:%02d", min/60, min%60) }
 
 func explainRun(opts *explainOptions) error {
-	if err := checkOutput(opts.Output, "text", "json"); err != nil {
-		return err
-	}
 	prof, err := robots.ParseProfile(opts.Profile)
 	if err != nil {
 		return usageError("%v", err)
 	}
 	opts.Fetch.Profile = prof.String()
-	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "robots.txt")
+	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, manifest.Robots)
 	if err != nil {
 		return err
 	}
@@ -129,18 +140,16 @@ func explainRun(opts *explainOptions) error {
 	readNotes(opts.IO, src, f)
 	markupWarning(opts.IO, src)
 	e := robots.Compile(f, prof).Explain(opts.Agent)
-	views := newDecisionViews(src.name, prof, src.fetched)
-
 	v := explainJSON{File: src.name, Agent: opts.Agent, Profile: prof.String(), Why: e.Why,
-		Groups: []*groupJSON{}, Rules: []explainRuleJSON{}, Sitemaps: []sitemapJSON{}, Usage: []*usageLineRef{}, Fetch: views.fetch}
+		Groups: []*groupJSON{}, Rules: []explainRuleJSON{}, Sitemaps: []sitemapJSON{}, Usage: []*usageLineRef{}, Fetch: fetchView(src.fetched)}
 	if d, ok := src.fixed(); ok {
 		v.Why = "the fetch decides every URL: " + d.Reason
 	} else {
 		for _, g := range e.Groups {
-			v.Groups = append(v.Groups, views.group(g))
+			v.Groups = append(v.Groups, decision.GroupOf(g, src.name))
 		}
 		for _, r := range e.Rules {
-			v.Rules = append(v.Rules, explainRuleJSON{*views.rule(r), r.Implied})
+			v.Rules = append(v.Rules, explainRuleJSON{*decision.RuleOf(r, src.name), r.Implied})
 		}
 		if cd := e.CrawlDelay; cd != nil {
 			s := cd.Delay.Seconds()
@@ -153,10 +162,14 @@ func explainRun(opts *explainOptions) error {
 			v.VisitTime = &visitTimeJSON{hhmm(vt.From), hhmm(vt.To)}
 		}
 		for _, r := range e.UsageRules {
-			v.Usage = append(v.Usage, &usageLineRef{"Content-Usage", r.Line.Value, src.name, r.Line.Pos.Line, r.Line.Pos.Column})
+			u := r.Usage
+			v.Usage = append(v.Usage, &usageLineRef{"Content-Usage", r.Line.Value, src.name, r.Line.Pos.Line, r.Line.Pos.Column,
+				usageReading{TrainAI: u.TrainAI.String(), AIUse: u.AIUse.String(), Search: u.Search.String()}})
 		}
 		for _, sg := range e.Signals {
-			v.Usage = append(v.Usage, &usageLineRef{"Content-Signal", sg.Line.Value, src.name, sg.Line.Pos.Line, sg.Line.Pos.Column})
+			s := sg.Signals
+			v.Usage = append(v.Usage, &usageLineRef{"Content-Signal", sg.Line.Value, src.name, sg.Line.Pos.Line, sg.Line.Pos.Column,
+				usageReading{Search: s.Search.String(), AIInput: s.AIInput.String(), AITrain: s.AITrain.String(), Use: s.Use.String()}})
 		}
 		for _, s := range e.Sitemaps {
 			p := s.Line.ValuePos()
@@ -168,7 +181,7 @@ func explainRun(opts *explainOptions) error {
 		}
 	}
 	out := newStream(opts.IO.Out, false)
-	if opts.Output == "json" {
+	if opts.Output == fJSON {
 		err = newJSONLines(out).write(v)
 	} else {
 		err = printExplain(out.w, &e, &v)
@@ -215,7 +228,7 @@ func printExplain(w io.Writer, e *robots.Explanation, v *explainJSON) error {
 		if len(v.Usage) > 0 {
 			b.WriteString("usage lines (Content-Usage longest path first; see docs/ai-preferences.md):\n")
 			for _, u := range v.Usage {
-				fmt.Fprintf(&b, "  line %d: %s: %s\n", u.Line, u.Field, u.Value)
+				fmt.Fprintf(&b, "  line %d: %s: %s (%s)\n", u.Line, u.Field, u.Value, u.Reading.words(u.Field))
 			}
 		}
 		for _, s := range v.Sitemaps {
@@ -233,7 +246,7 @@ func printExplain(w io.Writer, e *robots.Explanation, v *explainJSON) error {
 type summaryOptions struct {
 	IO      *IOStreams
 	Profile string
-	Output  string
+	Output  format
 	Sources []string
 	Fetch   fetchFlags
 }
@@ -262,7 +275,7 @@ Exit codes: 0, 1 when a source has lint errors, 2 on usage or input errors.`,
 		},
 	}
 	profileFlag(cmd, &opts.Profile)
-	outputFlag(cmd, &opts.Output, "text", "json")
+	outputFlag(cmd, &opts.Output, recordFormats)
 	opts.Fetch.AddFlags(cmd)
 	return cmd
 }
@@ -287,9 +300,6 @@ type fileSummaryJSON struct {
 }
 
 func summaryRun(opts *summaryOptions) error {
-	if err := checkOutput(opts.Output, "text", "json"); err != nil {
-		return err
-	}
 	prof, err := robots.ParseProfile(opts.Profile)
 	if err != nil {
 		return usageError("%v", err)
@@ -300,7 +310,7 @@ func summaryRun(opts *summaryOptions) error {
 	var failure error
 	found := false
 	for _, name := range opts.Sources {
-		src, err := resolveSource(opts.IO, &opts.Fetch, name, "robots.txt")
+		src, err := resolveSource(opts.IO, &opts.Fetch, name, manifest.Robots)
 		if err == nil {
 			err = src.needBody()
 		}
@@ -338,10 +348,10 @@ func summaryRun(opts *summaryOptions) error {
 			p := h.Line.ValuePos()
 			v.Host = &hostJSON{h.Host, src.name, p.Line, p.Column}
 		}
-		ds, _ := profileDiagnostics(f, "robots", false, prof, false) // as lint counts them
+		ds, _ := profileDiagnostics(f, manifest.Robots, false, prof, false) // as lint counts them
 		v.Errors, v.Warnings = ds.Count(grammar.Error), ds.Count(grammar.Warning)
 		found = found || v.Errors > 0
-		if opts.Output == "json" {
+		if opts.Output == fJSON {
 			err = jl.write(v)
 		} else {
 			err = printSummary(out.w, &v)
@@ -387,4 +397,24 @@ func printSummary(w io.Writer, v *fileSummaryJSON) error {
 	fmt.Fprintf(&b, "  diagnostics: %s, %s (sitetxt lint lists them)\n", plural(v.Errors, "error"), plural(v.Warnings, "warning"))
 	_, err := io.WriteString(w, visibleLines(strings.TrimSuffix(b.String(), "\n"))+"\n")
 	return err
+}
+
+// words says a usage line's reading with sitetxt's verdict words, the
+// known parts only ("train-ai disallow, search allow"), or "states
+// nothing".
+func (r usageReading) words(field string) string {
+	kv := [][2]string{{"train-ai", r.TrainAI}, {"ai-use", r.AIUse}, {"search", r.Search}}
+	if field == "Content-Signal" {
+		kv = [][2]string{{"search", r.Search}, {"ai-input", r.AIInput}, {"ai-train", r.AITrain}, {"use", r.Use}}
+	}
+	var ps []string
+	for _, p := range kv {
+		if p[1] != "unknown" && p[1] != "" {
+			ps = append(ps, p[0]+" "+p[1])
+		}
+	}
+	if len(ps) == 0 {
+		return "states nothing"
+	}
+	return strings.Join(ps, ", ")
 }

@@ -8,18 +8,19 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sitetxt/sitetxt/datatxt"
+	"github.com/spf13/cobra"
+
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/input"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
-	"github.com/spf13/cobra"
 )
 
 // fetchOptions are the options of "sitetxt fetch".
 type fetchOptions struct {
 	IO     *IOStreams
-	Output string
+	Output format
 	Fetch  fetchFlags
 	Sites  []string
 }
@@ -58,7 +59,7 @@ data.txt error) or the usage is wrong.`,
 			return fetchRun(opts)
 		},
 	}
-	outputFlag(cmd, &opts.Output, "text", "json", "csv")
+	outputFlag(cmd, &opts.Output, rowFormats)
 	profileFlag(cmd, &opts.Fetch.Profile)
 	opts.Fetch.AddFlags(cmd)
 	return cmd
@@ -107,25 +108,25 @@ func siteURL(arg string) string {
 }
 
 func fetchRun(opts *fetchOptions) error {
-	if err := checkOutput(opts.Output, "text", "json", "csv"); err != nil {
-		return err
-	}
-	if _, _, err := opts.Fetch.mode("robots.txt"); err != nil {
+	if _, _, err := opts.Fetch.access(manifest.Robots); err != nil {
 		return err
 	}
 	if err := opts.Fetch.prepare(opts.IO); err != nil {
 		return err
 	}
-	type job struct{ site, url, manifest string }
+	type job struct {
+		site, url string
+		kind      *manifest.Kind
+	}
 	var jobs []job
 	for _, arg := range opts.Sites {
 		site := siteURL(arg)
-		for _, manifest := range []string{"robots.txt", "data.txt"} {
-			u, err := fetch.ManifestURL(site, manifest)
+		for _, k := range manifest.Shown("fetch") {
+			u, err := fetch.ManifestURL(site, k.File)
 			if err != nil {
 				return usageError("%q is not a site (want a URL such as https://example.org/)", arg)
 			}
-			jobs = append(jobs, job{arg, u, manifest})
+			jobs = append(jobs, job{arg, u, k})
 		}
 	}
 	// Fetch up to fetchParallel manifests at a time; report in argument
@@ -141,7 +142,7 @@ func fetchRun(opts *fetchOptions) error {
 			defer close(done[i])
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			reports[i] = fetchOne(ff, j.site, j.url, j.manifest)
+			reports[i] = fetchOne(ff, j.site, j.url, j.kind)
 		}()
 	}
 	out := newStream(opts.IO.Out, true)
@@ -201,10 +202,10 @@ func fetchRow(r *fetchReport) []string {
 }
 
 // fetchOne fetches one manifest and reports on it.
-func fetchOne(ff *fetchFlags, site, url, manifest string) fetchReport {
-	m, reader, _ := ff.mode(manifest)
+func fetchOne(ff *fetchFlags, site, url string, k *manifest.Kind) fetchReport {
+	m, reader, _ := ff.access(k)
 	r := ff.Fetcher().Fetch(context.Background(), url, m)
-	rep := fetchReport{Site: site, Manifest: manifest, URL: url, Mode: reader, Status: r.Status.String(),
+	rep := fetchReport{Site: site, Manifest: k.File, URL: url, Mode: reader, Status: r.Status.String(),
 		Reason: r.Reason, HTTPStatus: r.HTTPStatus, FinalURL: r.FinalURL, Redirects: r.Redirects, Size: len(r.Body),
 		Truncated: r.Truncated, ContentType: r.ContentType, FromCache: r.FromCache, Revalidated: r.Revalidated,
 		Stale: r.Stale, FetchedAt: timePtr(r.FetchedAt), Expires: timePtr(r.Expires), RetryAfter: timePtr(r.RetryAfter)}
@@ -214,12 +215,8 @@ func fetchOne(ff *fetchFlags, site, url, manifest string) fetchReport {
 	}
 	if r.Status == fetch.Parse {
 		src := &source{name: url, data: string(r.Body), fetched: r}
-		typ, yaml := "robots", false
-		if manifest == "data.txt" {
-			typ, yaml = "datatxt", datatxt.Detect(r.Body) == datatxt.FormYAML
-		}
 		prof, _ := robots.ParseProfile(ff.Profile)
-		ds, _ := profileDiagnostics(src.parse(grammar.Options{}), typ, yaml, prof, false) // as lint counts them
+		ds, _ := profileDiagnostics(src.parse(grammar.Options{}), k, k.InYAML(r.Body), prof, false) // as lint counts them
 		rep.Errors, rep.Warnings = ds.Count(grammar.Error), ds.Count(grammar.Warning)
 	}
 	return rep

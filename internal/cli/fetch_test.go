@@ -16,6 +16,7 @@ import (
 
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 )
 
 var updateFetch = flag.Bool("update-fetch", false, "rewrite the golden files of the fetch tests")
@@ -161,24 +162,25 @@ func TestFetchCmdCache(t *testing.T) {
 			t.Errorf("second run, %s: from_cache %v, size %d; want a cached copy of %d bytes", r.Manifest, reports[1][i].FromCache, reports[1][i].Size, r.Size)
 		}
 	}
-	if n := s.hits.Load(); n != 2 {
-		t.Errorf("server hits for two runs = %d, want 2", n)
+	kinds := int64(len(manifest.Shown("fetch"))) // the manifests fetch reports on for a site
+	if n := s.hits.Load(); n != kinds {
+		t.Errorf("server hits for two runs = %d, want %d", n, kinds)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.cache"))
-	if len(files) != 2 {
-		t.Errorf("cache directory holds %d entries, want 2", len(files))
+	if int64(len(files)) != kinds {
+		t.Errorf("cache directory holds %d entries, want %d", len(files), kinds)
 	}
 	// A corrupt entry is refetched, not fatal.
 	for _, f := range files {
 		os.WriteFile(f, []byte("garbage"), 0o644)
 	}
-	if code, _, errOut := runFetchCLI(t, "fetch", "--cache-dir", dir, s.ok.URL); code != ExitOK || s.hits.Load() != 4 {
-		t.Errorf("run over corrupt cache: exit %d, hits %d, stderr %q; want exit 0 and 2 more hits", code, s.hits.Load(), errOut)
+	if code, _, errOut := runFetchCLI(t, "fetch", "--cache-dir", dir, s.ok.URL); code != ExitOK || s.hits.Load() != 2*kinds {
+		t.Errorf("run over corrupt cache: exit %d, hits %d, stderr %q; want exit 0 and %d more hits", code, s.hits.Load(), errOut, kinds)
 	}
 	// --no-cache fetches again.
 	runFetchCLI(t, "fetch", "--no-cache", "--cache-dir", dir, s.ok.URL)
-	if n := s.hits.Load(); n != 6 {
-		t.Errorf("server hits after --no-cache = %d, want 6", n)
+	if n := s.hits.Load(); n != 3*kinds {
+		t.Errorf("server hits after --no-cache = %d, want %d", n, 3*kinds)
 	}
 }
 
@@ -204,46 +206,52 @@ func TestResolveSource(t *testing.T) {
 	os.WriteFile(file, []byte("User-agent: *\n"), 0o644)
 	ios := &IOStreams{In: strings.NewReader("from stdin")}
 	tests := []struct {
-		arg, manifest, profile string
-		name                   string // source name (the URL fetched)
-		data                   string
-		status                 fetch.Status
-		fetched                bool
+		arg     string
+		kind    *manifest.Kind
+		profile string
+		name    string // source name (the URL fetched)
+		data    string
+		status  fetch.Status
+		fetched bool
 	}{
-		{file, "robots.txt", "", file, "User-agent: *\n", 0, false},
-		{"-", "robots.txt", "", "<stdin>", "from stdin", 0, false},
-		{s.ok.URL, "robots.txt", "", s.ok.URL + "/robots.txt", "User-agent: *\nDisallow: /private/\n", fetch.Parse, true},
-		{s.ok.URL + "/", "data.txt", "", s.ok.URL + "/data.txt", "Path: /data/census.csv\nName: Census\n", fetch.Parse, true},
-		{s.ok.URL + "/robots.txt", "robots.txt", "", s.ok.URL + "/robots.txt", "User-agent: *\nDisallow: /private/\n", fetch.Parse, true},
-		{s.html.URL + "/", "data.txt", "", s.html.URL + "/data.txt", "", fetch.NotFound, true},
-		{s.html.URL + "/missing/robots.txt", "robots.txt", "draft", s.html.URL + "/missing/robots.txt", "", fetch.AllowAll, true},
-		{s.down.URL + "/", "robots.txt", "rfc9309", s.down.URL + "/robots.txt", "", fetch.DisallowAll, true},
-		{s.down.URL + "/", "robots.txt", "draft", s.down.URL + "/robots.txt", "", fetch.Defer, true},
+		{file, manifest.Robots, "", file, "User-agent: *\n", 0, false},
+		{"-", manifest.Robots, "", "<stdin>", "from stdin", 0, false},
+		{s.ok.URL, manifest.Robots, "", s.ok.URL + "/robots.txt", "User-agent: *\nDisallow: /private/\n", fetch.Parse, true},
+		{s.ok.URL + "/", manifest.DataTxt, "", s.ok.URL + "/data.txt", "Path: /data/census.csv\nName: Census\n", fetch.Parse, true},
+		{s.ok.URL + "/robots.txt", manifest.Robots, "", s.ok.URL + "/robots.txt", "User-agent: *\nDisallow: /private/\n", fetch.Parse, true},
+		{s.html.URL + "/", manifest.DataTxt, "", s.html.URL + "/data.txt", "", fetch.NotFound, true},
+		{s.html.URL + "/missing/robots.txt", manifest.Robots, "draft", s.html.URL + "/missing/robots.txt", "", fetch.AllowAll, true},
+		{s.down.URL + "/", manifest.Robots, "rfc9309", s.down.URL + "/robots.txt", "", fetch.DisallowAll, true},
+		{s.down.URL + "/", manifest.Robots, "draft", s.down.URL + "/robots.txt", "", fetch.Defer, true},
 	}
 	for _, tt := range tests {
 		ff := &fetchFlags{NoCache: true, Profile: tt.profile}
-		src, err := resolveSource(ios, ff, tt.arg, tt.manifest)
+		src, err := resolveSource(ios, ff, tt.arg, tt.kind)
 		if err != nil {
-			t.Errorf("resolveSource(%q, %q): %v", tt.arg, tt.manifest, err)
+			t.Errorf("resolveSource(%q, %s): %v", tt.arg, tt.kind.Name, err)
 			continue
 		}
 		if src.name != tt.name || string(src.data) != tt.data || (src.fetched != nil) != tt.fetched {
-			t.Errorf("resolveSource(%q, %q) = %q %q fetched %v, want %q %q fetched %v", tt.arg, tt.manifest, src.name, src.data, src.fetched != nil, tt.name, tt.data, tt.fetched)
+			t.Errorf("resolveSource(%q, %s) = %q %q fetched %v, want %q %q fetched %v", tt.arg, tt.kind.Name, src.name, src.data, src.fetched != nil, tt.name, tt.data, tt.fetched)
 		}
 		if src.fetched != nil && src.fetched.Status != tt.status {
-			t.Errorf("resolveSource(%q, %q).fetched.Status = %s, want %s", tt.arg, tt.manifest, src.fetched.Status, tt.status)
+			t.Errorf("resolveSource(%q, %s).fetched.Status = %s, want %s", tt.arg, tt.kind.Name, src.fetched.Status, tt.status)
 		}
 	}
 	// Failures that have no meaning are errors exiting with ExitError.
-	for _, tt := range []struct{ arg, manifest, profile string }{
-		{s.down.URL, "data.txt", ""},
-		{s.ok.URL, "robots.txt", "nonsense"},
-		{"/no/such/file", "robots.txt", ""},
+	for _, tt := range []struct {
+		arg     string
+		kind    *manifest.Kind
+		profile string
+	}{
+		{s.down.URL, manifest.DataTxt, ""},
+		{s.ok.URL, manifest.Robots, "nonsense"},
+		{"/no/such/file", manifest.Robots, ""},
 	} {
-		_, err := resolveSource(ios, &fetchFlags{NoCache: true, Profile: tt.profile}, tt.arg, tt.manifest)
+		_, err := resolveSource(ios, &fetchFlags{NoCache: true, Profile: tt.profile}, tt.arg, tt.kind)
 		var ee *exitError
 		if !asExit(err, &ee) || ee.code != ExitError {
-			t.Errorf("resolveSource(%q, %q, profile %q) = %v, want an error exiting %d", tt.arg, tt.manifest, tt.profile, err, ExitError)
+			t.Errorf("resolveSource(%q, %s, profile %q) = %v, want an error exiting %d", tt.arg, tt.kind.Name, tt.profile, err, ExitError)
 		}
 	}
 }
@@ -258,7 +266,7 @@ func TestFetchedTruncated(t *testing.T) {
 	big := strings.Repeat("Disallow: /x\n", fetch.DefaultMaxSize/13+100)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "User-agent: *\n"+big) }))
 	defer srv.Close()
-	src, err := resolveSource(nil, &fetchFlags{NoCache: true}, srv.URL, "robots.txt")
+	src, err := resolveSource(nil, &fetchFlags{NoCache: true}, srv.URL, manifest.Robots)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,7 +290,7 @@ func TestInterpretAs(t *testing.T) {
 	}))
 	defer srv.Close()
 	ff := &fetchFlags{NoCache: true}
-	src, err := resolveSource(nil, ff, srv.URL, "robots.txt")
+	src, err := resolveSource(nil, ff, srv.URL, manifest.Robots)
 	if err != nil {
 		t.Fatal(err)
 	}

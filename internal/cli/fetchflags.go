@@ -6,17 +6,19 @@ import (
 	"crypto/x509"
 	"fmt"
 	"net/http"
-	neturl "net/url"
 	"os"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/spf13/cobra"
+
+	"github.com/sitetxt/sitetxt/cache"
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/input"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
-	"github.com/spf13/cobra"
 )
 
 // fetchFlags are the flags of every command that may fetch a manifest over
@@ -28,6 +30,9 @@ type fetchFlags struct {
 	UserAgent string
 	CacheDir  string
 	NoCache   bool
+	// Refresh asks the servers again for what the cache holds, and stores
+	// their answers (fetch.Fetcher.RefreshBefore: the start of the run).
+	Refresh bool
 	// CAFile names a PEM file of certificate authorities trusted instead
 	// of the system's; Insecure skips certificate checks (with a warning).
 	CAFile   string
@@ -38,6 +43,7 @@ type fetchFlags struct {
 	Profile string
 
 	fetcher *fetch.Fetcher
+	began   time.Time // when the fetcher was made: the start of the run
 	client  *http.Client
 	ios     *IOStreams // for notes and warnings, set by prepare
 	setup   error      // why the fetcher could not be made as asked
@@ -55,6 +61,7 @@ func (ff *fetchFlags) AddFlags(cmd *cobra.Command) {
 	fl.StringVar(&ff.UserAgent, "user-agent", defaultUserAgent(), "User-Agent header to send when fetching")
 	fl.StringVar(&ff.CacheDir, "cache-dir", "", "keep fetched manifests in this directory (default: the user cache directory/sitetxt)")
 	fl.BoolVar(&ff.NoCache, "no-cache", false, "fetch every manifest, neither reading nor writing the cache")
+	fl.BoolVar(&ff.Refresh, "refresh", false, "fetch every manifest anew, however fresh its cached copy, and keep the answer in the cache for the next runs")
 	fl.StringVar(&ff.CAFile, "ca-file", "", "trust the certificate authorities in this PEM file instead of the system's")
 	fl.BoolVar(&ff.Insecure, "insecure", false, "do not verify TLS certificates (a warning says so; for test servers only)")
 }
@@ -111,6 +118,10 @@ func (ff *fetchFlags) Fetcher() *fetch.Fetcher {
 		return ff.fetcher
 	}
 	f := &fetch.Fetcher{Timeout: ff.Timeout, UserAgent: ff.UserAgent, Client: ff.client}
+	ff.began = time.Now()
+	if ff.Refresh {
+		f.RefreshBefore = ff.began
+	}
 	if f.UserAgent == "" {
 		f.UserAgent = defaultUserAgent()
 	}
@@ -118,12 +129,12 @@ func (ff *fetchFlags) Fetcher() *fetch.Fetcher {
 	case ff.NoCache:
 		// Nothing persists, but within one run a manifest is fetched once,
 		// however many profiles read it.
-		f.Cache = new(fetch.MemoryCache)
+		f.Cache = new(cache.Memory)
 	case ff.CacheDir != "":
-		f.Cache = fetch.DirCache{Dir: ff.CacheDir}
+		f.Cache = ff.openDir(ff.CacheDir)
 	default:
-		if dir, err := fetch.DefaultCacheDir(); err == nil {
-			f.Cache = fetch.DirCache{Dir: dir}
+		if dir, err := cache.DefaultDir(); err == nil {
+			f.Cache = ff.openDir(dir)
 		}
 		// Without a user cache directory, the cache lives in memory.
 	}
@@ -131,12 +142,27 @@ func (ff *fetchFlags) Fetcher() *fetch.Fetcher {
 	return f
 }
 
-// mode returns the access method for a manifest and whose it is:
-// data.txt's own ("datatxt"), or for robots.txt that of ff.Profile (its
-// name).
-func (ff *fetchFlags) mode(manifest string) (*fetch.Access, string, error) {
-	if manifest == "data.txt" {
-		return fetch.AccessDataTxt, "datatxt", nil
+// openDir opens the cache directory dir (cache.OpenDir: created 0700, the
+// orphaned temporary files of killed writers removed); one that others may
+// write to, or that cannot be made, is not used: a warning says so and
+// the cache lives in memory for the run.
+func (ff *fetchFlags) openDir(dir string) cache.Cache {
+	d, err := cache.OpenDir(dir)
+	if err != nil {
+		if ff.ios != nil {
+			warn(ff.ios, "%v: the cache is kept in memory for this run", err)
+		}
+		return new(cache.Memory)
+	}
+	return d
+}
+
+// access returns the access method a fetched manifest of kind k is read
+// with and whose it is: the kind's own ("datatxt"), or that of ff.Profile
+// (its name).
+func (ff *fetchFlags) access(k *manifest.Kind) (*fetch.Access, string, error) {
+	if k.Access != nil {
+		return k.Access, k.Access.String(), nil
 	}
 	p := robots.RFC9309
 	if ff.Profile != "" {
@@ -145,7 +171,7 @@ func (ff *fetchFlags) mode(manifest string) (*fetch.Access, string, error) {
 			return nil, "", usageError("%v", err)
 		}
 	}
-	return p.Access(), p.String(), nil
+	return k.AccessFor(p), p.String(), nil
 }
 
 // fetchSource fetches the manifest at url (already resolved) as a source.
@@ -153,8 +179,8 @@ func (ff *fetchFlags) mode(manifest string) (*fetch.Access, string, error) {
 // exiting with ExitError; every other Status, including "everything is
 // disallowed", is a source whose data is the body (empty unless Status is
 // Parse) and whose fetched field says what the response meant.
-func (ff *fetchFlags) fetchSource(url, manifest string) (*source, error) {
-	m, _, err := ff.mode(manifest)
+func (ff *fetchFlags) fetchSource(url string, k *manifest.Kind) (*source, error) {
+	m, _, err := ff.access(k)
 	if err != nil {
 		return nil, err
 	}
@@ -162,16 +188,23 @@ func (ff *fetchFlags) fetchSource(url, manifest string) (*source, error) {
 	if r.Status == fetch.Error {
 		return nil, &exitError{code: ExitError, err: r.Failure()}
 	}
-	return &source{name: url, data: string(r.Body), fetched: r}, nil
+	return &source{name: url, data: string(r.Body), fetched: r, cached: ff.cached(r)}, nil
+}
+
+// cached reports whether r came from a cache written before this run: an
+// answer the fetcher fetched in this run and then read from its cache
+// again is this run's own.
+func (ff *fetchFlags) cached(r *fetch.Result) bool {
+	return r.FromCache && r.FetchedAt.Before(ff.began)
 }
 
 // resolveSource reads a command-line SOURCE: a file, "-" for standard
 // input, or an http(s) URL. A URL naming a site ("https://example.org/")
-// means the site's manifest (robots.txt or data.txt, as manifest says); any
+// means the site's manifest (the File of kind k: robots.txt, data.txt); any
 // other URL is fetched as it is. For a fetched source, src.fetched holds the
 // fetch.Result: a command that interprets robots.txt must look at its Status
 // (AllowAll, DisallowAll, Defer) before at the empty data.
-func resolveSource(ios *IOStreams, ff *fetchFlags, arg, manifest string) (*source, error) {
+func resolveSource(ios *IOStreams, ff *fetchFlags, arg string, k *manifest.Kind) (*source, error) {
 	arg = siteArg(ios, arg)
 	if !fetch.IsURL(arg) {
 		if strings.Contains(arg, "://") {
@@ -182,14 +215,14 @@ func resolveSource(ios *IOStreams, ff *fetchFlags, arg, manifest string) (*sourc
 	if err := ff.prepare(ios); err != nil {
 		return nil, err
 	}
-	url, page, err := manifestSourceURL(arg, manifest)
+	url, page, err := k.Locate(arg)
 	if err != nil {
 		return nil, usageError("%v", err)
 	}
 	if page {
-		note(ios, "%s is a page, not a %s: reading its site's %s %s", arg, manifest, manifest, url)
+		note(ios, "%s is a page, not a %s: reading its site's %s %s", arg, k.File, k.File, url)
 	}
-	return ff.fetchSource(url, manifest)
+	return ff.fetchSource(url, k)
 }
 
 // siteArg reads a SOURCE that is not a file but a host name, possibly
@@ -206,23 +239,6 @@ func siteArg(ios *IOStreams, arg string) string {
 	}
 	note(ios, "%s is not a file: it is read as the site %s", arg, u)
 	return u
-}
-
-// manifestSourceURL resolves a SOURCE URL: a site ("https://example.org",
-// "https://example.org/") means its manifest; a URL whose path names the
-// manifest (".../robots.txt") is taken as it is; any other URL is a page,
-// which means its site's manifest (page is true), never the page itself.
-func manifestSourceURL(arg, manifest string) (url string, page bool, err error) {
-	u, err := neturl.Parse(arg)
-	if err != nil {
-		return "", false, err
-	}
-	if strings.HasSuffix(strings.ToLower(u.Path), "/"+manifest) {
-		url, err = fetch.SourceURL(arg, manifest)
-		return url, false, err
-	}
-	url, err = fetch.ManifestURL(arg, manifest)
-	return url, err == nil && !(u.Path == "" || u.Path == "/") || u.RawQuery != "", err
 }
 
 // markupWarning warns, the same way in every command that reads a

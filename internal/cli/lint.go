@@ -2,18 +2,20 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
-	"github.com/sitetxt/sitetxt/datatxt"
-	"github.com/sitetxt/sitetxt/grammar"
-	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
+
+	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/manifest"
+	"github.com/sitetxt/sitetxt/robots"
 )
 
 // lintOptions are the options of "sitetxt lint".
 type lintOptions struct {
 	IO      *IOStreams
-	Output  string
+	Output  format
 	Fetch   fetchFlags
 	Context bool
 	Type    string
@@ -28,56 +30,25 @@ type lintOptions struct {
 	Sitemaps bool
 }
 
-// manifestTypes are the values of lint --type.
-var manifestTypes = []string{"auto", "robots", "datatxt"}
+// manifestTypes are the values of lint --type: auto, and the kinds of
+// the manifest table that lint shows.
+var manifestTypes = func() []string {
+	out := []string{"auto"}
+	for _, k := range manifest.Shown("lint") {
+		out = append(out, k.Name)
+	}
+	return out
+}()
 
-// manifestType says which manifest a lint source is: the --type given,
-// or for "auto" a data.txt when its name is data.txt or has a .yaml or
-// .yml part, or its first line that is not blank or a comment starts a YAML
-// list or document ("-", "---"), or a line of its first 64 KiB is a
-// "Path:" field (the record form of data.txt; robots.txt has no such
-// field); else a robots.txt (which Mobile-agent-server lines extend).
-func manifestType(given, name, data string) string {
-	if given != "auto" {
-		return given
+// manifestType says which kind of manifest a lint source is: the --type
+// given, or for "auto" the kind its name and content tell
+// (manifest.Of: a data.txt by its name, a YAML start or a Path field;
+// else a robots.txt, which Mobile-agent-server lines extend).
+func manifestType(given, name, data string) *manifest.Kind {
+	if k, ok := manifest.ByName(given); ok {
+		return k
 	}
-	base := strings.ToLower(name)
-	if i := strings.LastIndexAny(base, "/\\"); i >= 0 {
-		base = base[i+1:]
-	}
-	if base == "data.txt" || strings.Contains(base, ".yaml") || strings.Contains(base, ".yml") {
-		return "datatxt"
-	}
-	whole := data
-	for len(data) > 0 {
-		line := data
-		if i := strings.IndexAny(data, "\r\n"); i >= 0 {
-			line, data = data[:i], data[i+1:]
-		} else {
-			data = ""
-		}
-		line = strings.TrimLeft(line, " \t\ufeff")
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		if line[0] == '-' {
-			return "datatxt"
-		}
-		break
-	}
-	head := whole[:min(len(whole), 64<<10)]
-	for len(head) > 0 {
-		line := head
-		if i := strings.IndexAny(head, "\r\n"); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			head = ""
-		}
-		if len(line) >= 5 && strings.EqualFold(line[:4], "path") && strings.TrimLeft(line[4:], " \t") != "" && strings.TrimLeft(line[4:], " \t")[0] == ':' {
-			return "datatxt"
-		}
-	}
-	return "robots"
+	return manifest.Of(name, data)
 }
 
 func newLintCmd(ios *IOStreams) *cobra.Command {
@@ -122,7 +93,7 @@ any has, 2 when a source cannot be read or the usage is wrong.`,
 		},
 	}
 	opts.Fetch.AddFlags(cmd)
-	outputFlag(cmd, &opts.Output, "text", "json", "csv")
+	outputFlag(cmd, &opts.Output, rowFormats)
 	profileFlag(cmd, &opts.Profile)
 	cmd.Flags().BoolVar(&opts.Portability, "portability", false, "also report what matters only under the other profiles (a rule after a blank line, a repeated group, a misspelt field Google accepts)")
 	choiceFlag(cmd, &opts.Severity, "severity", "", "least severity shown: warning or error", "warning", "error")
@@ -162,17 +133,14 @@ func writeDiagnostics(out *stream, opts *lintOptions, all grammar.Diagnostics, t
 }
 
 func lintRun(opts *lintOptions) error {
-	if err := checkOutput(opts.Output, "text", "json", "csv"); err != nil {
-		return err
-	}
-	if err := checkOutput(opts.Type, manifestTypes...); err != nil {
+	if !slices.Contains(manifestTypes, opts.Type) {
 		return usageError("unknown manifest type %q (want %s)", opts.Type, strings.Join(manifestTypes, ", "))
 	}
 	prof, err := robots.ParseProfile(opts.Profile)
 	if err != nil {
 		return usageError("%v", err)
 	}
-	if err := checkOutput(opts.Severity, "warning", "error"); err != nil {
+	if opts.Severity != "warning" && opts.Severity != "error" {
 		return usageError("unknown severity %q (want warning or error)", opts.Severity)
 	}
 	opts.Fetch.Profile = prof.String()
@@ -185,12 +153,11 @@ func lintRun(opts *lintOptions) error {
 	)
 	texts := map[string]string{}
 	for _, name := range opts.Sources {
-		typ := opts.Type
-		manifest := "robots.txt"
-		if typ == "datatxt" {
-			manifest = "data.txt"
+		kind, given := manifest.ByName(opts.Type)
+		if !given {
+			kind = manifest.Default // a site URL means its robots.txt
 		}
-		src, err := resolveSource(opts.IO, &opts.Fetch, name, manifest)
+		src, err := resolveSource(opts.IO, &opts.Fetch, name, kind)
 		if err == nil {
 			err = src.needBody()
 		}
@@ -200,13 +167,13 @@ func lintRun(opts *lintOptions) error {
 			continue
 		}
 		markupWarning(opts.IO, src)
-		mt := manifestType(typ, src.name, src.data)
-		yaml := mt == "datatxt" && datatxt.Detect([]byte(src.data)) == datatxt.FormYAML
+		mt := manifestType(opts.Type, src.name, src.data)
+		yaml := mt.InYAML([]byte(src.data))
 		sources++
 		var ds grammar.Diagnostics
 		shown, left := profileDiagnostics(src.parse(grammar.Options{}), mt, yaml, prof, opts.Portability)
 		leftOut += left
-		if opts.Sitemaps && mt == "robots" {
+		if opts.Sitemaps && mt == manifest.Robots {
 			shown = append(shown, lintSitemaps(opts.IO, &opts.Fetch, src, prof)...)
 		}
 		for _, d := range shown {
@@ -227,7 +194,7 @@ func lintRun(opts *lintOptions) error {
 	if err := writeDiagnostics(out, opts, all, texts); err != nil {
 		return err
 	}
-	if opts.Output == "text" && !opts.IO.Quiet {
+	if opts.Output == fText && !opts.IO.Quiet {
 		total := fmt.Sprintf("%s, %s in %s", plural(all.Count(grammar.Error), "error"), plural(all.Count(grammar.Warning), "warning"), plural(sources, "source"))
 		if leftOut > 0 {
 			total += fmt.Sprintf("; %s that matter only under other profiles than %s left out (--portability shows them)", plural(leftOut, "portability note"), prof)

@@ -5,9 +5,11 @@ import (
 	"io"
 	"strings"
 
-	"github.com/sitetxt/sitetxt/internal/input"
-	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
+
+	"github.com/sitetxt/sitetxt/internal/input"
+	"github.com/sitetxt/sitetxt/internal/manifest"
+	"github.com/sitetxt/sitetxt/robots"
 )
 
 // matrixOptions are the options of "sitetxt matrix".
@@ -15,7 +17,7 @@ type matrixOptions struct {
 	IO       *IOStreams
 	Agents   []string
 	Profile  string
-	Output   string
+	Output   format
 	URLsFile string
 	Source   string
 	URLs     []string
@@ -55,7 +57,7 @@ printed).`,
 	cmd.Flags().StringArrayVar(&opts.Agents, "agent", nil, "a crawler for a column (repeat for more)")
 	_ = cmd.RegisterFlagCompletionFunc("agent", crawlerNames)
 	profileFlag(cmd, &opts.Profile)
-	outputFlag(cmd, &opts.Output, "text", "json", "csv")
+	outputFlag(cmd, &opts.Output, rowFormats)
 	cmd.Flags().StringVar(&opts.URLsFile, "urls", "", `read URLs one per line from FILE ("-" for standard input)`)
 	opts.Fetch.AddFlags(cmd)
 	return cmd
@@ -111,9 +113,6 @@ func matrixHeader(out *stream, agents []string, width int) error {
 }
 
 func matrixRun(opts *matrixOptions) error {
-	if err := checkOutput(opts.Output, "text", "json", "csv"); err != nil {
-		return err
-	}
 	if err := needURLs("matrix", opts.Source, opts.URLs, opts.URLsFile); err != nil {
 		return err
 	}
@@ -121,7 +120,7 @@ func matrixRun(opts *matrixOptions) error {
 	if err != nil {
 		return err
 	}
-	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "robots.txt")
+	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, manifest.Robots)
 	if err != nil {
 		return err
 	}
@@ -176,9 +175,9 @@ func matrixRun(opts *matrixOptions) error {
 		}
 		switch {
 		case jl != nil:
-			row := matrixJSON{URL: u, Profile: views.profile, Decisions: make([]decisionJSON, len(ds))}
+			row := matrixJSON{URL: u, Profile: views.Profile(), Decisions: make([]decisionJSON, len(ds))}
 			for i, d := range ds {
-				row.Decisions[i] = views.view(u, agents[i], d)
+				row.Decisions[i] = views.Of(u, agents[i], d)
 			}
 			return jl.write(row)
 		case cw != nil:

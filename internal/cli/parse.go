@@ -5,16 +5,18 @@ import (
 	"io"
 	"strings"
 
-	"github.com/sitetxt/sitetxt/grammar"
-	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 	"gopkg.in/yaml.v3"
+
+	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/manifest"
+	"github.com/sitetxt/sitetxt/robots"
 )
 
 // parseOptions are the options of "sitetxt parse".
 type parseOptions struct {
 	IO     *IOStreams
-	Output string
+	Output format
 	Source string
 	Fetch  fetchFlags
 }
@@ -45,15 +47,12 @@ is 0 unless SOURCE cannot be read (2).`,
 		},
 	}
 	opts.Fetch.AddFlags(cmd)
-	outputFlag(cmd, &opts.Output, "text", "json", "yaml", "csv")
+	outputFlag(cmd, &opts.Output, parseFormats)
 	return cmd
 }
 
 func parseRun(opts *parseOptions) error {
-	if err := checkOutput(opts.Output, "text", "json", "yaml", "csv"); err != nil {
-		return err
-	}
-	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, "robots.txt")
+	src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, manifest.Robots)
 	if err == nil {
 		err = src.needBody()
 	}
@@ -63,19 +62,19 @@ func parseRun(opts *parseOptions) error {
 	markupWarning(opts.IO, src)
 	f := src.parse(grammar.Options{})
 	switch opts.Output {
-	case "json":
+	case fJSON:
 		out := newStream(opts.IO.Out, false)
 		if err := newJSONLines(out).write(astView(f)); err != nil {
 			return err
 		}
 		return out.done()
-	case "csv":
+	case fCSV:
 		out := newStream(opts.IO.Out, false)
 		if err := writeParseCSV(newCSV(out), f); err != nil {
 			return err
 		}
 		return out.done()
-	case "yaml":
+	case fYAML:
 		enc := yaml.NewEncoder(opts.IO.Out)
 		enc.SetIndent(2)
 		defer enc.Close()
@@ -224,7 +223,7 @@ func printTree(w io.Writer, f *grammar.File, linted int) {
 		for i, a := range r.Agents {
 			agents[i] = a.Value
 		}
-		fmt.Fprintf(w, "record %s (User-agent: %s):\n", r.Pos.Pos(), visible(strings.Join(agents, ", ")))
+		fmt.Fprintf(w, "record %s (User-agent: %s):\n", r.Pos, visible(strings.Join(agents, ", ")))
 		for _, l := range r.Lines {
 			line(l)
 		}

@@ -152,8 +152,8 @@ func TestManifestType(t *testing.T) {
 		{"auto", "x.txt", "User-agent: *\nDisallow: /path: x\nPathological: y\n", "robots"},
 	}
 	for _, tt := range tests {
-		if got := manifestType(tt.given, tt.name, tt.data); got != tt.want {
-			t.Errorf("manifestType(%q, %q, %q) = %q, want %q", tt.given, tt.name, tt.data, got, tt.want)
+		if got := manifestType(tt.given, tt.name, tt.data); got.Name != tt.want {
+			t.Errorf("manifestType(%q, %q, %q) = %q, want %q", tt.given, tt.name, tt.data, got.Name, tt.want)
 		}
 	}
 }

@@ -68,6 +68,12 @@ func schemaServers(t *testing.T) (up, down string) {
 </urlset>`, base)
 		case r.URL.Path == "/data.txt":
 			w.Write([]byte("- path: a.csv\n  name: a\n"))
+		case r.URL.Path == "/page": // the preferences a response carries (prefs)
+			w.Header().Set("Content-Usage", "ai-use=n, search=y")
+			w.Header().Set("Content-Signal", "search=yes,ai-train=no,use=reference")
+			w.Header().Set("X-Robots-Tag", "noai")
+			w.Header().Set("Link", `</license.xml>; rel="license"; type="application/rsl+xml"`)
+			w.Write([]byte("page"))
 		default:
 			http.NotFound(w, r)
 		}
@@ -121,6 +127,8 @@ func TestJSONSchemas(t *testing.T) {
 		{"datasets", "", []string{"datasets", "--base", "https://example.org/data.txt", "--robots", "testdata/datatxt/site/robots.txt", "testdata/datatxt/records.txt"}},
 		{"datasets", "", []string{"datasets", "--no-cache", up}},
 		{"sitemaps", "", []string{"sitemaps", "testdata/sitemap/extensions.xml"}},
+		{"prefs", "", []string{"prefs", "--no-cache", up + "page", up + "private/x", up + "missing"}},
+		{"prefs", "", []string{"prefs", "--no-cache", down + "x"}},
 		{"sitemaps", "", []string{"sitemaps", "--no-cache", "--agent", "Googlebot", up + "sitemap.xml"}},
 	}
 	types := map[string]map[string][]string{} // key -> JSON type -> where

@@ -11,14 +11,16 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/decision"
 	"github.com/sitetxt/sitetxt/internal/input"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/internal/sitemapjson"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/sitetxt/sitetxt/sitemap"
-	"github.com/spf13/cobra"
 )
 
 // sitemapsOptions are the options of "sitetxt sitemaps".
@@ -26,7 +28,7 @@ type sitemapsOptions struct {
 	IO       *IOStreams
 	Agent    string
 	Profile  string
-	Output   string
+	Output   format
 	Base     string
 	Robots   string
 	Lenient  bool
@@ -92,7 +94,7 @@ errors and when a robots.txt or sitemap could not be fetched or read.`,
 	cmd.Flags().StringVar(&opts.Agent, "agent", "", "decide each URL for this crawler against its site's robots.txt")
 	profileFlag(cmd, &opts.Profile)
 	opts.Fetch.AddFlags(cmd)
-	outputFlag(cmd, &opts.Output, "text", "json", "csv")
+	outputFlag(cmd, &opts.Output, rowFormats)
 	cmd.Flags().StringVar(&opts.Base, "base", "", "URL a sitemap FILE was found at: its URLs must lie under it, relative feed links resolve against it")
 	cmd.Flags().StringVar(&opts.Robots, "robots", "", "with --agent: the robots.txt (file or URL) to decide the URLs of its site by, instead of fetching it (a file's site: --base's, else the first URL's)")
 	cmd.Flags().BoolVar(&opts.Lenient, "lenient", false, "keep URLs the protocol drops for where they are (another host, outside the sitemap's directory)")
@@ -131,9 +133,6 @@ type sitemapCount struct {
 }
 
 func sitemapsRun(opts *sitemapsOptions) error {
-	if err := checkOutput(opts.Output, "text", "json", "csv"); err != nil {
-		return err
-	}
 	prof, err := robots.ParseProfile(opts.Profile)
 	if err != nil {
 		return usageError("%v", err)
@@ -196,7 +195,7 @@ func (r *sitemapsRunState) source(src string) error {
 		return usageError("%v", err)
 	}
 	var d *sitemap.Discovery
-	if u.Path == "" || u.Path == "/" || strings.HasSuffix(u.Path, "/robots.txt") {
+	if manifest.Sitemap.Discovers(u) {
 		d = r.fetcher.Discover(ctx, src, r.lister)
 	} else {
 		d = r.fetcher.Walk(ctx, r.lister, src)
@@ -313,7 +312,7 @@ func (r *sitemapsRunState) url(f *sitemap.Found) error {
 			r.sites.failure = &exitError{code: ExitError}
 		} else {
 			d = cs.decide(f.URL)
-			v.decided = &decided{cs.views.view(f.URL, r.opts.Agent, d)}
+			v.decided = &decided{cs.views.Of(f.URL, r.opts.Agent, d)}
 			r.count(f.Sitemap, d.Allowed)
 		}
 	}
@@ -374,7 +373,7 @@ func (r *sitemapsRunState) summary() {
 		}
 	}
 	for _, l := range lines {
-		if r.opts.Output == "text" {
+		if r.opts.Output == fText {
 			fmt.Fprintln(r.out.w, visible(l))
 		} else {
 			note(ios, "%s", l)
@@ -393,14 +392,14 @@ type robotsLister struct {
 
 // Sitemaps implements sitemap.Lister.
 func (l *robotsLister) Sitemaps(ctx context.Context, site string) ([]string, error) {
-	robotsURL, err := fetch.ManifestURL(site, "robots.txt")
+	robotsURL, err := fetch.ManifestURL(site, manifest.Robots.File)
 	if err != nil {
 		return nil, err
 	}
 	if maps, ok := l.m[robotsURL]; ok {
 		return maps, l.errs[robotsURL]
 	}
-	src, err := l.ff.fetchSource(robotsURL, "robots.txt")
+	src, err := l.ff.fetchSource(robotsURL, manifest.Robots)
 	var maps []string
 	switch {
 	case err != nil:

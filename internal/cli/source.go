@@ -26,6 +26,9 @@ type source struct {
 	// the response meant, where it came from, whether it was cut at the
 	// fetch size limit.
 	fetched *fetch.Result
+	// cached is set when fetched came from a cache written before this
+	// run (fetchFlags.cached).
+	cached bool
 }
 
 // manifestURL is the URL a fetched source was asked for, "" for a file:

@@ -274,3 +274,25 @@ document.getElementById("f").submit();
 		t.Errorf("cross-site pages made serve fetch the site %d times, want 0", n)
 	}
 }
+
+// TestTesterChromiumUsage: the tester page shows a URL's usage
+// preference under vocab-08's three categories, Content Signals' use=,
+// and, for a crawler whose purpose is search, that search governs its
+// use whatever train-ai and ai-use say.
+func TestTesterChromiumUsage(t *testing.T) {
+	chrome := findChromium(t, "the browser tests of the tester page")
+	ts := testerServer(t)
+	robots := "User-agent: *\nAllow: /\nContent-Usage: train-ai=n, ai-use=n, search=y\nContent-Signal: search=yes,ai-train=no,use=reference\n"
+	q := url.Values{"robots": {robots}, "agent": {"Googlebot"}, "url": {"/page"}}
+	dom := chromiumDOM(t, chrome, t.TempDir(), ts.URL+"/?"+q.Encode())
+	c := card(t, dom, "/page")
+	for _, want := range []string{
+		"train-ai disallow, ai-use disallow, search allow",
+		"ai-train disallow, use reference",
+		"this crawler's use (search): allow (search governs it whatever train-ai and ai-use say: vocab-08 4.3)",
+	} {
+		if !strings.Contains(c, want) {
+			t.Errorf("the card of /page lacks %q:\n%s", want, c)
+		}
+	}
+}

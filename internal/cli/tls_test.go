@@ -51,6 +51,7 @@ func TestCAFileEveryCommand(t *testing.T) {
 		"lint":     {"lint", site},
 		"matrix":   {"matrix", site, "/a"},
 		"parse":    {"parse", site},
+		"prefs":    {"prefs", srv.URL + "/a"},
 		"sitemaps": {"sitemaps", site},
 		"summary":  {"summary", site},
 		"probe":    {"datasets", "--probe", "-o", "json", site}, // the data.txt, then a HEAD of its file

@@ -12,7 +12,12 @@
 // decide every URL before its rules do, is decided by robots.Reading.
 package decision
 
-import "github.com/sitetxt/sitetxt/robots"
+import (
+	"time"
+
+	"github.com/sitetxt/sitetxt/fetch"
+	"github.com/sitetxt/sitetxt/robots"
+)
 
 // Decision is one URL's verdict. Rule and Group are null when no rule or
 // group applied; Fetch is left out when the robots.txt was not fetched.
@@ -44,12 +49,114 @@ type Group struct {
 	Column int      `json:"column"`
 }
 
-// Fetch is what fetching the robots.txt gave.
+// Fetch is what fetching the robots.txt gave, and how fresh it is: an
+// answer from a cache says so (FromCache), with when the response was
+// fetched and when it expires ("fetched_at", "expires": the keys and
+// types of "sitetxt fetch -o json").
 type Fetch struct {
-	URL     string `json:"url"`
-	Status  int    `json:"http_status"` // the HTTP status, 0 when there was no response
-	Meaning string `json:"meaning"`     // parse, allow-all, disallow-all, defer
-	Error   string `json:"error"`       // why the fetch failed, "" when it did not
+	URL       string     `json:"url"`
+	Status    int        `json:"http_status"` // the HTTP status, 0 when there was no response
+	Meaning   string     `json:"meaning"`     // parse, allow-all, disallow-all, defer
+	Error     string     `json:"error"`       // why the fetch failed, "" when it did not
+	FromCache bool       `json:"from_cache"`
+	FetchedAt *time.Time `json:"fetched_at,omitempty"`
+	Expires   *time.Time `json:"expires,omitempty"`
+}
+
+// FetchOf returns the fetch part of a decision for r, nil for a source
+// that was not fetched.
+func FetchOf(r *fetch.Result) *Fetch {
+	if r == nil {
+		return nil
+	}
+	v := &Fetch{URL: r.URL, Status: r.HTTPStatus, Meaning: r.Status.String(), FromCache: r.FromCache,
+		FetchedAt: timeOf(r.FetchedAt), Expires: timeOf(r.Expires)}
+	if r.Err != nil {
+		v.Error = r.Err.Error()
+	}
+	return v
+}
+
+// timeOf is t in UTC, nil for the zero time.
+func timeOf(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	u := t.UTC().Truncate(time.Second)
+	return &u
+}
+
+// Of returns the decision object of d, the decision for url and agent
+// under prof by the rules of file (f the fetch part, nil for a file not
+// fetched). Every output builds its decision objects here or through
+// Views, which gives the same object.
+func Of(url, agent string, prof robots.Profile, file string, d robots.Decision, f *Fetch) Decision {
+	return build(url, agent, prof.String(), d, RuleOf(d.Rule, file), GroupOf(d.Group, file), f)
+}
+
+// build is the one place a decision object is put together.
+func build(url, agent, prof string, d robots.Decision, r *Rule, g *Group, f *Fetch) Decision {
+	return Decision{URL: url, Agent: agent, Profile: prof, Allowed: d.Allowed, Reason: d.Reason, Rule: r, Group: g, Fetch: f}
+}
+
+// Views builds the decision objects of one robots.txt under one profile,
+// making each rule's and group's part once: a stream of a million URLs
+// decided by a handful of rules allocates them a handful of times (check,
+// diff, matrix, sitemaps).
+type Views struct {
+	file, profile string
+	fetch         *Fetch
+	rules         map[*robots.Rule]*Rule
+	groups        map[*robots.Group]*Group
+}
+
+// NewViews returns the views of file read under prof, f its fetch part.
+func NewViews(file string, prof robots.Profile, f *Fetch) *Views {
+	return &Views{file: file, profile: prof.String(), fetch: f,
+		rules: map[*robots.Rule]*Rule{}, groups: map[*robots.Group]*Group{}}
+}
+
+// Profile returns the profile's name the views write.
+func (v *Views) Profile() string { return v.profile }
+
+// Of returns the decision object of d for url and agent, as the
+// package's Of does.
+func (v *Views) Of(url, agent string, d robots.Decision) Decision {
+	return build(url, agent, v.profile, d, v.rule(d.Rule), v.group(d.Group), v.fetch)
+}
+
+func (v *Views) rule(r *robots.Rule) *Rule {
+	if r == nil {
+		return nil
+	}
+	if j, ok := v.rules[r]; ok {
+		return j
+	}
+	j := RuleOf(r, v.file)
+	v.rules[r] = j
+	return j
+}
+
+func (v *Views) group(g *robots.Group) *Group {
+	if g == nil {
+		return nil
+	}
+	if j, ok := v.groups[g]; ok {
+		return j
+	}
+	j := GroupOf(g, v.file)
+	v.groups[g] = j
+	return j
+}
+
+// FetchOfAnswer returns the fetch part of a decision a robots.Client
+// answered: what the robots.txt response meant, and how fresh it is.
+func FetchOfAnswer(a *robots.Answer) *Fetch {
+	f := &Fetch{URL: a.RobotsURL, Status: a.HTTPStatus, Meaning: a.Status.String(), FromCache: a.FromCache, Expires: timeOf(a.Expires)}
+	if a.Err != nil {
+		f.Error = a.Err.Error()
+	}
+	return f
 }
 
 // RuleOf returns the rule part of a decision: r's directive and pattern,

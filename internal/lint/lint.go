@@ -10,36 +10,23 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sitetxt/sitetxt/datatxt"
 	"github.com/sitetxt/sitetxt/grammar"
-	"github.com/sitetxt/sitetxt/mobileagent"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
 )
-
-// The manifest types File knows.
-const (
-	Robots  = "robots"  // robots.txt, with its Mobile-agent-server lines
-	DataTxt = "datatxt" // data.txt in either form
-)
-
-// linters are the checks run on a parsed file besides the grammar's own
-// diagnostics, by manifest type: each interpreter's Lint, listed here.
-var linters = map[string][]func(*grammar.File) grammar.Diagnostics{
-	Robots:  {robots.Lint, mobileagent.Lint},
-	DataTxt: {datatxt.Lint},
-}
 
 // yamlNoise are the grammar's diagnostics that say nothing about a data.txt
 // in YAML, whose lines are not "field: value" lines.
 var yamlNoise = map[string]bool{"no-colon": true, "invalid-line": true}
 
-// File returns every diagnostic for f as a manifest of type typ (Robots
-// or DataTxt), sorted; yaml says f is a data.txt in its YAML form. A file
+// File returns every diagnostic for f as a manifest of kind k (the checks
+// of its row of the manifest table, and of the kinds whose lines live in
+// it), sorted; yaml says f is a data.txt in its YAML form. A file
 // the grammar finds to be HTML or XML gets no interpreter checks: its
 // lines are not fields, and one error says so. Where Mobile-agent-server
 // checks report a line, the less specific reports of the same line (an
 // unknown field, a line without a colon) are left out.
-func File(f *grammar.File, typ string, yaml bool) grammar.Diagnostics {
+func File(f *grammar.File, k *manifest.Kind, yaml bool) grammar.Diagnostics {
 	var ds grammar.Diagnostics
 	markup := false
 	for _, d := range f.Diagnostics {
@@ -49,7 +36,7 @@ func File(f *grammar.File, typ string, yaml bool) grammar.Diagnostics {
 		}
 	}
 	if !markup {
-		for _, l := range linters[typ] {
+		for _, l := range k.Linters() {
 			ds = append(ds, l(f)...)
 		}
 	}
@@ -88,22 +75,22 @@ func dropShadowed(ds grammar.Diagnostics) grammar.Diagnostics {
 // field Google accepts), which are otherwise left out and counted. lint,
 // summary, fetch, parse and sitetxt serve count through it, so one file
 // gives one count.
-func ForProfile(f *grammar.File, typ string, yaml bool, prof robots.Profile, portability bool) (ds grammar.Diagnostics, leftOut int) {
+func ForProfile(f *grammar.File, k *manifest.Kind, yaml bool, prof robots.Profile, portability bool) (ds grammar.Diagnostics, leftOut int) {
 	if portability {
-		return File(f, typ, yaml), 0
+		return File(f, k, yaml), 0
 	}
-	return forProfiles(f, typ, yaml, []robots.Profile{prof})
+	return forProfiles(f, k, yaml, []robots.Profile{prof})
 }
 
 // ForProfiles returns the diagnostics that matter under any of profs: what
 // lint reports for a file read under each of them, once.
-func ForProfiles(f *grammar.File, typ string, yaml bool, profs []robots.Profile) grammar.Diagnostics {
-	ds, _ := forProfiles(f, typ, yaml, profs)
+func ForProfiles(f *grammar.File, k *manifest.Kind, yaml bool, profs []robots.Profile) grammar.Diagnostics {
+	ds, _ := forProfiles(f, k, yaml, profs)
 	return ds
 }
 
-func forProfiles(f *grammar.File, typ string, yaml bool, profs []robots.Profile) (ds grammar.Diagnostics, leftOut int) {
-	for _, d := range File(f, typ, yaml) {
+func forProfiles(f *grammar.File, k *manifest.Kind, yaml bool, profs []robots.Profile) (ds grammar.Diagnostics, leftOut int) {
+	for _, d := range File(f, k, yaml) {
 		if !concernsAny(d, profs) {
 			leftOut++
 			continue

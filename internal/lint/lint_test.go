@@ -6,6 +6,7 @@ import (
 
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/lint"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
 )
 
@@ -15,7 +16,7 @@ const portable = "User-agent: *\nDisalow: /a\n\nDisallow: /b\n"
 
 func TestForProfiles(t *testing.T) {
 	f := grammar.ParseString("robots.txt", portable, grammar.Options{})
-	all := lint.File(f, lint.Robots, false)
+	all := lint.File(f, manifest.Robots, false)
 	if len(all) != 2 {
 		t.Fatalf("lint.File = %d diagnostics, want 2 (the misspelt field, the rule after a blank line): %v", len(all), all)
 	}
@@ -32,26 +33,26 @@ func TestForProfiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := lint.ForProfiles(f, lint.Robots, false, tt.profs)
+			got := lint.ForProfiles(f, manifest.Robots, false, tt.profs)
 			if len(got) != tt.want {
 				t.Errorf("ForProfiles(%s) = %d diagnostics, want %d: %v", tt.name, len(got), tt.want, got)
 			}
 			if len(tt.profs) == 1 {
-				one, left := lint.ForProfile(f, lint.Robots, false, tt.profs[0], false)
+				one, left := lint.ForProfile(f, manifest.Robots, false, tt.profs[0], false)
 				if len(one) != len(got) || len(one)+left != len(all) {
 					t.Errorf("ForProfile(%s) = %d shown, %d left out; want %d shown of %d", tt.name, len(one), left, len(got), len(all))
 				}
 			}
 		})
 	}
-	if n, _ := lint.ForProfile(f, lint.Robots, false, robots.RFC9309, true); len(n) != len(all) {
+	if n, _ := lint.ForProfile(f, manifest.Robots, false, robots.RFC9309, true); len(n) != len(all) {
 		t.Errorf("ForProfile with portability = %d, want every one of %d", len(n), len(all))
 	}
 }
 
 func ExampleForProfile() {
 	f := grammar.ParseString("robots.txt", "User-agent: *\nDisallow: /private/\nCrawl-delay: soon\n", grammar.Options{})
-	ds, leftOut := lint.ForProfile(f, lint.Robots, false, robots.RFC9309, false)
+	ds, leftOut := lint.ForProfile(f, manifest.Robots, false, robots.RFC9309, false)
 	for _, d := range ds {
 		fmt.Println(d.Range.Start.Line, d.Severity, d.Code)
 	}

@@ -39,25 +39,22 @@ func (s *Server) decisionOf(url, agent string, prof robots.Profile, a *robots.An
 		return d
 	}
 	d.Allowed, d.Reason = a.Allowed, a.Reason
-	d.Fetch = &decision.Fetch{URL: a.RobotsURL, Status: a.HTTPStatus, Meaning: a.Status.String()}
+	d.Fetch = decision.FetchOfAnswer(a)
 	if a.Err != nil {
 		d.Fetch.Error, d.Reason = s.fetchError(a)
 	}
 	if a.Decision == nil {
 		return d
 	}
+	d.Decision = decision.Of(url, agent, prof, a.RobotsURL, *a.Decision, d.Fetch)
 	d.fill(a.RobotsURL, *a.Decision, a.Usage)
 	return d
 }
 
-// fill sets the parts of r that a decision by the rules of file gives:
-// the reason, the rule and group, the group's pace, and the usage
-// preference u (nil when the file has no usage lines); the site's text in
-// them bounded (bound). Allowed is the caller's.
+// fill sets the parts of r, a decision object of package decision, that
+// serve adds: the group's pace, and the usage preference u (nil when the
+// file has no usage lines); the site's text in them bounded (bound).
 func (r *Result) fill(file string, d robots.Decision, u *robots.UsageDecision) {
-	r.Reason = d.Reason
-	r.Rule = decision.RuleOf(d.Rule, file)
-	r.Group = decision.GroupOf(d.Group, file)
 	r.CrawlDelay, r.RequestRate = decision.Pace(d.Group)
 	if u != nil {
 		r.Usage = audit.UsageOf(file, *u, audit.DefaultRegistry().Find(r.Agent))

@@ -170,3 +170,59 @@ func TestSharedFailurePublic(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileRedisReplies: serve with a Redis that answers every command
+// with an array (the wrong type for each), or every GET with a 200 MB
+// value: decisions still come, from direct fetches, well within the
+// request's time (before: 45 s per new site), and /healthz says Redis is
+// failing and why.
+func TestHostileRedisReplies(t *testing.T) {
+	chunk := strings.Repeat("x", 1<<20)
+	for _, tc := range []struct {
+		name  string
+		reply func(cmd []string, w io.Writer)
+	}{
+		{"arrays", func(cmd []string, w io.Writer) { io.WriteString(w, "*2\r\n$1\r\na\r\n$1\r\nb\r\n") }},
+		{"200 MB values", func(cmd []string, w io.Writer) {
+			switch strings.ToUpper(cmd[0]) {
+			case "GET":
+				fmt.Fprintf(w, "$%d\r\n", 200<<20)
+				for range 200 {
+					if _, err := io.WriteString(w, chunk); err != nil {
+						return
+					}
+				}
+			case "PING":
+				io.WriteString(w, "+PONG\r\n")
+			case "SET": // a value stored, a lease taken
+				io.WriteString(w, "+OK\r\n")
+			default:
+				io.WriteString(w, ":1\r\n")
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rc, err := rediscache.Open(redistest.Fake(t, tc.reply), rediscache.Options{Logger: quiet()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rc.Close()
+			site, n := newSite(t, nil, nil)
+			h := New(Config{AllowPrivate: true, Logger: quiet(), Redis: rc, Cache: rc}).Handler()
+			start := time.Now()
+			code, resp, body := post(t, h, checkBody("ExampleBot", site.URL+"/private/x", site.URL+"/public"), "")
+			took := time.Since(start)
+			if code != 200 || len(resp.Results) != 2 || resp.Results[0].Allowed || !resp.Results[1].Allowed {
+				t.Fatalf("POST /v1/check with a Redis answering %s = %d %s", tc.name, code, body)
+			}
+			t.Logf("a new site decided in %v with a Redis answering %s (%d fetch)", took, tc.name, n.Load())
+			if took > 10*time.Second {
+				t.Errorf("a new site took %v to decide, want well within the request's time", took)
+			}
+			_, health := get(t, h, "/healthz")
+			if !strings.Contains(health, `"redis":"failing"`) || !strings.Contains(health, `"redis_error":"redis`) {
+				t.Errorf("GET /healthz = %s; want redis failing, with the error", health)
+			}
+		})
+	}
+}

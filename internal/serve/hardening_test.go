@@ -70,13 +70,17 @@ func TestOneOriginOneFetch(t *testing.T) {
 			"[::ffff:7f00:1]:%s", "127.1:%s", "0x7f.0.0.1:%s", "0177.0.0.1:%s", "2130706433:%s", "127.000.000.001:%s"}, "127.0.0.1:%s"},
 		{"name", []string{"bücher.example", "BÜCHER.Example.", "xn--bcher-kva.example:80", "XN--BCHER-KVA.EXAMPLE:0080", "b%C3%BCcher.example"}, "xn--bcher-kva.example"},
 		{"width", []string{"ｅｘａｍｐｌｅ.org", "example.org", "EXAMPLE.ORG.", "example。org", "example.org:080"}, "example.org"},
+		{"zone IDs", zoneSpellings(1000), "[::1]:%s"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var n atomic.Int64
 			hosts := make(chan string, 100)
 			site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				n.Add(1)
-				hosts <- r.Host
+				select {
+				case hosts <- r.Host:
+				default: // more fetches than the test expects: counted, not waited for
+				}
 				time.Sleep(50 * time.Millisecond) // the spellings arrive while it is in flight
 				io.WriteString(w, siteRobots)
 			}))
@@ -114,6 +118,34 @@ func TestOneOriginOneFetch(t *testing.T) {
 				t.Errorf("Host header sent = %q, want the canonical %q", got, want)
 			}
 		})
+	}
+}
+
+// zoneSpellings returns n spellings of [::1]:PORT with IPv6 zone IDs
+// (RFC 6874: "%25" then the zone), each its own, as the format strings
+// of TestOneOriginOneFetch: %s stands for the port, %% for %.
+func zoneSpellings(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("[::1%%%%25z%d]:%%s", i)
+	}
+	return out
+}
+
+// TestTesterQueryOneFetch: 30 tester requests naming a site's robots.txt
+// with a different query each (robots.txt has none: RFC 9309 2.3) make
+// one fetch.
+func TestTesterQueryOneFetch(t *testing.T) {
+	site, n := newSite(t, nil, nil)
+	h := New(Config{AllowPrivate: true, Logger: quiet()}).Handler()
+	for i := range 30 {
+		code, body := postJSON(t, h, "/v1/test", map[string]any{"site": fmt.Sprintf("%s/robots.txt?q=%d", site.URL, i), "urls": []string{"/private/x"}})
+		if code != 200 || !strings.Contains(string(body), `"file":"`+site.URL+`/robots.txt"`) {
+			t.Fatalf("POST /v1/test site=robots.txt?q=%d = %d %.300s", i, code, body)
+		}
+	}
+	if got := n.Load(); got != 1 {
+		t.Errorf("30 queries on one robots.txt fetched it %d times, want 1", got)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/internal/decision"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
 )
 
@@ -79,8 +80,8 @@ func publicError(fileURL string, err error) string {
 	what := "the file"
 	u, perr := url.Parse(fileURL)
 	if perr == nil {
-		if base := path.Base(u.Path); base == "robots.txt" || base == "data.txt" {
-			what = base
+		if k, ok := manifest.ByFile(path.Base(u.Path)); ok && !k.Sitemaps {
+			what = k.File
 		}
 	}
 	var re *ErrRefused

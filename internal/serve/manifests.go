@@ -3,15 +3,22 @@ package serve
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
+	"strings"
+	"unicode/utf16"
 
 	"github.com/sitetxt/sitetxt/datatxt"
 	"github.com/sitetxt/sitetxt/fetch"
+	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/audit"
 	"github.com/sitetxt/sitetxt/internal/decision"
 	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/mobileagent"
 	"github.com/sitetxt/sitetxt/robots"
 )
@@ -22,13 +29,26 @@ import (
 // under profile, and the output: "json" (the default: the entries of
 // "datasets -o json") or a catalog document (schemaorg, dcat, datajson,
 // datapackage, croissant), written as "datasets -o FORMAT" writes it.
+//
+// What a data.txt cannot say comes from the request, as from the
+// command line's flags of the same names: title, publisher, contact and
+// contact_email.
 type datasetsRequest struct {
-	DataTxt *string `json:"datatxt"`
-	Site    string  `json:"site"`
-	Base    string  `json:"base"`
-	Agent   *string `json:"agent"`
-	Profile string  `json:"profile"`
-	Format  string  `json:"format"`
+	DataTxt      *string `json:"datatxt"`
+	Site         string  `json:"site"`
+	Base         string  `json:"base"`
+	Agent        *string `json:"agent"`
+	Profile      string  `json:"profile"`
+	Format       string  `json:"format"`
+	Title        string  `json:"title"`
+	Publisher    string  `json:"publisher"`
+	Contact      string  `json:"contact"`
+	ContactEmail string  `json:"contact_email"`
+}
+
+// exportOptions are the request's answers to what a data.txt cannot say.
+func (r *datasetsRequest) exportOptions() datatxt.ExportOptions {
+	return datatxt.ExportOptions{Title: r.Title, Publisher: r.Publisher, ContactName: r.Contact, ContactEmail: r.ContactEmail}
 }
 
 // datasetsResponse is the answer of POST /v1/datasets in its JSON form.
@@ -53,6 +73,7 @@ type datasetsAnswer struct {
 	resp    *datasetsResponse
 	catalog *datatxt.Catalog
 	format  string
+	opts    datatxt.ExportOptions
 }
 
 // runDatasets answers a datasets request.
@@ -61,21 +82,34 @@ func (s *Server) runDatasets(ctx context.Context, req *datasetsRequest) (*datase
 	if aerr != nil {
 		return nil, aerr
 	}
-	return &datasetsAnswer{resp: resp, catalog: c, format: req.Format}, nil
+	return &datasetsAnswer{resp: resp, catalog: c, format: req.Format, opts: req.exportOptions()}, nil
 }
 
+// maxHeaderDiagnostics bounds the diagnostics a catalog answer carries in
+// its Sitetxt-Diagnostics header.
+const maxHeaderDiagnostics = 50
+
 // writeAnswer writes the JSON form, or the catalog document as an
-// attachment.
+// attachment. The document's diagnostics, those "datasets -o FORMAT"
+// prints on standard error (the file's, and each field the format needs
+// that the file did not give), come with it: Sitetxt-Errors counts the
+// errors (the command line then exits 1), Sitetxt-Diagnostics holds the
+// first 50 as a JSON array of diagnostic objects (ASCII, \u escapes).
 func (a *datasetsAnswer) writeAnswer(s *Server, w http.ResponseWriter) {
 	if a.format == "" || a.format == "json" {
 		s.writeJSON(w, a.resp)
 		return
 	}
 	var buf bytes.Buffer
-	if _, err := datatxt.Export(&buf, a.catalog, a.format, datatxt.ExportOptions{}); err != nil {
+	probs, err := datatxt.Export(&buf, a.catalog, a.format, a.opts)
+	if err != nil {
 		s.fail(w, http.StatusInternalServerError, "export: "+err.Error())
 		return
 	}
+	ds := append(append(grammar.Diagnostics(nil), a.catalog.Diagnostics...), probs.Diagnostics()...)
+	ds.Sort()
+	w.Header().Set("Sitetxt-Errors", strconv.Itoa(ds.Count(grammar.Error)))
+	w.Header().Set("Sitetxt-Diagnostics", asciiJSON(jsonview.Diagnostics(ds[:min(len(ds), maxHeaderDiagnostics)])))
 	w.Header().Set("Content-Type", catalogFormats[a.format])
 	w.Header().Set("Content-Disposition", `attachment; filename="`+a.format+`.json"`)
 	w.Write(buf.Bytes())
@@ -83,7 +117,7 @@ func (a *datasetsAnswer) writeAnswer(s *Server, w http.ResponseWriter) {
 
 // readDatasets reads the data.txt of a request and lists its datasets.
 func (s *Server) readDatasets(ctx context.Context, req *datasetsRequest) (*datatxt.Catalog, *datasetsResponse, *apiError) {
-	if aerr := oneSource("datatxt", req.DataTxt, req.Site); aerr != nil {
+	if aerr := oneSource(manifest.DataTxt.Name, req.DataTxt, req.Site); aerr != nil {
 		return nil, nil, aerr
 	}
 	if _, ok := catalogFormats[req.Format]; !ok && req.Format != "" && req.Format != "json" {
@@ -99,12 +133,12 @@ func (s *Server) readDatasets(ctx context.Context, req *datasetsRequest) (*datat
 	if aerr != nil {
 		return nil, nil, aerr
 	}
-	resp := &datasetsResponse{File: "data.txt"}
+	resp := &datasetsResponse{File: manifest.DataTxt.File}
 	text, base := "", req.Base
 	if req.DataTxt != nil {
 		text = *req.DataTxt
 	} else {
-		u, aerr := siteURL(req.Site, "data.txt")
+		u, aerr := siteURL(req.Site, manifest.DataTxt)
 		if aerr != nil {
 			return nil, nil, aerr
 		}
@@ -203,10 +237,33 @@ func (s *Server) profileOf(name string) (robots.Profile, *apiError) {
 }
 
 // crawlers answers GET /v1/crawlers: the registry of known crawlers that
-// "sitetxt audit" checks (internal/audit/crawlers.yaml).
+// "sitetxt audit" checks (internal/audit/crawlers.yaml), with where and
+// when its facts were read.
 func (s *Server) crawlers(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "max-age=3600")
+	reg := audit.DefaultRegistry()
 	s.writeJSON(w, struct {
+		Source   string          `json:"source"`
+		Date     string          `json:"date"`
 		Crawlers []audit.Crawler `json:"crawlers"`
-	}{audit.DefaultRegistry().Crawlers})
+	}{reg.Source, reg.Date, reg.Crawlers})
+}
+
+// asciiJSON is v as compact JSON in ASCII only (other characters as \u
+// escapes), fit for an HTTP header.
+func asciiJSON(v any) string {
+	b, _ := json.Marshal(v)
+	var out strings.Builder
+	for _, r := range string(b) {
+		switch {
+		case r < 0x80:
+			out.WriteRune(r)
+		case r > 0xffff:
+			r1, r2 := utf16.EncodeRune(r)
+			fmt.Fprintf(&out, "\\u%04x\\u%04x", r1, r2)
+		default:
+			fmt.Fprintf(&out, "\\u%04x", r)
+		}
+	}
+	return out.String()
 }

@@ -260,7 +260,7 @@ func New(cfg Config) *Server {
 		cfg.MaxFetches = shares.fetches
 	}
 	if cfg.Cache == nil {
-		cfg.Cache = &fetch.MemoryCache{MaxBytes: shares.cache}
+		cfg.Cache = &cache.Memory{MaxBytes: shares.cache}
 	}
 	s := &Server{cfg: cfg, clients: map[robots.Profile]*robots.Client{}, log: cfg.Logger,
 		flights: fetch.NewLimit(cfg.MaxFetches), requests: newBudget(shares.requests)}
@@ -305,6 +305,7 @@ func New(cfg Config) *Server {
 	streamRoute(s, "POST /v1/sitemaps", Limits{Work: sitemapCost}, s.sitemaps)
 	jsonRoute(s, "POST /v1/acquire", Limits{Work: resultCost}, s.runAcquire, func(*acquireRequest) int { return 1 })
 	jsonRoute(s, "POST /v1/report", Limits{}, s.runReport, nil)
+	jsonRoute(s, "POST /v1/prefs", Limits{MaxURLs: PrefsMaxURLs, Work: PrefsMaxURLs * resultCost}, s.runPrefs, func(r *prefsRequest) int { return len(r.URLs) })
 	s.getRoute("GET /healthz", http.HandlerFunc(s.healthz), true)
 	s.getRoute("GET /metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}), false)
 	s.routePage()
@@ -399,11 +400,11 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	if s.draining.Load() {
 		status, code = "shutting down", http.StatusServiceUnavailable
 	}
-	redis := "none"
+	redis, detail := "none", ""
 	if s.cfg.Redis != nil {
-		redis = "up"
-		if err := s.cfg.Redis.Ping(r.Context()); err != nil {
-			redis = "down"
+		redis, detail = s.cfg.Redis.Health(r.Context())
+		if redis != "failing" {
+			detail = "" // "down" is the whole story; its cause is logged
 		}
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -412,7 +413,9 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	json.NewEncoder(w).Encode(struct {
 		Status string `json:"status"`
 		Redis  string `json:"redis"`
-	}{status, redis})
+		// RedisError says what Redis answered wrongly, when "failing".
+		RedisError string `json:"redis_error,omitempty"`
+	}{status, redis, detail})
 }
 
 // Serve answers on ln until ctx is done, then stops accepting connections

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/internal/sitemapjson"
 	"github.com/sitetxt/sitetxt/sitemap"
 )
@@ -97,7 +97,7 @@ func (s *Server) sitemaps(ctx context.Context, w http.ResponseWriter, req *sitem
 	c := s.clients[prof]
 	u, _ := url.Parse(req.Site)
 	var d *sitemap.Discovery
-	if u.Path == "" || u.Path == "/" || strings.HasSuffix(u.Path, "/robots.txt") {
+	if manifest.Sitemap.Discovers(u) {
 		d = s.sitemapFetch.Discover(ctx, req.Site, c)
 	} else {
 		d = s.sitemapFetch.Walk(ctx, c, req.Site)

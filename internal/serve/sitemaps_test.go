@@ -1,7 +1,10 @@
 package serve
 
 import (
+	"bufio"
 	"encoding/json"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -65,6 +68,29 @@ func TestSitemaps(t *testing.T) {
 	for _, body := range []string{`{}`, `{"site": "ftp://x/"}`, `{"site": "https://x/", "extra": 1}`, `{"site": "https://x/", "profile": "bogus"}`} {
 		if code, _ := ask(h, body); code != http.StatusBadRequest {
 			t.Errorf("%s: status %d, want 400", body, code)
+		}
+	}
+}
+
+// TestSitemapsPublicErrors: a sitemap listed at a service that is not
+// HTTP (it answers with a banner) is told in public words in the
+// summary, as a robots.txt is: no banner, no cause, the detail logged.
+func TestSitemapsPublicErrors(t *testing.T) {
+	banner := listenWith(t, func(c net.Conn) {
+		http.ReadRequest(bufio.NewReader(c))
+		io.WriteString(c, "-ERR wrong number of arguments SECRETBANNER\r\n")
+		c.Close()
+	})
+	site := sitetest.New(t, map[string]string{"/robots.txt": "User-agent: *\nSitemap: http://" + banner + "/s.xml\n"})
+	rec := httptest.NewRecorder()
+	New(Config{AllowPrivate: true, Logger: quiet()}).Handler().ServeHTTP(rec, jsonRequest("POST", "/v1/sitemaps", strings.NewReader(`{"site": "`+site.URL+`/"}`)))
+	body := rec.Body.String()
+	if rec.Code != 200 || !strings.Contains(body, `"error":"could not fetch the file: the site did not answer over HTTP"`) {
+		t.Errorf("POST /v1/sitemaps with a sitemap at a banner service = %d %s; want the file's error in public words", rec.Code, body)
+	}
+	for _, leak := range []string{"SECRETBANNER", "malformed", "ERR"} {
+		if strings.Contains(body, leak) {
+			t.Errorf("the answer says %q: %s", leak, body)
 		}
 	}
 }

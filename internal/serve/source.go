@@ -8,16 +8,18 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/decision"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
 )
 
 // pastedRobots is the name positions use in a robots.txt given as text.
-const pastedRobots = "robots.txt"
+var pastedRobots = manifest.Robots.File
 
 // apiError is a request the service answers with an error: its status
 // code and the message of {"error": ...}.
@@ -82,7 +84,7 @@ const (
 // checkQuestion checks what a question about a robots.txt gives: its
 // text or its site (one of them); it returns the agent to answer for.
 func checkQuestion(text *string, site string, agent *string) (string, *apiError) {
-	if aerr := oneSource("robots", text, site); aerr != nil {
+	if aerr := oneSource(manifest.Robots.Name, text, site); aerr != nil {
 		return "", aerr
 	}
 	return agentOr(agent), nil
@@ -100,21 +102,26 @@ func oneSource(field string, text *string, site string) *apiError {
 	return nil
 }
 
-// siteURL returns the URL of the manifest called name of site: site
-// itself when its path already ends in "/"+name, else the manifest of the
-// site serving it. A site given without a scheme is taken to be https.
-func siteURL(site, name string) (string, *apiError) {
+// siteURL returns the URL of the manifest of kind k of site, read as the
+// kind reads a URL where it is expected (manifest.Kind.Locate): site
+// itself when its path names the kind's file, else that file of the site
+// serving it; without a query or fragment (robots.txt has none, RFC 9309
+// 2.3): one origin is one URL, so one cache key and one fetch, whatever
+// query a tester's link carries. A site given without a scheme is taken
+// to be https.
+func siteURL(site string, k *manifest.Kind) (string, *apiError) {
 	if !strings.Contains(site, "://") {
 		site = "https://" + site
 	}
-	if strings.HasSuffix(strings.SplitN(strings.SplitN(site, "?", 2)[0], "#", 2)[0], "/"+name) && fetch.IsURL(site) {
-		return site, nil
-	}
-	u, err := fetch.ManifestURL(site, name)
+	loc, _, err := k.Locate(site)
 	if err != nil {
 		return "", badRequest(`"site": %v`, err)
 	}
-	return u, nil
+	if u, err := url.Parse(loc); err == nil && (u.RawQuery != "" || u.ForceQuery || u.Fragment != "") {
+		u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = "", false, "", ""
+		loc = u.String()
+	}
+	return loc, nil
 }
 
 // robotsFile is a robots.txt given in a request and read under each
@@ -141,7 +148,7 @@ func (s *Server) robotsFrom(ctx context.Context, text *string, site string, prof
 	if text != nil {
 		rf.text = *text
 	} else {
-		u, aerr := siteURL(site, "robots.txt")
+		u, aerr := siteURL(site, manifest.Robots)
 		if aerr != nil {
 			return nil, aerr
 		}
@@ -178,7 +185,8 @@ func (rf *robotsFile) lintFile() *grammar.File {
 // fetchView is the fetch part of a decision for r, in public words when
 // the fetch failed below HTTP (publicError).
 func (s *Server) fetchView(r *fetch.Result) *decision.Fetch {
-	v := &decision.Fetch{URL: r.URL, Status: r.HTTPStatus, Meaning: r.Status.String()}
+	v := decision.FetchOf(r)
+	v.Error = ""
 	if r.Err != nil {
 		if r.HTTPStatus != 0 {
 			v.Error = r.Err.Error()

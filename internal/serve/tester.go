@@ -10,6 +10,7 @@ import (
 	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/internal/lint"
+	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
 )
 
@@ -96,7 +97,7 @@ func (s *Server) runTest(ctx context.Context, req *testRequest) (*testResponse, 
 		resp.Results = append(resp.Results, s.testOne(rf, agent, u))
 	}
 	f := rf.lintFile()
-	resp.Diagnostics = jsonview.Diagnostics(lint.ForProfiles(f, lint.Robots, false, profs))
+	resp.Diagnostics = jsonview.Diagnostics(lint.ForProfiles(f, manifest.Robots, false, profs))
 	for _, sm := range rf.readings[0].Policy.Sitemaps() {
 		p := sm.Line.Pos
 		resp.Sitemaps = append(resp.Sitemaps, audit.Line{Value: sm.URL, File: rf.name, Line: p.Line, Column: p.Column})
@@ -126,8 +127,7 @@ func (s *Server) testOne(rf *robotsFile, agent, u string) testResult {
 	c := robots.CompareReadings(rf.readings, agent, iu.Decide)
 	return jsonview.ComparisonOf(c, u, agent, func(i int, v robots.Verdict) Result {
 		rd := rf.readings[i]
-		res := Result{Decision: decision.Decision{URL: u, Agent: agent, Profile: v.Profile.String(), Fetch: rf.fetch}}
-		res.Allowed = v.Decision.Allowed
+		res := Result{Decision: decision.Of(u, agent, v.Profile, rf.name, v.Decision, rf.fetch)}
 		if fx, ok := rd.Fixed(); ok {
 			res.Reason = publicReason(fx.Reason, rd.Fetched.Err)
 			return res

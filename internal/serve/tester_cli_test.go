@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -236,5 +237,105 @@ func TestAgentNoteAsCLI(t *testing.T) {
 	if len(notes) != 2 || !strings.Contains(notes[0].(string), "under google: agent") || !strings.Contains(notes[0].(string), "Google matches the product token") ||
 		!strings.Contains(notes[1].(string), `is read as the crawler name "Mozilla"`) {
 		t.Errorf("POST /v1/test with agent %q: notes %q, want google's and rfc9309's readings", ua, notes)
+	}
+}
+
+// TestDatasetsExportDiagnosticsAsCLI: a catalog export of POST
+// /v1/datasets takes the publisher and contact the command line takes as
+// flags, and answers with the diagnostics "datasets -o FORMAT" prints on
+// standard error: Sitetxt-Errors counts the errors (the command exits 1
+// when there are any) and Sitetxt-Diagnostics lists them (issue 35, item
+// 6).
+func TestDatasetsExportDiagnosticsAsCLI(t *testing.T) {
+	path := filepath.Join("..", "..", "testdata", "datatxt", "list.yaml.txt")
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := serve.New(serve.Config{Logger: slog.New(slog.DiscardHandler)}).Handler()
+	for _, tt := range []struct {
+		format    string
+		publisher string
+	}{{"dcat", ""}, {"dcat", "Example Org"}, {"datajson", "Example Org"}, {"datapackage", ""}} {
+		t.Run(tt.format+"/"+tt.publisher, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			ios := &cli.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut,
+				Getenv: func(string) string { return "" }, IsTerminal: func(io.Writer) bool { return false }}
+			args := []string{"datasets", "-o", tt.format, "--base", "https://data.example.org/data.txt", "-"}
+			if tt.publisher != "" {
+				args = append(args, "--publisher", tt.publisher, "--contact", "Data Team", "--contact-email", "data@example.org")
+			}
+			ios.In = bytes.NewReader(text)
+			code := cli.Run(ios, args)
+			body := map[string]any{"datatxt": string(text), "base": "https://data.example.org/data.txt", "format": tt.format}
+			if tt.publisher != "" {
+				body["publisher"], body["contact"], body["contact_email"] = tt.publisher, "Data Team", "data@example.org"
+			}
+			b, _ := json.Marshal(body)
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, apiRequest("/v1/datasets", b))
+			if got := strings.TrimSpace(rec.Body.String()); rec.Code != http.StatusOK || got != strings.TrimSpace(out.String()) {
+				t.Fatalf("POST /v1/datasets %s = %d, a document unlike the command's", tt.format, rec.Code)
+			}
+			var ds []struct {
+				Line     int    `json:"line"`
+				Severity string `json:"severity"`
+				Message  string `json:"message"`
+			}
+			if err := json.Unmarshal([]byte(rec.Header().Get("Sitetxt-Diagnostics")), &ds); err != nil {
+				t.Fatalf("Sitetxt-Diagnostics %q: %v", rec.Header().Get("Sitetxt-Diagnostics"), err)
+			}
+			cliLines := strings.Split(strings.TrimSpace(errOut.String()), "\n")
+			if errOut.Len() == 0 {
+				cliLines = nil
+			}
+			if len(ds) != len(cliLines) {
+				t.Fatalf("%d diagnostics in the header, the command printed %d:\n%s", len(ds), len(cliLines), errOut.String())
+			}
+			errs := 0
+			for i, d := range ds {
+				if !strings.HasSuffix(cliLines[i], d.Severity+": "+d.Message) {
+					t.Errorf("diagnostic %d = %s: %s, the command printed %q", i, d.Severity, d.Message, cliLines[i])
+				}
+				if d.Severity == "error" {
+					errs++
+				}
+			}
+			if rec.Header().Get("Sitetxt-Errors") != strconv.Itoa(errs) || (errs > 0) != (code == cli.ExitFindings) {
+				t.Errorf("Sitetxt-Errors %q, %d errors listed, the command exited %d", rec.Header().Get("Sitetxt-Errors"), errs, code)
+			}
+		})
+	}
+}
+
+// TestTestVerdictsAsCheck: each verdict of POST /v1/test is the decision
+// object "sitetxt check -o json --profile P" prints for the URL, key for
+// key (the file name aside, and the pace serve adds): both are built by
+// package decision (issue 35, item 4; they had a builder each).
+func TestTestVerdictsAsCheck(t *testing.T) {
+	path := filepath.Join("..", "..", "testdata", "robots", "fict.org.txt")
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	urls := []string{"/org/plans.html", "/org/about.html", "/serv", "/robots.txt", "org/x"}
+	resp := post(t, "/v1/test", map[string]any{"robots": string(text), "agent": "unhipbot", "urls": urls})
+	for i, r := range resp["results"].([]any) {
+		for _, v := range r.(map[string]any)["verdicts"].([]any) {
+			got := v.(map[string]any)
+			prof := got["profile"].(string)
+			want := jsonLines(t, runCLI(t, "check", "-q", "-o", "json", "--agent", "unhipbot", "--profile", prof, path, urls[i]))[0].(map[string]any)
+			for _, m := range []map[string]any{got, want} {
+				for _, k := range []string{"crawl_delay", "request_rate"} {
+					delete(m, k)
+				}
+				for _, part := range []string{"rule", "group"} {
+					if p, ok := m[part].(map[string]any); ok {
+						delete(p, "file")
+					}
+				}
+			}
+			same(t, "POST /v1/test "+urls[i]+" under "+prof+" against check -o json", got, want)
+		}
 	}
 }

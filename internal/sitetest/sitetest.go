@@ -24,16 +24,17 @@ import (
 type Site struct {
 	*httptest.Server
 
-	mu    sync.Mutex
-	files map[string]string
-	hits  map[string]int
-	delay time.Duration
+	mu      sync.Mutex
+	files   map[string]string
+	headers map[string]http.Header // per path, sent with its body
+	hits    map[string]int
+	delay   time.Duration
 }
 
 // New starts a site serving files.
 func New(t testing.TB, files map[string]string) *Site {
 	t.Helper()
-	s := &Site{files: map[string]string{}, hits: map[string]int{}}
+	s := &Site{files: map[string]string{}, headers: map[string]http.Header{}, hits: map[string]int{}}
 	for p, body := range files {
 		s.files[p] = body
 	}
@@ -47,6 +48,17 @@ func (s *Site) Set(path, body string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.files[path] = body
+}
+
+// SetHeader sends the header field name with values in the answers for
+// path (a Content-Usage or Link field a test reads, say).
+func (s *Site) SetHeader(path, name string, values ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.headers[path] == nil {
+		s.headers[path] = http.Header{}
+	}
+	s.headers[path][http.CanonicalHeaderKey(name)] = values
 }
 
 // SetDelay makes every answer wait d before it is written.
@@ -70,6 +82,9 @@ func (s *Site) Hits() map[string]int {
 func (s *Site) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	body, ok := s.files[r.URL.Path]
+	for name, vs := range s.headers[r.URL.Path] {
+		w.Header()[name] = vs
+	}
 	s.hits[r.URL.Path]++
 	delay := s.delay
 	s.mu.Unlock()

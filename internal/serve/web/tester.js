@@ -56,6 +56,7 @@ function count(n, word) {
   const sites = { robots: "", datatxt: "" };
   let tab = "robots";
   let withAudit = false; // the audit table was asked for (audit=1 in the address)
+  let addressNotes = []; // what the address asked for that the page cannot do
   const kind = (t) => (t === "datatxt" ? "datatxt" : "robots");
 
   function from() {
@@ -88,8 +89,12 @@ function count(n, word) {
     sites[kind(tab)] = get("site") || "";
     $("agent").value = get("agent") || "";
     $("base").value = get("base") || "";
+    $("publisher").value = get("publisher") || "";
     $("urls").value = all("url").join("\n");
-    const ps = all("profile").filter((p) => PROFILES.includes(p));
+    const asked = all("profile").map((p) => p.toLowerCase());
+    const ps = asked.filter((p) => PROFILES.includes(p));
+    addressNotes = asked.filter((p) => !PROFILES.includes(p)).map((p) =>
+      "The address names the profile \u201c" + p + "\u201d, which does not exist" + meant(p, PROFILES) + ": it is left out (the profiles are " + PROFILES.join(", ") + ").");
     for (const c of document.querySelectorAll('input[name="profile"]')) c.checked = ps.length === 0 || ps.includes(c.value);
     setFrom(sites[kind(tab)] !== "" ? "site" : "text");
     withAudit = get("audit") === "1";
@@ -112,6 +117,7 @@ function count(n, word) {
     if (agent) q.set("agent", agent);
     if (k === "datatxt") {
       if ($("base").value.trim()) q.set("base", $("base").value.trim());
+      if ($("publisher").value.trim()) q.set("publisher", $("publisher").value.trim());
     } else {
       for (const u of urls()) q.append("url", u);
     }
@@ -219,6 +225,36 @@ function count(n, word) {
     return resp.text !== undefined ? resp.text : texts[k];
   }
 
+  // meant names the word of known nearest to w (at most two edits), as
+  // the command line suggests a mistyped one: " (did you mean rfc9309?)".
+  function meant(w, known) {
+    const dist = (a, b) => {
+      let prev = [...Array(b.length + 1).keys()];
+      for (let i = 1; i <= a.length; i++) {
+        const cur = [i];
+        for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        prev = cur;
+      }
+      return prev[b.length];
+    };
+    let best = "", bd = 3;
+    for (const k of known) { const d = dist(w, k); if (d < bd) { best = k; bd = d; } }
+    return best ? " (did you mean " + best + "?)" : "";
+  }
+
+  // failed reports whether the file could not be fetched: the command
+  // line's "cannot fetch" (exit 2), which the page shows as an error panel.
+  const failed = (f) => !!(f && f.error);
+
+  // errorPanel says that the file could not be fetched, and why, as the
+  // command line does; what the standards derive from the failure is
+  // shown under it, folded.
+  function errorPanel(f) {
+    return el("div", "error-panel", el("h2", "", "Cannot fetch " + f.url),
+      el("p", "", f.error),
+      el("p", "muted", (f.http_status ? "HTTP " + f.http_status + ": " : "No HTTP answer: ") + "no file was read. What each standard derives from the failure (" + f.meaning + ") is folded below."));
+  }
+
   function fetchNote(f) {
     if (!f) return null;
     let s = "Fetched " + f.url + ": " + (f.http_status ? "HTTP " + f.http_status : "no HTTP answer") + ", " + f.meaning;
@@ -294,9 +330,12 @@ function count(n, word) {
     if (v.request_rate) add("Request-rate", v.request_rate.requests + " per " + v.request_rate.seconds + " s");
     const u = v.usage;
     if (u) {
-      add("Content-Usage", "train-ai " + u.content_usage.train_ai + ", search " + u.content_usage.search, ...lineRefs(u.content_usage.lines));
-      add("Content-Signal", "search " + u.content_signal.search + ", ai-input " + u.content_signal.ai_input + ", ai-train " + u.content_signal.ai_train, ...lineRefs(u.content_signal.lines));
-      add("Derived (sitetxt)", "train-ai " + u.derived.train_ai + " (from " + u.derived.train_ai_from + "), search " + u.derived.search + " (from " + u.derived.search_from + ")");
+      const cu = u.content_usage, cs = u.content_signal, d = u.derived;
+      add("Content-Usage", "train-ai " + cu.train_ai + ", ai-use " + cu.ai_use + ", search " + cu.search, ...lineRefs(cu.lines));
+      add("Content-Signal", "search " + cs.search + ", ai-input " + cs.ai_input + ", ai-train " + cs.ai_train + ", use " + cs.use, ...lineRefs(cs.lines));
+      let derived = "train-ai " + d.train_ai + " (from " + d.train_ai_from + "), ai-use " + d.ai_use + " (from " + d.ai_use_from + "), search " + d.search + " (from " + d.search_from + ")";
+      if (d.purpose) derived += "; this crawler's use (" + d.purpose + "): " + d.answer + (d.overridden ? " (search governs it whatever " + d.overridden.join(" and ") + " say: vocab-08 4.3)" : "");
+      add("Derived (sitetxt)", derived);
     }
     for (const l of licenses) add("License", l.value + " · ", lineLink(l.line));
     if (!dl.firstChild) add("Pace, usage", el("span", "muted", "the group sets no pace; the file states no usage preference for this URL"));
@@ -315,13 +354,21 @@ function count(n, word) {
     const res = $("results"), extra = $("extra");
     res.replaceChildren();
     extra.replaceChildren();
+    for (const n of addressNotes) res.appendChild(el("p", "note", n));
+    if (failed(resp.fetch)) {
+      res.appendChild(errorPanel(resp.fetch));
+      status("Cannot fetch " + resp.fetch.url + ": " + resp.fetch.error, true);
+      const d = el("details", "derived", el("summary", "", "Decisions derived from the failure"));
+      res.appendChild(d);
+      return { marks: new Map(), res: d, extra, failedFetch: true };
+    }
     const fn = fetchNote(resp.fetch);
     if (fn) res.appendChild(fn);
     return { marks: new Map(), res, extra };
   }
 
   function renderRobots(resp) {
-    const { marks, res, extra } = startResults(resp);
+    const { marks, res, extra, failedFetch } = startResults(resp);
     for (const n of resp.notes || []) res.appendChild(el("p", "note", "Note: " + n));
     if (resp.results.length === 0) res.appendChild(el("p", "muted", "No URL given: the diagnostics and sitemaps of the file are below."));
     for (const r of resp.results) res.appendChild(resultCard(r, marks, resp.licenses));
@@ -333,6 +380,8 @@ function count(n, word) {
     extra.appendChild(sm);
     if (resp.audit) extra.appendChild(auditTable(resp.audit, marks));
     renderFile(fileText(resp, "robots"), marks);
+    markOverflow();
+    if (failedFetch) return;
     const differ = resp.results.filter((r) => !r.agree).length;
     status(count(resp.results.length, "URL") + " under " + resp.profiles.join(", ") + (differ ? "; the profiles disagree on " + differ : "") +
       "; " + count(resp.diagnostics.length, "diagnostic") + ".", false);
@@ -361,7 +410,7 @@ function count(n, word) {
   }
 
   function renderAgents(resp) {
-    const { marks, res, extra } = startResults(resp);
+    const { marks, res, extra, failedFetch } = startResults(resp);
     const tb = el("tbody");
     for (const a of resp.answers) {
       mark(marks, a.line, "decides");
@@ -375,11 +424,11 @@ function count(n, word) {
       el("th", "", "robots.txt"), el("th", "", "Mobile-agent server"), el("th", "", "Deciding line"))), tb)));
     extra.appendChild(diagnosticsList(resp.diagnostics, marks));
     renderFile(fileText(resp, "robots"), marks);
-    status(count(resp.answers.length, "URL") + " dispatched for " + agentField() + ".", false);
+    if (!failedFetch) status(count(resp.answers.length, "URL") + " dispatched for " + agentField() + ".", false);
   }
 
   function renderDatasets(resp) {
-    const { marks, res, extra } = startResults(resp);
+    const { marks, res, extra, failedFetch } = startResults(resp);
     const tb = el("tbody");
     for (const d of resp.datasets) {
       mark(marks, d.line, "decides");
@@ -392,7 +441,7 @@ function count(n, word) {
       el("th", "", "URLs"), el("th", "", "Access for " + agentField()), el("th", "", "Line"))), tb)));
     extra.appendChild(diagnosticsList(resp.diagnostics, marks));
     renderFile(fileText(resp, "datatxt"), marks);
-    status(count(resp.datasets.length, "dataset") + " listed.", false);
+    if (!failedFetch) status(count(resp.datasets.length, "dataset") + " listed.", false);
   }
 
   async function exportCatalog() {
@@ -400,7 +449,10 @@ function count(n, word) {
     try {
       const body = Object.assign(source("datatxt"), { agent: agentField(), format: $("format").value });
       if ($("base").value.trim()) body.base = $("base").value.trim();
-      const blob = await (await api("/v1/datasets", body)).blob();
+      if ($("publisher").value.trim()) body.publisher = $("publisher").value.trim();
+      const r = await api("/v1/datasets", body);
+      showExportDiagnostics(r);
+      const blob = await r.blob();
       const a = el("a");
       a.href = URL.createObjectURL(blob);
       a.download = $("format").value + ".json";
@@ -411,6 +463,32 @@ function count(n, word) {
     } catch (e) {
       status(String(e.message || e), true);
     }
+  }
+
+  // showExportDiagnostics lists what a catalog export could not write, as
+  // "sitetxt datasets -o FORMAT" prints it (the answer's Sitetxt-Errors
+  // and Sitetxt-Diagnostics headers).
+  function showExportDiagnostics(r) {
+    let ds = [];
+    try { ds = JSON.parse(r.headers.get("Sitetxt-Diagnostics") || "[]"); } catch (e) { /* none */ }
+    const errors = Number(r.headers.get("Sitetxt-Errors") || "0");
+    const box = el("div", "export-diags", el("h2", "", "Export to " + $("format").value + " (" + count(errors, "error") + ")"));
+    const ul = el("ul", "diags");
+    for (const d of ds) ul.appendChild(el("li", "diag", el("span", "sev " + d.severity, d.severity), " ", lineLink(d.line, "line " + d.line + ":" + d.column), " ", d.message));
+    if (ds.length === 0) box.appendChild(el("p", "muted", "Nothing missing: the catalog has every field its format requires."));
+    else box.appendChild(ul);
+    const old = document.querySelector(".export-diags");
+    if (old) old.remove();
+    $("extra").prepend(box);
+    status(errors ? "Exported " + $("format").value + ", but " + count(errors, "field") + " it requires could not be written: see below." : "Exported " + $("format").value + ".", errors > 0);
+  }
+
+  // markOverflow marks each table that does not fit its column (it then
+  // scrolls sideways), after the browser has laid it out.
+  function markOverflow() {
+    requestAnimationFrame(() => {
+      for (const w of document.querySelectorAll(".table-wrap")) w.classList.toggle("overflows", w.scrollWidth > w.clientWidth + 1);
+    });
   }
 
   // ---- tabs and input -------------------------------------------------
@@ -466,7 +544,7 @@ function count(n, word) {
     $("audit").addEventListener("click", () => run(!withAudit));
     $("export").addEventListener("click", exportCatalog);
     for (const r of document.querySelectorAll('input[name="from"]')) r.addEventListener("change", () => { document.body.dataset.from = from(); writeAddress(); });
-    for (const id of ["text", "site", "agent", "urls", "base"]) $(id).addEventListener("input", () => { writeAddress(); soon(); });
+    for (const id of ["text", "site", "agent", "urls", "base", "publisher"]) $(id).addEventListener("input", () => { writeAddress(); soon(); });
     for (const c of document.querySelectorAll('input[name="profile"]')) c.addEventListener("change", () => { writeAddress(); soon(); });
     for (const id of ["text", "urls"]) $(id).addEventListener("keydown", (ev) => {
       if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); run(); }

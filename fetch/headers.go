@@ -1,0 +1,70 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+)
+
+// Head is a response's status and header fields, its body unread: what a
+// URL's own response says about itself (its media type and size, the
+// preferences it carries).
+type Head struct {
+	URL        string // the URL asked for
+	FinalURL   string // where the answer came from, after Redirects redirects
+	Redirects  int
+	HTTPStatus int
+	Header     http.Header
+	// ContentLength is the body's length as the response declares it, -1
+	// when it does not.
+	ContentLength int64
+}
+
+// Headers asks for rawURL's response header fields without its body:
+// HEAD, or a GET of its first byte (Range: bytes=0-0) when the server
+// refuses HEAD (405, 501). It uses the Fetcher's HTTP client, User-Agent,
+// redirect rules and Timeout, and never the cache. Any HTTP status is a
+// Head; a network failure is a *NetError, a redirect that is not followed
+// a *RedirectError.
+func (f *Fetcher) Headers(ctx context.Context, rawURL string) (*Head, error) {
+	u, err := fetchableURL(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	timeout := f.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	o := &outcome{}
+	do := func(method string) (*http.Response, error) {
+		req, err := f.request(ctx, u.String(), nil)
+		if err != nil {
+			return nil, err
+		}
+		req.Method = method
+		if method == http.MethodGet {
+			req.Header.Set("Range", "bytes=0-0")
+		}
+		return f.httpClient(o).Do(req)
+	}
+	resp, err := do(http.MethodHead)
+	if err == nil && (resp.StatusCode == http.StatusMethodNotAllowed || resp.StatusCode == http.StatusNotImplemented) {
+		resp.Body.Close()
+		o.redirects = 0
+		resp, err = do(http.MethodGet)
+	}
+	if err != nil {
+		var re *RedirectError
+		if errors.As(err, &re) {
+			return nil, re
+		}
+		return nil, netError(ctx, err, timeout)
+	}
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<10))
+	resp.Body.Close()
+	return &Head{URL: u.String(), FinalURL: resp.Request.URL.String(), Redirects: o.redirects,
+		HTTPStatus: resp.StatusCode, Header: resp.Header, ContentLength: resp.ContentLength}, nil
+}
