@@ -52,3 +52,21 @@ func ExampleDerive() {
 	// Output:
 	// train-ai=n, ai-use=y content-signal content-signal
 }
+
+// A Content-Usage header may arrive as several field lines: they are one
+// Dictionary, and a later value for a label replaces an earlier one.
+func ExampleParseField() {
+	u, err := aipref.ParseField([]string{"train-ai=n, search=y", "train-ai=y"})
+	fmt.Println(u, err)
+	// Output:
+	// train-ai=y, search=y <nil>
+}
+
+func ExampleRobotsTags() {
+	lines := []string{"noai, noimageai", "otherbot: noindex"}
+	for _, t := range aipref.RobotsTags("X-Robots-Tag", lines, "ExampleBot/1.0") {
+		fmt.Println(t.Directives)
+	}
+	// Output:
+	// [noai noimageai]
+}

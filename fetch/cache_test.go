@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -373,6 +374,24 @@ func TestRetryAfterHeader(t *testing.T) {
 			t.Errorf("retryAfter(%q) = %v, want %v", tt.v, got, tt.want)
 		}
 	}
+}
+
+// FuzzParseRetryAfter: any value reads as a pause within [0, MaxRetry],
+// or as none; a number of seconds reads as itself.
+func FuzzParseRetryAfter(f *testing.F) {
+	now := time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
+	for _, s := range []string{"120", " 3 ", "-1", "99999999999999999999", now.Add(time.Hour).Format(http.TimeFormat), "Sun, 06 Nov 1994 08:49:37 GMT", "soon"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		d, ok := ParseRetryAfter(v, now)
+		if !ok && d != 0 || d < 0 || d > MaxRetry {
+			t.Fatalf("ParseRetryAfter(%q) = %v, %v; want a pause within [0, %v], or none", v, d, ok, MaxRetry)
+		}
+		if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n >= 0 && n < 3600 && (!ok || d != time.Duration(n)*time.Second) {
+			t.Fatalf("ParseRetryAfter(%q) = %v, %v; want %d s", v, d, ok, n)
+		}
+	})
 }
 
 func FuzzCacheControl(f *testing.F) {

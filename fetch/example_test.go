@@ -64,3 +64,28 @@ func ExampleMemo_Get() {
 	// parse 2 false
 	// parse 2 true 1
 }
+
+// Headers asks a URL for its header fields without its body: here a page
+// that states its AI-usage preference (draft-ietf-aipref-attach-05
+// section 2) and refuses HEAD, so a one-byte GET is sent instead.
+func ExampleFetcher_Headers() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodHead {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		w.Header().Set("Content-Usage", "train-ai=n")
+		io.WriteString(w, "the article")
+	}))
+	defer srv.Close()
+
+	f := &fetch.Fetcher{UserAgent: "ExampleBot/1.0"}
+	h, err := f.Headers(context.Background(), srv.URL+"/article")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(h.HTTPStatus, h.Header.Get("Content-Usage"))
+	// Output:
+	// 200 train-ai=n
+}

@@ -26,21 +26,21 @@ import (
 // The lexer (lineLexer) therefore cuts the lines into runs, one token
 // each: a User-agent line and the User-agent lines and trivia after it
 // (Agentlines), a rule line and the rule lines and trivia after it
-// (Rulelines), or the lines outside every record (Gap, the BNF's
-// blankcomment and what stands among it): from a blank line, or the start
-// of the file, up to the next User-agent line. A token is its type and
-// its Pos, where its run's first line starts; it has no Value (participle
+// (Rulelines). The lines outside every record (a gap: the BNF's
+// blankcomment and what stands among it, from a blank line, or the start
+// of the file, up to the next User-agent line) are no token, as a lexer
+// skips white space: no production reads them, and a record's end is
+// where its last token's run ends (runEnd). A token is its type and its
+// Pos, where its run's first line starts; it has no Value (participle
 // boxes the value of every token it reads, and the run's lines are the
 // File's). Every Agentlines token is followed by a Rulelines one, an empty
 // run where the record has no rule line (the BNF asks for one; see record
-// below), so the production needs no alternative. Gap tokens are elided
-// (participle.Elide, and tokens below): no production reads them, but the
-// token after a record is the Gap that ends it, where its EndPos is.
+// below), so the production needs no alternative.
 //
-// The token stream is therefore always Gap? (Agentlines Rulelines Gap?)*
-// EOF, which is a robotstxt: the grammar cannot fail on it (TestLoadCorpus
-// and FuzzParse check it). Should it fail all the same, the parse keeps
-// what participle returned and says so in a diagnostic (CodeGrammar).
+// The token stream is therefore always (Agentlines Rulelines)* EOF, which
+// is a robotstxt: the grammar cannot fail on it (TestLoadCorpus and
+// FuzzParse check it). Should it fail all the same, the parse keeps what
+// participle returned and says so in a diagnostic (CodeGrammar).
 
 // robotstxt is the whole file: the drafts' records (Record) and the gaps
 // between them.
@@ -81,10 +81,9 @@ type robotstxt struct {
 
 // record is the node participle builds for a record: the Record the tree
 // shows, and the tokens participle sets on the node (Tokens: the
-// record's Agentlines and Rulelines, a part of the token stream), which
-// File.span turns into the Record's positions: the first token's, and
-// the next token's in the stream (the Gap that ends the record, the next
-// record or EOF). participle's tokens stay here: none of its types leave
+// record's Agentlines and Rulelines), which File.span turns into the
+// Record's positions: where the first token's run starts and where the
+// last one's ends. participle's tokens stay here: none of its types leave
 // the package. (participle boxes the tokens' slice once per record, where
 // Pos and EndPos fields cost a boxed lexer.Position each, and Pos one
 // more on the repetition's last, failing try.)
@@ -98,14 +97,13 @@ type record struct {
 // symbols names the terminals: each is a run of lines (see above).
 var symbols = map[string]lexer.TokenType{
 	"EOF":        lexer.EOF,
-	"Gap":        tGap,
 	"Agentlines": tAgent,
 	"Rulelines":  tRule,
 }
 
 // The classes of line, and the token types: the class of a run's first
-// line. Trivia (tOther) starts no run of its own except at the start of
-// the file, where it starts a gap.
+// line. Trivia (tOther) starts no run of its own; a blank line (tGap)
+// starts a gap, which is no token.
 const (
 	tOther lexer.TokenType = iota + 1
 	tGap
@@ -130,20 +128,23 @@ func classOf(l *Line) lexer.TokenType {
 	return tOther
 }
 
-// lineLexer is the participle lexer: one token per run of lines (Gap,
-// Agentlines, Rulelines), and an empty Rulelines run after an Agentlines
-// run that a blank line or the end of the file follows.
+// lineLexer is the participle lexer: one token per run of lines
+// (Agentlines, Rulelines), an empty Rulelines run after an Agentlines run
+// that a blank line or the end of the file follows, and none for a gap.
 type lineLexer struct {
 	name  string
 	src   string // the text the lines cover
 	lines []*Line
 	next  int
 	last  lexer.TokenType // the last token's type
-	n     int             // how many tokens Next returned
 }
 
 func (l *lineLexer) Next() (lexer.Token, error) {
-	l.n++
+	if l.last != tAgent {
+		for l.next < len(l.lines) && classOf(l.lines[l.next]) != tAgent {
+			l.next++ // a gap: no token
+		}
+	}
 	if l.next == len(l.lines) {
 		if l.last == tAgent {
 			return l.emptyRule(), nil // the file ends after the User-agent lines
@@ -151,26 +152,27 @@ func (l *lineLexer) Next() (lexer.Token, error) {
 		return lexer.Token{Type: lexer.EOF, Pos: l.pos(l.next)}, nil
 	}
 	c := classOf(l.lines[l.next])
-	if l.next == 0 && c != tAgent {
-		c = tGap // the lines before the first record
-	}
 	if l.last == tAgent && c != tRule {
 		// A blank line after the User-agent lines: no rule line.
 		return l.emptyRule(), nil
 	}
 	start := l.next
-	l.next++
-	for l.next < len(l.lines) {
-		k := classOf(l.lines[l.next])
-		if c == tGap && k != tAgent || k == c || k == tOther {
-			l.next++
-			continue
-		}
-		break
-	}
+	l.next = runEnd(l.lines, start+1, c)
 	l.last = c
 	p := l.pos(start)
 	return lexer.Token{Type: c, Pos: p}, nil
+}
+
+// runEnd returns the index of the line after the run of class c (tAgent
+// or tRule) that continues at line i: the run goes on over lines of its
+// class and trivia.
+func runEnd(lines []*Line, i int, c lexer.TokenType) int {
+	for ; i < len(lines); i++ {
+		if k := classOf(lines[i]); k != c && k != tOther {
+			break
+		}
+	}
+	return i
 }
 
 // emptyRule returns the empty Rulelines run of a record with no rule line.
@@ -221,11 +223,8 @@ func (lineDefinition) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
 	return &lineLexer{name: filename, src: s.src, lines: s.lines}, nil
 }
 
-// tokens reads the token stream of lx for participle, with the Gap
-// tokens elided as the parser is told (participle.Elide): they stay in the
-// stream, so that a Record's EndPos is where the Gap after it starts, but
-// no production reads them.
-func tokens(lx lexer.Lexer) (*lexer.PeekingLexer, error) { return lexer.Upgrade(lx, tGap) }
+// tokens reads the token stream of lx for participle.
+func tokens(lx lexer.Lexer) (*lexer.PeekingLexer, error) { return lexer.Upgrade(lx) }
 
 var (
 	parserOnce sync.Once
@@ -234,7 +233,7 @@ var (
 
 func theParser() *participle.Parser[robotstxt] {
 	parserOnce.Do(func() {
-		parser = participle.MustBuild[robotstxt](participle.Lexer(lineDefinition{}), participle.Elide("Gap"))
+		parser = participle.MustBuild[robotstxt](participle.Lexer(lineDefinition{}))
 	})
 	return parser
 }

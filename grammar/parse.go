@@ -86,15 +86,15 @@ func (f *File) build(s *scanner, slab *fileSlab, src string) {
 	}
 	slab.lx.name, slab.lx.src, slab.lx.lines = f.Name, src, f.Lines
 	lex, _ := tokens(&slab.lx) // lineLexer.Next returns no error
-	f.tree(s, lex, slab.lx.n, endPos(src, f.Lines), slab.recs[:0])
+	f.tree(s, lex, endPos(src, f.Lines), slab.recs[:0])
 }
 
-// tree runs the participle grammar over the token stream lex, of count
-// tokens: the Records it returns are the file's. A grammar error (on the
+// tree runs the participle grammar over the token stream lex: the
+// Records it returns are the file's. A grammar error (on the
 // lexer's tokens there is none: see robotstxt) is a diagnostic at the
 // token where it stopped, or at end; the records participle built whole
 // up to it are kept.
-func (f *File) tree(s *scanner, lex *lexer.PeekingLexer, count int, end Pos, recs []*Record) {
+func (f *File) tree(s *scanner, lex *lexer.PeekingLexer, end Pos, recs []*Record) {
 	tree, err := theParser().ParseFromLexer(lex)
 	if err != nil {
 		var perr participle.Error
@@ -111,15 +111,12 @@ func (f *File) tree(s *scanner, lex *lexer.PeekingLexer, count int, end Pos, rec
 		recs = make([]*Record, 0, len(tree.Records))
 	}
 	var agents []*Line // the slab of the records whose Agents are not a part of their Lines
-	stream := lex.Range(0, lexer.RawCursor(count))
-	next := 0 // in stream: the records are in its order
 	for _, n := range tree.Records {
 		if len(n.Tokens) == 0 {
 			continue // a record the failed parse left unfinished
 		}
 		recs = append(recs, &n.Record)
-		next = after(stream, next, n.Tokens)
-		agents = f.span(n, stream[next].Pos, agents)
+		agents = f.span(n, agents)
 		n.Tokens = nil // the File keeps the node, not the token stream
 	}
 	if len(recs) > 0 {
@@ -127,44 +124,28 @@ func (f *File) tree(s *scanner, lex *lexer.PeekingLexer, count int, end Pos, rec
 	}
 }
 
-// first returns the index in toks, a record's tokens, of its Agentlines
-// token: participle's Tokens start where the record's try started, at
-// the Gap before it if there is one.
-func first(toks []lexer.Token) int {
-	for i, t := range toks {
-		if t.Type != tGap {
-			return i
-		}
-	}
-	return 0
-}
-
-// after returns the index in stream, at or after from, of the token
-// just after toks, a record's tokens, in it.
-func after(stream []lexer.Token, from int, toks []lexer.Token) int {
-	k := first(toks)
-	for i := from; i < len(stream); i++ {
-		if stream[i].Type == tAgent && stream[i].Pos == toks[k].Pos {
-			return min(i+len(toks)-k, len(stream)-1)
-		}
-	}
-	return len(stream) - 1 // EOF, which never comes to it
-}
-
-// span sets the Record of a node participle built: its positions (its
-// first token's, and next, the next token's in the stream), its Lines (the file's lines
+// span sets the Record of a node participle built: its positions (where
+// its first token's run starts, and where its last token's run ends: a
+// line's start, or the end of the input), its Lines (the file's lines
 // from Pos up to EndPos) and its Agents (taken from the slab agents, see
 // agentLines).
-func (f *File) span(n *record, next lexer.Position, agents []*Line) []*Line {
+func (f *File) span(n *record, agents []*Line) []*Line {
 	r := &n.Record
-	p := n.Tokens[first(n.Tokens)].Pos
+	p, q := n.Tokens[0].Pos, n.Tokens[len(n.Tokens)-1].Pos
 	r.Pos = Pos{Offset: p.Offset, Line: p.Line, Column: p.Column}
-	r.EndPos = Pos{Offset: next.Offset, Line: next.Line, Column: next.Column}
-	// EndPos is where a line starts (a Gap or the next record), or the
-	// end of the input.
-	start, end := r.Pos.Line-1, r.EndPos.Line-1
-	if end >= len(f.Lines) || f.Lines[end].Pos.Offset != r.EndPos.Offset {
-		end = len(f.Lines)
+	// q is where the Rulelines run starts, or for an empty run the line
+	// after the User-agent lines or the end of the input.
+	start, end := p.Line-1, q.Line-1
+	switch {
+	case end >= len(f.Lines) || f.Lines[end].Pos.Offset != q.Offset:
+		end = len(f.Lines) // the end of the input
+	case classOf(f.Lines[end]) == tRule:
+		end = runEnd(f.Lines, end+1, tRule)
+	}
+	if end < len(f.Lines) {
+		r.EndPos = f.Lines[end].Pos
+	} else {
+		r.EndPos = endPos("", f.Lines) // records have lines: src is not read
 	}
 	r.Lines = f.Lines[start:end:end]
 	r.Agents, agents = f.agentLines(r.Lines, agents)

@@ -3,8 +3,11 @@ package pace_test
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"time"
 
+	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/pace"
 	"github.com/sitetxt/sitetxt/robots"
@@ -46,4 +49,45 @@ func ExampleNewMemory() {
 	// wait about 1s
 	// wait about 2s
 	// paused for 2m0s by retry-after
+}
+
+// A crawler decides each URL with a robots.Client, reads the pace the
+// site asks of it, waits for its slot and reports what the site answered.
+// Here the site (a loopback server) asks for one request a second.
+func Example_crawler() {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			fmt.Fprint(w, "User-agent: *\nDisallow: /private/\nCrawl-delay: 1\n")
+			return
+		}
+		fmt.Fprint(w, "a page")
+	}))
+	defer site.Close()
+	client := &robots.Client{Fetcher: &fetch.Fetcher{UserAgent: "ExampleBot/1.0"}}
+	pacer := pace.NewMemory(pace.Options{}) // a fleet: redispace.New
+	reading := pace.Reading{}
+	ctx := context.Background()
+	for _, path := range []string{"/a", "/private/b", "/c"} {
+		url := site.URL + path
+		a, err := client.Check(ctx, "ExampleBot", url)
+		if err != nil || !a.Allowed {
+			fmt.Println(path, "disallowed: nothing reserved")
+			continue
+		}
+		p := reading.Of(a.Policy(), "ExampleBot")
+		s, _ := pace.Site(url)
+		wait, _ := pacer.Acquire(ctx, s, p)
+		time.Sleep(wait)
+		resp, err := http.Get(url)
+		if err != nil {
+			continue
+		}
+		resp.Body.Close()
+		pacer.Report(ctx, s, resp.StatusCode, resp.Header.Get("Retry-After"))
+		fmt.Println(path, resp.StatusCode, "paced by", p.Source, p.Interval, "waited:", wait > 0)
+	}
+	// Output:
+	// /a 200 paced by crawl-delay 1s waited: false
+	// /private/b disallowed: nothing reserved
+	// /c 200 paced by crawl-delay 1s waited: true
 }

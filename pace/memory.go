@@ -15,7 +15,7 @@ import (
 //
 // A fleet of processes each with its own Memory would send a site one
 // request per process per interval: use a shared Pacer
-// (rediscache.Cache.Pacer) there, unless each site is crawled by one
+// (pace/redispace) there, unless each site is crawled by one
 // process only.
 type Memory struct {
 	opts   Options
@@ -84,7 +84,7 @@ func (sh *shard) sweep(now int64) {
 	sh.sweepAt = max(64, 2*len(sh.sites))
 }
 
-// Acquire reserves the site's next slot: at least p.Interval after the
+// Acquire reserves the site's next slot: at least p.Spacing() after the
 // last one, not before a pause ends, in p.Window.
 func (m *Memory) Acquire(ctx context.Context, site string, p Pace) (time.Duration, error) {
 	if err := ctx.Err(); err != nil {
@@ -95,12 +95,12 @@ func (m *Memory) Acquire(ctx context.Context, site string, p Pace) (time.Duratio
 	defer sh.mu.Unlock()
 	start := now.UnixNano()
 	if st.last != 0 {
-		start = max(start, st.last+int64(p.Interval))
+		start = max(start, st.last+int64(p.Spacing()))
 	}
 	start = max(start, st.paused)
 	start = p.Window.Next(time.Unix(0, start)).UnixNano()
 	st.last = start
-	st.keep = max(st.keep, start+int64(p.Interval))
+	st.keep = max(st.keep, start+int64(p.Spacing()))
 	return time.Duration(start - now.UnixNano()), nil
 }
 
@@ -112,7 +112,7 @@ func (m *Memory) Reserved(site string, start time.Time, p Pace) {
 	sh, st := m.site(site, m.opts.Now().UnixNano())
 	defer sh.mu.Unlock()
 	st.last = max(st.last, at)
-	st.keep = max(st.keep, at+int64(p.Interval))
+	st.keep = max(st.keep, at+int64(p.Spacing()))
 }
 
 // Report pauses the site as Classify reads the answer: for its

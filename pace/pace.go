@@ -20,7 +20,7 @@
 //     other answer ends the backoff.
 //
 // Memory is the Pacer of one process, and of crawlers that already send
-// each host to one worker. rediscache.Cache.Pacer is the Pacer of a fleet:
+// each host to one worker. Package pace/redispace is the Pacer of a fleet:
 // one Lua script reserves a slot atomically in Redis, so that the site
 // sees its requests spaced as it asked however many processes crawl it
 // (docs/fleet.md).
@@ -55,6 +55,13 @@ type Pacer interface {
 type Pace struct {
 	// Interval is the least time between the starts of two requests.
 	Interval time.Duration
+	// Slack is added to a non-zero Interval between two slots: a site
+	// measures when requests arrive, and the time between a Pacer's
+	// answer and the request it allows varies (scheduling, the network),
+	// so a request that leaves late would bring the next one closer than
+	// asked. With Slack s, two requests arrive at least Interval apart
+	// while their delays differ by less than s.
+	Slack time.Duration
 	// Window, when set, is the time of day requests may start in
 	// (Visit-time); outside it a slot waits for the window to open.
 	Window *Window
@@ -66,6 +73,15 @@ type Pace struct {
 	// Diagnostics say where the pace differs from what the file asks: a
 	// value over the cap, lines the reading ignores.
 	Diagnostics grammar.Diagnostics
+}
+
+// Spacing is the time a Pacer leaves between two slots: Interval plus
+// Slack, or 0 when Interval is 0.
+func (p Pace) Spacing() time.Duration {
+	if p.Interval <= 0 {
+		return 0
+	}
+	return p.Interval + p.Slack
 }
 
 // Window is a Visit-time window: From and To are minutes after midnight
@@ -96,6 +112,8 @@ const (
 	DefaultInterval = time.Second
 	// DefaultMax caps what a site may ask: a slower pace is read as this.
 	DefaultMax = time.Minute
+	// DefaultSlack is Pace.Slack unless Reading says otherwise.
+	DefaultSlack = 50 * time.Millisecond
 )
 
 // Lines says which sites' pace lines a Reading honours.
@@ -143,6 +161,8 @@ type Reading struct {
 	Max time.Duration
 	// Lines says whether the site's lines are honoured.
 	Lines Lines
+	// Slack is the Pace's Slack; 0 means DefaultSlack, negative none.
+	Slack time.Duration
 }
 
 func (r Reading) defaults() Reading {
@@ -156,6 +176,12 @@ func (r Reading) defaults() Reading {
 		r.Max = DefaultMax
 	}
 	r.Default = min(r.Default, r.Max)
+	switch {
+	case r.Slack == 0:
+		r.Slack = DefaultSlack
+	case r.Slack < 0:
+		r.Slack = 0
+	}
 	return r
 }
 
@@ -166,7 +192,7 @@ func (r Reading) defaults() Reading {
 // pol (no robots.txt, or one that does not parse) gets the Default.
 func (r Reading) Of(pol *robots.Policy, agent string) Pace {
 	r = r.defaults()
-	p := Pace{Interval: r.Default, Source: "default"}
+	p := Pace{Interval: r.Default, Slack: r.Slack, Source: "default"}
 	if pol == nil {
 		return p
 	}

@@ -1,9 +1,6 @@
 package robots
 
 import (
-	"encoding/base64"
-	"encoding/json"
-	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -11,20 +8,6 @@ import (
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/shareddata"
 )
-
-// peerCase is one check of ../shared/peer-suites/cases.json: an
-// allow/disallow assertion from another parser's own test suite.
-type peerCase struct {
-	ID        string            `json:"id"`
-	Source    string            `json:"source"`
-	Robots    string            `json:"robots"`
-	RobotsB64 string            `json:"robots_b64"`
-	Agent     string            `json:"agent"`
-	URL       string            `json:"url"`
-	Expected  bool              `json:"expected"`
-	Profile   string            `json:"profile"`
-	Triage    map[string]string `json:"triage"`
-}
 
 // accidental are the checks that agreed when cases.json was made only
 // because the old product-token cut at the first digit merged crawler
@@ -46,14 +29,7 @@ var accidental = map[string]string{
 // and docs/profiles.md says why for each kind ("Other parsers' test
 // suites").
 func TestPeerSuites(t *testing.T) {
-	data, err := os.ReadFile(shareddata.Path("peer-suites/cases.json"))
-	if err != nil {
-		t.Skipf("../shared/peer-suites/cases.json is absent (%v): the peer-suite checks need the shared data", err)
-	}
-	var cases []peerCase
-	if err := json.Unmarshal(data, &cases); err != nil {
-		t.Fatal(err)
-	}
+	cases := shareddata.PeerCases(t)
 	type tally struct{ agree, differ int }
 	byClass := map[string]*tally{}
 	differing := map[string]int{} // (b)/(c) reasons we still differ on
@@ -62,13 +38,7 @@ func TestPeerSuites(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.ID, err)
 		}
-		src := []byte(c.Robots)
-		if c.RobotsB64 != "" {
-			if src, err = base64.StdEncoding.DecodeString(c.RobotsB64); err != nil {
-				t.Fatalf("%s: %v", c.ID, err)
-			}
-		}
-		pol := Compile(grammar.Parse(c.ID, src, grammar.Options{}), p)
+		pol := Compile(grammar.Parse(c.ID, []byte(c.Robots), grammar.Options{}), p)
 		got := pol.Allowed(c.Agent, c.URL)
 		triage := c.Triage[c.Profile]
 		if r, ok := accidental[c.ID]; ok && triage == "" {

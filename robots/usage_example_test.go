@@ -40,3 +40,28 @@ func ExamplePolicy_Licenses() {
 	// Output:
 	// https://example.com/license.xml line 1
 }
+
+// A Content-Signal line before any User-agent line speaks for the whole
+// origin; one in a group for that group's crawlers. Agent.Usage combines
+// those that apply to a crawler.
+func ExamplePolicy_Signals() {
+	f := grammar.ParseString("robots.txt", `Content-Signal: ai-train=no, use=reference
+
+User-agent: *
+Allow: /
+
+User-agent: ExampleBot
+Content-Signal: search=yes
+Allow: /
+`, grammar.Options{})
+	pol := robots.Compile(f, robots.RFC9309)
+	for _, s := range pol.Signals() {
+		fmt.Println("origin:", s.Signals, "line", s.Line.Pos.Line)
+	}
+	fmt.Println("ExampleBot:", pol.Agent("ExampleBot").Usage("/page").Signal)
+	fmt.Println("OtherBot:", pol.Agent("OtherBot").Usage("/page").Signal)
+	// Output:
+	// origin: ai-train=no, use=reference line 1
+	// ExampleBot: search=yes, ai-train=no, use=reference
+	// OtherBot: ai-train=no, use=reference
+}

@@ -132,6 +132,8 @@ func TestUsageRules(t *testing.T) {
 		{"origin and group combine", "Content-Signal: ai-train=yes, use=full\nUser-agent: *\nContent-Signal: ai-train=no\n", "*", "/x", Google, true, "", "ai-train=no, use=full"},
 		{"between records: the origin's under draft", "User-agent: a\nDisallow: /p\n\nContent-Signal: ai-train=no\n\nUser-agent: b\nDisallow: /q\n", "b", "/x", Draft, true, "", "ai-train=no"},
 		{"after a blank line: still the group's under rfc9309", "User-agent: a\nDisallow: /p\n\nContent-Signal: ai-train=no\n\nUser-agent: b\nDisallow: /q\n", "b", "/x", RFC9309, true, "", ""},
+		{"after a blank line: still the group's under google", "User-agent: a\nDisallow: /p\n\nContent-Signal: ai-train=no\n\nUser-agent: b\nDisallow: /q\n", "b", "/x", Google, true, "", ""},
+		{"between records: the origin's under norobots", "User-agent: a\nDisallow: /p\n\nContent-Signal: ai-train=no\n\nUser-agent: b\nDisallow: /q\n", "b", "/x", NoRobots, true, "", "ai-train=no"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -231,6 +231,19 @@ func (c *Cache) call(ctx context.Context, fn func(ctx context.Context) error) er
 	return err
 }
 
+// Do runs fn's commands on the Cache's Redis as the Cache runs its own:
+// with its deadline (Options.Timeout), not at all while Redis is backed
+// off (ErrUnavailable), and counted in Stats and Up, a failure starting
+// the backoff. It is for other stores on the same Redis (the fleet's
+// pacer, pace/redispace), whose keys should start with Prefix. An error
+// that is the caller's own (ctx ended) says nothing about Redis.
+func (c *Cache) Do(ctx context.Context, fn func(ctx context.Context, rdb redis.UniversalClient) error) error {
+	return c.call(ctx, func(ctx context.Context) error { return fn(ctx, c.rdb) })
+}
+
+// Prefix returns the prefix of the Cache's keys (Options.Prefix).
+func (c *Cache) Prefix() string { return c.opts.Prefix }
+
 // record notes whether a command reached Redis, logging a change of state.
 func (c *Cache) record(err error) {
 	if err == nil || errors.Is(err, redis.Nil) {

@@ -2,6 +2,7 @@ package rediscache_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/sitetxt/sitetxt/cache/rediscache"
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/internal/redistest"
@@ -394,4 +396,29 @@ func TestRedisSlow(t *testing.T) {
 func TestMain(m *testing.M) {
 	rediscache.LogDriverTo(slog.New(slog.DiscardHandler)) // no pool messages from the tests that stop Redis
 	os.Exit(m.Run())
+}
+
+// TestDo: another store's commands run with the Cache's deadline and
+// backoff, and count in its Stats and Up.
+func TestDo(t *testing.T) {
+	srv := redistest.Start(t)
+	rc, err := rediscache.Open(srv.URL(), rediscache.Options{Backoff: time.Hour, Timeout: 5 * time.Second, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	ctx := context.Background()
+	set := func(ctx context.Context, rdb redis.UniversalClient) error {
+		return rdb.Set(ctx, rc.Prefix()+"other", "v", time.Minute).Err()
+	}
+	if err := rc.Do(ctx, set); err != nil || !rc.Up() {
+		t.Fatalf("Do() = %v, Up() = %v; want nil, true", err, rc.Up())
+	}
+	srv.Stop()
+	if err := rc.Do(ctx, set); err == nil || rc.Up() || rc.Stats().Errors != 1 {
+		t.Errorf("Do() with Redis stopped = %v, Up() = %v, Stats().Errors = %d; want an error, false, 1", err, rc.Up(), rc.Stats().Errors)
+	}
+	if err := rc.Do(ctx, set); !errors.Is(err, rediscache.ErrUnavailable) {
+		t.Errorf("Do() while backed off = %v, want ErrUnavailable", err)
+	}
 }

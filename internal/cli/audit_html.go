@@ -62,6 +62,8 @@ td.selected { box-shadow: inset 0 0 0 2px #228; }
 <h2>{{$rep.Source}} <small>(profile {{$rep.Profile}})</small></h2>
 <ul class="verdicts">{{range $rep.Categories}}<li data-category="{{.Category}}" data-blocked="{{.Blocked}}" data-crawlers="{{.Crawlers}}">{{.Verdict}}</li>{{end}}</ul>
 {{with $rep.Licenses}}<p>License (RSL): {{range .}}<a href="{{.Value}}">{{.Value}}</a> (line {{.Line}}) {{end}}</p>{{end}}
+{{with $rep.Unknown}}<p>Crawlers the registry does not know: {{range .}}{{.Value}} (line {{.Line}}) {{end}}</p>{{end}}
+<p class="muted">Registry: {{$rep.Registry.Crawlers}} crawlers from {{$rep.Registry.Source}}, read {{$rep.Registry.Date}}.</p>
 {{if $rep.Disagree}}<p class="disagree-note">The profiles disagree about {{$rep.Disagree}} {{if eq $rep.Disagree 1}}crawler{{else}}crawlers{{end}} (dashed cells).</p>{{end}}
 <div class="detail" aria-live="polite">Click a cell to see the line that decides it.</div>
 <table class="matrix">

@@ -303,7 +303,12 @@ func TestExportsNeedAbsoluteURLs(t *testing.T) {
 			t.Errorf("datasets -o %s without --base = exit %d, stderr %q; want exit 1, the document, and an error pointing to --base", f, code, errOut)
 		}
 	}
-	_, errOut, code := runCLI(t, "", "datasets", "-o", "datajson", "--base", "https://example.org/data.txt", "--publisher", "P", "--contact", "C", "--contact-email", "c@example.org", file)
+	// DCAT: a file read from disk gets its IRIs from --base.
+	out, errOut, code := runCLI(t, "", "datasets", "-o", "dcat", "--base", "https://example.org/d/data.txt", "--publisher", "P", "--contact", "C", "--contact-email", "c@example.org", file)
+	if !strings.Contains(out, `"@id": "https://example.org/d/data.txt#a"`) || !strings.Contains(out, `"@id": "https://example.org/d/a.csv"`) || strings.Contains(errOut, "no IRI") {
+		t.Errorf("datasets -o dcat --base = exit %d, stderr %q; want the dataset's IRI and its file's from --base:\n%s", code, errOut, out)
+	}
+	_, errOut, code = runCLI(t, "", "datasets", "-o", "datajson", "--base", "https://example.org/data.txt", "--publisher", "P", "--contact", "C", "--contact-email", "c@example.org", file)
 	if code != ExitFindings || !strings.Contains(errOut, "no mediaType for https://example.org/b.weird") || strings.Contains(errOut, "a.csv") {
 		t.Errorf("datasets -o datajson = exit %d, stderr %q; want exit 1 naming b.weird's missing mediaType", code, errOut)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/decision"
 	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
@@ -208,7 +209,7 @@ func fetchOne(ff *fetchFlags, site, url string, k *manifest.Kind) fetchReport {
 	rep := fetchReport{Site: site, Manifest: k.File, URL: url, Mode: reader, Status: r.Status.String(),
 		Reason: r.Reason, HTTPStatus: r.HTTPStatus, FinalURL: r.FinalURL, Redirects: r.Redirects, Size: len(r.Body),
 		Truncated: r.Truncated, ContentType: r.ContentType, FromCache: r.FromCache, Revalidated: r.Revalidated,
-		Stale: r.Stale, FetchedAt: timePtr(r.FetchedAt), Expires: timePtr(r.Expires), RetryAfter: timePtr(r.RetryAfter)}
+		Stale: r.Stale, FetchedAt: decision.TimeOf(r.FetchedAt), Expires: decision.TimeOf(r.Expires), RetryAfter: decision.TimeOf(r.RetryAfter)}
 	if r.Err != nil {
 		rep.Error = r.Err.Error()
 		rep.failed = !r.Stale
@@ -220,14 +221,6 @@ func fetchOne(ff *fetchFlags, site, url string, k *manifest.Kind) fetchReport {
 		rep.Errors, rep.Warnings = ds.Count(grammar.Error), ds.Count(grammar.Warning)
 	}
 	return rep
-}
-
-func timePtr(t time.Time) *time.Time {
-	if t.IsZero() {
-		return nil
-	}
-	u := t.UTC().Truncate(time.Second)
-	return &u
 }
 
 func printFetchReport(out io.Writer, r *fetchReport) {

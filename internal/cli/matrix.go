@@ -187,20 +187,7 @@ func matrixRun(opts *matrixOptions) error {
 			}
 			return cw.write(row...)
 		}
-		var b strings.Builder
-		for _, d := range ds {
-			w := verdictWord(d.Allowed)
-			b.WriteString(st.verdict(d.Allowed, w, w))
-			b.WriteString(strings.Repeat(" ", width-len(w)+2))
-		}
-		b.WriteString(shownURL(u))
-		b.WriteByte('\n')
-		for i, d := range ds {
-			if !d.Allowed {
-				fmt.Fprintf(&b, "  why: %s: %s\n", visible(agents[i]), decisionWhy(src.name, d))
-			}
-		}
-		if _, err := io.WriteString(out.w, b.String()); err != nil {
+		if _, err := io.WriteString(out.w, matrixRow(st, width, src.name, u, agents, ds)); err != nil {
 			return err
 		}
 		return out.end()
@@ -212,4 +199,23 @@ func matrixRun(opts *matrixOptions) error {
 		return err
 	}
 	return exitWith(failure, disallowed, urls)
+}
+
+// matrixRow is one URL's row for people: a fixed-width verdict per agent,
+// the URL, then a "why:" line per agent it is disallowed for.
+func matrixRow(st style, width int, file, u string, agents []string, ds []robots.Decision) string {
+	var b strings.Builder
+	for _, d := range ds {
+		w := verdictWord(d.Allowed)
+		b.WriteString(st.verdict(d.Allowed, w, w))
+		b.WriteString(strings.Repeat(" ", width-len(w)+2))
+	}
+	b.WriteString(shownURL(u))
+	b.WriteByte('\n')
+	for i, d := range ds {
+		if !d.Allowed {
+			fmt.Fprintf(&b, "  why: %s: %s\n", visible(agents[i]), decisionWhy(file, d))
+		}
+	}
+	return b.String()
 }

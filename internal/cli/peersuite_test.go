@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -23,22 +22,7 @@ import (
 // the site's root (issue 35, item 1; refusing them lost 8 checks). It logs
 // the agreement per profile.
 func TestCheckPeerSuites(t *testing.T) {
-	data, err := os.ReadFile(shareddata.Path("peer-suites/cases.json"))
-	if err != nil {
-		t.Skipf("../shared/peer-suites/cases.json is absent (%v): the peer-suite checks need the shared data", err)
-	}
-	var cases []struct {
-		ID        string `json:"id"`
-		Robots    string `json:"robots"`
-		RobotsB64 string `json:"robots_b64"`
-		Agent     string `json:"agent"`
-		URL       string `json:"url"`
-		Expected  bool   `json:"expected"`
-		Profile   string `json:"profile"`
-	}
-	if err := json.Unmarshal(data, &cases); err != nil {
-		t.Fatal(err)
-	}
+	cases := shareddata.PeerCases(t)
 	// One run per file, agent and profile, its URLs named on the command
 	// line (528 runs); the file is written once.
 	type group struct {
@@ -49,13 +33,6 @@ func TestCheckPeerSuites(t *testing.T) {
 	seen := map[[3]string]*group{}
 	for i, c := range cases {
 		src := c.Robots
-		if c.RobotsB64 != "" {
-			b, err := base64.StdEncoding.DecodeString(c.RobotsB64)
-			if err != nil {
-				t.Fatalf("%s: %v", c.ID, err)
-			}
-			src = string(b)
-		}
 		k := [3]string{src, c.Agent, c.Profile}
 		g := seen[k]
 		if g == nil {

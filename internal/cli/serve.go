@@ -18,6 +18,7 @@ import (
 	"github.com/sitetxt/sitetxt/cache/rediscache"
 	"github.com/sitetxt/sitetxt/internal/serve"
 	"github.com/sitetxt/sitetxt/pace"
+	"github.com/sitetxt/sitetxt/pace/redispace"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
 )
@@ -50,6 +51,7 @@ type serveOptions struct {
 	PaceDefault  time.Duration
 	PaceMax      time.Duration
 	PaceLines    string
+	PaceSlack    time.Duration
 
 	// ready, when set, is called with the address listened on (tests).
 	ready func(addr string)
@@ -83,7 +85,7 @@ decision of /v1/check for the URL and, when it may be fetched, "wait_ms"
 (0: fetch now), the wait for the slot it reserved for the caller, spaced
 as the agent's group asks (Crawl-delay, Request-rate, Visit-time;
 --pace-default when it asks for nothing, at most --pace-max, read as
---pace-lines says). POST /v1/report {"url", "status", "retry_after"} feeds
+--pace-lines says, with --pace-slack between two slots). POST /v1/report {"url", "status", "retry_after"} feeds
 back what a fetch answered: a 429 or 503 with Retry-After pauses the site,
 repeated 5xx back off. With --redis the slots and pauses are the fleet's;
 while Redis is down each process paces on its own.
@@ -138,6 +140,7 @@ with status 499 when the client did not receive the whole answer.`,
 	fl.DurationVar(&opts.Grace, "grace", 30*time.Second, "on SIGTERM, how long to wait for requests in flight")
 	fl.DurationVar(&opts.PaceDefault, "pace-default", pace.DefaultInterval, "POST /v1/acquire: the least time between two fetches from a site whose robots.txt asks for none (0: none)")
 	fl.DurationVar(&opts.PaceMax, "pace-max", pace.DefaultMax, "POST /v1/acquire: the slowest pace a site may ask for; a longer Crawl-delay or Request-rate is paced at this, with a diagnostic")
+	fl.DurationVar(&opts.PaceSlack, "pace-slack", pace.DefaultSlack, "POST /v1/acquire: time added between two slots at a site, for the crawlers' jitter between an answer and the request (0: none)")
 	fl.StringVar(&opts.PaceLines, "pace-lines", "profile", "POST /v1/acquire: which profiles honour Crawl-delay, Request-rate and Visit-time: profile (all but google, whose crawlers ignore them), always or never")
 	fl.StringVar(&opts.LogFormat, "log-format", "text", "log format: text or json")
 	fl.StringVar(&opts.LogLevel, "log-level", "info", "least level logged: debug, info, warn or error")
@@ -190,7 +193,7 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 			return err
 		}
 		defer rc.Close()
-		cfg.Cache, cfg.Redis, cfg.Pacer = rc, rc, rc.Pacer(pace.Options{})
+		cfg.Cache, cfg.Redis, cfg.Pacer = rc, rc, redispace.New(rc, pace.Options{})
 	}
 	ln, err := net.Listen("tcp", opts.Listen)
 	if err != nil {
@@ -231,12 +234,15 @@ func paceReading(opts *serveOptions) (pace.Reading, error) {
 	if err != nil {
 		return pace.Reading{}, usageError("--pace-lines: %v", err)
 	}
-	if opts.PaceDefault < 0 || opts.PaceMax < 0 {
-		return pace.Reading{}, usageError("--pace-default and --pace-max must not be negative")
+	if opts.PaceDefault < 0 || opts.PaceMax < 0 || opts.PaceSlack < 0 {
+		return pace.Reading{}, usageError("--pace-default, --pace-max and --pace-slack must not be negative")
 	}
-	r := pace.Reading{Default: opts.PaceDefault, Max: opts.PaceMax, Lines: lines}
+	r := pace.Reading{Default: opts.PaceDefault, Max: opts.PaceMax, Lines: lines, Slack: opts.PaceSlack}
 	if r.Default == 0 {
 		r.Default = -1 // none
+	}
+	if r.Slack == 0 {
+		r.Slack = -1 // none
 	}
 	return r, nil
 }

@@ -70,7 +70,7 @@ func FetchOf(r *fetch.Result) *Fetch {
 		return nil
 	}
 	v := &Fetch{URL: r.URL, Status: r.HTTPStatus, Meaning: r.Status.String(), FromCache: r.FromCache,
-		FetchedAt: timeOf(r.FetchedAt), Expires: timeOf(r.Expires)}
+		FetchedAt: TimeOf(r.FetchedAt), Expires: TimeOf(r.Expires)}
 	if r.Err != nil {
 		v.Error = r.Err.Error()
 	}
@@ -78,7 +78,7 @@ func FetchOf(r *fetch.Result) *Fetch {
 }
 
 // timeOf is t in UTC, nil for the zero time.
-func timeOf(t time.Time) *time.Time {
+func TimeOf(t time.Time) *time.Time {
 	if t.IsZero() {
 		return nil
 	}
@@ -152,7 +152,7 @@ func (v *Views) group(g *robots.Group) *Group {
 // FetchOfAnswer returns the fetch part of a decision a robots.Client
 // answered: what the robots.txt response meant, and how fresh it is.
 func FetchOfAnswer(a *robots.Answer) *Fetch {
-	f := &Fetch{URL: a.RobotsURL, Status: a.HTTPStatus, Meaning: a.Status.String(), FromCache: a.FromCache, Expires: timeOf(a.Expires)}
+	f := &Fetch{URL: a.RobotsURL, Status: a.HTTPStatus, Meaning: a.Status.String(), FromCache: a.FromCache, Expires: TimeOf(a.Expires)}
 	if a.Err != nil {
 		f.Error = a.Err.Error()
 	}

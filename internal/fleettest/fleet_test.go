@@ -210,27 +210,10 @@ func TestFleetLoad(t *testing.T) {
 	const batch, workers, nProcs = 100, 12, 3
 	nBatches := (nDecisions + batch - 1) / batch
 
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "sitetxt")
-	build := exec.Command("go", "build", "-o", bin, "github.com/sitetxt/sitetxt/cmd/sitetxt")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildSitetxt(t)
 	rds := redistest.Start(t)
 	st := startSites(t, nSites, maxAge)
-	procs := make([]*proc, nProcs)
-	for i := range procs {
-		procs[i] = &proc{bin: bin, addr: fmt.Sprintf("127.0.0.1:%d", redistest.FreePort(t)),
-			args: []string{"--redis", rds.URL(), "--redis-timeout", "2s", "--allow-private", "--log-level", "warn", "--log-format", "json"}}
-		if err := procs[i].start(); err != nil {
-			t.Fatal(err)
-		}
-		defer func(p *proc) {
-			if p.alive.Load() {
-				p.kill()
-			}
-		}(procs[i])
-	}
+	procs := startFleet(t, bin, rds, nProcs)
 
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: workers, MaxConnsPerHost: 0}, Timeout: 60 * time.Second}
 	var (
@@ -444,6 +427,39 @@ func TestFleetLoad(t *testing.T) {
 			t.Errorf("process %d logged errors:\n%s", i+1, p.log)
 		}
 	}
+}
+
+// buildSitetxt builds the sitetxt command into the test's directory.
+func buildSitetxt(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "sitetxt")
+	build := exec.Command("go", "build", "-o", bin, "github.com/sitetxt/sitetxt/cmd/sitetxt")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// startFleet starts n "sitetxt serve" processes sharing rds, each with a
+// 2 s Redis deadline (a starved process on a shared machine could miss
+// the default 250 ms and, as designed, go on alone) and loopback sites
+// allowed; they are killed when the test ends.
+func startFleet(t *testing.T, bin string, rds *redistest.Server, n int) []*proc {
+	t.Helper()
+	procs := make([]*proc, n)
+	for i := range procs {
+		procs[i] = &proc{bin: bin, addr: fmt.Sprintf("127.0.0.1:%d", redistest.FreePort(t)),
+			args: []string{"--redis", rds.URL(), "--redis-timeout", "2s", "--allow-private", "--log-level", "warn", "--log-format", "json"}}
+		if err := procs[i].start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			if procs[i].alive.Load() {
+				procs[i].kill()
+			}
+		})
+	}
+	return procs
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

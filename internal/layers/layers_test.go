@@ -69,8 +69,10 @@ func TestLayers(t *testing.T) {
 				t.Errorf("interpreter %s imports interpreter %s: interpreters read the tree, never each other", p, rel)
 			case ours && p == "aipref" && rel != "grammar":
 				t.Errorf("aipref imports %s: the vocabularies sit beside the interpreters and use only grammar", rel)
-			case ours && (p == "fetch" || p == "cache" || strings.HasPrefix(p, "cache/")) && slices.Contains(interpreters, rel):
-				t.Errorf("transport package %s imports interpreter %s: the transport lies under the interpreters", p, rel)
+			case ours && (p == "fetch" || p == "cache" || strings.HasPrefix(p, "cache/")) && (slices.Contains(interpreters, rel) || rel == "pace" || strings.HasPrefix(rel, "pace/")):
+				t.Errorf("transport package %s imports %s: the transport lies under the interpreters and the pacer", p, rel)
+			case ours && (p == "pace" || strings.HasPrefix(p, "pace/")) && slices.Contains(interpreters, rel) && rel != "robots":
+				t.Errorf("%s imports %s: the pacer reads robots.txt's pace lines (robots) and no other interpreter", p, rel)
 			case strings.HasPrefix(imp, "github.com/alecthomas/participle") && p != "grammar":
 				t.Errorf("%s imports %s: only grammar imports participle", p, imp)
 			}

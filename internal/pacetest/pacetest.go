@@ -84,6 +84,12 @@ var cases = []struct {
 		{site: "b", pace: every(time.Second)},
 		{pace: every(time.Second), want: time.Second},
 	}},
+	{"slack after a non-zero interval", []step{
+		{pace: pace.Pace{Interval: time.Second, Slack: 50 * time.Millisecond}},
+		{pace: pace.Pace{Interval: time.Second, Slack: 50 * time.Millisecond}, want: 1050 * time.Millisecond},
+		{pace: pace.Pace{Slack: 50 * time.Millisecond}, want: 1050 * time.Millisecond},
+		{pace: pace.Pace{Slack: 50 * time.Millisecond}, want: 1050 * time.Millisecond},
+	}},
 	{"no interval", []step{
 		{pace: every(0)},
 		{pace: every(0)},

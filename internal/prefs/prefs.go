@@ -128,7 +128,7 @@ type SignalCombined struct {
 }
 
 // NotFetched is Result.NotFetched for a disallowed URL.
-const NotFetched = "the robots.txt answer disallows it for this agent, so it was not fetched; a disallowed URL has no usage preference (draft-ietf-aipref-attach-05 section 3.3)"
+const NotFetched = "the robots.txt answer disallows it for this agent, so it was not fetched; a disallowed URL has no usage preference (draft-ietf-aipref-attach-05 section 3.1)"
 
 // Ask answers for rawURL, an absolute http(s) URL, and agent.
 func (a *Asker) Ask(ctx context.Context, agent, rawURL string) Result {

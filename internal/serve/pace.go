@@ -33,12 +33,14 @@ type acquireResponse struct {
 	Pace   *paceView `json:"pace,omitempty"`
 }
 
-// paceView is a pace.Pace in JSON: the interval in seconds, what set it
+// paceView is a pace.Pace in JSON: the interval in seconds, the slack
+// added between two slots (seconds), what set the interval
 // ("crawl-delay", "request-rate", "default"), the Visit-time window
 // ("HH:MM" UTC) and the diagnostics of the reading (a capped value, lines
 // not honoured under the profile).
 type paceView struct {
 	Seconds     float64               `json:"seconds"`
+	Slack       float64               `json:"slack"`
 	Source      string                `json:"source"`
 	VisitTime   *visitTimeView        `json:"visit_time,omitempty"`
 	Diagnostics []jsonview.Diagnostic `json:"diagnostics,omitempty"`
@@ -50,7 +52,7 @@ type visitTimeView struct {
 }
 
 func paceViewOf(p pace.Pace) *paceView {
-	v := &paceView{Seconds: p.Interval.Seconds(), Source: p.Source}
+	v := &paceView{Seconds: p.Interval.Seconds(), Slack: p.Slack.Seconds(), Source: p.Source}
 	if w := p.Window; w != nil {
 		hm := func(m int) string { return fmt.Sprintf("%02d:%02d", m/60, m%60) }
 		v.VisitTime = &visitTimeView{From: hm(w.From), To: hm(w.To)}

@@ -32,7 +32,7 @@ func acquireBody(url string) string {
 // TestAcquire: /v1/acquire answers the /v1/check decision, and for an
 // allowed URL the wait for the slot it reserved, spaced as the agent's
 // group asks (siteRobots: Crawl-delay 2.5, Request-rate 1/10s: one every
-// 10 s); a disallowed URL reserves nothing; a 429 reported pauses the
+// 10 s, and the default slack, 50 ms); a disallowed URL reserves nothing; a 429 reported pauses the
 // site.
 func TestAcquire(t *testing.T) {
 	site, _ := newSite(t, nil, nil)
@@ -47,9 +47,9 @@ func TestAcquire(t *testing.T) {
 		pauseMS    float64
 	}{
 		{path: "/v1/acquire", body: acquireBody(site.URL + "/a"), code: 200, allowed: true, waitMS: 0},
-		{path: "/v1/acquire", body: acquireBody(site.URL + "/b"), code: 200, allowed: true, waitMS: 10000},
+		{path: "/v1/acquire", body: acquireBody(site.URL + "/b"), code: 200, allowed: true, waitMS: 10050},
 		{path: "/v1/acquire", body: acquireBody(site.URL + "/private/x"), code: 200, allowed: false, waitMS: -1},
-		{path: "/v1/acquire", body: acquireBody(site.URL + "/c"), advance: 4 * time.Second, code: 200, allowed: true, waitMS: 16000},
+		{path: "/v1/acquire", body: acquireBody(site.URL + "/c"), advance: 4 * time.Second, code: 200, allowed: true, waitMS: 16100},
 		{path: "/v1/report", body: `{"url":"` + site.URL + `/c","status":429,"retry_after":"60"}`, code: 200, pauseMS: 60000},
 		{path: "/v1/acquire", body: acquireBody(site.URL + "/d"), code: 200, allowed: true, waitMS: 60000},
 		{path: "/v1/report", body: `{"url":"` + site.URL + `/d","status":503,"retry_after":120}`, code: 200, pauseMS: 120000},
@@ -80,7 +80,7 @@ func TestAcquire(t *testing.T) {
 		if out["allowed"] != st.allowed || hasWait != (st.waitMS >= 0) || hasWait && w != st.waitMS {
 			t.Errorf("step %d: POST %s %s = allowed %v wait_ms %v, want %v and %v", i, st.path, st.body, out["allowed"], w, st.allowed, st.waitMS)
 		}
-		if p, ok := out["pace"].(map[string]any); hasWait && (!ok || p["seconds"] != 10.0 || p["source"] != "request-rate") {
+		if p, ok := out["pace"].(map[string]any); hasWait && (!ok || p["seconds"] != 10.0 || p["slack"] != 0.05 || p["source"] != "request-rate") {
 			t.Errorf("step %d: pace = %v, want 10 s from request-rate", i, out["pace"])
 		}
 	}

@@ -184,7 +184,7 @@ type Config struct {
 	IdleTimeout   time.Duration
 	// Pacer hands out the fetch slots of POST /v1/acquire and takes the
 	// feedback of POST /v1/report; nil means a pace.Memory of this
-	// process. A rediscache.Cache's Pacer shares them with the fleet.
+	// process. A redispace.Pacer on the fleet's Redis shares them.
 	Pacer pace.Pacer
 	// Pace reads the pace a site asks of an agent (its default, cap and
 	// which profiles honour the lines).

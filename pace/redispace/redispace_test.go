@@ -1,8 +1,9 @@
-package rediscache_test
+package redispace_test
 
 import (
 	"context"
 	"log/slog"
+	"os"
 	"testing"
 	"time"
 
@@ -11,14 +12,34 @@ import (
 	"github.com/sitetxt/sitetxt/internal/pacetest"
 	"github.com/sitetxt/sitetxt/internal/redistest"
 	"github.com/sitetxt/sitetxt/pace"
+	"github.com/sitetxt/sitetxt/pace/redispace"
 )
+
+// open returns a Cache on the Redis at url with a quiet logger, as one
+// process of a fleet would have; its commands may take up to 5 s (on a
+// loaded test machine the 250 ms default can time out, and the pacer
+// would then, correctly, pace on its own).
+func open(t *testing.T, url string) *rediscache.Cache {
+	t.Helper()
+	c, err := rediscache.Open(url, rediscache.Options{Logger: slog.New(slog.DiscardHandler), Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func TestMain(m *testing.M) {
+	rediscache.LogDriverTo(slog.New(slog.DiscardHandler)) // no pool messages from the test that stops Redis
+	os.Exit(m.Run())
+}
 
 // TestPacerCases: the Redis pacer passes the cases of the in-process one,
 // on the test's clock.
 func TestPacerCases(t *testing.T) {
 	srv := redistest.Start(t)
 	pacetest.Run(t, func(t *testing.T, opts pace.Options) pace.Pacer {
-		return open(t, srv.URL()).Pacer(opts)
+		return redispace.New(open(t, srv.URL()), opts)
 	})
 }
 
@@ -29,11 +50,11 @@ func TestPacerCases(t *testing.T) {
 func TestPacerFleet(t *testing.T) {
 	srv := redistest.Start(t)
 	ctx := context.Background()
-	procs := []pace.Pacer{open(t, srv.URL()).Pacer(pace.Options{}), open(t, srv.URL()).Pacer(pace.Options{})}
+	procs := []pace.Pacer{redispace.New(open(t, srv.URL()), pace.Options{}), redispace.New(open(t, srv.URL()), pace.Options{})}
 	every := pace.Pace{Interval: 10 * time.Second}
 	for k := range 6 {
 		if k == 4 {
-			procs = append(procs, open(t, srv.URL()).Pacer(pace.Options{})) // a process started anew
+			procs = append(procs, redispace.New(open(t, srv.URL()), pace.Options{})) // a process started anew
 		}
 		wait, err := procs[k%len(procs)].Acquire(ctx, "http://a.example", every)
 		// The wait is k intervals less the time the earlier calls took
@@ -56,7 +77,7 @@ func TestPacerFleet(t *testing.T) {
 func TestPacerExpires(t *testing.T) {
 	srv := redistest.Start(t)
 	ctx := context.Background()
-	p := open(t, srv.URL()).Pacer(pace.Options{})
+	p := redispace.New(open(t, srv.URL()), pace.Options{})
 	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr})
 	defer rdb.Close()
 	p.Acquire(ctx, "http://a.example", pace.Pace{Interval: 2 * time.Second})
@@ -86,7 +107,7 @@ func TestPacerRedisDown(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { c.Close() })
-		return c, c.Pacer(pace.Options{Now: clock.Now})
+		return c, redispace.New(c, pace.Options{Now: clock.Now})
 	}
 	c1, p1 := newProc()
 	_, p2 := newProc()

@@ -1,37 +1,44 @@
-package rediscache
+// Package redispace is the pace.Pacer of a crawler fleet, on the Redis
+// its processes share for robots.txt (cache/rediscache): every process
+// that asks it before fetching gets its own slot at a site, and the site
+// sees the requests spaced as its robots.txt asks however many processes
+// there are (docs/fleet.md, "One pace per site").
+//
+// Each site's state (the start of its last slot, a pause, a count of
+// server errors) is one hash under the Cache's prefix + "pace:" + site,
+// changed only by two Lua scripts, so that a slot is reserved atomically.
+// The time is Redis's own (TIME), one clock for the fleet; a key expires
+// when its state no longer matters, and a process that restarts finds its
+// sites' pace where the fleet left it.
+//
+// Redis is reached through the rediscache.Cache (rediscache.Cache.Do): its
+// deadline, its backoff after a failure, its Stats. While Redis cannot be
+// reached, each process paces on its own with a pace.Memory that has seen
+// every slot it handed out: a site may then get one request per process
+// per interval, until Redis answers again.
+package redispace
 
 import (
 	"context"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/sitetxt/sitetxt/cache/rediscache"
 	"github.com/sitetxt/sitetxt/pace"
 )
 
-// Pacer is a pace.Pacer on Redis, shared by every process that uses the
-// same Redis: each site's state (the start of its last slot, a pause, a
-// count of server errors) is one hash under Prefix+"pace:"+site, changed
-// only by two Lua scripts, so that a slot is reserved atomically whatever
-// the number of processes asking. The time is Redis's own (TIME), one
-// clock for the fleet; a key expires when its state no longer matters,
-// and a process that restarts finds its sites' pace where the fleet left
-// it.
-//
-// When Redis cannot be reached (the Cache's deadline and backoff), each
-// process paces on its own with a pace.Memory that has seen every slot it
-// handed out: a site may then get one request per process per interval,
-// until Redis answers again. Make one with Cache.Pacer.
+// Pacer is the fleet's pace.Pacer. Make one with New.
 type Pacer struct {
-	c     *Cache
+	c     *rediscache.Cache
 	opts  pace.Options
 	local *pace.Memory
 }
 
 var _ pace.Pacer = (*Pacer)(nil)
 
-// Pacer returns the fleet's Pacer on c's Redis. opts.Now, when set,
+// New returns the fleet's Pacer on c's Redis. opts.Now, when set,
 // replaces Redis's clock (tests).
-func (c *Cache) Pacer(opts pace.Options) *Pacer {
+func New(c *rediscache.Cache, opts pace.Options) *Pacer {
 	if opts.Backoff.Base <= 0 {
 		opts.Backoff.Base = pace.DefaultBackoffBase
 	}
@@ -41,21 +48,25 @@ func (c *Cache) Pacer(opts pace.Options) *Pacer {
 	return &Pacer{c: c, opts: opts, local: pace.NewMemory(opts)}
 }
 
+// luaNow starts both scripts: now is ARGV[1] (Unix milliseconds), or
+// when that is 0 Redis's own clock.
+const luaNow = `
+local now = tonumber(ARGV[1])
+if now == 0 then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+`
+
 // reserve is Acquire's script: the slot starts at the latest of now, the
 // last slot plus the interval and the end of a pause, moved into the
 // Visit-time window (as pace.Window.Next does); it is stored as the last
 // slot, and the key lives until the slot's interval is over (never less
 // than it had to live). It answers the wait in milliseconds.
 //
-// KEYS[1] the site's hash; ARGV now (ms, 0: Redis's TIME), interval (ms),
+// KEYS[1] the site's hash; ARGV now (ms, 0: Redis's TIME), spacing (ms),
 // window from and to (minutes after midnight UTC; from -1: none).
-var reserve = redis.NewScript(`
-local now = tonumber(ARGV[1])
-if now == 0 then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
-local iv = tonumber(ARGV[2])
+var reserve = redis.NewScript(luaNow + `local iv = tonumber(ARGV[2])
 local s = redis.call('HMGET', KEYS[1], 'l', 'p')
 local start = now
 if s[1] then start = math.max(start, tonumber(s[1]) + iv) end
@@ -80,13 +91,7 @@ return start - now
 // as pace.Backoff.After); a pause never shortens one in force, and the
 // key lives until the pause plus the backoff's bound are over. It
 // answers the pause in force in milliseconds.
-var report = redis.NewScript(`
-local now = tonumber(ARGV[1])
-if now == 0 then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
-local d = tonumber(ARGV[3])
+var report = redis.NewScript(luaNow + `local d = tonumber(ARGV[3])
 local mx = tonumber(ARGV[5])
 if ARGV[2] == 'failed' then
   local f = redis.call('HINCRBY', KEYS[1], 'f', 1)
@@ -104,7 +109,7 @@ if keep > redis.call('PTTL', KEYS[1]) then redis.call('PEXPIRE', KEYS[1], keep) 
 return p - now
 `)
 
-func (p *Pacer) key(site string) string { return p.c.opts.Prefix + "pace:" + site }
+func (p *Pacer) key(site string) string { return p.c.Prefix() + "pace:" + site }
 
 // now is the time the scripts are given: 0 for Redis's own clock.
 func (p *Pacer) now() int64 {
@@ -132,8 +137,8 @@ func (p *Pacer) Acquire(ctx context.Context, site string, pc pace.Pace) (time.Du
 		from, to = pc.Window.From, pc.Window.To
 	}
 	var wait int64
-	err := p.c.call(ctx, func(ctx context.Context) (err error) {
-		wait, err = reserve.Run(ctx, p.c.rdb, []string{p.key(site)}, p.now(), ms(pc.Interval), from, to).Int64()
+	err := p.c.Do(ctx, func(ctx context.Context, rdb redis.UniversalClient) (err error) {
+		wait, err = reserve.Run(ctx, rdb, []string{p.key(site)}, p.now(), ms(pc.Spacing()), from, to).Int64()
 		return err
 	})
 	if err != nil {
@@ -156,15 +161,15 @@ func (p *Pacer) Report(ctx context.Context, site string, status int, retryAfter 
 	}
 	out, d := pace.Classify(status, retryAfter, p.localNow())
 	var in int64
-	err = p.c.call(ctx, func(ctx context.Context) (err error) {
+	err = p.c.Do(ctx, func(ctx context.Context, rdb redis.UniversalClient) (err error) {
 		if out == pace.Fine {
-			return p.c.rdb.HDel(ctx, p.key(site), "f").Err()
+			return rdb.HDel(ctx, p.key(site), "f").Err()
 		}
 		kind := "paused"
 		if out == pace.Failed {
 			kind = "failed"
 		}
-		in, err = report.Run(ctx, p.c.rdb, []string{p.key(site)}, p.now(), kind, ms(d),
+		in, err = report.Run(ctx, rdb, []string{p.key(site)}, p.now(), kind, ms(d),
 			ms(p.opts.Backoff.Base), ms(p.opts.Backoff.Max)).Int64()
 		return err
 	})
