@@ -204,3 +204,26 @@ func TestServeRedisDownAtStart(t *testing.T) {
 		t.Errorf("status %d; log has %d 'redis unreachable' lines, want 1 naming %s:\n%s", resp.StatusCode, n, redisAddr, logs)
 	}
 }
+
+// TestServeHost: --host names what serve answers to; a request by its
+// address is then a 421, one naming the host is answered.
+func TestServeHost(t *testing.T) {
+	rs := startServe(t, func(o *serveOptions) { o.Hosts = []string{"Robots.Internal"} })
+	for _, tc := range []struct {
+		host string
+		code int
+	}{{"", http.StatusMisdirectedRequest}, {"robots.internal:8080", 200}, {"attacker.example", http.StatusMisdirectedRequest}} {
+		req, _ := http.NewRequest("GET", rs.base+"/healthz", nil)
+		if tc.host != "" {
+			req.Host = tc.host
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.code {
+			t.Errorf("GET /healthz with Host %q under --host Robots.Internal = %d, want %d", tc.host, resp.StatusCode, tc.code)
+		}
+	}
+}
