@@ -278,7 +278,7 @@ func New(cfg Config) *Server {
 		s.metrics.fetches.WithLabelValues(outcome).Inc()
 		s.metrics.fetchTime.Observe(d.Seconds())
 	}
-	outbound := &capped{next: rt, slots: make(chan struct{}, cfg.MaxFetches)}
+	outbound := capOutbound(rt, make(chan struct{}, cfg.MaxFetches))
 	hc := &http.Client{Transport: counting{next: outbound, observe: observe}}
 	streams := &capped{next: outbound, share: make(chan struct{}, max(1, cfg.MaxFetches/4))}
 	sitemapClient := &http.Client{Transport: counting{next: streams, observe: observe}}
