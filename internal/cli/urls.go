@@ -99,6 +99,18 @@ func (b *batch) each(fn func(input.URL) error) error {
 	return nil
 }
 
+// eachOn calls fn as each does, for the URLs the manifest fetched from
+// manifestURL governs ("" for a file: all of them); any other URL is
+// reported and skipped (input.URL.Governs).
+func (b *batch) eachOn(manifestURL string, fn func(input.URL) error) error {
+	return b.each(func(u input.URL) error {
+		if err := u.Governs(manifestURL); err != nil {
+			return &badURL{err}
+		}
+		return fn(u)
+	})
+}
+
 // one reads and answers one URL typed at where and n ("URL 3" for the
 // third on the command line, "<stdin>:2" for a line), the place said
 // only when the URL fails.
