@@ -157,6 +157,14 @@ func (f *Fetcher) maxSize() int {
 	return DefaultMaxSize
 }
 
+// timeout is how long one fetch may take: Timeout, or DefaultTimeout.
+func (f *Fetcher) timeout() time.Duration {
+	if f.Timeout > 0 {
+		return f.Timeout
+	}
+	return DefaultTimeout
+}
+
 func (f *Fetcher) maxStale() time.Duration {
 	if f.MaxStale == 0 {
 		return DefaultMaxStale
@@ -378,10 +386,7 @@ func (f *Fetcher) revalidated(o *outcome, cached *entry, resp *http.Response, no
 
 // fetch makes the request and reads the response.
 func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome {
-	timeout := f.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
+	timeout := f.timeout()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	o := &outcome{finalURL: key}
