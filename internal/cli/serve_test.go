@@ -16,6 +16,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"github.com/sitetxt/sitetxt/internal/redistest"
+	"github.com/sitetxt/sitetxt/internal/sitetest"
 )
 
 func TestServeUsageErrors(t *testing.T) {
@@ -189,7 +190,7 @@ func TestServeRedisDownLogsOnce(t *testing.T) {
 // is one warning line (not one from the start and one from the cache),
 // and decisions are answered.
 func TestServeRedisDownAtStart(t *testing.T) {
-	redisAddr := "127.0.0.1:" + strconv.Itoa(redistest.FreePort(t))
+	redisAddr := "127.0.0.1:" + strconv.Itoa(sitetest.FreePort(t))
 	rs := startServe(t, func(o *serveOptions) {
 		o.Redis, o.RedisTimeout = "redis://"+redisAddr+"/0", 250*time.Millisecond
 	})

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/sitetxt/sitetxt/internal/redistest"
+	"github.com/sitetxt/sitetxt/internal/sitetest"
 	"github.com/sitetxt/sitetxt/internal/slowtest"
 )
 
@@ -461,7 +462,7 @@ func startFleet(t *testing.T, bin string, rds *redistest.Server, n int) []*proc 
 	t.Helper()
 	procs := make([]*proc, n)
 	for i := range procs {
-		procs[i] = &proc{bin: bin, addr: fmt.Sprintf("127.0.0.1:%d", redistest.FreePort(t)),
+		procs[i] = &proc{bin: bin, addr: fmt.Sprintf("127.0.0.1:%d", sitetest.FreePort(t)),
 			args: []string{"--redis", rds.URL(), "--redis-timeout", "2s", "--allow-private", "--log-level", "warn", "--log-format", "json"}}
 		if err := procs[i].start(); err != nil {
 			t.Fatal(err)

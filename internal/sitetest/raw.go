@@ -28,3 +28,16 @@ func Raw(t testing.TB, serve func(net.Conn)) string {
 	}()
 	return ln.Addr().String()
 }
+
+// FreePort returns a loopback TCP port nobody listens on now: a port just
+// freed, for a server a test starts there, or for a connection the test
+// wants refused.
+func FreePort(t testing.TB) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
