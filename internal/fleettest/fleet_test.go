@@ -117,11 +117,14 @@ type proc struct {
 	cmd       *exec.Cmd
 	log       *logBuffer
 	alive     atomic.Bool
+	mu        sync.Mutex // held by start, kill and memory: a kill waits for a start in progress
 }
 
 // start starts the process and waits until it is ready. It may be called
 // from any goroutine.
 func (p *proc) start() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.log = new(logBuffer)
 	p.cmd = exec.Command(p.bin, append([]string{"serve", "--listen", p.addr}, p.args...)...)
 	p.cmd.Stderr = p.log
@@ -146,6 +149,8 @@ func (p *proc) start() error {
 }
 
 func (p *proc) kill() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.alive.Store(false)
 	p.cmd.Process.Kill()
 	p.cmd.Wait()
@@ -153,7 +158,10 @@ func (p *proc) kill() {
 
 // memory returns the process's peak and current resident set in MiB.
 func (p *proc) memory() (peak, now float64) {
-	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
+	p.mu.Lock()
+	pid := p.cmd.Process.Pid
+	p.mu.Unlock()
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
