@@ -1,7 +1,6 @@
 package aipref
 
 import (
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -47,11 +46,7 @@ func TestCheckSignals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			var got []string
-			for _, p := range CheckSignals(tt.in) {
-				got = append(got, strconv.Itoa(p.Offset)+" "+p.Code)
-			}
-			if g := strings.Join(got, "; "); g != tt.want {
+			if g := problemList(CheckSignals(tt.in)); g != tt.want {
 				t.Errorf("CheckSignals(%q) = %q, want %q", tt.in, g, tt.want)
 			}
 		})

@@ -121,11 +121,7 @@ func TestCheck(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			var got []string
-			for _, p := range Check(tt.in) {
-				got = append(got, strconv.Itoa(p.Offset)+" "+p.Code)
-			}
-			if g := strings.Join(got, "; "); g != tt.want {
+			if g := problemList(Check(tt.in)); g != tt.want {
 				t.Errorf("Check(%q) = %q, want %q", tt.in, g, tt.want)
 			}
 		})
@@ -184,4 +180,14 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Check(%q) = %v, but Parse error = %v", s, ps, err)
 		}
 	})
+}
+
+// problemList is ps as "offset code" items joined by "; ", the form the
+// tables of Check and CheckSignals want.
+func problemList(ps []Problem) string {
+	var items []string
+	for _, p := range ps {
+		items = append(items, strconv.Itoa(p.Offset)+" "+p.Code)
+	}
+	return strings.Join(items, "; ")
 }

@@ -15,12 +15,13 @@ import (
 	"time"
 
 	"github.com/sitetxt/sitetxt/cache"
+	"github.com/sitetxt/sitetxt/internal/clocktest"
 	"github.com/sitetxt/sitetxt/internal/sitetest"
 )
 
 // cacheServer serves robotsBody with the headers given in its query, e.g.
 // ?cc=max-age%3D60, and a 503 once fail is set.
-func cacheServer(t *testing.T, clk *clock, fail *atomic.Bool) *server {
+func cacheServer(t *testing.T, clk *clocktest.Clock, fail *atomic.Bool) *server {
 	return newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		if fail != nil && fail.Load() {
 			w.WriteHeader(http.StatusServiceUnavailable)
@@ -73,14 +74,14 @@ func TestCacheHitMissExpiry(t *testing.T) {
 				t.Errorf("Expires = now+%v, want now+%v", r.Expires.Sub(clk.Now()), tt.fresh)
 			}
 			if tt.fresh > 0 {
-				clk.Add(tt.fresh - time.Second)
+				clk.Advance(tt.fresh - time.Second)
 				if r := f.Fetch(context.Background(), u, tt.mode); !r.FromCache || string(r.Body) != robotsBody {
 					t.Errorf("Fetch just before expiry: from cache %v, body %q; want the cached body", r.FromCache, r.Body)
 				}
 				if n := s.hits.Load(); n != 1 {
 					t.Errorf("server hits before expiry = %d, want 1", n)
 				}
-				clk.Add(time.Second)
+				clk.Advance(time.Second)
 			}
 			if r := f.Fetch(context.Background(), u, tt.mode); r.FromCache {
 				t.Errorf("Fetch at expiry came from the cache")
@@ -130,7 +131,7 @@ func TestStaleWhileUnreachable(t *testing.T) {
 				t.Fatalf("first Fetch = %s, want parse", r.Status)
 			}
 			fail.Store(true)
-			clk.Add(tt.after)
+			clk.Advance(tt.after)
 			r := f.Fetch(context.Background(), u, tt.mode)
 			if r.Status != tt.want || r.Stale != tt.wantStale || r.Err == nil {
 				t.Errorf("Fetch(503 after %v) = %s, stale %v, err %v; want %s, stale %v, an error", tt.after, r.Status, r.Stale, r.Err, tt.want, tt.wantStale)
@@ -158,7 +159,7 @@ func TestRememberedFailure(t *testing.T) {
 	if n := s.hits.Load(); n != 1 {
 		t.Errorf("server hits within Retry-After = %d, want 1", n)
 	}
-	clk.Add(120 * time.Second)
+	clk.Advance(120 * time.Second)
 	f.Fetch(context.Background(), u, AccessRFC9309)
 	if n := s.hits.Load(); n != 2 {
 		t.Errorf("server hits after Retry-After = %d, want 2", n)

@@ -2,9 +2,9 @@ package fetch
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sitetxt/sitetxt/cache"
+	"github.com/sitetxt/sitetxt/internal/sitetest"
 )
 
 // TestFailureCauses: every failure says its cause in Err and in Reason,
@@ -30,12 +31,7 @@ func TestFailureCauses(t *testing.T) {
 		}
 	}))
 	defer slow.Close()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	refused := "http://" + ln.Addr().String() + "/robots.txt"
-	ln.Close()
+	refused := fmt.Sprintf("http://127.0.0.1:%d/robots.txt", sitetest.FreePort(t))
 	tooMany := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusTooManyRequests)
 	}))

@@ -121,7 +121,7 @@ func TestFutureFetchTime(t *testing.T) {
 	if r := f.Fetch(context.Background(), u, AccessRFC9309); r.FromCache || s.hits.Load() != 1 || string(r.Body) != robotsBody {
 		t.Errorf("Fetch over an entry fetched in a year = from cache %v, %d hits, body %q; want the server's body", r.FromCache, s.hits.Load(), r.Body)
 	}
-	clk.Add(365*24*time.Hour + time.Second)
+	clk.Advance(365*24*time.Hour + time.Second)
 	f = &Fetcher{Now: clk.Now, Cache: readOnlyCache{u, string(e.encode())}}
 	if r := f.Fetch(context.Background(), u, AccessRFC9309); !r.FromCache || s.hits.Load() != 1 {
 		t.Errorf("Fetch once the entry's time has come = from cache %v, %d hits; want the cached entry", r.FromCache, s.hits.Load())

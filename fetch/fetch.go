@@ -68,7 +68,7 @@ type Fetcher struct {
 	once     sync.Once
 	mem      *cache.Memory
 	mu       sync.Mutex
-	calls    map[string]*call
+	calls    map[string]*flight[*outcome]
 	failures map[string]*outcome // at most maxFailures
 	onJoin   func()              // test hook: a caller joined a fetch in flight
 }
@@ -135,16 +135,6 @@ type outcome struct {
 	retryAt   time.Time
 }
 
-type call struct {
-	done chan struct{}
-	o    *outcome
-	// waiters counts the callers still waiting; when the last one gives
-	// up, cancel stops the fetch (a client that leaves takes its work
-	// with it).
-	waiters int
-	cancel  context.CancelFunc
-}
-
 func (f *Fetcher) now() time.Time {
 	if f.Now != nil {
 		return f.Now()
@@ -165,6 +155,14 @@ func (f *Fetcher) maxSize() int {
 		return f.MaxSize
 	}
 	return DefaultMaxSize
+}
+
+// timeout is how long one fetch may take: Timeout, or DefaultTimeout.
+func (f *Fetcher) timeout() time.Duration {
+	if f.Timeout > 0 {
+		return f.Timeout
+	}
+	return DefaultTimeout
 }
 
 func (f *Fetcher) maxStale() time.Duration {
@@ -295,22 +293,18 @@ func (f *Fetcher) do(ctx context.Context, key string, cached *entry) *outcome {
 	f.mu.Lock()
 	c, ok := f.calls[key]
 	if !ok {
-		fctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-		c = &call{done: make(chan struct{}), cancel: cancel}
+		var fctx context.Context
+		c, fctx = newFlight[*outcome](ctx)
 		if f.calls == nil {
-			f.calls = make(map[string]*call)
+			f.calls = make(map[string]*flight[*outcome])
 		}
 		f.calls[key] = c
 		go func() {
 			o := f.fetchShared(fctx, key, cached)
 			abandoned := fctx.Err() != nil
-			cancel()
+			c.cancel()
 			f.mu.Lock()
 			defer f.mu.Unlock()
-			c.o = o
-			if f.calls[key] == c {
-				delete(f.calls, key)
-			}
 			if o.e == nil && !o.retryAt.IsZero() && !abandoned {
 				if f.failures == nil {
 					f.failures = make(map[string]*outcome)
@@ -333,7 +327,7 @@ func (f *Fetcher) do(ctx context.Context, key string, cached *entry) *outcome {
 				}
 				f.failures[key] = o
 			}
-			close(c.done)
+			c.land(f.calls, key, o)
 		}()
 	}
 	c.waiters++
@@ -341,20 +335,10 @@ func (f *Fetcher) do(ctx context.Context, key string, cached *entry) *outcome {
 	if ok && f.onJoin != nil {
 		f.onJoin()
 	}
-	select {
-	case <-c.done:
-		return c.o
-	case <-ctx.Done():
-		f.mu.Lock()
-		if c.waiters--; c.waiters == 0 {
-			c.cancel() // nobody waits: stop the fetch; a new caller starts anew
-			if f.calls[key] == c {
-				delete(f.calls, key)
-			}
-		}
-		f.mu.Unlock()
-		return &outcome{kind: networkError, err: ctx.Err(), finalURL: key}
+	if o, ok := c.wait(ctx, &f.mu, f.calls, key); ok {
+		return o
 	}
+	return &outcome{kind: networkError, err: ctx.Err(), finalURL: key}
 }
 
 // request builds the GET for key: sitetxt's User-Agent, gzip asked for
@@ -402,10 +386,7 @@ func (f *Fetcher) revalidated(o *outcome, cached *entry, resp *http.Response, no
 
 // fetch makes the request and reads the response.
 func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome {
-	timeout := f.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
+	timeout := f.timeout()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	o := &outcome{finalURL: key}

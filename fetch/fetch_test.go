@@ -11,33 +11,18 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/sitetxt/sitetxt/cache"
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/clocktest"
 )
 
-// clock is a settable clock for Fetcher.Now.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newClock() *clock { return &clock{t: time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)} }
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
+// newClock returns a clock at 2026-11-22 00:00 UTC for Fetcher.Now.
+func newClock() *clocktest.Clock {
+	return clocktest.New(time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC))
 }
 
 // server is an httptest server on loopback that counts its hits.
@@ -406,7 +391,7 @@ func TestUserAgentAndConditional(t *testing.T) {
 	if r.FromCache || r.Status != Parse {
 		t.Fatalf("first Fetch = %s, from cache %v, want parse from the server", r.Status, r.FromCache)
 	}
-	clk.Add(61 * time.Second)
+	clk.Advance(61 * time.Second)
 	r = f.Fetch(context.Background(), s.URL+"/robots.txt", AccessRFC9309)
 	if inm := gotINM.Load(); inm != `"v1"` {
 		t.Errorf("If-None-Match = %q, want \"v1\"", inm)

@@ -60,7 +60,7 @@ func TestRefresh(t *testing.T) {
 	u := s.URL + "/robots.txt"
 	(&Fetcher{Now: clk.Now, Cache: cache}).Fetch(context.Background(), u, AccessRFC9309)
 	body.Store("User-agent: *\nDisallow: /new\n")
-	clk.Add(time.Hour)
+	clk.Advance(time.Hour)
 	if r := (&Fetcher{Now: clk.Now, Cache: cache}).Fetch(context.Background(), u, AccessRFC9309); !r.FromCache || string(r.Body) != "User-agent: *\nDisallow: /old\n" {
 		t.Fatalf("a fetch within the lifetime: from cache %v, %q; want the cached copy", r.FromCache, r.Body)
 	}

@@ -32,10 +32,7 @@ func (f *Fetcher) Headers(ctx context.Context, rawURL string) (*Head, error) {
 	if err != nil {
 		return nil, err
 	}
-	timeout := f.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
+	timeout := f.timeout()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	o := &outcome{}

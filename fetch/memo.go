@@ -77,7 +77,7 @@ type Memo[V any] struct {
 	tick    atomic.Int64 // the clock of memoItem.used: one tick per use, so no two uses tie
 	items   map[string]*memoItem[V]
 	bytes   int
-	flights map[string]*memoFlight[V]
+	flights map[string]*flight[Memoized[V]]
 	compile chan struct{} // a token per compile running: at most GOMAXPROCS
 }
 
@@ -102,20 +102,11 @@ type memoItem[V any] struct {
 	used  atomic.Int64 // when it was last returned, as a tick of the Memo's clock
 }
 
-type memoFlight[V any] struct {
-	done chan struct{}
-	m    Memoized[V]
-	// waiters counts the callers still waiting; the last one to give up
-	// cancels the flight.
-	waiters int
-	cancel  context.CancelFunc
-}
-
 func (m *Memo[V]) init() {
 	m.once.Do(func() {
 		m.seed = maphash.MakeSeed()
 		m.items = make(map[string]*memoItem[V])
-		m.flights = make(map[string]*memoFlight[V])
+		m.flights = make(map[string]*flight[Memoized[V]])
 		m.compile = make(chan struct{}, runtime.GOMAXPROCS(0))
 	})
 }
@@ -157,8 +148,8 @@ func (m *Memo[V]) Get(ctx context.Context, key, rawURL string, compile func(*Res
 	}
 	fl := m.flights[key]
 	if fl == nil {
-		fctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-		fl = &memoFlight[V]{done: make(chan struct{}), cancel: cancel}
+		var fctx context.Context
+		fl, fctx = newFlight[Memoized[V]](ctx)
 		m.flights[key] = fl
 		if compile == nil {
 			compile = m.Compile
@@ -167,24 +158,14 @@ func (m *Memo[V]) Get(ctx context.Context, key, rawURL string, compile func(*Res
 	}
 	fl.waiters++
 	m.mu.Unlock()
-	select {
-	case <-fl.done:
-		return fl.m
-	case <-ctx.Done():
-		m.mu.Lock()
-		if fl.waiters--; fl.waiters == 0 {
-			fl.cancel() // nobody waits: stop the fetch; a new caller starts anew
-			if m.flights[key] == fl {
-				delete(m.flights, key)
-			}
-		}
-		m.mu.Unlock()
-		return Memoized[V]{Result: abandoned(rawURL, m.Access, ctx.Err(), now)}
+	if v, ok := fl.wait(ctx, &m.mu, m.flights, key); ok {
+		return v
 	}
+	return Memoized[V]{Result: abandoned(rawURL, m.Access, ctx.Err(), now)}
 }
 
 // fly fetches and compiles key for every caller waiting on fl.
-func (m *Memo[V]) fly(ctx context.Context, key, rawURL string, compile func(*Result) V, fl *memoFlight[V]) {
+func (m *Memo[V]) fly(ctx context.Context, key, rawURL string, compile func(*Result) V, fl *flight[Memoized[V]]) {
 	release, err := limitOf(ctx).take(ctx)
 	defer release()
 	var r *Result
@@ -194,12 +175,8 @@ func (m *Memo[V]) fly(ctx context.Context, key, rawURL string, compile func(*Res
 	if ctx.Err() != nil {
 		// Every caller left: keep nothing, so the next asks again.
 		m.mu.Lock()
-		fl.m = Memoized[V]{Result: abandoned(rawURL, m.Access, ctx.Err(), m.Fetcher.now())}
-		if m.flights[key] == fl {
-			delete(m.flights, key)
-		}
+		fl.land(m.flights, key, Memoized[V]{Result: abandoned(rawURL, m.Access, ctx.Err(), m.Fetcher.now())})
 		m.mu.Unlock()
-		close(fl.done)
 		return
 	}
 	it := &memoItem[V]{key: key, n: len(r.Body), size: len(r.Body) + memoOverhead}
@@ -226,12 +203,8 @@ func (m *Memo[V]) fly(ctx context.Context, key, rawURL string, compile func(*Res
 	it.res = &kept
 	m.mu.Lock()
 	m.keep(it)
-	fl.m = Memoized[V]{Result: it.res, Value: it.value}
-	if m.flights[key] == fl {
-		delete(m.flights, key)
-	}
+	fl.land(m.flights, key, Memoized[V]{Result: it.res, Value: it.value})
 	m.mu.Unlock()
-	close(fl.done)
 }
 
 // identity is a hash of r's body, so that a response compiled before is

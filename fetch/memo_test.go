@@ -7,10 +7,12 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/sitetxt/sitetxt/internal/clocktest"
 )
 
 // countingMemo is a Memo whose values are the bodies, counting compiles.
-func countingMemo(clk *clock, compiles *atomic.Int64) *Memo[string] {
+func countingMemo(clk *clocktest.Clock, compiles *atomic.Int64) *Memo[string] {
 	return &Memo[string]{Fetcher: &Fetcher{Now: clk.Now}, Access: AccessRFC9309,
 		Compile: func(r *Result) string { compiles.Add(1); return string(r.Body) }}
 }

@@ -53,7 +53,7 @@ func TestWhatIsStored(t *testing.T) {
 				t.Errorf("HTTP %d stored on disk: %v, want %v", tt.code, err == nil, tt.stored)
 			}
 			// The same Fetcher, a minute later: from memory or from the cache.
-			clk.Add(time.Minute)
+			clk.Advance(time.Minute)
 			if r := f.Fetch(context.Background(), u, tt.mode); r.Status != tt.want || s.hits.Load() != 1 {
 				t.Errorf("second Fetch(HTTP %d) within 15 minutes = %s after %d requests, want %s after 1", tt.code, r.Status, s.hits.Load(), tt.want)
 			}
@@ -69,7 +69,7 @@ func TestWhatIsStored(t *testing.T) {
 			}
 			// Past DefaultRetry the same Fetcher asks again.
 			if !tt.stored {
-				clk.Add(DefaultRetry)
+				clk.Advance(DefaultRetry)
 				f.Fetch(context.Background(), u, tt.mode)
 				if n := s.hits.Load(); n != 3 {
 					t.Errorf("after DefaultRetry: %d requests in all for HTTP %d, want 3", n, tt.code)

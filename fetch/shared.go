@@ -114,11 +114,7 @@ func (f *Fetcher) sharedTTL(e *entry) time.Duration {
 // waitLimit bounds one wait for another holder: the fetch's timeout and a
 // margin.
 func (f *Fetcher) waitLimit() time.Duration {
-	t := f.Timeout
-	if t <= 0 {
-		t = DefaultTimeout
-	}
-	return t + leaseMargin
+	return f.timeout() + leaseMargin
 }
 
 // fetchShared fetches key, through the lease of a shared cache when the

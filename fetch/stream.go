@@ -59,10 +59,7 @@ func (f *Fetcher) Open(ctx context.Context, rawURL string) (*Stream, error) {
 	if cached != nil && cached.fresh(AccessRFC9309, now) {
 		return cachedStream(key, cached), nil
 	}
-	timeout := f.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
+	timeout := f.timeout()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	o := &outcome{finalURL: key}
 	req, err := f.request(ctx, key, cached)

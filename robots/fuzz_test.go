@@ -377,6 +377,12 @@ func refPathOf(url string) (path string, slash bool) {
 	if len(url) >= 2 && url[0] == '/' && url[1] == '/' {
 		start = 2
 	}
+	indexAny3 := func(s string, from int) int { // the reference's own, byte by byte
+		if i := strings.IndexAny(s[from:], "/?;"); i >= 0 {
+			return from + i
+		}
+		return -1
+	}
 	early := indexAny3(url, start)
 	proto := strings.Index(url[start:], "://")
 	if proto >= 0 {
@@ -406,6 +412,20 @@ func refPathOf(url string) (path string, slash bool) {
 		return url[ps:end], true
 	}
 	return url[ps:end], false
+}
+
+// FuzzNeedsNormRFCPath holds needsNormRFCPath, which tests a word at a
+// time, to its definition, byte by byte.
+func FuzzNeedsNormRFCPath(f *testing.F) {
+	for _, s := range []string{"", "/", "/a%20b", "/abcdefgh$", "/abcdefghijklmnopq*", "/\x80", "/abcdefghijklmnopqrstuvwxyz0123456789&", "#$%&'()*+"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := strings.ContainsAny(s, "%*$") || strings.IndexFunc(s, func(r rune) bool { return r >= 0x80 }) >= 0
+		if got := needsNormRFCPath(s); got != want {
+			t.Errorf("needsNormRFCPath(%q) = %v, want %v", s, got, want)
+		}
+	})
 }
 
 func FuzzPathOf(f *testing.F) {

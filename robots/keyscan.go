@@ -65,6 +65,8 @@ const again = 1 << 31
 type scanOut struct {
 	k, rank    uint32
 	s0, s1, at int32
+	whole      bool   // the segment is the whole rule (no other segment, no '$')
+	head       uint64 // the segment's first eight bytes (fewer if it is shorter), little-endian
 }
 
 const (
@@ -195,7 +197,14 @@ func (ks *keyScan) tryRules(wild []wildRule, rest string, st *scanState, rules [
 				continue
 			}
 		default:
-			if !wild[o.k].matchAt(rest, int(o.s0), int(o.s1), i-int(o.at)) {
+			// The segment's first bytes, kept here, reject most places
+			// without reading the rule; a short segment that is the whole
+			// rule matches on them.
+			p, n := i-int(o.at), int(o.s1-o.s0)
+			if p < 0 || len(rest)-p < n || (wordAt(rest, p)^o.head)<<(64-8*min(n, 8)) != 0 {
+				continue
+			}
+			if !(o.whole && n <= 8) && !wild[o.k].matchAt(rest, int(o.s0), int(o.s1), p) {
 				continue
 			}
 		}
@@ -274,8 +283,12 @@ func scanKey(w *wildRule, k uint32, count windowCount) (uint64, scanOut) {
 		best = keyOf(w.tail, s0, s1-s0)
 		o.s0, o.s1 = int32(s0), int32(s1)
 	}
-	if best != 0 && w.split < 0 && !w.anchored && int(o.s1-o.s0) == int(best>>32) {
+	o.whole = w.split < 0 && !w.anchored
+	if best != 0 && o.whole && int(o.s1-o.s0) == int(best>>32) {
 		o.at = atExact // the key is the whole rule
+	}
+	if o.at >= 0 {
+		o.head = wordAt(w.tail[o.s0:o.s1], 0)
 	}
 	return best, o
 }

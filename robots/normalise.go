@@ -44,12 +44,14 @@ func pathOf(url string) (path string, slash bool) {
 // from, or -1. It skips eight bytes at a time while none of them is one.
 func indexAny3(s string, from int) int {
 	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	const slash, qmark, semi = 0x2F2F2F2F2F2F2F2F, 0x3F3F3F3F3F3F3F3F, 0x3B3B3B3B3B3B3B3B
+	const slash, bit4, semi = 0x2F2F2F2F2F2F2F2F, 0x1010101010101010, 0x3B3B3B3B3B3B3B3B
 	i := from
 	for ; i+8 <= len(s); i += 8 {
 		w := load64(s, i)
-		x, y, z := w^slash, w^qmark, w^semi // a zero byte where s has '/', '?', ';'
-		if ((x-lo)&^x|(y-lo)&^y|(z-lo)&^z)&hi != 0 {
+		// A zero byte in x where s has '/' or '?' (0x2F, 0x3F: they
+		// differ in bit 4 only), in y where it has ';'.
+		x, y := (w^slash)&^bit4, w^semi
+		if ((x-lo)&^x|(y-lo)&^y)&hi != 0 {
 			break // the loop below finds which byte
 		}
 	}
@@ -113,7 +115,13 @@ func needsNormRFCPath(s string) bool {
 		}
 		return false
 	}
-	for i := 0; i+8 < len(s); i += 8 {
+	i := 0
+	for ; i+16 < len(s); i += 16 {
+		if normWord(load64(s, i)) || normWord(load64(s, i+8)) {
+			return true
+		}
+	}
+	for ; i+8 < len(s); i += 8 {
 		if normWord(load64(s, i)) {
 			return true
 		}
@@ -125,9 +133,27 @@ func needsNormRFCPath(s string) bool {
 // or outside ASCII.
 func normWord(w uint64) bool {
 	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	const pct, star, dollar = 0x2525252525252525, 0x2A2A2A2A2A2A2A2A, 0x2424242424242424
-	x, y, z := w^pct, w^star, w^dollar // a zero byte where w has '%', '*', '$'
-	return (w|(x-lo)&^x|(y-lo)&^y|(z-lo)&^z)&hi != 0
+	const dollar, bit0, star = 0x2424242424242424, 0x0101010101010101, 0x2A2A2A2A2A2A2A2A
+	// A zero byte in x where w has '$' or '%' (0x24, 0x25: they differ in
+	// bit 0 only), in y where it has '*'.
+	x, y := (w^dollar)&^bit0, w^star
+	return (w|(x-lo)&^x|(y-lo)&^y)&hi != 0
+}
+
+// wordAt returns the bytes of s from i, up to eight of them,
+// little-endian (the missing ones zero).
+func wordAt(s string, i int) uint64 {
+	if len(s)-i >= 8 {
+		return load64(s, i)
+	}
+	if len(s) >= 8 {
+		return load64(s, len(s)-8) >> (8 * (8 - (len(s) - i)))
+	}
+	var w uint64
+	for j := len(s) - 1; j >= i; j-- {
+		w = w<<8 | uint64(s[j])
+	}
+	return w
 }
 
 // load32 returns the four bytes of s at i, little-endian.

@@ -17,15 +17,7 @@ func readBoth(t *testing.T, data []byte, opts Options) int {
 	t.Helper()
 	read := func(opts Options) (*Sitemap, int) {
 		rd := NewReader(bytes.NewReader(data), opts)
-		s := &Sitemap{}
-		for e, err := range rd.Entries() {
-			if err != nil {
-				s.Err = err
-				break
-			}
-			s.Entries = append(s.Entries, e)
-		}
-		s.Format, s.Diagnostics = rd.Format(), rd.Diagnostics()
+		s := readAll(rd)
 		return s, rd.fast
 	}
 	fast, n := read(opts)

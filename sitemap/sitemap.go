@@ -184,7 +184,12 @@ type Sitemap struct {
 // Parse reads a whole sitemap from r into memory. For large files, or to
 // act on each entry as it is read, use NewReader.
 func Parse(r io.Reader, opts Options) *Sitemap {
-	rd := NewReader(r, opts)
+	return readAll(NewReader(r, opts))
+}
+
+// readAll reads every entry of rd into a Sitemap, stopping at a read
+// error.
+func readAll(rd *Reader) *Sitemap {
 	s := &Sitemap{}
 	for e, err := range rd.Entries() {
 		if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/sitetxt/sitetxt/cache/rediscache"
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/internal/redistest"
+	"github.com/sitetxt/sitetxt/internal/sitetest"
 	"github.com/sitetxt/sitetxt/robots"
 )
 
@@ -260,7 +261,7 @@ func (w *notModified) Write(b []byte) (int, error) { w.WriteHeader(0); return le
 // TestRedisDownAtStart: with nothing listening where Redis should be,
 // answers still come, fetched directly, and the Cache says Redis is down.
 func TestRedisDownAtStart(t *testing.T) {
-	port := redistest.FreePort(t)
+	port := sitetest.FreePort(t)
 	rc := open(t, fmt.Sprintf("redis://127.0.0.1:%d/0", port))
 	st := newSite(t, 200, rules)
 	c := &robots.Client{Fetcher: &fetch.Fetcher{Cache: rc}}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sitetxt/sitetxt/internal/sitetest"
 	"github.com/sitetxt/sitetxt/internal/slowtest"
 )
 
@@ -23,12 +24,7 @@ import (
 func startServe(t *testing.T, args ...string) (string, *exec.Cmd) {
 	t.Helper()
 	bin := build(t, ".")
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := fmt.Sprintf("127.0.0.1:%d", sitetest.FreePort(t))
 	cmd := exec.Command(bin, append([]string{"serve", "--listen", addr, "--log-level", "error"}, args...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

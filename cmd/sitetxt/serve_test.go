@@ -2,8 +2,8 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sitetxt/sitetxt/internal/sitetest"
 )
 
 // TestREADMEServe runs the README's "sitetxt serve" command as a process,
@@ -33,12 +35,7 @@ func TestREADMEServe(t *testing.T) {
 	if line == "" || strings.Contains(line, "--redis") {
 		t.Fatalf("README has no 'sitetxt serve' command without --redis (found %q)", line)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := fmt.Sprintf("127.0.0.1:%d", sitetest.FreePort(t))
 	args := strings.Fields(strings.Replace(line, "127.0.0.1:8080", addr, 1))[1:]
 	var stderr bytes.Buffer
 	cmd := exec.Command(bin, args...)

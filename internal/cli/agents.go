@@ -120,10 +120,7 @@ func agentsRun(opts *agentsOptions) error {
 			return err
 		}
 	}
-	err = urls.each(func(u input.URL) error {
-		if err := u.Governs(src.manifestURL()); err != nil {
-			return &badURL{err}
-		}
+	err = urls.eachOn(src.manifestURL(), func(u input.URL) error {
 		d := table.Dispatch(policy, opts.Agent, u.Decide)
 		d.URL = u.Typed
 		ok = ok && d.OK()

@@ -375,7 +375,7 @@ const contractDoc = "## The output contract\n\n" +
 	"   [docs/schema/](schema/): `check.json`, `diff.json`, `matrix.json`, `agents.json`, `lint.json`,\n" +
 	"   `parse.json`, `explain.json`, `summary.json`, `audit.json`, `audit-summary.json`, `fetch.json`,\n" +
 	"   `datasets.json`, sharing `defs.json` (the decision object, rule, group, fetch, usage, diagnostic,\n" +
-	"   a line with its position). `internal/cli/schema_test.go` validates every command's output\n" +
+	"   a line with its position, a URL not answered). `internal/cli/schema_test.go` validates every command's output\n" +
 	"   against them and checks that a key has one type in every command. The same fact has one key:\n" +
 	"   the HTTP status is `http_status` (a number) and what it meant `meaning` (a word) in `fetch` and\n" +
 	"   in the decision object; a file-wide line (Host, License) is `{\"value\", \"file\", \"line\",\n" +

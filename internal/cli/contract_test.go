@@ -4,8 +4,8 @@ import (
 	"bufio"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -15,6 +15,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/sitetxt/sitetxt/internal/sitetest"
 	"github.com/sitetxt/sitetxt/termsafe"
 
 	"github.com/sitetxt/sitetxt/robots"
@@ -427,12 +428,7 @@ func TestContractFetchFailure(t *testing.T) {
 		http.Error(w, "down", http.StatusServiceUnavailable)
 	}))
 	defer srv.Close()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	refused := "http://" + ln.Addr().String() + "/"
-	ln.Close()
+	refused := fmt.Sprintf("http://127.0.0.1:%d/", sitetest.FreePort(t))
 	for _, site := range []struct{ url, cause string }{
 		{srv.URL + "/", "HTTP 503"},
 		{refused, "refused"},

@@ -120,10 +120,7 @@ func diffRun(opts *diffOptions) error {
 	disagree := false
 	urls := newBatch(opts.IO, opts.URLs, opts.URLsFile)
 	urls.jl = jl
-	err = urls.each(func(iu input.URL) error {
-		if err := iu.Governs(src.manifestURL()); err != nil {
-			return &badURL{err}
-		}
+	err = urls.eachOn(src.manifestURL(), func(iu input.URL) error {
 		u := iu.Typed
 		c := compareAccess(pols, opts.Agent, iu.Decide)
 		if !c.Agree {

@@ -158,10 +158,7 @@ func matrixRun(opts *matrixOptions) error {
 	ds := make([]robots.Decision, len(sel))
 	urls := newBatch(opts.IO, opts.URLs, opts.URLsFile)
 	urls.jl = jl
-	err = urls.each(func(iu input.URL) error {
-		if err := iu.Governs(src.manifestURL()); err != nil {
-			return &badURL{err}
-		}
+	err = urls.eachOn(src.manifestURL(), func(iu input.URL) error {
 		u := iu.Typed
 		for i, a := range sel {
 			if isFixed {

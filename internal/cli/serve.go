@@ -100,7 +100,13 @@ whose Host is a name it was told it answers to (--host; by default
 localhost and the address it listens on), refuses requests another
 site's page sent (Origin, Sec-Fetch-Site) and JSON API requests without
 Content-Type: application/json, so that no browser can be made to drive
-it. --max-memory is one budget
+it. Connections are bounded: at most --max-conns (1,024) held, of which
+--max-idle-conns (256) idle, the one idle the longest closed for a new
+connection; a request's headers must arrive within --header-timeout
+(10s), the whole request within --read-timeout (30s, else 408), and an
+idle connection is closed after --idle-timeout (2m); a request body is
+at most --max-body, its agent --max-agent, its URLs --max-urls
+(docs/security.md lists every limit with its default). --max-memory is one budget
 the response cache, compiled rules, fetches in flight and requests being
 answered share; a request it cannot take gets 503. --token-file requires
 "Authorization: Bearer <token>" on POST /v1/* and /metrics. SIGTERM or

@@ -16,6 +16,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"github.com/sitetxt/sitetxt/internal/redistest"
+	"github.com/sitetxt/sitetxt/internal/sitetest"
 )
 
 func TestServeUsageErrors(t *testing.T) {
@@ -189,7 +190,7 @@ func TestServeRedisDownLogsOnce(t *testing.T) {
 // is one warning line (not one from the start and one from the cache),
 // and decisions are answered.
 func TestServeRedisDownAtStart(t *testing.T) {
-	redisAddr := "127.0.0.1:" + strconv.Itoa(redistest.FreePort(t))
+	redisAddr := "127.0.0.1:" + strconv.Itoa(sitetest.FreePort(t))
 	rs := startServe(t, func(o *serveOptions) {
 		o.Redis, o.RedisTimeout = "redis://"+redisAddr+"/0", 250*time.Millisecond
 	})
@@ -202,5 +203,28 @@ func TestServeRedisDownAtStart(t *testing.T) {
 	logs := rs.log.String()
 	if n := strings.Count(logs, "redis unreachable"); n != 1 || !strings.Contains(logs, `"redis":"`+redisAddr+`"`) || resp.StatusCode != 200 {
 		t.Errorf("status %d; log has %d 'redis unreachable' lines, want 1 naming %s:\n%s", resp.StatusCode, n, redisAddr, logs)
+	}
+}
+
+// TestServeHost: --host names what serve answers to; a request by its
+// address is then a 421, one naming the host is answered.
+func TestServeHost(t *testing.T) {
+	rs := startServe(t, func(o *serveOptions) { o.Hosts = []string{"Robots.Internal"} })
+	for _, tc := range []struct {
+		host string
+		code int
+	}{{"", http.StatusMisdirectedRequest}, {"robots.internal:8080", 200}, {"attacker.example", http.StatusMisdirectedRequest}} {
+		req, _ := http.NewRequest("GET", rs.base+"/healthz", nil)
+		if tc.host != "" {
+			req.Host = tc.host
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.code {
+			t.Errorf("GET /healthz with Host %q under --host Robots.Internal = %d, want %d", tc.host, resp.StatusCode, tc.code)
+		}
 	}
 }

@@ -17,8 +17,8 @@ import (
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/decision"
 	"github.com/sitetxt/sitetxt/internal/input"
+	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/internal/manifest"
-	"github.com/sitetxt/sitetxt/internal/sitemapjson"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/sitetxt/sitetxt/sitemap"
 )
@@ -302,7 +302,7 @@ func (r *sitemapsRunState) fileDone(f *sitemap.File) {
 // url prints one URL, decided when --agent is given.
 func (r *sitemapsRunState) url(f *sitemap.Found) error {
 	r.urls++
-	v := sitemapURLJSON{URL: sitemapjson.Of(f)}
+	v := sitemapURLJSON{SitemapURL: jsonview.SitemapURLOf(f)}
 	var d robots.Decision
 	var cs *checkSource
 	if r.sites != nil {
@@ -417,12 +417,12 @@ func (l *robotsLister) Sitemaps(ctx context.Context, site string) ([]string, err
 // sitemapURLJSON is one URL of -o json: the URL as a sitemap lists it,
 // and with --agent the decision object of check -o json.
 type sitemapURLJSON struct {
-	sitemapjson.URL
+	jsonview.SitemapURL
 	*decided
 }
 
 // decided holds the decision one level below URL, so that URL's "url"
-// is the one that shows (sitemapjson).
+// is the one that shows (jsonview.SitemapURL).
 type decided struct{ decision.Decision }
 
 // sitemapFields is what text output shows after a URL: the optional
@@ -430,7 +430,7 @@ type decided struct{ decision.Decision }
 func sitemapFields(v sitemapURLJSON) string {
 	var b strings.Builder
 	row := v.Row()
-	for i, name := range sitemapjson.Header[1:4] {
+	for i, name := range jsonview.SitemapHeader[1:4] {
 		if row[i+1] != "" {
 			b.WriteString("  " + name + "=" + row[i+1])
 		}
@@ -442,7 +442,7 @@ func sitemapFields(v sitemapURLJSON) string {
 // columns, then with --agent the decision's (as check -o csv, without its
 // url).
 func sitemapCSVHeader(agent bool) []string {
-	h := append([]string(nil), sitemapjson.Header...)
+	h := append([]string(nil), jsonview.SitemapHeader...)
 	if agent {
 		h = append(h, decisionCSVHeader()[1:]...)
 	}

@@ -1,8 +1,8 @@
 package cli
 
 import (
+	"fmt"
 	"log/slog"
-	"net"
 	"net/http/httptest"
 	"net/url"
 	"regexp"
@@ -23,12 +23,7 @@ import (
 func TestTesterChromiumSaysWhatCLISays(t *testing.T) {
 	chrome := findChromium(t, "the browser tests of the tester page")
 	site := sitetest.New(t, map[string]string{"/robots.txt": "User-agent: *\nDisallow: /private/\n"})
-	closed, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	down := "http://" + closed.Addr().String()
-	closed.Close()
+	down := fmt.Sprintf("http://127.0.0.1:%d", sitetest.FreePort(t))
 	guarded := httptest.NewServer(serve.New(serve.Config{Logger: slog.New(slog.DiscardHandler)}).Handler())
 	t.Cleanup(guarded.Close)
 	open := testerServer(t)

@@ -59,7 +59,7 @@ func newBatch(ios *IOStreams, urls []string, file string) *batch {
 // batch.
 func (b *batch) each(fn func(input.URL) error) error {
 	for i, u := range b.urls {
-		if err := b.one(fmt.Sprintf("URL %d", i+1), u, fn); err != nil {
+		if err := b.one("URL", i+1, u, fn); err != nil {
 			return err
 		}
 	}
@@ -80,6 +80,7 @@ func (b *batch) each(fn func(input.URL) error) error {
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	where := name + ":"
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()
 		if n := len(line); n > 0 && line[n-1] == '\r' {
@@ -88,7 +89,7 @@ func (b *batch) each(fn func(input.URL) error) error {
 		if t := strings.TrimLeft(line, " \t"); t == "" || t[0] == '#' {
 			continue
 		}
-		if err := b.one(fmt.Sprintf("%s:%d", name, n), line, fn); err != nil {
+		if err := b.one(where, n, line, fn); err != nil {
 			return err
 		}
 	}
@@ -98,11 +99,25 @@ func (b *batch) each(fn func(input.URL) error) error {
 	return nil
 }
 
-// one reads and answers one URL typed at where.
-func (b *batch) one(where, typed string, fn func(input.URL) error) error {
+// eachOn calls fn as each does, for the URLs the manifest fetched from
+// manifestURL governs ("" for a file: all of them); any other URL is
+// reported and skipped (input.URL.Governs).
+func (b *batch) eachOn(manifestURL string, fn func(input.URL) error) error {
+	return b.each(func(u input.URL) error {
+		if err := u.Governs(manifestURL); err != nil {
+			return &badURL{err}
+		}
+		return fn(u)
+	})
+}
+
+// one reads and answers one URL typed at where and n ("URL 3" for the
+// third on the command line, "<stdin>:2" for a line), the place said
+// only when the URL fails.
+func (b *batch) one(where string, n int, typed string, fn func(input.URL) error) error {
 	u, err := input.ReadURL(typed)
 	if err != nil {
-		return b.fail(where, typed, err)
+		return b.fail(where, n, typed, err)
 	}
 	var bad *badURL
 	switch err := fn(u); {
@@ -114,19 +129,23 @@ func (b *batch) one(where, typed string, fn func(input.URL) error) error {
 		}
 		return nil
 	case errors.As(err, &bad):
-		return b.fail(where, typed, bad.err)
+		return b.fail(where, n, typed, bad.err)
 	default:
 		return err
 	}
 }
 
 // fail reports a URL that could not be answered.
-func (b *batch) fail(where, typed string, err error) error {
+func (b *batch) fail(where string, n int, typed string, err error) error {
 	b.failed++
 	if b.jl != nil {
 		return b.jl.write(urlError{URL: typed, Error: err.Error()})
 	}
-	fmt.Fprintf(b.ios.ErrOut, "sitetxt: %s: %s\n", where, visible(err.Error()))
+	sep := " "
+	if strings.HasSuffix(where, ":") {
+		sep = ""
+	}
+	fmt.Fprintf(b.ios.ErrOut, "sitetxt: %s%s%d: %s\n", where, sep, n, visible(err.Error()))
 	return nil
 }
 

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/sitetxt/sitetxt/internal/redistest"
+	"github.com/sitetxt/sitetxt/internal/sitetest"
 	"github.com/sitetxt/sitetxt/internal/slowtest"
 )
 
@@ -39,9 +40,7 @@ func envInt(t *testing.T, name string, def int) int {
 // sites are n loopback web sites, one per port, each serving a robots.txt
 // that may be cached for an hour, counting its robots.txt requests.
 type sites struct {
-	srv      *http.Server
-	lns      []net.Listener
-	port     map[int]int // port -> site index
+	ports
 	requests []atomic.Int64
 	start    time.Time
 	mu       sync.Mutex
@@ -53,20 +52,12 @@ func siteRobots(i int) string {
 }
 
 func startSites(t *testing.T, n, maxAge int) *sites {
-	s := &sites{port: map[int]int{}, requests: make([]atomic.Int64, n), start: time.Now()}
+	s := &sites{requests: make([]atomic.Int64, n), start: time.Now()}
 	bodies := make([]string, n)
 	for i := range n {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.lns = append(s.lns, ln)
-		s.port[ln.Addr().(*net.TCPAddr).Port] = i
 		bodies[i] = siteRobots(i)
 	}
-	s.srv = &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		port := r.Context().Value(http.LocalAddrContextKey).(net.Addr).(*net.TCPAddr).Port
-		i := s.port[port]
+	s.ports = servePorts(t, n, func(i int, w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/robots.txt" {
 			http.NotFound(w, r)
 			return
@@ -86,15 +77,38 @@ func startSites(t *testing.T, n, maxAge int) *sites {
 		}
 		w.Header().Set("Content-Type", "text/plain")
 		io.WriteString(w, bodies[i])
-	})}
-	for _, ln := range s.lns {
-		go s.srv.Serve(ln)
-	}
-	t.Cleanup(func() { s.srv.Close() })
+	})
 	return s
 }
 
-func (s *sites) url(i int) string { return "http://" + s.lns[i].Addr().String() }
+// ports are loopback web sites, one listener per port, that one handler
+// serves: it is told which site (0 to n-1) a request came to.
+type ports struct{ lns []net.Listener }
+
+// servePorts starts n sites served by h; they close when the test ends.
+func servePorts(t *testing.T, n int, h func(i int, w http.ResponseWriter, r *http.Request)) ports {
+	var p ports
+	site := make(map[int]int, n) // port -> site index
+	for i := range n {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.lns = append(p.lns, ln)
+		site[ln.Addr().(*net.TCPAddr).Port] = i
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h(site[r.Context().Value(http.LocalAddrContextKey).(net.Addr).(*net.TCPAddr).Port], w, r)
+	})}
+	for _, ln := range p.lns {
+		go srv.Serve(ln)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return p
+}
+
+// url is site i's root URL, without the final "/".
+func (p ports) url(i int) string { return "http://" + p.lns[i].Addr().String() }
 
 // proc is one "sitetxt serve" process.
 type proc struct {
@@ -103,11 +117,14 @@ type proc struct {
 	cmd       *exec.Cmd
 	log       *logBuffer
 	alive     atomic.Bool
+	mu        sync.Mutex // held by start, kill and memory: a kill waits for a start in progress
 }
 
 // start starts the process and waits until it is ready. It may be called
 // from any goroutine.
 func (p *proc) start() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.log = new(logBuffer)
 	p.cmd = exec.Command(p.bin, append([]string{"serve", "--listen", p.addr}, p.args...)...)
 	p.cmd.Stderr = p.log
@@ -132,6 +149,8 @@ func (p *proc) start() error {
 }
 
 func (p *proc) kill() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.alive.Store(false)
 	p.cmd.Process.Kill()
 	p.cmd.Wait()
@@ -139,7 +158,10 @@ func (p *proc) kill() {
 
 // memory returns the process's peak and current resident set in MiB.
 func (p *proc) memory() (peak, now float64) {
-	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
+	p.mu.Lock()
+	pid := p.cmd.Process.Pid
+	p.mu.Unlock()
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
@@ -448,7 +470,7 @@ func startFleet(t *testing.T, bin string, rds *redistest.Server, n int) []*proc 
 	t.Helper()
 	procs := make([]*proc, n)
 	for i := range procs {
-		procs[i] = &proc{bin: bin, addr: fmt.Sprintf("127.0.0.1:%d", redistest.FreePort(t)),
+		procs[i] = &proc{bin: bin, addr: fmt.Sprintf("127.0.0.1:%d", sitetest.FreePort(t)),
 			args: []string{"--redis", rds.URL(), "--redis-timeout", "2s", "--allow-private", "--log-level", "warn", "--log-format", "json"}}
 		if err := procs[i].start(); err != nil {
 			t.Fatal(err)

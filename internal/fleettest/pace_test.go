@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"runtime"
 	"slices"
@@ -26,8 +25,7 @@ import (
 // even ones "Crawl-delay: 1", the odd ones "Request-rate: 2/1s" (one
 // request every 500 ms). Each records when every page request arrived.
 type pacedSites struct {
-	lns      []net.Listener
-	port     map[int]int
+	ports
 	interval []time.Duration
 	mu       sync.Mutex
 	arrivals [][]arrival
@@ -41,24 +39,17 @@ type arrival struct{ at, meant time.Time }
 func (a arrival) late() time.Duration { return a.at.Sub(a.meant) }
 
 func startPacedSites(t *testing.T, n int) *pacedSites {
-	s := &pacedSites{port: map[int]int{}, arrivals: make([][]arrival, n)}
+	s := &pacedSites{arrivals: make([][]arrival, n)}
 	bodies := make([]string, n)
 	for i := range n {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.lns = append(s.lns, ln)
-		s.port[ln.Addr().(*net.TCPAddr).Port] = i
 		if i%2 == 0 {
 			bodies[i], s.interval = "User-agent: *\nDisallow: /private/\nCrawl-delay: 1\n", append(s.interval, time.Second)
 		} else {
 			bodies[i], s.interval = "User-agent: *\nDisallow: /private/\nRequest-rate: 2/1s\n", append(s.interval, 500*time.Millisecond)
 		}
 	}
-	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s.ports = servePorts(t, n, func(i int, w http.ResponseWriter, r *http.Request) {
 		at := time.Now()
-		i := s.port[r.Context().Value(http.LocalAddrContextKey).(net.Addr).(*net.TCPAddr).Port]
 		if r.URL.Path == "/robots.txt" {
 			w.Header().Set("Cache-Control", "max-age=3600")
 			io.WriteString(w, bodies[i])
@@ -69,15 +60,9 @@ func startPacedSites(t *testing.T, n int) *pacedSites {
 		s.arrivals[i] = append(s.arrivals[i], arrival{at, time.Unix(0, meant)})
 		s.mu.Unlock()
 		io.WriteString(w, "a page\n")
-	})}
-	for _, ln := range s.lns {
-		go srv.Serve(ln)
-	}
-	t.Cleanup(func() { srv.Close() })
+	})
 	return s
 }
-
-func (s *pacedSites) url(i int) string { return "http://" + s.lns[i].Addr().String() }
 
 // acquired is the part of a /v1/acquire answer the clients read.
 type acquired struct {

@@ -65,6 +65,9 @@ func ReadURL(typed string) (URL, error) {
 	if i := strings.IndexAny(auth, "/?#"); i >= 0 {
 		auth = auth[:i]
 	}
+	if plainAuthority(auth) {
+		return u, nil // the common case, read without allocating
+	}
 	p, err := url.Parse(scheme + "://" + auth + "/")
 	if err != nil {
 		return u, fmt.Errorf("%q is not a URL: %v", typed, unwrapURL(err))
@@ -110,6 +113,11 @@ func (u URL) Governs(robotsURL string) error {
 	if robotsURL == "" || !u.Absolute() {
 		return nil
 	}
+	if dir := robotsURL[:strings.LastIndexByte(robotsURL, '/')+1]; strings.HasPrefix(u.Typed, dir) && strings.Count(dir, "/") >= 3 {
+		// Under the robots.txt's own directory on its (canonical) origin:
+		// the common case of a stream, decided without allocating.
+		return nil
+	}
 	own, err := fetch.ManifestURL(u.site(), "robots.txt")
 	if err != nil {
 		return fmt.Errorf("%q: %v", u.Typed, err)
@@ -142,6 +150,29 @@ func Origin(abs string) string {
 		return abs
 	}
 	return p.Scheme + "://" + p.Host
+}
+
+// plainAuthority reports whether auth is a host name of letters, digits,
+// '-' and '.', with an optional port of digits: an authority that parses
+// as it is.
+func plainAuthority(auth string) bool {
+	host, port := auth, ""
+	if i := strings.LastIndexByte(auth, ':'); i >= 0 {
+		host, port = auth[:i], auth[i+1:]
+		if port == "" || strings.Trim(port, "0123456789") != "" {
+			return false
+		}
+	}
+	if host == "" {
+		return false
+	}
+	for i := 0; i < len(host); i++ {
+		c := host[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.') {
+			return false
+		}
+	}
+	return true
 }
 
 // hasScheme reports whether s starts with a URI scheme and ':' (RFC 3986

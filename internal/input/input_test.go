@@ -123,6 +123,34 @@ func TestAgentNote(t *testing.T) {
 	}
 }
 
+// TestReadURLAllocs: reading a path or an absolute URL with a plain host,
+// and checking such a URL against its own site's robots.txt, allocate
+// nothing:
+// check reads a million-line stream through them.
+func TestReadURLAllocs(t *testing.T) {
+	for _, typed := range []string{"/private/x", "https://example.org:8080/a/b?c", "http://example.org"} {
+		n := testing.AllocsPerRun(100, func() {
+			if _, err := ReadURL(typed); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if n != 0 {
+			t.Errorf("ReadURL(%q): %v allocations, want 0", typed, n)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = mustRead(t, "https://example.org/x").Governs("https://example.org/robots.txt") }); n != 0 {
+		t.Errorf("Governs on the same origin: %v allocations, want 0", n)
+	}
+}
+
+func mustRead(t *testing.T, s string) URL {
+	u, err := ReadURL(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
 func ExampleReadURL() {
 	for _, typed := range []string{"private/x", "/a", "https://example.org/b", "http:///c"} {
 		u, err := ReadURL(typed)

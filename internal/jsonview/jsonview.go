@@ -3,8 +3,9 @@
 // write, beside the robots.txt decision object of package decision: a
 // diagnostic (lint -o json, and every response that reports a file's
 // problems), a Mobile-agent-server answer (agents -o json, POST
-// /v1/agents), a dataset entry (datasets -o json, POST /v1/datasets) and
-// a comparison of profiles (diff -o json, POST /v1/test).
+// /v1/agents), a dataset entry (datasets -o json, POST /v1/datasets),
+// a comparison of profiles (diff -o json, POST /v1/test) and a URL a
+// sitemap lists (sitemaps -o json, POST /v1/sitemaps).
 //
 // Each output builds them with the functions here, so an answer has one
 // shape, built by one piece of code, whoever asks for it. Positions are
@@ -12,10 +13,13 @@
 package jsonview
 
 import (
+	"strconv"
+
 	"github.com/sitetxt/sitetxt/datatxt"
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/mobileagent"
 	"github.com/sitetxt/sitetxt/robots"
+	"github.com/sitetxt/sitetxt/sitemap"
 )
 
 // Diagnostic is a diagnostic in JSON and YAML: where it starts and ends,
@@ -125,3 +129,111 @@ func ComparisonOf[V any](c robots.Comparison, url, agent string, verdict func(i 
 	}
 	return out
 }
+
+// SitemapURL is one URL a sitemap lists, in the shape "sitetxt sitemaps
+// -o json" and serve's POST /v1/sitemaps share: the URL, its lastmod
+// (normalised), changefreq and priority (null when absent or invalid), the
+// sitemap file that listed it, and the extensions it carries. Each output
+// adds a robots.txt decision beside it when it has an agent: it embeds
+// SitemapURL, and a struct that embeds the decision object, so the
+// decision's fields lie one level deeper and SitemapURL's "url" is the one
+// that shows (encoding/json drops two fields of one name at the same
+// depth).
+type SitemapURL struct {
+	URL        string             `json:"url"`
+	LastMod    *string            `json:"lastmod"`
+	ChangeFreq *string            `json:"changefreq"`
+	Priority   *float64           `json:"priority"`
+	Sitemap    string             `json:"sitemap"`
+	Images     []SitemapImage     `json:"images,omitempty"`
+	Videos     []SitemapVideo     `json:"videos,omitempty"`
+	News       *SitemapNews       `json:"news,omitempty"`
+	Alternates []SitemapAlternate `json:"alternates,omitempty"`
+}
+
+// SitemapImage is an image:image.
+type SitemapImage struct {
+	Loc         string `json:"loc"`
+	Caption     string `json:"caption,omitempty"`
+	Title       string `json:"title,omitempty"`
+	GeoLocation string `json:"geo_location,omitempty"`
+	License     string `json:"license,omitempty"`
+}
+
+// SitemapVideo is a video:video.
+type SitemapVideo struct {
+	ThumbnailLoc    string `json:"thumbnail_loc,omitempty"`
+	Title           string `json:"title,omitempty"`
+	Description     string `json:"description,omitempty"`
+	ContentLoc      string `json:"content_loc,omitempty"`
+	PlayerLoc       string `json:"player_loc,omitempty"`
+	Duration        string `json:"duration,omitempty"`
+	PublicationDate string `json:"publication_date,omitempty"`
+	ExpirationDate  string `json:"expiration_date,omitempty"`
+	FamilyFriendly  string `json:"family_friendly,omitempty"`
+}
+
+// SitemapNews is a news:news.
+type SitemapNews struct {
+	Name            string `json:"name,omitempty"`
+	Language        string `json:"language,omitempty"`
+	PublicationDate string `json:"publication_date,omitempty"`
+	Title           string `json:"title,omitempty"`
+	Keywords        string `json:"keywords,omitempty"`
+}
+
+// SitemapAlternate is an xhtml:link hreflang alternate.
+type SitemapAlternate struct {
+	Hreflang string `json:"hreflang"`
+	Href     string `json:"href"`
+}
+
+// SitemapURLOf returns the JSON shape of a URL a discovery found.
+func SitemapURLOf(f *sitemap.Found) SitemapURL {
+	e := f.Entry
+	v := SitemapURL{URL: e.URL, Sitemap: f.Sitemap}
+	if !e.LastMod.IsZero() {
+		s := e.LastMod.String()
+		v.LastMod = &s
+	}
+	if e.ChangeFreq != "" {
+		s := string(e.ChangeFreq)
+		v.ChangeFreq = &s
+	}
+	if e.HasPriority {
+		p := e.Priority
+		v.Priority = &p
+	}
+	for _, im := range e.Images {
+		v.Images = append(v.Images, SitemapImage(im))
+	}
+	for _, vi := range e.Videos {
+		v.Videos = append(v.Videos, SitemapVideo(vi))
+	}
+	if n := e.News; n != nil {
+		v.News = &SitemapNews{Name: n.Name, Language: n.Language, PublicationDate: n.PublicationDate, Title: n.Title, Keywords: n.Keywords}
+	}
+	for _, a := range e.Alternates {
+		v.Alternates = append(v.Alternates, SitemapAlternate(a))
+	}
+	return v
+}
+
+// Row returns the URL's columns as CSV and text show them: url, lastmod,
+// changefreq, priority ("" when absent), sitemap.
+func (v SitemapURL) Row() []string {
+	row := []string{v.URL, "", "", "", v.Sitemap}
+	if v.LastMod != nil {
+		row[1] = *v.LastMod
+	}
+	if v.ChangeFreq != nil {
+		row[2] = *v.ChangeFreq
+	}
+	if v.Priority != nil {
+		row[3] = strconv.FormatFloat(*v.Priority, 'f', -1, 64)
+	}
+	return row
+}
+
+// SitemapHeader is the CSV header of SitemapURL.Row.
+var SitemapHeader = []string{"url", "lastmod", "changefreq", "priority", "sitemap"}

@@ -15,14 +15,9 @@ func detectDataTxt(name, data string) bool {
 	if base == "data.txt" || strings.Contains(base, ".yaml") || strings.Contains(base, ".yml") {
 		return true
 	}
-	whole := data
-	for len(data) > 0 {
-		line := data
-		if i := strings.IndexAny(data, "\r\n"); i >= 0 {
-			line, data = data[:i], data[i+1:]
-		} else {
-			data = ""
-		}
+	for rest := data; rest != ""; {
+		var line string
+		line, rest = cutLine(rest)
 		line = strings.TrimLeft(line, " \t\ufeff")
 		if line == "" || line[0] == '#' {
 			continue
@@ -32,17 +27,21 @@ func detectDataTxt(name, data string) bool {
 		}
 		break
 	}
-	head := whole[:min(len(whole), 64<<10)]
-	for len(head) > 0 {
-		line := head
-		if i := strings.IndexAny(head, "\r\n"); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			head = ""
-		}
+	for head := data[:min(len(data), 64<<10)]; head != ""; {
+		var line string
+		line, head = cutLine(head)
 		if len(line) >= 5 && strings.EqualFold(line[:4], "path") && strings.TrimLeft(line[4:], " \t") != "" && strings.TrimLeft(line[4:], " \t")[0] == ':' {
 			return true
 		}
 	}
 	return false
+}
+
+// cutLine returns s's first line, without its line end (CR or LF; a CRLF
+// leaves an empty line after it, which the callers skip), and the rest.
+func cutLine(s string) (line, rest string) {
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		return s[:i], s[i+1:]
+	}
+	return s, ""
 }

@@ -7,34 +7,16 @@ package pacetest
 import (
 	"context"
 	"net/http"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/sitetxt/sitetxt/internal/clocktest"
 	"github.com/sitetxt/sitetxt/pace"
 )
 
-// Clock is a clock a test moves by hand.
-type Clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-// NewClock returns a Clock at 2026-01-01 10:00 UTC.
-func NewClock() *Clock { return &Clock{t: time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)} }
-
-// Now returns the clock's time.
-func (c *Clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-// Advance moves the clock by d.
-func (c *Clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
+// NewClock returns a clock at 2026-01-01 10:00 UTC.
+func NewClock() *clocktest.Clock {
+	return clocktest.New(time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC))
 }
 
 // step is one action of a case: an Acquire (Report when status is set)

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sitetxt/sitetxt/internal/sitetest"
 )
 
 // Fake starts a loopback TCP server that speaks RESP as answer says, for
@@ -17,21 +19,8 @@ import (
 // the server stops when the test ends.
 func Fake(t testing.TB, answer func(cmd []string, w io.Writer)) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go serveFake(c, answer)
-		}
-	}()
-	return "redis://" + ln.Addr().String() + "/0"
+	addr := sitetest.Raw(t, func(c net.Conn) { serveFake(c, answer) })
+	return "redis://" + addr + "/0"
 }
 
 func serveFake(c net.Conn, answer func([]string, io.Writer)) {

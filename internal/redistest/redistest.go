@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sitetxt/sitetxt/internal/sitetest"
 )
 
 // Server is a running redis-server.
@@ -40,7 +42,7 @@ func Start(t testing.TB) *Server {
 	if p == "" {
 		t.Skip("redis-server is not installed (Debian package redis-server); skipping the test that needs a real Redis")
 	}
-	s := &Server{path: p, port: FreePort(t)}
+	s := &Server{path: p, port: sitetest.FreePort(t)}
 	s.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(s.port))
 	if err := s.start(); err != nil {
 		t.Fatal(err)
@@ -51,17 +53,6 @@ func Start(t testing.TB) *Server {
 
 // URL returns redis://Addr/0.
 func (s *Server) URL() string { return "redis://" + s.Addr + "/0" }
-
-// FreePort returns a loopback TCP port nobody listens on now.
-func FreePort(t testing.TB) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
 
 func (s *Server) start() error {
 	cmd := exec.Command(s.path, "--port", strconv.Itoa(s.port), "--bind", "127.0.0.1",

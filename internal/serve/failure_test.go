@@ -18,28 +18,8 @@ import (
 
 	"github.com/sitetxt/sitetxt/cache/rediscache"
 	"github.com/sitetxt/sitetxt/internal/redistest"
+	"github.com/sitetxt/sitetxt/internal/sitetest"
 )
-
-// listenWith serves each connection of a loopback listener with serve
-// until the test ends.
-func listenWith(t *testing.T, serve func(net.Conn)) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go serve(c)
-		}
-	}()
-	return ln.Addr().String()
-}
 
 // TestFailuresLookAlike: a stranger cannot tell why a robots.txt could
 // not be fetched below HTTP: a service that sends a banner (a Redis
@@ -49,7 +29,7 @@ func listenWith(t *testing.T, serve func(net.Conn)) string {
 // banner, address, resolver or cause in the answer; the server's log
 // keeps the detail.
 func TestFailuresLookAlike(t *testing.T) {
-	banner := listenWith(t, func(c net.Conn) {
+	banner := sitetest.Raw(t, func(c net.Conn) {
 		// The banner answers the request, as a Redis would: sent before
 		// the request it would be an unsolicited response, which the
 		// client reports in other words, by timing.
@@ -57,16 +37,16 @@ func TestFailuresLookAlike(t *testing.T) {
 		io.WriteString(c, "-ERR wrong number of arguments SECRETBANNER\r\n")
 		c.Close()
 	})
-	silent := listenWith(t, func(c net.Conn) {
+	silent := sitetest.Raw(t, func(c net.Conn) {
 		time.Sleep(5 * time.Second)
 		c.Close()
 	})
-	reset := listenWith(t, func(c net.Conn) {
+	reset := sitetest.Raw(t, func(c net.Conn) {
 		c.(*net.TCPConn).SetLinger(0)
 		c.Close()
 	})
 	plain, _ := newSite(t, nil, nil)
-	closed := fmt.Sprintf("127.0.0.1:%d", redistest.FreePort(t))
+	closed := fmt.Sprintf("127.0.0.1:%d", sitetest.FreePort(t))
 	tr := newTransport(true)
 	dial := tr.DialContext
 	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -146,7 +126,7 @@ func TestStaleCopyPublic(t *testing.T) {
 // fleet is told by another in the same public words.
 func TestSharedFailurePublic(t *testing.T) {
 	srv := redistest.Start(t)
-	banner := listenWith(t, func(c net.Conn) {
+	banner := sitetest.Raw(t, func(c net.Conn) {
 		io.WriteString(c, "-ERR unknown command SECRETBANNER\r\n")
 		c.Close()
 	})

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -207,19 +208,60 @@ func isTimeout(err error) bool {
 	return errors.As(err, &ne) && ne.Timeout()
 }
 
-// capped is the RoundTripper every fetch of serve goes through after the
-// guard's: each request holds one of the process's outbound slots
-// (Config.MaxFetches) from before it is sent until its body is closed
-// (keep-alives are off: one request, one connection), so that no kind of
-// request (robots.txt, a tester's site, a sitemap) makes more connections
-// at once. A capped with a share (the sitemap files' client) first takes
-// a slot of the share: sitemap streams hold at most a quarter of the
-// slots, so the robots.txt fetches that the decisions of a stream need
-// always find one.
+// capOutbound returns rt with the requests serve sends bounded: at most
+// cap(slots) (Config.MaxFetches) at once, whatever the endpoint
+// (robots.txt, a tester's site, a sitemap). Keep-alives are off, so a
+// request is a connection: for an *http.Transport (a copy of it), each
+// connection holds a slot from before it is dialled until it is closed,
+// so the connections open never pass the bound; any other RoundTripper
+// (tests), each request holds one until its body is closed.
+func capOutbound(rt http.RoundTripper, slots chan struct{}) http.RoundTripper {
+	t, ok := rt.(*http.Transport)
+	if !ok {
+		return &capped{next: rt, slots: slots}
+	}
+	t = t.Clone()
+	dial := t.DialContext
+	if dial == nil {
+		dial = (&net.Dialer{}).DialContext
+	}
+	t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		c, err := dial(ctx, network, addr)
+		if err != nil {
+			<-slots
+			return nil, err
+		}
+		return &slotConn{Conn: c, release: sync.OnceFunc(func() { <-slots })}, nil
+	}
+	return t
+}
+
+// slotConn gives back its slot when it is closed.
+type slotConn struct {
+	net.Conn
+	release func()
+}
+
+func (c *slotConn) Close() error {
+	err := c.Conn.Close()
+	c.release()
+	return err
+}
+
+// capped is a RoundTripper whose requests each hold a slot of slots (nil:
+// none) and of share (nil: none) from before they are sent until their
+// body is closed. The sitemap files' client has a share: sitemap streams
+// hold at most a quarter of the outbound slots, so the robots.txt fetches
+// that the decisions of a stream need always find one.
 type capped struct {
 	next  http.RoundTripper
 	slots chan struct{}
-	share chan struct{} // nil: none
+	share chan struct{}
 }
 
 func (c *capped) RoundTrip(req *http.Request) (*http.Response, error) {

@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/sitetxt/sitetxt/internal/sitetest"
 )
 
 // TestAgentBounded: an agent longer than MaxAgent is a 400 naming the
@@ -39,7 +41,8 @@ func TestAgentBounded(t *testing.T) {
 // TestNotRoutedIsJSON: an unknown path is a JSON 404, a wrong method a
 // JSON 405 with Allow.
 func TestNotRoutedIsJSON(t *testing.T) {
-	h := New(Config{Logger: quiet()}).Handler()
+	s := New(Config{Logger: quiet()})
+	h := s.Handler()
 	for _, tt := range []struct {
 		method, path string
 		code         int
@@ -51,6 +54,13 @@ func TestNotRoutedIsJSON(t *testing.T) {
 		}
 		if tt.code == 405 && w.Header().Get("Allow") == "" {
 			t.Errorf("%s %s: 405 without Allow", tt.method, tt.path)
+		}
+		if tt.code == 404 {
+			for _, p := range s.routes {
+				if method, path, _ := strings.Cut(p, " "); method == "POST" && !strings.Contains(w.Body.String(), path) {
+					t.Errorf("the 404 does not name %s: %s", p, w.Body.String())
+				}
+			}
 		}
 	}
 }
@@ -244,26 +254,18 @@ func lastAddr(p netip.Prefix) netip.Addr {
 // loopback site named by address, by name, in IPv4-mapped and other
 // spellings is never connected to: the listener accepts nothing.
 func TestGuardNoConnection(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	var accepted atomic.Int64
+	addr := sitetest.Raw(t, func(c net.Conn) {
+		accepted.Add(1)
+		c.Close()
+	})
+	_, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
-	var accepted atomic.Int64
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			accepted.Add(1)
-			c.Close()
-		}
-	}()
-	port := ln.Addr().(*net.TCPAddr).Port
 	client := &http.Client{Transport: newTransport(false), Timeout: 5 * time.Second}
 	for _, host := range []string{"127.0.0.1", "localhost", "[::ffff:127.0.0.1]", "127.1", "0x7f000001", "[::1]"} {
-		resp, err := client.Get(fmt.Sprintf("http://%s:%d/robots.txt", host, port))
+		resp, err := client.Get(fmt.Sprintf("http://%s:%s/robots.txt", host, port))
 		if err == nil {
 			resp.Body.Close()
 			t.Errorf("GET via %s: %s, want refused", host, resp.Status)
@@ -277,23 +279,12 @@ func TestGuardNoConnection(t *testing.T) {
 // TestBannerNotEchoed: a service that is not HTTP (here it sends a Redis
 // error line) is "did not answer over HTTP"; its bytes are not echoed.
 func TestBannerNotEchoed(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			io.WriteString(c, "-ERR wrong number of arguments SECRETBANNER\r\n")
-			c.Close()
-		}
-	}()
+	addr := sitetest.Raw(t, func(c net.Conn) {
+		io.WriteString(c, "-ERR wrong number of arguments SECRETBANNER\r\n")
+		c.Close()
+	})
 	h := New(Config{AllowPrivate: true, Logger: quiet()}).Handler()
-	code, _, body := post(t, h, checkBody("ExampleBot", "http://"+ln.Addr().String()+"/x"), "")
+	code, _, body := post(t, h, checkBody("ExampleBot", "http://"+addr+"/x"), "")
 	if code != 200 || strings.Contains(body, "SECRETBANNER") || strings.Contains(body, "ERR") || !strings.Contains(body, "did not answer over HTTP") {
 		t.Errorf("POST for a non-HTTP service = %d %s; want the public message and no banner", code, body)
 	}

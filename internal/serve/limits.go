@@ -30,8 +30,25 @@ func (s *Server) notRouted(h http.Handler) http.Handler {
 			s.fail(w, http.StatusMethodNotAllowed, "method "+r.Method+" not allowed here; allowed: "+allow)
 			return
 		}
-		s.fail(w, http.StatusNotFound, "no such endpoint: "+r.URL.Path+" (the tester is GET /; POST /v1/check, /v1/acquire, /v1/report, /v1/test, /v1/datasets, /v1/agents, /v1/sitemaps; GET /openapi.json, /healthz, /metrics)")
+		s.fail(w, http.StatusNotFound, "no such endpoint: "+r.URL.Path+" (the tester is GET /; "+s.endpoints()+")")
 	})
+}
+
+// endpoints names the routes of the gate for a 404, by method: "POST
+// /v1/check, /v1/test; GET /openapi.json, ...", the page and its assets
+// left out.
+func (s *Server) endpoints() string {
+	var post, get []string
+	for _, p := range s.routes {
+		method, path, _ := strings.Cut(p, " ")
+		switch {
+		case method == http.MethodPost:
+			post = append(post, path)
+		case strings.HasPrefix(path, "/v1/") || path == "/openapi.json" || path == "/healthz" || path == "/metrics":
+			get = append(get, path)
+		}
+	}
+	return "POST " + strings.Join(post, ", ") + "; GET " + strings.Join(get, ", ")
 }
 
 // probe is a ResponseWriter that keeps the status and headers of an

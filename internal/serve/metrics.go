@@ -19,7 +19,11 @@ type metrics struct {
 	pace      paceMetrics
 }
 
-func newMetrics(rc *rediscache.Cache, flights *fetch.Limit) *metrics {
+// connStats gives the client connections Serve holds and how many it
+// closed for newer ones (zero before Serve runs).
+type connStats func() (open int, evicted int64)
+
+func newMetrics(rc *rediscache.Cache, flights *fetch.Limit, conns connStats) *metrics {
 	m := &metrics{reg: prometheus.NewRegistry()}
 	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "sitetxt_http_requests_total", Help: "HTTP requests served, by path and status code.",
@@ -47,7 +51,13 @@ func newMetrics(rc *rediscache.Cache, flights *fetch.Limit) *metrics {
 	inFlightMax := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "sitetxt_fetches_in_flight_max", Help: "The most robots.txt fetches in flight at once (from --max-memory).",
 	}, func() float64 { return float64(flights.Cap()) })
-	m.reg.MustRegister(m.requests, m.latency, m.decisions, m.answers, m.fetches, m.fetchTime, inFlight, inFlightMax,
+	connsOpen := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "sitetxt_client_connections", Help: "Client connections held, of at most --max-conns.",
+	}, func() float64 { n, _ := conns(); return float64(n) })
+	connsEvicted := prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "sitetxt_client_connections_evicted_total", Help: "Idle or silent client connections closed for newer ones (--max-conns, --max-idle-conns).",
+	}, func() float64 { _, n := conns(); return float64(n) })
+	m.reg.MustRegister(m.requests, m.latency, m.decisions, m.answers, m.fetches, m.fetchTime, inFlight, inFlightMax, connsOpen, connsEvicted,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if rc != nil {
 		stat := func(f func(rediscache.Stats) uint64) func() float64 {

@@ -264,7 +264,7 @@ func New(cfg Config) *Server {
 	}
 	s := &Server{cfg: cfg, clients: map[robots.Profile]*robots.Client{}, log: cfg.Logger,
 		flights: fetch.NewLimit(cfg.MaxFetches), requests: newBudget(shares.requests)}
-	s.metrics = newMetrics(cfg.Redis, s.flights)
+	s.metrics = newMetrics(cfg.Redis, s.flights, s.connStats)
 	s.pacer = cfg.Pacer
 	if s.pacer == nil {
 		s.pacer = pace.NewMemory(pace.Options{})
@@ -278,7 +278,7 @@ func New(cfg Config) *Server {
 		s.metrics.fetches.WithLabelValues(outcome).Inc()
 		s.metrics.fetchTime.Observe(d.Seconds())
 	}
-	outbound := &capped{next: rt, slots: make(chan struct{}, cfg.MaxFetches)}
+	outbound := capOutbound(rt, make(chan struct{}, cfg.MaxFetches))
 	hc := &http.Client{Transport: counting{next: outbound, observe: observe}}
 	streams := &capped{next: outbound, share: make(chan struct{}, max(1, cfg.MaxFetches/4))}
 	sitemapClient := &http.Client{Transport: counting{next: streams, observe: observe}}
@@ -416,6 +416,18 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 		// RedisError says what Redis answered wrongly, when "failing".
 		RedisError string `json:"redis_error,omitempty"`
 	}{status, redis, detail})
+}
+
+// connStats returns the client connections held and those closed for
+// newer ones, once Serve runs.
+func (s *Server) connStats() (int, int64) {
+	p := s.pool.Load()
+	if p == nil {
+		return 0, 0
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.open, p.evicted.Load()
 }
 
 // Serve answers on ln until ctx is done, then stops accepting connections

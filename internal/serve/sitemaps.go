@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"net/http"
 	"net/url"
 
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/manifest"
-	"github.com/sitetxt/sitetxt/internal/sitemapjson"
 	"github.com/sitetxt/sitetxt/sitemap"
 )
 
@@ -45,12 +45,12 @@ type sitemapsRequest struct {
 // sitemapLine is one line of the answer: a URL (sitetxt sitemaps -o json),
 // with the decision of POST /v1/check when an agent was given.
 type sitemapLine struct {
-	sitemapjson.URL
+	jsonview.SitemapURL
 	*sitemapDecision
 }
 
 // sitemapDecision holds the decision one level below the URL, so that the
-// URL's "url" is the one that shows (package sitemapjson).
+// URL's "url" is the one that shows (jsonview.SitemapURL).
 type sitemapDecision struct{ Result }
 
 // sitemapsSummary is the last line of the answer.
@@ -117,7 +117,7 @@ func (s *Server) sitemaps(ctx context.Context, w http.ResponseWriter, req *sitem
 			sum.Summary.Stopped = fmt.Sprintf("%d URLs answered (max_urls, at most %d)", req.MaxURLs, SitemapMaxURLs)
 			break
 		}
-		line := sitemapLine{URL: sitemapjson.Of(found)}
+		line := sitemapLine{SitemapURL: jsonview.SitemapURLOf(found)}
 		if req.Agent != "" {
 			a, err := c.Check(ctx, req.Agent, found.URL)
 			line.sitemapDecision = &sitemapDecision{s.decisionOf(found.URL, req.Agent, prof, a, err)}

@@ -76,7 +76,7 @@ func TestSitemaps(t *testing.T) {
 // HTTP (it answers with a banner) is told in public words in the
 // summary, as a robots.txt is: no banner, no cause, the detail logged.
 func TestSitemapsPublicErrors(t *testing.T) {
-	banner := listenWith(t, func(c net.Conn) {
+	banner := sitetest.Raw(t, func(c net.Conn) {
 		http.ReadRequest(bufio.NewReader(c))
 		io.WriteString(c, "-ERR wrong number of arguments SECRETBANNER\r\n")
 		c.Close()

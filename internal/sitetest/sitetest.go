@@ -6,6 +6,10 @@
 // A body's "$SITE" is the server's own URL (sitemaps list absolute URLs of
 // their site), and a body that starts with "gz:" is served gzip-compressed
 // as application/gzip. A path not in the map is 404 Not Found.
+//
+// Below HTTP, Raw serves a loopback TCP port with a test's own function
+// (a banner, a reset, a fake Redis), and FreePort gives a port nothing
+// listens on, for a connection a test wants refused.
 package sitetest
 
 import (
