@@ -15,7 +15,6 @@ import (
 
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
-	"github.com/sitetxt/sitetxt/internal/decision"
 	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/internal/manifest"
@@ -423,7 +422,7 @@ type sitemapURLJSON struct {
 
 // decided holds the decision one level below URL, so that URL's "url"
 // is the one that shows (jsonview.SitemapURL).
-type decided struct{ decision.Decision }
+type decided struct{ jsonview.Decision }
 
 // sitemapFields is what text output shows after a URL: the optional
 // fields it has.
