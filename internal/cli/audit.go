@@ -112,7 +112,7 @@ func auditRun(opts *auditOptions) error {
 	for _, name := range opts.Sources {
 		src, err := resolveSource(opts.IO, &opts.Fetch, name, manifest.Robots)
 		if err != nil {
-			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %s\n", visible(err.Error()))
+			printErr(opts.IO, err)
 			failure = &exitError{code: ExitError}
 			continue
 		}

@@ -195,6 +195,13 @@ func warn(ios *IOStreams, format string, args ...any) {
 	fmt.Fprintf(ios.ErrOut, "sitetxt: warning: %s\n", visible(fmt.Sprintf(format, args...)))
 }
 
+// printErr prints err as one line "sitetxt: ..." on standard error, even
+// with -q: a command's own error, or that of one source or URL it reports
+// and goes past (the exit status then says that some failed).
+func printErr(ios *IOStreams, err error) {
+	fmt.Fprintf(ios.ErrOut, "sitetxt: %s\n", visible(err.Error()))
+}
+
 // The decision object of check, diff, matrix (and serve and audit, which
 // share it): a URL's verdict, why, the rule and group that applied, and
 // what the fetch of a fetched robots.txt meant.
@@ -295,7 +302,7 @@ func reportFetch(ios *IOStreams, src *source) error {
 		note(ios, "%s", r.Reason)
 		return nil
 	}
-	fmt.Fprintf(ios.ErrOut, "sitetxt: %s\n", visible(r.Failure().Error()))
+	printErr(ios, r.Failure())
 	return &exitError{code: ExitError}
 }
 

@@ -315,7 +315,7 @@ func summaryRun(opts *summaryOptions) error {
 			err = src.needBody()
 		}
 		if err != nil {
-			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %s\n", visible(err.Error()))
+			printErr(opts.IO, err)
 			failure = &exitError{code: ExitError}
 			continue
 		}

@@ -264,7 +264,7 @@ func (r *sitemapsRunState) walk(d *sitemap.Discovery) error {
 		}
 	}
 	if err := d.Err(); err != nil {
-		fmt.Fprintf(r.opts.IO.ErrOut, "sitetxt: %s\n", visible(err.Error()))
+		printErr(r.opts.IO, err)
 		r.failure = &exitError{code: ExitError}
 	}
 	if s := d.Stopped(); s != "" {
@@ -307,7 +307,7 @@ func (r *sitemapsRunState) url(f *sitemap.Found) error {
 	if r.sites != nil {
 		var err error
 		if cs, err = r.sites.get(input.URL{Typed: f.URL, Decide: f.URL}); err != nil {
-			fmt.Fprintf(r.opts.IO.ErrOut, "sitetxt: %s\n", visible(err.Error()))
+			printErr(r.opts.IO, err)
 			r.sites.failure = &exitError{code: ExitError}
 		} else {
 			d = cs.decide(f.URL)
