@@ -213,7 +213,7 @@ type (
 )
 
 // decisionViews builds the decision objects of one source (package
-// decision, the one builder serve uses too).
+// jsonview, the one builder serve uses too).
 type decisionViews = jsonview.Views
 
 func newDecisionViews(file string, prof robots.Profile, fetched *fetch.Result) *decisionViews {
