@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/sitetxt/sitetxt/grammar"
-	"github.com/sitetxt/sitetxt/internal/decision"
+	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/robots"
 )
 
@@ -97,10 +97,10 @@ type ProfileVerdict struct {
 }
 
 // Verdict is a decision with its usage preference: the decision object of
-// docs/cli.md (package decision: url, agent, profile, allowed, reason,
+// docs/cli.md (package jsonview: url, agent, profile, allowed, reason,
 // rule, group) plus "usage".
 type Verdict struct {
-	decision.Decision
+	jsonview.Decision
 	Usage *UsageView `json:"usage"` // null when the path is disallowed
 }
 
@@ -223,8 +223,8 @@ func File(f *grammar.File, opts Options) *Report {
 
 // verdict builds the decision object of one answer.
 func verdict(file string, d robots.Decision, u robots.UsageDecision, c *Crawler) Verdict {
-	v := Verdict{Decision: decision.Decision{Allowed: d.Allowed, Reason: d.Reason,
-		Rule: decision.RuleOf(d.Rule, file), Group: decision.GroupOf(d.Group, file)}}
+	v := Verdict{Decision: jsonview.Decision{Allowed: d.Allowed, Reason: d.Reason,
+		Rule: jsonview.RuleOf(d.Rule, file), Group: jsonview.GroupOf(d.Group, file)}}
 	v.Usage = UsageOf(file, u, c)
 	return v
 }

@@ -16,7 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sitetxt/sitetxt/internal/audit"
-	"github.com/sitetxt/sitetxt/internal/decision"
+	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
 )
@@ -112,7 +112,7 @@ func auditRun(opts *auditOptions) error {
 	for _, name := range opts.Sources {
 		src, err := resolveSource(opts.IO, &opts.Fetch, name, manifest.Robots)
 		if err != nil {
-			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %s\n", visible(err.Error()))
+			printErr(opts.IO, err)
 			failure = &exitError{code: ExitError}
 			continue
 		}
@@ -152,7 +152,7 @@ func auditRun(opts *auditOptions) error {
 func fixReport(rep *audit.Report, d robots.Decision) {
 	for _, c := range rep.Crawlers {
 		for _, p := range c.Paths {
-			p.Verdict = audit.Verdict{Decision: decision.Decision{URL: p.URL, Agent: p.Agent, Profile: p.Profile, Allowed: d.Allowed, Reason: d.Reason}}
+			p.Verdict = audit.Verdict{Decision: jsonview.Decision{URL: p.URL, Agent: p.Agent, Profile: p.Profile, Allowed: d.Allowed, Reason: d.Reason}}
 			p.Disagree = false
 			for i := range p.Profiles {
 				p.Profiles[i].Allowed, p.Profiles[i].Usage = d.Allowed, ""

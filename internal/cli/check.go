@@ -358,7 +358,7 @@ func (ss *siteSources) get(u input.URL) (*checkSource, error) {
 	}
 	src, err := ss.ff.fetchSource(robotsURL, manifest.Robots)
 	if err != nil {
-		fmt.Fprintf(ios.ErrOut, "sitetxt: %s\n", visible(err.Error()))
+		printErr(ios, err)
 		ss.failure = &exitError{code: ExitError}
 		ss.m[robotsURL] = nil
 		return nil, notAnswered("%s: its site's robots.txt gave no answer", shownURL(u.Typed))

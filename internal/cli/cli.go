@@ -111,7 +111,7 @@ func Run(ios *IOStreams, args []string) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintf(ios.ErrOut, "sitetxt: %s\n", visible(ee.err.Error()))
+			printErr(ios, ee.err)
 		}
 		return ee.code
 	}

@@ -22,7 +22,6 @@ import (
 
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
-	"github.com/sitetxt/sitetxt/internal/decision"
 	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/robots"
@@ -196,26 +195,33 @@ func warn(ios *IOStreams, format string, args ...any) {
 	fmt.Fprintf(ios.ErrOut, "sitetxt: warning: %s\n", visible(fmt.Sprintf(format, args...)))
 }
 
+// printErr prints err as one line "sitetxt: ..." on standard error, even
+// with -q: a command's own error, or that of one source or URL it reports
+// and goes past (the exit status then says that some failed).
+func printErr(ios *IOStreams, err error) {
+	fmt.Fprintf(ios.ErrOut, "sitetxt: %s\n", visible(err.Error()))
+}
+
 // The decision object of check, diff, matrix (and serve and audit, which
 // share it): a URL's verdict, why, the rule and group that applied, and
 // what the fetch of a fetched robots.txt meant.
 type (
-	decisionJSON = decision.Decision
-	ruleJSON     = decision.Rule
-	groupJSON    = decision.Group
-	fetchJSON    = decision.Fetch
+	decisionJSON = jsonview.Decision
+	ruleJSON     = jsonview.Rule
+	groupJSON    = jsonview.Group
+	fetchJSON    = jsonview.Fetch
 )
 
 // decisionViews builds the decision objects of one source (package
-// decision, the one builder serve uses too).
-type decisionViews = decision.Views
+// jsonview, the one builder serve uses too).
+type decisionViews = jsonview.Views
 
 func newDecisionViews(file string, prof robots.Profile, fetched *fetch.Result) *decisionViews {
-	return decision.NewViews(file, prof, fetchView(fetched))
+	return jsonview.NewViews(file, prof, fetchView(fetched))
 }
 
 // fetchView is the fetch part of a decision, nil for a source not fetched.
-func fetchView(r *fetch.Result) *fetchJSON { return decision.FetchOf(r) }
+func fetchView(r *fetch.Result) *fetchJSON { return jsonview.FetchOf(r) }
 
 // diagJSON is a diagnostic in JSON and YAML: flat positions (package
 // jsonview, shared with sitetxt serve).
@@ -296,7 +302,7 @@ func reportFetch(ios *IOStreams, src *source) error {
 		note(ios, "%s", r.Reason)
 		return nil
 	}
-	fmt.Fprintf(ios.ErrOut, "sitetxt: %s\n", visible(r.Failure().Error()))
+	printErr(ios, r.Failure())
 	return &exitError{code: ExitError}
 }
 
@@ -323,7 +329,7 @@ const contractDoc = "## The output contract\n\n" +
 	"   matrix cells included; never Yes/No.\n" +
 	"5. **The decision object** (check's lines, each entry of diff's `verdicts` and matrix's\n" +
 	"   `decisions`, the `results` of `serve`'s POST /v1/check, each line of `sitemaps --agent` and of\n" +
-	"   `serve`'s POST /v1/sitemaps with an agent; one Go type, internal/decision):\n\n" +
+	"   `serve`'s POST /v1/sitemaps with an agent; one Go type, internal/jsonview):\n\n" +
 	"   ```\n" +
 	"   {\"url\", \"agent\", \"profile\", \"allowed\": bool,\n" +
 	"    \"reason\": \"rule matched\" | \"no rule matched\" | \"no group applies\" | \"/robots.txt is always allowed\" | what the fetch status meant,\n" +

@@ -266,7 +266,7 @@ func readCatalogs(opts *datasetsOptions, sources, bases []string, popts datatxt.
 			if errors.As(err, &ee) && ee.code != ExitError {
 				return nil, true, err
 			}
-			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %s\n", visible(err.Error()))
+			printErr(opts.IO, err)
 			continue
 		}
 		cats = append(cats, c)

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sitetxt/sitetxt/grammar"
-	"github.com/sitetxt/sitetxt/internal/decision"
+	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
 )
@@ -73,7 +73,7 @@ type (
 		Groups      []*groupJSON          `json:"groups"`
 		Rules       []explainRuleJSON     `json:"rules"`
 		CrawlDelay  *float64              `json:"crawl_delay"` // seconds
-		RequestRate *decision.RequestRate `json:"request_rate"`
+		RequestRate *jsonview.RequestRate `json:"request_rate"`
 		VisitTime   *visitTimeJSON        `json:"visit_time"`
 		Sitemaps    []sitemapJSON         `json:"sitemaps"`
 		Host        *hostJSON             `json:"host"`
@@ -146,17 +146,17 @@ func explainRun(opts *explainOptions) error {
 		v.Why = "the fetch decides every URL: " + d.Reason
 	} else {
 		for _, g := range e.Groups {
-			v.Groups = append(v.Groups, decision.GroupOf(g, src.name))
+			v.Groups = append(v.Groups, jsonview.GroupOf(g, src.name))
 		}
 		for _, r := range e.Rules {
-			v.Rules = append(v.Rules, explainRuleJSON{*decision.RuleOf(r, src.name), r.Implied})
+			v.Rules = append(v.Rules, explainRuleJSON{*jsonview.RuleOf(r, src.name), r.Implied})
 		}
 		if cd := e.CrawlDelay; cd != nil {
 			s := cd.Delay.Seconds()
 			v.CrawlDelay = &s
 		}
 		if rr := e.RequestRate; rr != nil {
-			v.RequestRate = &decision.RequestRate{Requests: rr.Requests, Seconds: rr.Period.Seconds()}
+			v.RequestRate = &jsonview.RequestRate{Requests: rr.Requests, Seconds: rr.Period.Seconds()}
 		}
 		if vt := e.VisitTime; vt != nil {
 			v.VisitTime = &visitTimeJSON{hhmm(vt.From), hhmm(vt.To)}
@@ -315,7 +315,7 @@ func summaryRun(opts *summaryOptions) error {
 			err = src.needBody()
 		}
 		if err != nil {
-			fmt.Fprintf(opts.IO.ErrOut, "sitetxt: %s\n", visible(err.Error()))
+			printErr(opts.IO, err)
 			failure = &exitError{code: ExitError}
 			continue
 		}

@@ -12,8 +12,8 @@ import (
 
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
-	"github.com/sitetxt/sitetxt/internal/decision"
 	"github.com/sitetxt/sitetxt/internal/input"
+	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
 )
@@ -209,7 +209,7 @@ func fetchOne(ff *fetchFlags, site, url string, k *manifest.Kind) fetchReport {
 	rep := fetchReport{Site: site, Manifest: k.File, URL: url, Mode: reader, Status: r.Status.String(),
 		Reason: r.Reason, HTTPStatus: r.HTTPStatus, FinalURL: r.FinalURL, Redirects: r.Redirects, Size: len(r.Body),
 		Truncated: r.Truncated, ContentType: r.ContentType, FromCache: r.FromCache, Revalidated: r.Revalidated,
-		Stale: r.Stale, FetchedAt: decision.TimeOf(r.FetchedAt), Expires: decision.TimeOf(r.Expires), RetryAfter: decision.TimeOf(r.RetryAfter)}
+		Stale: r.Stale, FetchedAt: jsonview.TimeOf(r.FetchedAt), Expires: jsonview.TimeOf(r.Expires), RetryAfter: jsonview.TimeOf(r.RetryAfter)}
 	if r.Err != nil {
 		rep.Error = r.Err.Error()
 		rep.failed = !r.Stale

@@ -1,9 +1,6 @@
 package cli
 
-import (
-	"errors"
-	"fmt"
-)
+import "errors"
 
 // reportReadErrors prints the errors of the sources a command could not
 // read, one line each on standard error, and returns the exit error they
@@ -17,7 +14,7 @@ func reportReadErrors(ios *IOStreams, errs []error) error {
 		if errors.As(err, &ee) && ee.err != nil {
 			err = ee.err
 		}
-		fmt.Fprintf(ios.ErrOut, "sitetxt: %s\n", visible(err.Error()))
+		printErr(ios, err)
 	}
 	if len(errs) > 0 {
 		return &exitError{code: ExitError}

@@ -15,7 +15,6 @@ import (
 
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
-	"github.com/sitetxt/sitetxt/internal/decision"
 	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/internal/manifest"
@@ -265,7 +264,7 @@ func (r *sitemapsRunState) walk(d *sitemap.Discovery) error {
 		}
 	}
 	if err := d.Err(); err != nil {
-		fmt.Fprintf(r.opts.IO.ErrOut, "sitetxt: %s\n", visible(err.Error()))
+		printErr(r.opts.IO, err)
 		r.failure = &exitError{code: ExitError}
 	}
 	if s := d.Stopped(); s != "" {
@@ -308,7 +307,7 @@ func (r *sitemapsRunState) url(f *sitemap.Found) error {
 	if r.sites != nil {
 		var err error
 		if cs, err = r.sites.get(input.URL{Typed: f.URL, Decide: f.URL}); err != nil {
-			fmt.Fprintf(r.opts.IO.ErrOut, "sitetxt: %s\n", visible(err.Error()))
+			printErr(r.opts.IO, err)
 			r.sites.failure = &exitError{code: ExitError}
 		} else {
 			d = cs.decide(f.URL)
@@ -423,7 +422,7 @@ type sitemapURLJSON struct {
 
 // decided holds the decision one level below URL, so that URL's "url"
 // is the one that shows (jsonview.SitemapURL).
-type decided struct{ decision.Decision }
+type decided struct{ jsonview.Decision }
 
 // sitemapFields is what text output shows after a URL: the optional
 // fields it has.

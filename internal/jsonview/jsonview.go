@@ -1,11 +1,11 @@
 // Package jsonview is the JSON shape of the answers that both the command
 // line (docs/cli.md) and the HTTP service of "sitetxt serve" (docs/fleet.md)
-// write, beside the robots.txt decision object of package decision: a
-// diagnostic (lint -o json, and every response that reports a file's
-// problems), a Mobile-agent-server answer (agents -o json, POST
-// /v1/agents), a dataset entry (datasets -o json, POST /v1/datasets),
-// a comparison of profiles (diff -o json, POST /v1/test) and a URL a
-// sitemap lists (sitemaps -o json, POST /v1/sitemaps).
+// write: the robots.txt decision object (check -o json, diff's verdicts,
+// matrix's cells, POST /v1/check; decision.go), a diagnostic (lint -o json,
+// and every response that reports a file's problems), a Mobile-agent-server
+// answer (agents -o json, POST /v1/agents), a dataset entry (datasets -o
+// json, POST /v1/datasets), a comparison of profiles (diff -o json, POST
+// /v1/test) and a URL a sitemap lists (sitemaps -o json, POST /v1/sitemaps).
 //
 // Each output builds them with the functions here, so an answer has one
 // shape, built by one piece of code, whoever asks for it. Positions are

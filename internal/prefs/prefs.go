@@ -22,7 +22,7 @@ import (
 	"github.com/sitetxt/sitetxt/aipref"
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/internal/audit"
-	"github.com/sitetxt/sitetxt/internal/decision"
+	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/robots"
 )
 
@@ -40,7 +40,7 @@ type Asker struct {
 // (with "fetch", what robots.txt's response was), then what each source
 // says and the combinations.
 type Result struct {
-	decision.Decision
+	jsonview.Decision
 	// Fetched says whether the URL itself was asked for; NotFetched says
 	// why not (its robots.txt disallows it for the agent).
 	Fetched    bool   `json:"fetched"`
@@ -132,7 +132,7 @@ const NotFetched = "the robots.txt answer disallows it for this agent, so it was
 
 // Ask answers for rawURL, an absolute http(s) URL, and agent.
 func (a *Asker) Ask(ctx context.Context, agent, rawURL string) Result {
-	res := Result{Decision: decision.Decision{URL: rawURL, Agent: agent, Profile: a.Robots.Profile.String()}}
+	res := Result{Decision: jsonview.Decision{URL: rawURL, Agent: agent, Profile: a.Robots.Profile.String()}}
 	ans, err := a.Robots.Check(ctx, agent, rawURL)
 	if err != nil {
 		res.Reason, res.Error = "not an http or https URL", err.Error()
@@ -140,14 +140,14 @@ func (a *Asker) Ask(ctx context.Context, agent, rawURL string) Result {
 		return res
 	}
 	res.Allowed, res.Reason = ans.Allowed, ans.Reason
-	res.Fetch = decision.FetchOfAnswer(ans)
+	res.Fetch = jsonview.FetchOfAnswer(ans)
 	var cu []statement
 	var cs aipref.Signals
 	var csFrom []string
 	if d := ans.Decision; d != nil {
 		res.Reason = d.Reason
-		res.Rule = decision.RuleOf(d.Rule, ans.RobotsURL)
-		res.Group = decision.GroupOf(d.Group, ans.RobotsURL)
+		res.Rule = jsonview.RuleOf(d.Rule, ans.RobotsURL)
+		res.Group = jsonview.GroupOf(d.Group, ans.RobotsURL)
 	}
 	if u := ans.Usage; u != nil && u.Applies {
 		reg := a.Registry

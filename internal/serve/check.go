@@ -8,8 +8,8 @@ import (
 	"net/http"
 	"sync"
 
-	"github.com/sitetxt/sitetxt/internal/decision"
 	"github.com/sitetxt/sitetxt/internal/input"
+	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/robots"
 )
 
@@ -88,7 +88,7 @@ func (s *Server) decideOne(ctx context.Context, c *robots.Client, prof robots.Pr
 	if err != nil {
 		// The reading of docs/cli.md: an error for this URL alone.
 		s.metrics.decisions.WithLabelValues("error").Inc()
-		return Result{Decision: decision.Decision{URL: url, Agent: agent, Profile: prof.String(), Reason: "not an http or https URL"}, Error: err.Error()}, nil
+		return Result{Decision: jsonview.Decision{URL: url, Agent: agent, Profile: prof.String(), Reason: "not an http or https URL"}, Error: err.Error()}, nil
 	}
 	a, err := c.Check(ctx, agent, url)
 	switch {

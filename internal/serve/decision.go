@@ -6,18 +6,18 @@ import (
 
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/internal/audit"
-	"github.com/sitetxt/sitetxt/internal/decision"
+	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/robots"
 )
 
 // Result is one result of POST /v1/check: the decision object of
-// "sitetxt check -o json" (package decision, the output contract), plus
+// "sitetxt check -o json" (package jsonview, the output contract), plus
 // the agent's Crawl-delay and Request-rate, and Error for a URL that could
 // not be decided at all (not an http or https URL).
 type Result struct {
-	decision.Decision
+	jsonview.Decision
 	CrawlDelay  *float64              `json:"crawl_delay,omitempty"` // seconds
-	RequestRate *decision.RequestRate `json:"request_rate,omitempty"`
+	RequestRate *jsonview.RequestRate `json:"request_rate,omitempty"`
 	// Usage is the usage preference, as check -o json gives it, when the
 	// file has usage lines and the URL may be fetched.
 	Usage *audit.UsageView `json:"usage,omitempty"`
@@ -33,29 +33,29 @@ type Result struct {
 // fetch that failed below HTTP is told in public words (publicError); its
 // detail goes to the log.
 func (s *Server) decisionOf(url, agent string, prof robots.Profile, a *robots.Answer, err error) Result {
-	d := Result{Decision: decision.Decision{URL: url, Agent: agent, Profile: prof.String()}}
+	d := Result{Decision: jsonview.Decision{URL: url, Agent: agent, Profile: prof.String()}}
 	if err != nil {
 		d.Reason, d.Error = "not an http or https URL", err.Error()
 		return d
 	}
 	d.Allowed, d.Reason = a.Allowed, a.Reason
-	d.Fetch = decision.FetchOfAnswer(a)
+	d.Fetch = jsonview.FetchOfAnswer(a)
 	if a.Err != nil {
 		d.Fetch.Error, d.Reason = s.fetchError(a)
 	}
 	if a.Decision == nil {
 		return d
 	}
-	d.Decision = decision.Of(url, agent, prof, a.RobotsURL, *a.Decision, d.Fetch)
+	d.Decision = jsonview.DecisionOf(url, agent, prof, a.RobotsURL, *a.Decision, d.Fetch)
 	d.fill(a.RobotsURL, *a.Decision, a.Usage)
 	return d
 }
 
-// fill sets the parts of r, a decision object of package decision, that
+// fill sets the parts of r, a decision object of package jsonview, that
 // serve adds: the group's pace, and the usage preference u (nil when the
 // file has no usage lines); the site's text in them bounded (bound).
 func (r *Result) fill(file string, d robots.Decision, u *robots.UsageDecision) {
-	r.CrawlDelay, r.RequestRate = decision.Pace(d.Group)
+	r.CrawlDelay, r.RequestRate = jsonview.Pace(d.Group)
 	if u != nil {
 		r.Usage = audit.UsageOf(file, *u, audit.DefaultRegistry().Find(r.Agent))
 	}

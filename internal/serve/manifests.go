@@ -15,7 +15,6 @@ import (
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/audit"
-	"github.com/sitetxt/sitetxt/internal/decision"
 	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/internal/manifest"
@@ -55,7 +54,7 @@ func (r *datasetsRequest) exportOptions() datatxt.ExportOptions {
 type datasetsResponse struct {
 	File        string                `json:"file"`
 	Text        *string               `json:"text,omitempty"`
-	Fetch       *decision.Fetch       `json:"fetch,omitempty"`
+	Fetch       *jsonview.Fetch       `json:"fetch,omitempty"`
 	Datasets    []jsonview.Dataset    `json:"datasets"`
 	Diagnostics []jsonview.Diagnostic `json:"diagnostics"`
 }
@@ -182,7 +181,7 @@ type agentsRequest struct {
 type agentsResponse struct {
 	File        string                `json:"file"`
 	Text        *string               `json:"text,omitempty"`
-	Fetch       *decision.Fetch       `json:"fetch,omitempty"`
+	Fetch       *jsonview.Fetch       `json:"fetch,omitempty"`
 	Answers     []jsonview.Agent      `json:"answers"`
 	Diagnostics []jsonview.Diagnostic `json:"diagnostics"`
 }

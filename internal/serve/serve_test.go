@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/sitetxt/sitetxt/cache/rediscache"
-	"github.com/sitetxt/sitetxt/internal/decision"
+	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/internal/redistest"
 	"github.com/sitetxt/sitetxt/internal/sitetest"
 )
@@ -131,7 +131,7 @@ func TestCheck(t *testing.T) {
 				t.Errorf("group = %+v, want line %d", d.Group, tc.groupLine)
 			}
 			if tc.crawlDelay > 0 {
-				if d.CrawlDelay == nil || *d.CrawlDelay != tc.crawlDelay || d.RequestRate == nil || *d.RequestRate != (decision.RequestRate{Requests: 1, Seconds: 10}) {
+				if d.CrawlDelay == nil || *d.CrawlDelay != tc.crawlDelay || d.RequestRate == nil || *d.RequestRate != (jsonview.RequestRate{Requests: 1, Seconds: 10}) {
 					t.Errorf("crawl_delay %v, request_rate %v; want %v and 1/10s", d.CrawlDelay, d.RequestRate, tc.crawlDelay)
 				}
 			}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
-	"github.com/sitetxt/sitetxt/internal/decision"
+	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
 )
@@ -136,7 +136,7 @@ type robotsFile struct {
 	readings []robots.Reading // one per profile
 	// fetch is what fetching gave under the reference profile's access
 	// method (nil for pasted text).
-	fetch *decision.Fetch
+	fetch *jsonview.Fetch
 }
 
 // robotsFrom reads the robots.txt a request gives: text, or fetched from
@@ -184,8 +184,8 @@ func (rf *robotsFile) lintFile() *grammar.File {
 
 // fetchView is the fetch part of a decision for r, in public words when
 // the fetch failed below HTTP (publicError).
-func (s *Server) fetchView(r *fetch.Result) *decision.Fetch {
-	v := decision.FetchOf(r)
+func (s *Server) fetchView(r *fetch.Result) *jsonview.Fetch {
+	v := jsonview.FetchOf(r)
 	v.Error = ""
 	if r.Err != nil {
 		if r.HTTPStatus != 0 {

@@ -6,7 +6,6 @@ import (
 	"net/http"
 
 	"github.com/sitetxt/sitetxt/internal/audit"
-	"github.com/sitetxt/sitetxt/internal/decision"
 	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/internal/lint"
@@ -36,7 +35,7 @@ type testResponse struct {
 	// Text is the file fetched for a site, so that a page can show the
 	// lines the positions point at; left out for pasted text.
 	Text     *string         `json:"text,omitempty"`
-	Fetch    *decision.Fetch `json:"fetch,omitempty"`
+	Fetch    *jsonview.Fetch `json:"fetch,omitempty"`
 	Profiles []string        `json:"profiles"`
 	// Results holds one comparison per URL, in order.
 	Results []testResult `json:"results"`
@@ -127,7 +126,7 @@ func (s *Server) testOne(rf *robotsFile, agent, u string) testResult {
 	c := robots.CompareReadings(rf.readings, agent, iu.Decide)
 	return jsonview.ComparisonOf(c, u, agent, func(i int, v robots.Verdict) Result {
 		rd := rf.readings[i]
-		res := Result{Decision: decision.Of(u, agent, v.Profile, rf.name, v.Decision, rf.fetch)}
+		res := Result{Decision: jsonview.DecisionOf(u, agent, v.Profile, rf.name, v.Decision, rf.fetch)}
 		if fx, ok := rd.Fixed(); ok {
 			res.Reason = publicReason(fx.Reason, rd.Fetched.Err)
 			return res

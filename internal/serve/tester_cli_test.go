@@ -311,7 +311,7 @@ func TestDatasetsExportDiagnosticsAsCLI(t *testing.T) {
 // TestTestVerdictsAsCheck: each verdict of POST /v1/test is the decision
 // object "sitetxt check -o json --profile P" prints for the URL, key for
 // key (the file name aside, and the pace serve adds): both are built by
-// package decision (issue 35, item 4; they had a builder each).
+// package jsonview (issue 35, item 4; they had a builder each).
 func TestTestVerdictsAsCheck(t *testing.T) {
 	path := filepath.Join("..", "..", "testdata", "robots", "fict.org.txt")
 	text, err := os.ReadFile(path)

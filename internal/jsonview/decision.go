@@ -1,4 +1,4 @@
-// Package decision is the JSON shape of a robots.txt decision that every
+// The decision object: the JSON shape of a robots.txt decision that every
 // sitetxt output shares (docs/cli.md, the output contract, item 5): check
 // -o json, diff's verdicts, matrix's cells, and the results of sitetxt
 // serve. A decision says whether an agent may fetch a URL under a profile,
@@ -7,10 +7,12 @@
 // what the fetch gave.
 //
 // RuleOf and GroupOf build the parts that name a robots.txt line, so that
-// every output places them the same way; internal/cli and internal/serve
-// fill in the rest. A robots.txt fetched over HTTP, whose status may
-// decide every URL before its rules do, is decided by robots.Reading.
-package decision
+// every output places them the same way; DecisionOf and Views put the
+// object together, once for the CLI and serve. A robots.txt fetched over
+// HTTP, whose status may decide every URL before its rules do, is decided
+// by robots.Reading.
+
+package jsonview
 
 import (
 	"time"
@@ -77,7 +79,7 @@ func FetchOf(r *fetch.Result) *Fetch {
 	return v
 }
 
-// timeOf is t in UTC, nil for the zero time.
+// TimeOf returns t in UTC, truncated to the second; nil for the zero time.
 func TimeOf(t time.Time) *time.Time {
 	if t.IsZero() {
 		return nil
@@ -86,11 +88,11 @@ func TimeOf(t time.Time) *time.Time {
 	return &u
 }
 
-// Of returns the decision object of d, the decision for url and agent
-// under prof by the rules of file (f the fetch part, nil for a file not
-// fetched). Every output builds its decision objects here or through
+// DecisionOf returns the decision object of d, the decision for url and
+// agent under prof by the rules of file (f the fetch part, nil for a file
+// not fetched). Every output builds its decision objects here or through
 // Views, which gives the same object.
-func Of(url, agent string, prof robots.Profile, file string, d robots.Decision, f *Fetch) Decision {
+func DecisionOf(url, agent string, prof robots.Profile, file string, d robots.Decision, f *Fetch) Decision {
 	return build(url, agent, prof.String(), d, RuleOf(d.Rule, file), GroupOf(d.Group, file), f)
 }
 
@@ -119,8 +121,8 @@ func NewViews(file string, prof robots.Profile, f *Fetch) *Views {
 // Profile returns the profile's name the views write.
 func (v *Views) Profile() string { return v.profile }
 
-// Of returns the decision object of d for url and agent, as the
-// package's Of does.
+// Of returns the decision object of d for url and agent, as DecisionOf
+// does.
 func (v *Views) Of(url, agent string, d robots.Decision) Decision {
 	return build(url, agent, v.profile, d, v.rule(d.Rule), v.group(d.Group), v.fetch)
 }
