@@ -35,6 +35,7 @@ type keyScan struct {
 	lead   [4]uint64 // the first bytes of the keys: a position starting with none of them is passed over
 	one    [4]uint64 // the one-byte keys
 	short  bool      // some keys have two or three bytes
+	two    []uint64  // when minTwo or more keys have two or three bytes: their first two bytes, exactly (8 KB)
 	filter []uint64  // two bits a hash in one word: of the keys of two to four bytes, and of the first two bytes of the shorter ones
 	fshift uint8     // 64 - log2 of filter's bits
 	table  []keySlot // open addressing, at most half full
@@ -127,7 +128,7 @@ func (ks *keyScan) first(wild []wildRule, rest string, best uint32) uint32 {
 		w := uint64(load32(rest, i))
 		c := w & 0xff
 		st.oneSeen[c>>6] |= ks.one[c>>6] & (1 << (c & 63))
-		if ks.short && ks.mayHold(w&0xffff|shortPrefix) {
+		if ks.short && ks.mayStartShort(w) {
 			if k := w&0xffff | 2<<32; ks.mayHold(k) {
 				ks.try(wild, rest, &st, k, i)
 			}
@@ -378,6 +379,9 @@ func buildScan(wild []wildRule, w0, w1 uint32) *keyScan {
 	// one window in fifty that no key is gets through to the table.
 	fb := max(bits.Len(uint((nkeys+nshort)*16)), 9) - 6 // log2 of the words
 	ks.filter, ks.fshift = make([]uint64, 1<<fb), uint8(64-fb)
+	if nshort >= minTwo {
+		ks.two = make([]uint64, 1<<16/64)
+	}
 	for _, sl := range ks.table {
 		if sl.key != 0 {
 			ks.mark(sl.key)
@@ -406,11 +410,28 @@ func (ks *keyScan) mark(k uint64) {
 		return
 	case 2, 3:
 		ks.short = true
+		if ks.two != nil {
+			ks.two[k>>6&(1<<10-1)] |= 1 << (k & 63)
+		}
 		h := hashKey(k&0xffff | shortPrefix)
 		ks.filter[h>>ks.fshift] |= filterBits(h)
 	}
 	h := hashKey(k)
 	ks.filter[h>>ks.fshift] |= filterBits(h)
+}
+
+// minTwo is how many keys of two or three bytes a keyScan needs before
+// it tests their first two bytes in an exact bitmap rather than in the
+// filter.
+const minTwo = 64
+
+// mayStartShort reports whether a key of two or three bytes may start
+// with the first two bytes of w.
+func (ks *keyScan) mayStartShort(w uint64) bool {
+	if ks.two != nil {
+		return ks.two[w>>6&(1<<10-1)]&(1<<(w&63)) != 0
+	}
+	return ks.mayHold(w&0xffff | shortPrefix)
 }
 
 // shortPrefix marks, in the filter, the first two bytes of a two- or
