@@ -66,11 +66,13 @@ func FuzzCompile(f *testing.F) {
 	f.Add([]byte("Sitemap: x\nHost: h\nClean-param: a&b /p\nUser-agent: *\nRequest-rate: 1/5m\nVisit-time: 0000-2359\n"), "*", "example.com?a")
 	f.Add([]byte("User-agent: *\vfoo\nDisallow: /a \x00b\nUser\x00-agent: x\nDisallow\v:\f/b\ndisallow /c\vd\n"), "x", "/a")
 	f.Add([]byte("User-agent: x\fy\nDisallow: /\f\nAllow\v/p\nAllow: /q\x00 # c\n"), "x", "/p")
-	defer func(n uint32) { minScan = n }(minScan)
+	defer func(n uint32, m int) { minScan, minTwo = n, m }(minScan, minTwo)
 	f.Fuzz(func(t *testing.T, src []byte, agent, url string) {
 		// Half the inputs find wildcard rules with a keyScan at every
-		// node, half try them in turn below eight a node.
+		// node, half try them in turn below eight a node; half the
+		// keyScans test short keys' first two bytes in the exact bitmap.
 		minScan = uint32(1 + 7*(len(src)%2))
+		minTwo = 1 + 63*(len(agent)%2)
 		file := grammar.Parse("fuzz.txt", src, grammar.Options{})
 		_ = Lint(file)
 		for _, p := range Profiles {

@@ -423,7 +423,7 @@ func (ks *keyScan) mark(k uint64) {
 // minTwo is how many keys of two or three bytes a keyScan needs before
 // it tests their first two bytes in an exact bitmap rather than in the
 // filter.
-const minTwo = 64
+var minTwo = 64
 
 // mayStartShort reports whether a key of two or three bytes may start
 // with the first two bytes of w.
