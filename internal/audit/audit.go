@@ -174,8 +174,7 @@ func File(f *grammar.File, opts Options) *Report {
 				}
 				pr.Profiles = append(pr.Profiles, pv)
 				if j == 0 {
-					pr.Verdict = verdict(f.Name, d, u, c)
-					pr.URL, pr.Agent, pr.Profile = path, c.Token, order[0].String()
+					pr.Verdict = Verdict{Decision: jsonview.DecisionOf(path, c.Token, order[0], f.Name, d, nil), Usage: UsageOf(f.Name, u, c)}
 					first = u
 					continue
 				}
@@ -222,13 +221,6 @@ func File(f *grammar.File, opts Options) *Report {
 }
 
 // verdict builds the decision object of one answer.
-func verdict(file string, d robots.Decision, u robots.UsageDecision, c *Crawler) Verdict {
-	v := Verdict{Decision: jsonview.Decision{Allowed: d.Allowed, Reason: d.Reason,
-		Rule: jsonview.RuleOf(d.Rule, file), Group: jsonview.GroupOf(d.Group, file)}}
-	v.Usage = UsageOf(file, u, c)
-	return v
-}
-
 // usageWhy says why two profiles that both allow a path read different
 // usage preferences for it: the lines each reads.
 func usageWhy(p0 robots.Profile, u0 robots.UsageDecision, p robots.Profile, u robots.UsageDecision) string {
