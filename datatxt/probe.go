@@ -67,11 +67,8 @@ func (f *Fetcher) Probe(ctx context.Context, c *Catalog, opts ProbeOptions) gram
 	}
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
-	p := &prober{f: f, c: c, opts: opts, ctx: ctx, next: map[string]time.Time{}}
-	p.heads = f.Fetcher
-	if p.heads == nil {
-		p.heads = &fetch.Fetcher{}
-	}
+	f.init()
+	p := &prober{f: f, c: c, opts: opts, ctx: ctx, heads: f.memo.Fetcher, next: map[string]time.Time{}}
 	sem := make(chan struct{}, opts.Concurrency)
 	var wg sync.WaitGroup
 	for _, j := range probeJobs(c) {
@@ -129,7 +126,7 @@ type prober struct {
 	c     *Catalog
 	opts  ProbeOptions
 	ctx   context.Context
-	heads *fetch.Fetcher // asks each file's server (fetch.Fetcher.Headers)
+	heads *fetch.Fetcher // the Fetcher's transport, asking each file's server (fetch.Fetcher.Headers)
 
 	mu    sync.Mutex
 	diags grammar.Diagnostics

@@ -191,10 +191,13 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m *Access) *Result {
 			cached = e
 		}
 	}
-	if cached != nil && cached.fresh(m, now) && !cached.FetchedAt.Before(f.RefreshBefore) {
-		r := resultOf(cached, m)
-		r.FromCache = true
-		return r
+	if cached != nil && !cached.FetchedAt.Before(f.RefreshBefore) {
+		// The Result's Expires is the entry's, computed once: FreshAt
+		// reads it instead of deriving it from the headers again.
+		if r := resultOf(cached, m); r.FreshAt(now) {
+			r.FromCache = true
+			return r
+		}
 	}
 	o := f.remembered(key, now)
 	if o == nil {

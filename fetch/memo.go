@@ -277,7 +277,7 @@ func NewMemo[V any](f *Fetcher, a *Access, maxBytes int, compile func(*Result) V
 // NewFetcherFor returns the Fetcher of an entry point that was given
 // none: the defaults, sending userAgent ("" means DefaultUserAgent), with
 // an in-memory cache large enough for every response behind the values a
-// Memo of maxBytes keeps (NewMemoryCacheFor; 0 means DefaultMemoBytes), so
+// Memo of maxBytes keeps (memoryCacheFor; 0 means DefaultMemoBytes), so
 // that what the Memo keeps is never fetched again because the cache
 // dropped it.
 func NewFetcherFor(userAgent string, maxBytes int) *Fetcher {

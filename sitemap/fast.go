@@ -3,7 +3,6 @@ package sitemap
 import (
 	"bytes"
 	"encoding/binary"
-	"fmt"
 
 	"github.com/sitetxt/sitetxt/grammar"
 )
@@ -278,12 +277,9 @@ func (p *xmlParser) fast(yield func(*Entry, error) bool) bool {
 			}
 			return c.to(off)
 		}
-		if !r.entryStart(at) {
+		if !p.begin(at, 2) {
 			return false
 		}
-		p.cur, p.curDepth = &Entry{Pos: at}, 2
-		p.started++
-		p.vals, p.seen, p.ent, p.perma = [nFields]string{}, [nFields]bool{}, [nFields]bool{}, true
 		s.vals = s.vals[:0]
 		for i := range s.nk {
 			k := &s.kids[i]
@@ -292,7 +288,7 @@ func (p *xmlParser) fast(yield func(*Entry, error) bool) bool {
 			switch {
 			case f == fNone:
 			case p.seen[f]:
-				r.diag(grammar.Warning, "repeated", kat, fmt.Sprintf("a second <%s> in one entry: ignored, the first is kept", k.name))
+				p.repeated(k.name, kat)
 			case f == fLoc:
 				// The URL is kept: a string of its own.
 				s.loc = appendText(s.loc[:0], k.text)

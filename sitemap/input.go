@@ -351,8 +351,15 @@ func (in *xmlInput) decl(c byte) {
 	}
 }
 
-// predefined are XML's five predefined entities.
-var predefined = map[string]bool{"lt": true, "gt": true, "amp": true, "apos": true, "quot": true}
+// predefined are the names of XML's five predefined entities
+// (predefinedRefs, which the fast path reads too).
+var predefined = func() map[string]bool {
+	m := map[string]bool{}
+	for _, r := range predefinedRefs {
+		m[r.ref[1:len(r.ref)-1]] = true
+	}
+	return m
+}()
 
 // reference is called at an '&' in text or an attribute value. A valid
 // reference is handed on as it is; anything else as "&amp;", reported.

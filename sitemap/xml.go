@@ -239,7 +239,7 @@ func (p *xmlParser) start(t xml.StartElement) bool {
 		return true
 	}
 	if p.seen[f] {
-		r.diag(grammar.Warning, "repeated", at, fmt.Sprintf("a second <%s> in one entry: ignored, the first is kept", t.Name.Local))
+		p.repeated([]byte(t.Name.Local), at)
 		return true
 	}
 	p.seen[f], p.valPos[f] = true, at
@@ -310,13 +310,23 @@ func (p *xmlParser) maybeEntry(t xml.StartElement, depth int, at grammar.Pos) bo
 	if name != entryName[r.format] {
 		return true
 	}
-	if !r.entryStart(at) {
+	return p.begin(at, depth)
+}
+
+// begin starts an entry at depth (both paths); false stops reading.
+func (p *xmlParser) begin(at grammar.Pos, depth int) bool {
+	if !p.r.entryStart(at) {
 		return false
 	}
 	p.cur, p.curDepth = &Entry{Pos: at}, depth
 	p.started++
 	p.vals, p.seen, p.ent, p.perma = [nFields]string{}, [nFields]bool{}, [nFields]bool{}, true
 	return true
+}
+
+// repeated reports a second child named name in one entry (both paths).
+func (p *xmlParser) repeated(name []byte, at grammar.Pos) {
+	p.r.diag(grammar.Warning, "repeated", at, fmt.Sprintf("a second <%s> in one entry: ignored, the first is kept", name))
 }
 
 // childField says which value a child of the entry element holds.

@@ -28,6 +28,9 @@ func readSpecExamples(t *testing.T, path string) []specExample {
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatal(err)
 	}
+	if len(out) < 10 {
+		t.Fatalf("%s: %d examples, want the specs file's 9 and the issue's", path, len(out))
+	}
 	return out
 }
 

@@ -101,80 +101,26 @@ func TestFleetPace(t *testing.T) {
 	if redistest.Path() == "" {
 		t.Skip("redis-server is not installed (Debian package redis-server); skipping the fleet pace test")
 	}
-	const nSites, clients, tolerance = 20, 32, 30 * time.Millisecond
-	const slack = pace.DefaultSlack // serve's --pace-slack
+	const nSites, clients = 20, 32
+	f := startPaceFleet(t, nSites, clients)
 	perClient := envInt(t, "SITETXT_FLEET_PACE_FETCHES", 8)
-	bin := buildSitetxt(t)
-	rds := redistest.Start(t)
-	procs := startFleet(t, bin, rds, 2)
-	st := startPacedSites(t, nSites)
-	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients}, Timeout: time.Minute}
-	acquireURL := func(c int) string { return "http://" + procs[c%2].addr + "/v1/acquire" }
-	reportURL := func(c int) string { return "http://" + procs[c%2].addr + "/v1/report" }
-
-	var failures atomic.Int64
-	var firstFailure atomic.Value
-	fail := func(err error) {
-		if failures.Add(1) == 1 {
-			firstFailure.Store(err.Error())
-		}
-	}
-	var maxWait atomic.Int64
 	start := time.Now()
-	var wg sync.WaitGroup
-	for c := range clients {
-		wg.Go(func() {
-			rng := rand.New(rand.NewPCG(uint64(c), 38))
-			for k := range perClient {
-				i := rng.IntN(nSites)
-				page := fmt.Sprintf("%s/page/%d/%d", st.url(i), c, k)
-				var a acquired
-				if err := postJSON(hc, acquireURL(c+k), map[string]any{"url": page, "agent": "PaceBot"}, &a); err != nil {
-					fail(err)
-					continue
-				}
-				if !a.Allowed || a.WaitMS == nil {
-					fail(fmt.Errorf("%s: allowed %v, wait_ms %v, error %q; want a slot", page, a.Allowed, a.WaitMS, a.Error))
-					continue
-				}
-				wait := time.Duration(*a.WaitMS) * time.Millisecond
-				meant := time.Now().Add(wait)
-				time.Sleep(wait)
-				if *a.WaitMS > maxWait.Load() {
-					maxWait.Store(*a.WaitMS)
-				}
-				req, _ := http.NewRequest("GET", page, nil)
-				req.Header.Set("X-Slot", strconv.FormatInt(meant.UnixNano(), 10))
-				resp, err := hc.Do(req)
-				if err != nil {
-					fail(err)
-					continue
-				}
-				io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				var r struct{}
-				if err := postJSON(hc, reportURL(c+k+1), map[string]any{"url": page, "status": resp.StatusCode}, &r); err != nil {
-					fail(err)
-				}
-			}
-		})
-	}
-	wg.Wait()
+	r := f.runClients(clients, perClient)
 	elapsed := time.Since(start)
 
-	st.mu.Lock()
-	sp := measureSpacing(st.arrivals, st.interval, tolerance, slack)
-	st.mu.Unlock()
+	f.sites.mu.Lock()
+	sp := measureSpacing(f.sites.arrivals, f.sites.interval, paceTolerance, paceSlack)
+	f.sites.mu.Unlock()
 	t.Logf("fleet pace, %d CPUs: %d clients, %d fetches at %d sites in %.1f s through 2 processes (--pace-slack %v); "+
 		"spacing below the site's interval less %v: %d between the slots the fleet handed out, %d between arrivals at the sites "+
 		"(%d of them after a request its client sent more than the slack late); the closest two arrivals came %v from the interval; "+
 		"longest wait %d ms; a request's delay after its slot (the client's sleep and request) p50 %v, p99 %v, max %v; failures %d",
-		runtime.NumCPU(), clients, sp.fetches, nSites, elapsed.Seconds(), slack, tolerance, sp.slotViolations, sp.arrivalViolations,
-		sp.clientLate, sp.closest.Round(time.Millisecond), maxWait.Load(), sp.late(.5), sp.late(.99), sp.late(1), failures.Load())
-	if failures.Load() != 0 {
-		t.Errorf("%d requests failed; the first: %v", failures.Load(), firstFailure.Load())
+		runtime.NumCPU(), clients, sp.fetches, nSites, elapsed.Seconds(), paceSlack, paceTolerance, sp.slotViolations, sp.arrivalViolations,
+		sp.clientLate, sp.closest.Round(time.Millisecond), r.maxWait.Load(), sp.late(.5), sp.late(.99), sp.late(1), r.failures.Load())
+	if r.failures.Load() != 0 {
+		t.Errorf("%d requests failed; the first: %v", r.failures.Load(), r.firstFailure.Load())
 	}
-	if sp.fetches != clients*perClient-int(failures.Load()) {
+	if sp.fetches != clients*perClient-int(r.failures.Load()) {
 		t.Errorf("%d fetches arrived, want %d", sp.fetches, clients*perClient)
 	}
 	if sp.slotViolations != 0 || sp.arrivalViolations != sp.clientLate {
@@ -182,29 +128,124 @@ func TestFleetPace(t *testing.T) {
 	} else if sp.arrivalViolations != 0 {
 		t.Logf("arrivals closer than asked, each after a request its client sent late (the machine's load, not the pacer's slots):\n%s", sp.report.String())
 	}
+	f.checkPause(t)
+}
 
-	// A 429 with Retry-After: 3 reported through process 1 pauses the
-	// site for process 2 and process 1 alike.
-	site := st.url(1) // one every 500 ms; idle now
+// paceTolerance is how much closer than its interval two slots or
+// arrivals at a site may come; paceSlack is serve's --pace-slack.
+const (
+	paceTolerance = 30 * time.Millisecond
+	paceSlack     = pace.DefaultSlack
+)
+
+// paceFleet is TestFleetPace's set-up: Redis, two serve processes, the
+// paced sites and an HTTP client for them all.
+type paceFleet struct {
+	procs []*proc
+	sites *pacedSites
+	hc    *http.Client
+}
+
+func startPaceFleet(t *testing.T, nSites, clients int) *paceFleet {
+	bin := buildSitetxt(t)
+	rds := redistest.Start(t)
+	return &paceFleet{
+		procs: startFleet(t, bin, rds, 2),
+		sites: startPacedSites(t, nSites),
+		hc:    &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients}, Timeout: time.Minute},
+	}
+}
+
+// acquireURL and reportURL are the endpoints of process c%2.
+func (f *paceFleet) acquireURL(c int) string { return "http://" + f.procs[c%2].addr + "/v1/acquire" }
+func (f *paceFleet) reportURL(c int) string  { return "http://" + f.procs[c%2].addr + "/v1/report" }
+
+// clientRun is what the clients counted: the requests that failed (and
+// the first one's error) and the longest wait, in ms.
+type clientRun struct {
+	failures     atomic.Int64
+	firstFailure atomic.Value
+	maxWait      atomic.Int64
+}
+
+func (r *clientRun) fail(err error) {
+	if r.failures.Add(1) == 1 {
+		r.firstFailure.Store(err.Error())
+	}
+}
+
+// runClients runs the clients, each taking perClient slots at random
+// sites through either process: it waits wait_ms, fetches the page with
+// its slot in X-Slot and reports the answer.
+func (f *paceFleet) runClients(clients, perClient int) *clientRun {
+	r := &clientRun{}
+	var wg sync.WaitGroup
+	for c := range clients {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(c), 38))
+			for k := range perClient {
+				page := fmt.Sprintf("%s/page/%d/%d", f.sites.url(rng.IntN(len(f.sites.interval))), c, k)
+				if err := f.fetchPaced(r, page, c+k); err != nil {
+					r.fail(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return r
+}
+
+// fetchPaced takes a slot for page through process p, waits for it,
+// fetches the page and reports the answer through the other process.
+func (f *paceFleet) fetchPaced(r *clientRun, page string, p int) error {
+	var a acquired
+	if err := postJSON(f.hc, f.acquireURL(p), map[string]any{"url": page, "agent": "PaceBot"}, &a); err != nil {
+		return err
+	}
+	if !a.Allowed || a.WaitMS == nil {
+		return fmt.Errorf("%s: allowed %v, wait_ms %v, error %q; want a slot", page, a.Allowed, a.WaitMS, a.Error)
+	}
+	wait := time.Duration(*a.WaitMS) * time.Millisecond
+	meant := time.Now().Add(wait)
+	time.Sleep(wait)
+	if *a.WaitMS > r.maxWait.Load() {
+		r.maxWait.Store(*a.WaitMS)
+	}
+	req, _ := http.NewRequest("GET", page, nil)
+	req.Header.Set("X-Slot", strconv.FormatInt(meant.UnixNano(), 10))
+	resp, err := f.hc.Do(req)
+	if err != nil {
+		return err
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	var out struct{}
+	return postJSON(f.hc, f.reportURL(p+1), map[string]any{"url": page, "status": resp.StatusCode}, &out)
+}
+
+// checkPause: a 429 with Retry-After: 3 reported through process 1
+// pauses the site for process 2 and process 1 alike.
+func (f *paceFleet) checkPause(t *testing.T) {
+	site := f.sites.url(1) // one every 500 ms; idle now
 	var p struct {
 		PauseMS int64  `json:"pause_ms"`
 		Cause   string `json:"cause"`
 	}
 	reported := time.Now()
-	if err := postJSON(hc, reportURL(0), map[string]any{"url": site + "/x", "status": 429, "retry_after": "3"}, &p); err != nil || p.PauseMS < 2900 || p.PauseMS > 3000 || p.Cause != "retry-after" {
+	if err := postJSON(f.hc, f.reportURL(0), map[string]any{"url": site + "/x", "status": 429, "retry_after": "3"}, &p); err != nil || p.PauseMS < 2900 || p.PauseMS > 3000 || p.Cause != "retry-after" {
 		t.Fatalf("report 429 through process 1 = %+v, %v; want a 3 s pause", p, err)
 	}
 	for n, c := range []int{1, 0} {
 		var a acquired
-		if err := postJSON(hc, acquireURL(c), map[string]any{"url": site + "/y", "agent": "PaceBot"}, &a); err != nil || a.WaitMS == nil {
+		if err := postJSON(f.hc, f.acquireURL(c), map[string]any{"url": site + "/y", "agent": "PaceBot"}, &a); err != nil || a.WaitMS == nil {
 			t.Fatalf("acquire through process %d after the 429: %+v, %v", c+1, a, err)
 		}
 		// The slot is 3 s after the report, less the time since (on
 		// Redis's clock), and the second one 500 ms and the slack
 		// (--pace-slack, 50 ms) after the first.
 		since := time.Since(reported)
-		want := 3*time.Second + time.Duration(n)*550*time.Millisecond - since
-		if got := time.Duration(*a.WaitMS) * time.Millisecond; got < want-tolerance || got > want+500*time.Millisecond {
+		want := 3*time.Second + time.Duration(n)*(500*time.Millisecond+paceSlack) - since
+		if got := time.Duration(*a.WaitMS) * time.Millisecond; got < want-paceTolerance || got > want+500*time.Millisecond {
 			t.Errorf("acquire through process %d %v after a 429 reported through process 1: wait %v, want about %v", c+1, since.Round(time.Millisecond), got, want.Round(time.Millisecond))
 		}
 	}

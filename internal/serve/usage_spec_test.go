@@ -33,6 +33,9 @@ func TestUsageSpecExamplesServe(t *testing.T) {
 	if err := json.Unmarshal(b, &examples); err != nil {
 		t.Fatal(err)
 	}
+	if len(examples) < 10 {
+		t.Fatalf("%d examples, want the specs file's 9 and the issue's", len(examples))
+	}
 	type categories struct {
 		TrainAI string `json:"train_ai"`
 		AIUse   string `json:"ai_use"`
