@@ -2,7 +2,6 @@ package fetch
 
 import (
 	"context"
-	"errors"
 	"io"
 	"net/http"
 )
@@ -54,11 +53,7 @@ func (f *Fetcher) Headers(ctx context.Context, rawURL string) (*Head, error) {
 		resp, err = do(http.MethodGet)
 	}
 	if err != nil {
-		var re *RedirectError
-		if errors.As(err, &re) {
-			return nil, re
-		}
-		return nil, netError(ctx, err, timeout)
+		return nil, doError(ctx, err, timeout)
 	}
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<10))
 	resp.Body.Close()

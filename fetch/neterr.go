@@ -71,3 +71,14 @@ func netError(ctx context.Context, err error, timeout time.Duration) *NetError {
 	}
 	return &NetError{Kind: "network", Err: err}
 }
+
+// doError is the error of an HTTP client's Do that returned no response
+// to read: the *RedirectError of a redirect that is not followed, else the
+// request's *NetError.
+func doError(ctx context.Context, err error, timeout time.Duration) error {
+	var re *RedirectError
+	if errors.As(err, &re) {
+		return re
+	}
+	return netError(ctx, err, timeout)
+}

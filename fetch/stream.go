@@ -71,11 +71,7 @@ func (f *Fetcher) Open(ctx context.Context, rawURL string) (*Stream, error) {
 	resp, err := f.httpClient(o).Do(req)
 	if err != nil {
 		cancel()
-		var re *RedirectError
-		if errors.As(err, &re) {
-			return nil, re
-		}
-		return nil, netError(ctx, err, timeout)
+		return nil, doError(ctx, err, timeout)
 	}
 	if resp.StatusCode == http.StatusNotModified && cached != nil {
 		resp.Body.Close()

@@ -175,7 +175,7 @@ func plainText(text []byte) (ok, lf bool) {
 					return false, lf
 				}
 			case c == '&':
-				n := predefinedRef(text[i:])
+				n, _ := predefinedRef(text[i:])
 				if n == 0 {
 					return false, lf
 				}
@@ -195,28 +195,23 @@ var predefinedRefs = [...]struct {
 }{{"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&apos;", '\''}}
 
 // predefinedRef returns the length of the predefined entity reference b
-// starts with, or 0.
-func predefinedRef(b []byte) int {
+// starts with, or 0, and the byte it stands for.
+func predefinedRef(b []byte) (int, byte) {
 	for _, r := range predefinedRefs {
 		if bytes.HasPrefix(b, []byte(r.ref)) {
-			return len(r.ref)
+			return len(r.ref), r.c
 		}
 	}
-	return 0
+	return 0, 0
 }
 
-// appendText appends plain text to out with its entity references
-// replaced.
+// appendText appends plain text (plainText's) to out with its entity
+// references replaced.
 func appendText(out, text []byte) []byte {
 	for i := bytes.IndexByte(text, '&'); i >= 0; i = bytes.IndexByte(text, '&') {
-		out = append(out, text[:i]...)
-		for _, r := range predefinedRefs {
-			if bytes.HasPrefix(text[i:], []byte(r.ref)) {
-				out = append(out, r.c)
-				text = text[i+len(r.ref):]
-				break
-			}
-		}
+		n, c := predefinedRef(text[i:])
+		out = append(append(out, text[:i]...), c)
+		text = text[i+n:]
 	}
 	return append(out, text...)
 }

@@ -370,7 +370,7 @@ func readSourceList(ios *IOStreams, name string) ([]string, error) {
 		out = append(out, l)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, &exitError{code: ExitError, err: fmt.Errorf("cannot read %s: %w", name, err)}
+		return nil, cannotRead(name, err)
 	}
 	return out, nil
 }

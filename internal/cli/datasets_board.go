@@ -32,7 +32,7 @@ func localBoard(opts *datasetsOptions, arg string, popts datatxt.Options) (c *da
 	}
 	st, err := os.Stat(arg)
 	if err != nil {
-		return nil, true, &exitError{code: ExitError, err: fmt.Errorf("cannot read %s: %w", arg, unwrapPath(err))}
+		return nil, true, cannotRead(arg, unwrapPath(err))
 	}
 	lim := boardLimits(opts)
 	if opts.NoFollow {

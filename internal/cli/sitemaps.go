@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	neturl "net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -205,17 +203,12 @@ func (r *sitemapsRunState) source(src string) error {
 // file reads a sitemap file, or standard input, and walks the sitemaps an
 // index there lists.
 func (r *sitemapsRunState) file(ctx context.Context, name string) error {
-	var in io.Reader
-	display := name
-	if name == "-" {
-		in, display = r.opts.IO.In, "<stdin>"
-	} else {
-		f, err := os.Open(name)
-		if err != nil {
-			return &exitError{code: ExitError, err: fmt.Errorf("cannot read %s: %w", name, unwrapPath(err))}
-		}
-		defer f.Close()
-		in = f
+	in, display, err := openNamed(r.opts.IO, name)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	if name != "-" {
 		if abs, err := filepath.Abs(name); err == nil {
 			display = (&neturl.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
 		}

@@ -42,29 +42,25 @@ func (s *source) manifestURL() string {
 
 // readSource reads a file, or standard input for "-".
 func readSource(ios *IOStreams, name string) (*source, error) {
-	var r io.Reader
-	var b strings.Builder
-	display := name
-	if name == "-" {
-		r = ios.In
-		display = "<stdin>"
-		// Reserve the most it may take at once: pages are touched only as
-		// they fill, and no doubling copy is made on the way.
-		b.Grow(maxRead + 1)
-	} else {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, &exitError{code: ExitError, err: fmt.Errorf("cannot read %s: %w", name, unwrapPath(err))}
-		}
-		defer f.Close()
-		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-			b.Grow(int(min(st.Size(), maxRead+1)))
-		}
-		r = f
+	r, display, err := openNamed(ios, name)
+	if err != nil {
+		return nil, err
 	}
+	defer r.Close()
+	// Reserve the most it may take at once: pages are touched only as
+	// they fill, and no doubling copy is made on the way.
+	size := int64(maxRead + 1) // standard input
+	if f, ok := r.(*os.File); ok {
+		size = 0
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			size = min(st.Size(), size)
+		}
+	}
+	var b strings.Builder
+	b.Grow(int(size))
 	// A strings.Builder hands its bytes to the parser without a copy.
 	if _, err := io.Copy(&b, io.LimitReader(r, maxRead+1)); err != nil {
-		return nil, &exitError{code: ExitError, err: fmt.Errorf("cannot read %s: %w", display, unwrapPath(err))}
+		return nil, cannotRead(display, unwrapPath(err))
 	}
 	s := &source{name: display, data: b.String()}
 	if len(s.data) > maxRead {
@@ -84,6 +80,24 @@ func (s *source) needBody() error {
 		return &exitError{code: ExitError, err: fmt.Errorf("%w; no file to read", s.fetched.Failure())}
 	}
 	return &exitError{code: ExitError, err: fmt.Errorf("%s: no file to read: %s", s.name, s.fetched.Reason)}
+}
+
+// openNamed opens a file named on the command line, or standard input
+// for "-", and returns the name to show for it.
+func openNamed(ios *IOStreams, name string) (io.ReadCloser, string, error) {
+	if name == "-" {
+		return io.NopCloser(ios.In), "<stdin>", nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, name, cannotRead(name, unwrapPath(err))
+	}
+	return f, name, nil
+}
+
+// cannotRead is the error for an input that could not be read: exit 2.
+func cannotRead(name string, err error) error {
+	return &exitError{code: ExitError, err: fmt.Errorf("cannot read %s: %w", name, err)}
 }
 
 // unwrapPath drops the repeated file name of an *os.PathError.

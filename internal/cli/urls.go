@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
@@ -66,18 +65,11 @@ func (b *batch) each(fn func(input.URL) error) error {
 	if b.file == "" {
 		return nil
 	}
-	var r io.Reader
-	name := b.file
-	if b.file == "-" {
-		r, name = b.ios.In, "<stdin>"
-	} else {
-		f, err := os.Open(b.file)
-		if err != nil {
-			return &exitError{code: ExitError, err: fmt.Errorf("cannot read %s: %w", b.file, unwrapPath(err))}
-		}
-		defer f.Close()
-		r = f
+	r, name, err := openNamed(b.ios, b.file)
+	if err != nil {
+		return err
 	}
+	defer r.Close()
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	where := name + ":"
@@ -94,7 +86,7 @@ func (b *batch) each(fn func(input.URL) error) error {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return &exitError{code: ExitError, err: fmt.Errorf("cannot read %s: %w", name, err)}
+		return cannotRead(name, err)
 	}
 	return nil
 }
@@ -179,7 +171,7 @@ func checkURLsFile(file string) error {
 	}
 	f, err := os.Open(file)
 	if err != nil {
-		return &exitError{code: ExitError, err: fmt.Errorf("cannot read %s: %w", file, unwrapPath(err))}
+		return cannotRead(file, unwrapPath(err))
 	}
 	return f.Close()
 }

@@ -57,7 +57,7 @@ func healthz(addr string) (int, time.Duration, error) {
 }
 
 // closedByServer reports whether the server has closed c (a read sees the
-// end within 200 ms).
+// end within 200 ms; a busy machine may miss it, so callers poll).
 func closedByServer(c net.Conn, br *bufio.Reader) bool {
 	c.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
 	_, err := br.ReadByte()
@@ -73,19 +73,28 @@ func TestConnsEvictIdle(t *testing.T) {
 	addr := serveLoopback(t, s)
 	var conns []net.Conn
 	var readers []*bufio.Reader
-	closed := func() int {
-		n := 0
-		for i := range conns {
-			if closedByServer(conns[i], readers[i]) {
-				n++
+	seen := map[int]bool{} // closed by the server: a closed connection stays closed
+	// closed counts the connections seen closed, looking again until want
+	// are or 30 s pass (under load a read's deadline may pass before the
+	// end is read).
+	closed := func(want int) int {
+		for deadline := time.Now().Add(30 * time.Second); ; {
+			for i := range conns {
+				if !seen[i] && closedByServer(conns[i], readers[i]) {
+					seen[i] = true
+				}
+			}
+			if len(seen) >= want || time.Now().After(deadline) {
+				return len(seen)
 			}
 		}
-		return n
 	}
 	evicted := func(want int64) {
 		t.Helper()
-		for i := 0; i < 100 && s.pool.Load().evicted.Load() < want; i++ {
-			time.Sleep(20 * time.Millisecond) // a connection falls idle just after its answer
+		// A connection falls idle just after its answer: wait for the
+		// count, up to 30 s.
+		for deadline := time.Now().Add(30 * time.Second); s.pool.Load().evicted.Load() < want && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
 		}
 		if n := s.pool.Load().evicted.Load(); n != want {
 			t.Fatalf("%d connections closed for newer ones, want %d", n, want)
@@ -97,7 +106,7 @@ func TestConnsEvictIdle(t *testing.T) {
 		conns, readers = append(conns, c), append(readers, br)
 	}
 	evicted(1)
-	if n := closed(); n != 1 {
+	if n := closed(1); n != 1 {
 		t.Errorf("4 idle connections with MaxIdleConns 3: %d closed, want 1", n)
 	}
 	silent, err := net.Dial("tcp", addr)
@@ -118,7 +127,7 @@ func TestConnsEvictIdle(t *testing.T) {
 		t.Fatalf("GET /healthz with every connection held = %d, %v; want 200", code, err)
 	}
 	evicted(2)
-	if n := closed(); n != 2 {
+	if n := closed(2); n != 2 {
 		t.Errorf("%d of the idle connections closed, want 2 (one for the idle bound, one for the new client)", n)
 	}
 	if closedByServer(silent, bufio.NewReader(silent)) {
