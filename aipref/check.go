@@ -32,10 +32,10 @@ const (
 // the Tokens y and n (CodeValue). Nothing is an error: each leaves some
 // category unknown.
 func Check(expr string) []Problem {
-	if err := sfDictCheck(expr); err != nil {
-		return []Problem{{err.Offset, CodeSyntax, fmt.Sprintf("usage preference %q is not a Structured Field Dictionary: %s (RFC 9651 section 4.2.2); every category is unknown", expr, err.Msg)}}
+	d, err := dictionary([]string{expr})
+	if e, ok := err.(*sfError); ok {
+		return []Problem{{e.Offset, CodeSyntax, fmt.Sprintf("usage preference %q is not a Structured Field Dictionary: %s (RFC 9651 section 4.2.2); every category is unknown", expr, e.Msg)}}
 	}
-	d, err := httpsfv.UnmarshalDictionary([]string{expr})
 	if err != nil {
 		return []Problem{{0, CodeSyntax, fmt.Sprintf("usage preference %q is not a Structured Field Dictionary (%v); every category is unknown", expr, err)}}
 	}

@@ -207,11 +207,8 @@ func Parse(expr string) (Usage, error) { return ParseField([]string{expr}) }
 // (draft-ietf-aipref-attach-05 section 4) as one Dictionary, combined as
 // RFC 9651 section 4.2 combines field lines, and then as Parse does.
 func ParseField(lines []string) (Usage, error) {
-	d, err := httpsfv.UnmarshalDictionary(lines)
+	d, err := dictionary(lines)
 	if err != nil {
-		if e := sfDictCheck(strings.Join(lines, ", ")); e != nil {
-			return Usage{}, e
-		}
 		return Usage{}, err
 	}
 	var u Usage
@@ -219,6 +216,21 @@ func ParseField(lines []string) (Usage, error) {
 		u.Set(c, valueOf(d, c.Label()))
 	}
 	return u, nil
+}
+
+// dictionary parses field lines as one Dictionary with httpsfv; when
+// they are not one, the error is sfDictCheck's *sfError (the byte where
+// RFC 9651's algorithm stops) if it locates the failure, else httpsfv's.
+// Only a failing value is scanned twice.
+func dictionary(lines []string) (*httpsfv.Dictionary, error) {
+	d, err := httpsfv.UnmarshalDictionary(lines)
+	if err != nil {
+		if e := sfDictCheck(strings.Join(lines, ", ")); e != nil {
+			return nil, e
+		}
+		return nil, err
+	}
+	return d, nil
 }
 
 // valueOf is section 6.5's reading of one label's value.

@@ -433,13 +433,7 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 		// for Retry-After or Retry, never stored (docs/fetching.md).
 		return fail(gotResponse, &StatusError{URL: key, Code: resp.StatusCode}, resp.Header)
 	}
-	e := &entry{URL: key, FinalURL: o.finalURL, Redirects: o.redirects, Chain: o.chain, StatusCode: resp.StatusCode,
-		Header: make(http.Header), FetchedAt: now}
-	for _, h := range keptHeaders {
-		if vs := resp.Header.Values(h); len(vs) > 0 {
-			e.Header[http.CanonicalHeaderKey(h)] = vs
-		}
-	}
+	e := responseEntry(key, o, resp, now)
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		e.Body, e.Truncated, err = readBody(resp, f.maxSize())
 		if err != nil {
@@ -449,6 +443,20 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 	o.e = e
 	f.store(e)
 	return o
+}
+
+// responseEntry is the cache entry of resp, the answer to key that
+// arrived at now after o's redirects: its status, final URL and the
+// headers kept (keptHeaders), without its body.
+func responseEntry(key string, o *outcome, resp *http.Response, now time.Time) *entry {
+	e := &entry{URL: key, FinalURL: resp.Request.URL.String(), Redirects: o.redirects, Chain: o.chain, StatusCode: resp.StatusCode,
+		Header: make(http.Header), FetchedAt: now}
+	for _, h := range keptHeaders {
+		if vs := resp.Header.Values(h); len(vs) > 0 {
+			e.Header[http.CanonicalHeaderKey(h)] = vs
+		}
+	}
+	return e
 }
 
 // store puts e in the cache unless the response forbids it. In a shared

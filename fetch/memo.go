@@ -265,9 +265,6 @@ func abandoned(rawURL string, m *Access, err error, now time.Time) *Result {
 // means DefaultMemoBytes). One place, so the entry points cannot drift
 // apart.
 func NewMemo[V any](f *Fetcher, a *Access, maxBytes int, compile func(*Result) V, onCompile func(string)) *Memo[V] {
-	if maxBytes <= 0 {
-		maxBytes = DefaultMemoBytes
-	}
 	if f == nil {
 		f = NewFetcherFor("", maxBytes)
 	}

@@ -93,13 +93,7 @@ func (f *Fetcher) Open(ctx context.Context, rawURL string) (*Stream, error) {
 	}
 	s := &Stream{URL: key, FinalURL: resp.Request.URL.String(), Redirects: o.redirects, Chain: o.chain,
 		HTTPStatus: resp.StatusCode, ContentType: resp.Header.Get("Content-Type")}
-	e := &entry{URL: key, FinalURL: s.FinalURL, Redirects: o.redirects, Chain: o.chain, StatusCode: resp.StatusCode,
-		Header: make(http.Header), FetchedAt: now}
-	for _, h := range keptHeaders {
-		if vs := resp.Header.Values(h); len(vs) > 0 {
-			e.Header[http.CanonicalHeaderKey(h)] = vs
-		}
-	}
+	e := responseEntry(key, o, resp, now)
 	s.Body = &streamBody{r: body, f: f, e: e, max: f.maxSize(), ctx: ctx, timeout: timeout,
 		close: func() { resp.Body.Close(); cancel() }}
 	return s, nil

@@ -41,9 +41,9 @@ type fastScan struct {
 	nk   int
 	flat bool // no line break from at to n: positions there are columns apart
 
-	loc   []byte    // the decoded URL
-	vals  []byte    // the decoded values but the URL, in one string
-	spans [8][2]int // where each kid's value is in vals
+	loc   []byte          // the decoded URL
+	vals  []byte          // the decoded values but the URL, in one string
+	spans [nFields][2]int // where each field's value is in vals
 }
 
 // scan reads an entry named name at the start of buf (after white
@@ -290,18 +290,18 @@ func (p *xmlParser) fast(yield func(*Entry, error) bool) bool {
 				p.seen[f], p.valPos[f], p.vals[f] = true, kat, string(s.loc)
 			default:
 				p.seen[f], p.valPos[f] = true, kat
-				s.spans[i][0] = len(s.vals)
+				s.spans[f][0] = len(s.vals)
 				s.vals = appendText(s.vals, k.text)
-				s.spans[i][1] = len(s.vals)
+				s.spans[f][1] = len(s.vals)
 			}
 		}
 		if len(s.vals) > 0 {
 			// The other values are read, never kept: one string for all.
 			vals := string(s.vals)
-			for i := range s.nk {
-				if sp := s.spans[i]; sp[1] > 0 {
-					p.vals[fieldOf(r.format, s.kids[i].name)] = vals[sp[0]:sp[1]]
-					s.spans[i] = [2]int{}
+			for f, sp := range s.spans {
+				if sp[1] > 0 {
+					p.vals[f] = vals[sp[0]:sp[1]]
+					s.spans[f] = [2]int{}
 				}
 			}
 		}

@@ -2,7 +2,11 @@ package serve
 
 import (
 	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -60,7 +64,8 @@ func hasField(rt *route, name string) bool {
 // Sec-Fetch-Site, no token, and for the JSON endpoints a body that is not
 // JSON, too large, an agent or too many URLs past the limits. Each must
 // be refused with the gate's status, in JSON, with X-Frame-Options: DENY;
-// a route the mux serves but the gate does not know is not answered.
+// a route the mux serves but the gate does not know is not answered, and
+// no non-test file of the package registers one (muxRegistrations).
 func TestEveryRouteGated(t *testing.T) {
 	s := New(Config{Logger: quiet(), Token: "s3cret", MaxBody: 4096, MaxURLs: 3})
 	ts := httptest.NewServer(s.Handler())
@@ -123,6 +128,11 @@ func TestEveryRouteGated(t *testing.T) {
 			})
 		}
 	}
+	// No handler is put on a mux but by addRoute: the gate would refuse
+	// it (below), and nothing above would notice.
+	for _, at := range muxRegistrations(t) {
+		t.Errorf("%s: a handler registered beside the gate (use jsonRoute, streamRoute or getRoute)", at)
+	}
 	// A handler put on the mux past the gate is never run.
 	ran := false
 	s.mux.HandleFunc("GET /ungated", func(w http.ResponseWriter, r *http.Request) { ran = true })
@@ -134,6 +144,37 @@ func TestEveryRouteGated(t *testing.T) {
 	if ran || resp.StatusCode != http.StatusInternalServerError {
 		t.Errorf("GET /ungated (on the mux, not through the gate) = %d, ran %v; want 500, not run", resp.StatusCode, ran)
 	}
+}
+
+// muxRegistrations returns the positions, in the package's non-test
+// files, of calls to a Handle or HandleFunc method or function outside
+// addRoute.
+func muxRegistrations(t *testing.T) []string {
+	t.Helper()
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, pkg := range pkgs {
+		for _, f := range pkg.Files {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == "addRoute" {
+					continue
+				}
+				ast.Inspect(d, func(n ast.Node) bool {
+					if call, ok := n.(*ast.CallExpr); ok {
+						if sel, ok := call.Fun.(*ast.SelectorExpr); ok && (sel.Sel.Name == "Handle" || sel.Sel.Name == "HandleFunc") {
+							out = append(out, fset.Position(call.Pos()).String())
+						}
+					}
+					return true
+				})
+			}
+		}
+	}
+	return out
 }
 
 // openAPIRoutes returns the routes /openapi.json describes, as patterns.
