@@ -41,7 +41,7 @@ var _ Pacer = (*Memory)(nil)
 
 // NewMemory returns an in-process Pacer.
 func NewMemory(opts Options) *Memory {
-	opts.Backoff = opts.Backoff.defaults()
+	opts.Backoff = opts.Backoff.WithDefaults()
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}

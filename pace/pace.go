@@ -282,7 +282,10 @@ const (
 	DefaultBackoffMax  = 10 * time.Minute
 )
 
-func (b Backoff) defaults() Backoff {
+// WithDefaults returns b with DefaultBackoffBase for a Base and
+// DefaultBackoffMax for a Max that is not positive, and Base at most Max:
+// the Backoff a Pacer applies.
+func (b Backoff) WithDefaults() Backoff {
 	if b.Base <= 0 {
 		b.Base = DefaultBackoffBase
 	}
@@ -295,7 +298,7 @@ func (b Backoff) defaults() Backoff {
 
 // After returns the pause after the n-th server error in a row (n >= 1).
 func (b Backoff) After(n int) time.Duration {
-	b = b.defaults()
+	b = b.WithDefaults()
 	d := b.Base
 	for i := 1; i < n && d < b.Max; i++ {
 		d *= 2

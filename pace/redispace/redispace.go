@@ -39,12 +39,7 @@ var _ pace.Pacer = (*Pacer)(nil)
 // New returns the fleet's Pacer on c's Redis. opts.Now, when set,
 // replaces Redis's clock (tests).
 func New(c *rediscache.Cache, opts pace.Options) *Pacer {
-	if opts.Backoff.Base <= 0 {
-		opts.Backoff.Base = pace.DefaultBackoffBase
-	}
-	if opts.Backoff.Max <= 0 {
-		opts.Backoff.Max = pace.DefaultBackoffMax
-	}
+	opts.Backoff = opts.Backoff.WithDefaults()
 	return &Pacer{c: c, opts: opts, local: pace.NewMemory(opts)}
 }
 
