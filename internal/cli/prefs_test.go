@@ -49,6 +49,9 @@ func TestPrefs(t *testing.T) {
 	if p.Allowed || p.Fetched || p.NotFetched == "" || p.ContentUsage.TrainAI != "unknown" {
 		t.Errorf("prefs /private/x = %+v, want disallowed, not fetched, no preference", p)
 	}
+	if p.Rule == nil || p.Rule.Line != 2 || p.Rule.Pattern != "/private/" || p.Group == nil || p.Fetch == nil || p.Fetch.URL != site.URL+"/robots.txt" {
+		t.Errorf("prefs /private/x decision = rule %+v, group %+v, fetch %+v; want check's: line 2's Disallow /private/, its group and the fetch", p.Rule, p.Group, p.Fetch)
+	}
 	if n := site.Hits()["/private/x"]; n != 0 {
 		t.Errorf("/private/x was asked for %d times, want 0", n)
 	}

@@ -145,9 +145,7 @@ func (a *Asker) Ask(ctx context.Context, agent, rawURL string) Result {
 	var cs aipref.Signals
 	var csFrom []string
 	if d := ans.Decision; d != nil {
-		res.Reason = d.Reason
-		res.Rule = jsonview.RuleOf(d.Rule, ans.RobotsURL)
-		res.Group = jsonview.GroupOf(d.Group, ans.RobotsURL)
+		res.Decision = jsonview.DecisionOf(rawURL, agent, a.Robots.Profile, ans.RobotsURL, *d, res.Fetch)
 	}
 	if u := ans.Usage; u != nil && u.Applies {
 		reg := a.Registry
