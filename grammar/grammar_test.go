@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -411,10 +412,17 @@ func checkInvariants(t *testing.T, in string, f *File) {
 		if len(r.Lines) == 0 || r.Lines[0] != f.Lines[r.Pos.Line-1] {
 			t.Fatalf("record %d does not start at its line %d", i, r.Pos.Line)
 		}
+		var agents []*Line // its User-agent lines in the BNF's form
 		for j, l := range r.Lines {
 			if l != f.Lines[r.Pos.Line-1+j] {
 				t.Fatalf("record %d is not a run of the file's lines", i)
 			}
+			if l.Kind == AgentLine && !l.Typo && !l.NoColon {
+				agents = append(agents, l)
+			}
+		}
+		if !slices.Equal(r.Agents, agents) {
+			t.Fatalf("record %d: Agents on lines %v, want its User-agent lines %v", i, lineNumbers(r.Agents), lineNumbers(agents))
 		}
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
@@ -753,4 +761,13 @@ func TestMarkupKeepsOffsets(t *testing.T) {
 			t.Errorf("markup(%q) = %d, %q, want %d, %q", src, at, what, wantAt, wantWhat)
 		}
 	}
+}
+
+// lineNumbers returns the line numbers of lines.
+func lineNumbers(lines []*Line) []int {
+	ns := make([]int, len(lines))
+	for i, l := range lines {
+		ns[i] = l.Pos.Line
+	}
+	return ns
 }

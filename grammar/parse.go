@@ -127,7 +127,8 @@ func (f *File) tree(s *scanner, lex *lexer.PeekingLexer, end Pos, recs []*Record
 // span sets the Record of a node participle built: its positions (where
 // its first token's run starts, and where its last token's run ends: a
 // line's start, or the end of the input), its Lines (the file's lines
-// from Pos up to EndPos) and its Agents (taken from the slab agents, see
+// from Pos up to EndPos) and its Agents (from its Agentlines run alone,
+// where every one of them stands; taken from the slab agents, see
 // agentLines).
 func (f *File) span(n *record, agents []*Line) []*Line {
 	r := &n.Record
@@ -136,10 +137,11 @@ func (f *File) span(n *record, agents []*Line) []*Line {
 	// q is where the Rulelines run starts, or for an empty run the line
 	// after the User-agent lines or the end of the input.
 	start, end := p.Line-1, q.Line-1
-	switch {
-	case end >= len(f.Lines) || f.Lines[end].Pos.Offset != q.Offset:
+	if end >= len(f.Lines) || f.Lines[end].Pos.Offset != q.Offset {
 		end = len(f.Lines) // the end of the input
-	case classOf(f.Lines[end]) == tRule:
+	}
+	agentEnd := end // where the Agentlines run ends: no User-agent line is past it
+	if end < len(f.Lines) && classOf(f.Lines[end]) == tRule {
 		end = runEnd(f.Lines, end+1, tRule)
 	}
 	if end < len(f.Lines) {
@@ -148,12 +150,12 @@ func (f *File) span(n *record, agents []*Line) []*Line {
 		r.EndPos = endPos("", f.Lines) // records have lines: src is not read
 	}
 	r.Lines = f.Lines[start:end:end]
-	r.Agents, agents = f.agentLines(r.Lines, agents)
+	r.Agents, agents = f.agentLines(r.Lines[:agentEnd-start], agents)
 	return agents
 }
 
 // agentLines returns the User-agent lines in the BNF's form of a record's
-// lines: the first lines themselves when they come first and together, as
+// Agentlines run (lines): the first lines themselves when they come first and together, as
 // they nearly always do, else a part of slab, which it makes for the whole
 // file the first time and returns.
 func (f *File) agentLines(lines, slab []*Line) ([]*Line, []*Line) {
