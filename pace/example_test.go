@@ -34,20 +34,23 @@ func ExampleReading_Of() {
 // Every worker asks the pacer before fetching, waits what it says, and
 // reports the answer: a 429 with Retry-After pauses the site for all.
 func ExampleNewMemory() {
-	p := pace.NewMemory(pace.Options{})
+	// A clock that stands still, so that the waits printed do not depend
+	// on how long the loop takes; a crawler leaves Now nil.
+	start := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	p := pace.NewMemory(pace.Options{Now: func() time.Time { return start }})
 	ctx := context.Background()
 	site, _ := pace.Site("https://example.org/page")
 	every := pace.Pace{Interval: time.Second}
 	for range 3 {
 		wait, _ := p.Acquire(ctx, site, every)
-		fmt.Println("wait about", wait.Round(100*time.Millisecond))
+		fmt.Println("wait", wait)
 	}
 	pause, _ := p.Report(ctx, site, 429, "120")
 	fmt.Println("paused for", pause.Wait.Round(time.Second), "by", pause.Cause)
 	// Output:
-	// wait about 0s
-	// wait about 1s
-	// wait about 2s
+	// wait 0s
+	// wait 1s
+	// wait 2s
 	// paused for 2m0s by retry-after
 }
 
