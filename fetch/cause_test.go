@@ -31,7 +31,7 @@ func TestFailureCauses(t *testing.T) {
 		}
 	}))
 	defer slow.Close()
-	refused := fmt.Sprintf("http://127.0.0.1:%d/robots.txt", sitetest.FreePort(t))
+	refused := fmt.Sprintf("http://127.0.0.1:%d/robots.txt", sitetest.RefusedPort(t))
 	tooMany := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusTooManyRequests)
 	}))

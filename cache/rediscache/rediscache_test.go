@@ -261,7 +261,7 @@ func (w *notModified) Write(b []byte) (int, error) { w.WriteHeader(0); return le
 // TestRedisDownAtStart: with nothing listening where Redis should be,
 // answers still come, fetched directly, and the Cache says Redis is down.
 func TestRedisDownAtStart(t *testing.T) {
-	port := sitetest.FreePort(t)
+	port := sitetest.RefusedPort(t)
 	rc := open(t, fmt.Sprintf("redis://127.0.0.1:%d/0", port))
 	st := newSite(t, 200, rules)
 	c := &robots.Client{Fetcher: &fetch.Fetcher{Cache: rc}}

@@ -111,7 +111,7 @@ func TestHealthUp(t *testing.T) {
 	if state, detail := up.Health(context.Background()); state != "up" {
 		t.Errorf("Health of a real Redis = %q, %q; want up", state, detail)
 	}
-	down, _ := rediscache.Open(fmt.Sprintf("redis://127.0.0.1:%d/0", sitetest.FreePort(t)), rediscache.Options{Logger: slog.New(slog.DiscardHandler)})
+	down, _ := rediscache.Open(fmt.Sprintf("redis://127.0.0.1:%d/0", sitetest.RefusedPort(t)), rediscache.Options{Logger: slog.New(slog.DiscardHandler)})
 	defer down.Close()
 	if state, _ := down.Health(context.Background()); state != "down" {
 		t.Errorf("Health of a closed port = %q, want down", state)

@@ -428,7 +428,7 @@ func TestContractFetchFailure(t *testing.T) {
 		http.Error(w, "down", http.StatusServiceUnavailable)
 	}))
 	defer srv.Close()
-	refused := fmt.Sprintf("http://127.0.0.1:%d/", sitetest.FreePort(t))
+	refused := fmt.Sprintf("http://127.0.0.1:%d/", sitetest.RefusedPort(t))
 	for _, site := range []struct{ url, cause string }{
 		{srv.URL + "/", "HTTP 503"},
 		{refused, "refused"},

@@ -190,7 +190,7 @@ func TestServeRedisDownLogsOnce(t *testing.T) {
 // is one warning line (not one from the start and one from the cache),
 // and decisions are answered.
 func TestServeRedisDownAtStart(t *testing.T) {
-	redisAddr := "127.0.0.1:" + strconv.Itoa(sitetest.FreePort(t))
+	redisAddr := "127.0.0.1:" + strconv.Itoa(sitetest.RefusedPort(t))
 	rs := startServe(t, func(o *serveOptions) {
 		o.Redis, o.RedisTimeout = "redis://"+redisAddr+"/0", 250*time.Millisecond
 	})

@@ -23,7 +23,7 @@ import (
 func TestTesterChromiumSaysWhatCLISays(t *testing.T) {
 	chrome := findChromium(t, "the browser tests of the tester page")
 	site := sitetest.New(t, map[string]string{"/robots.txt": "User-agent: *\nDisallow: /private/\n"})
-	down := fmt.Sprintf("http://127.0.0.1:%d", sitetest.FreePort(t))
+	down := fmt.Sprintf("http://127.0.0.1:%d", sitetest.RefusedPort(t))
 	guarded := httptest.NewServer(serve.New(serve.Config{Logger: slog.New(slog.DiscardHandler)}).Handler())
 	t.Cleanup(guarded.Close)
 	open := testerServer(t)

@@ -51,6 +51,10 @@ func siteRobots(i int) string {
 	return fmt.Sprintf("# site %d\nUser-agent: *\nDisallow: /private/\nAllow: /private/open\nCrawl-delay: %d\n\nUser-agent: FleetBot\nDisallow: /nobot/\n", i, 1+i%5)
 }
 
+// fleetAgent is the User-Agent the fleet's serve processes fetch with;
+// the sites count only requests that carry it.
+const fleetAgent = "sitetxt-fleettest/1"
+
 func startSites(t *testing.T, n, maxAge int) *sites {
 	s := &sites{requests: make([]atomic.Int64, n), start: time.Now()}
 	bodies := make([]string, n)
@@ -58,7 +62,9 @@ func startSites(t *testing.T, n, maxAge int) *sites {
 		bodies[i] = siteRobots(i)
 	}
 	s.ports = servePorts(t, n, func(i int, w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/robots.txt" {
+		if r.URL.Path != "/robots.txt" || r.Header.Get("User-Agent") != fleetAgent {
+			// Not the fleet's: a test of another package run beside this
+			// one may dial a port these sites were given.
 			http.NotFound(w, r)
 			return
 		}
@@ -471,7 +477,7 @@ func startFleet(t *testing.T, bin string, rds *redistest.Server, n int) []*proc 
 	procs := make([]*proc, n)
 	for i := range procs {
 		procs[i] = &proc{bin: bin, addr: fmt.Sprintf("127.0.0.1:%d", sitetest.FreePort(t)),
-			args: []string{"--redis", rds.URL(), "--redis-timeout", "2s", "--allow-private", "--log-level", "warn", "--log-format", "json"}}
+			args: []string{"--user-agent", fleetAgent, "--redis", rds.URL(), "--redis-timeout", "2s", "--allow-private", "--log-level", "warn", "--log-format", "json"}}
 		if err := procs[i].start(); err != nil {
 			t.Fatal(err)
 		}

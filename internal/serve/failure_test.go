@@ -46,7 +46,7 @@ func TestFailuresLookAlike(t *testing.T) {
 		c.Close()
 	})
 	plain, _ := newSite(t, nil, nil)
-	closed := fmt.Sprintf("127.0.0.1:%d", sitetest.FreePort(t))
+	closed := fmt.Sprintf("127.0.0.1:%d", sitetest.RefusedPort(t))
 	tr := newTransport(true)
 	dial := tr.DialContext
 	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {

@@ -263,7 +263,7 @@ func TestHealthz(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer up.Close()
-	down, _ := rediscache.Open(fmt.Sprintf("redis://127.0.0.1:%d/0", sitetest.FreePort(t)), rediscache.Options{Logger: quiet()})
+	down, _ := rediscache.Open(fmt.Sprintf("redis://127.0.0.1:%d/0", sitetest.RefusedPort(t)), rediscache.Options{Logger: quiet()})
 	defer down.Close()
 	site, n := newSite(t, nil, nil)
 	for _, tc := range []struct {

@@ -30,8 +30,8 @@ func Raw(t testing.TB, serve func(net.Conn)) string {
 }
 
 // FreePort returns a loopback TCP port nobody listens on now: a port just
-// freed, for a server a test starts there, or for a connection the test
-// wants refused.
+// freed, for a server a test starts there. A connection the test wants
+// refused goes to RefusedPort, which nothing else can take.
 func FreePort(t testing.TB) int {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
