@@ -455,11 +455,16 @@ func FuzzNeedsNormRFCPath(f *testing.F) {
 		if got := needsNormRFCPath(s); got != want {
 			t.Errorf("needsNormRFCPath(%q) = %v, want %v", s, got, want)
 		}
+		for n := range min(len(s), 10) + 1 {
+			if got, want := needsNormRFCPrefix(s, n), needsNormRFCPath(s[:n]); got != want {
+				t.Errorf("needsNormRFCPrefix(%q, %d) = %v, want %v", s, n, got, want)
+			}
+		}
 	})
 }
 
 func FuzzPathOf(f *testing.F) {
-	for _, u := range []string{"", "/", "//", "http://a/b", "http://a", "//a/b?c#d", "a#b://c/d", "x:/y", "http:/a", "a://b?c", "?x", ";x", "http://a#b/c", "://", "a:/", ":/"} {
+	for _, u := range []string{"", "/", "//", "http://a/b", "http://a", "//a/b?c#d", "a#b://c/d", "x:/y", "http:/a", "a://b?c", "?x", ";x", "http://a#b/c", "://", "a:/", ":/", "https://a/b?c#d", "https://", "http://a", "https:///x", "http://#/a", "https:/a", "HTTPS://a/b", "https://a;b/c"} {
 		f.Add(u)
 	}
 	f.Fuzz(func(t *testing.T, url string) {

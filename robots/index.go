@@ -41,6 +41,10 @@ type ruleIndex struct {
 	// URL's fragment without cutting it off first (a pattern holds one
 	// only from a %23 the drafts decode).
 	frag bool
+	// skip is the root's one child when the root holds no rule and that
+	// child's edge is one byte (the '/' every pattern starts with), else 0:
+	// a walk starts there.
+	skip uint32
 }
 
 // wildRule is a wildcard rule as its node tries it: what its pattern
@@ -116,6 +120,9 @@ func (ix *ruleIndex) walk(path string, frag bool, w *walked) {
 	n := 0
 	nd := &ix.nodes[0]
 	d := 0
+	if ix.skip != 0 && len(path) > 0 && path[0] == ix.first[ix.skip] {
+		nd, d = &ix.nodes[ix.skip], 1
+	}
 	for {
 		best = min(best, nd.plain)
 		if d == len(path) || frag && path[d] == '#' {
@@ -327,7 +334,11 @@ func buildIndex(rules []*Rule) *ruleIndex {
 			break
 		}
 	}
-	return &ruleIndex{nodes: b.nodes, first: b.first, label: label.String(), wild: b.wild, spans: b.spans, scans: b.scans, frag: frag}
+	ix := &ruleIndex{nodes: b.nodes, first: b.first, label: label.String(), wild: b.wild, spans: b.spans, scans: b.scans, frag: frag}
+	if r := &ix.nodes[0]; r.plain == noRule && r.anch == noRule && r.wilds == 0 && r.nkids == 1 && ix.nodes[r.child].n == 1 {
+		ix.skip = r.child
+	}
+	return ix
 }
 
 type indexBuilder struct {

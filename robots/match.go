@@ -108,7 +108,7 @@ func (a *Agent) rankURL(url string) (k uint32, ok bool) {
 	var w walked
 	ix.walk(raw, true, &w)
 	rfc := a.percent == percentRFC
-	if w.over || rfc && needsNormRFCPath(raw[:w.read]) {
+	if w.over || rfc && needsNormRFCPrefix(raw, w.read) {
 		return 0, false
 	}
 	if !ix.needWild(&w) {

@@ -28,21 +28,37 @@ func pathOf(url string) (path string, slash bool) {
 // first '/', '?' or ';' after the scheme and authority), or -1 when there
 // is none or a '#' comes first: pathOf's "/".
 func pathStart(url string) int {
-	start := 0
-	if len(url) >= 2 && url[0] == '/' && url[1] == '/' {
-		start = 2
-	}
-	// "://" ends a scheme only before any '/', '?' or ';': only when the
-	// first of them is the first '/' of "://".
-	ps := indexPathStart(url, start)
-	if ps > start && url[ps] == '/' && url[ps-1] == ':' && ps+1 < len(url) && url[ps+1] == '/' {
-		ps = indexPathStart(url, ps+2)
+	var ps int
+	switch {
+	// Most URLs start with "https://" or "http://".
+	case len(url) >= 8 && load64(url, 0) == schemeHTTPS:
+		ps = indexPathStart(url, 8)
+	case len(url) >= 8 && load64(url, 0)&(1<<56-1) == schemeHTTP:
+		ps = indexPathStart(url, 7)
+	default:
+		start := 0
+		if len(url) >= 2 && url[0] == '/' && url[1] == '/' {
+			start = 2
+		}
+		// "://" ends a scheme only before any '/', '?' or ';': only when
+		// the first of them is the first '/' of "://".
+		ps = indexPathStart(url, start)
+		if ps > start && url[ps] == '/' && url[ps-1] == ':' && ps+1 < len(url) && url[ps+1] == '/' {
+			ps = indexPathStart(url, ps+2)
+		}
 	}
 	if ps < 0 || url[ps] == '#' {
 		return -1
 	}
 	return ps
 }
+
+// schemeHTTPS and schemeHTTP are "https://" and "http://" as load64 reads
+// them.
+const (
+	schemeHTTPS = 0x2F2F3A7370747468
+	schemeHTTP  = 0x2F2F3A70747468
+)
 
 // indexPathStart returns the index of the first '/', '?', ';' or '#' at
 // or after from, or -1. It skips eight bytes at a time while none of them
@@ -132,6 +148,15 @@ func needsNormRFCPath(s string) bool {
 		}
 	}
 	return normWord(load64(s, len(s)-8))
+}
+
+// needsNormRFCPrefix is needsNormRFCPath(s[:n]), tested as one word when
+// n is at most eight and s has eight bytes.
+func needsNormRFCPrefix(s string, n int) bool {
+	if n <= 8 && len(s) >= 8 {
+		return normWord(load64(s, 0) & (uint64(1)<<(8*n) - 1)) // a zero byte is none of them
+	}
+	return needsNormRFCPath(s[:n])
 }
 
 // normWord reports whether one of the eight bytes of w is '%', '*', '$'
