@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"math"
 	"slices"
 	"strings"
 )
@@ -58,6 +59,11 @@ type wildRule struct {
 	split    int32  // the index of tail's last '*', or -1
 	rank     uint32
 	anchored bool
+	// count is, for an unanchored rule of two or more segments that are
+	// all one byte, the same ("/*/*/*/"), how many: it matches a path
+	// holding that byte so many times (one count, not a search a
+	// segment). 0 for the others.
+	count uint8
 }
 
 // mid returns the rule's middle segments ("a*b"), or "".
@@ -442,12 +448,25 @@ func (b *indexBuilder) wildRule(e *entry) wildRule {
 		w.tail = strings.TrimSuffix(w.tail, "*")
 	}
 	w.split = int32(strings.LastIndexByte(w.tail, '*'))
+	if !w.anchored && w.split >= 0 {
+		n, same := 0, true
+		w.eachSegment(func(s0, s1 int) {
+			n++
+			same = same && s1-s0 == 1 && w.tail[s0] == w.tail[0]
+		})
+		if same && n <= math.MaxUint8 {
+			w.count = uint8(n)
+		}
+	}
 	return w
 }
 
 // match reports whether rest, the path after the rule's literal prefix,
 // matches the rest of the rule.
 func (w *wildRule) match(rest string) bool {
+	if w.count != 0 {
+		return strings.Count(rest, w.tail[:1]) >= int(w.count)
+	}
 	last := w.last()
 	if w.anchored {
 		if !strings.HasSuffix(rest, last) {
