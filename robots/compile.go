@@ -259,7 +259,7 @@ func (c *compiler) finish() {
 func (c *compiler) readLines() {
 	if c.desc.googleLines {
 		for _, l := range c.file.Lines {
-			if strings.ContainsAny(c.file.LineText(l), "\x00\v\f") {
+			if hasGoogleControl(c.file.LineText(l)) {
 				c.controls = true
 				break
 			}

@@ -430,6 +430,20 @@ func FuzzNeedsNormRFCPath(f *testing.F) {
 	})
 }
 
+// FuzzHasGoogleControl holds hasGoogleControl, which tests a word at a
+// time, to its definition.
+func FuzzHasGoogleControl(f *testing.F) {
+	for _, s := range []string{"", "a\x00", "Disallow: /a\vb", "Allow: /abcdefgh\f", "User-agent: *\t#x", "\x0a\x0d\x0b", "abcdefghijklmnop\x00q"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := strings.ContainsAny(s, "\x00\v\f")
+		if got := hasGoogleControl(s); got != want {
+			t.Errorf("hasGoogleControl(%q) = %v, want %v", s, got, want)
+		}
+	})
+}
+
 func FuzzPathOf(f *testing.F) {
 	for _, u := range []string{"", "/", "//", "http://a/b", "http://a", "//a/b?c#d", "a#b://c/d", "x:/y", "http:/a", "a://b?c", "?x", ";x", "http://a#b/c", "://", "a:/", ":/"} {
 		f.Add(u)
