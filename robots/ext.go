@@ -229,28 +229,46 @@ func (c *compiler) diag(l *grammar.Line, sev grammar.Severity, code, summary str
 }
 
 // checkAbsURL checks that v is an absolute URL with a host, by hand
-// (url.Parse costs more than the rest of a Sitemap line).
+// (url.Parse costs more than the rest of a Sitemap line): a scheme before
+// the first ':', "//" after it and a host, no white space or control
+// character.
 func checkAbsURL(v string) error {
 	if v == "" {
 		return fmt.Errorf("empty")
 	}
-	i := strings.Index(v, "://")
-	if i <= 0 || !isScheme(v[:i]) {
+	i := strings.IndexByte(v, ':') // a scheme holds no ':': "://" must follow the first
+	if i <= 0 || !strings.HasPrefix(v[i:], "://") || !isScheme(v[:i]) {
 		return fmt.Errorf("missing scheme")
 	}
-	rest := v[i+3:]
-	if j := strings.IndexAny(rest, "/?#"); j >= 0 {
-		rest = rest[:j]
-	}
-	if rest == "" {
+	if h := v[i+3:]; h == "" || h[0] == '/' || h[0] == '?' || h[0] == '#' {
 		return fmt.Errorf("missing host")
 	}
-	for k := 0; k < len(v); k++ {
-		if c := v[k]; c <= ' ' || c == 0x7f {
-			return fmt.Errorf("white space or control character at byte %d", k+1)
-		}
+	if k := indexSpaceOrControl(v); k >= 0 {
+		return fmt.Errorf("white space or control character at byte %d", k+1)
 	}
 	return nil
+}
+
+// indexSpaceOrControl returns the index of the first byte of s that is
+// white space or a control character (at most ' ', or DEL), or -1. It
+// skips eight bytes at a time while none of them is one.
+func indexSpaceOrControl(s string) int {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	const del, below = 0x7F7F7F7F7F7F7F7F, 0x2121212121212121
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := load64(s, i)
+		x := w ^ del // a zero byte where s has DEL; (w-below)&^w has a high bit set when a byte is below '!'
+		if ((w-below)&^w|(x-lo)&^x)&hi != 0 {
+			break // the loop below finds which byte
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c <= ' ' || c == 0x7f {
+			return i
+		}
+	}
+	return -1
 }
 
 func isScheme(s string) bool {
