@@ -157,8 +157,8 @@ func startPaceFleet(t *testing.T, nSites, clients int) *paceFleet {
 }
 
 // acquireURL and reportURL are the endpoints of process c%2.
-func (f *paceFleet) acquireURL(c int) string { return "http://" + f.procs[c%2].addr + "/v1/acquire" }
-func (f *paceFleet) reportURL(c int) string  { return "http://" + f.procs[c%2].addr + "/v1/report" }
+func (f *paceFleet) acquireURL(c int) string { return "http://" + f.procs[c%2].addr() + "/v1/acquire" }
+func (f *paceFleet) reportURL(c int) string  { return "http://" + f.procs[c%2].addr() + "/v1/report" }
 
 // clientRun is what the clients counted: the requests that failed (and
 // the first one's error) and the longest wait, in ms.
