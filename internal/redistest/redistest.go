@@ -66,7 +66,7 @@ func (s *Server) URL() string { return "redis://" + s.Addr + "/0" }
 
 func (s *Server) start() error {
 	cmd := exec.Command(s.path, "--port", strconv.Itoa(s.port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--protected-mode", "no", "--enable-debug-command", "local")
+		"--save", "", "--appendonly", "no", "--protected-mode", "no")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return err
