@@ -141,8 +141,6 @@ func (s *Server) readDatasets(ctx context.Context, req *datasetsRequest) (*datat
 		if aerr != nil {
 			return nil, nil, aerr
 		}
-		ctx, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
-		defer cancel()
 		res := s.siteFetch.Fetch(fetch.WithLimit(ctx, s.flights), u, fetch.AccessDataTxt)
 		resp.File, resp.Fetch = u, s.fetchView(res)
 		if res.Status == fetch.Parse {
@@ -195,8 +193,6 @@ func (s *Server) runAgents(ctx context.Context, req *agentsRequest) (*agentsResp
 	if aerr != nil {
 		return nil, aerr
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
-	defer cancel()
 	rf, aerr := s.robotsFrom(ctx, req.Robots, req.Site, []robots.Profile{prof})
 	if aerr != nil {
 		return nil, aerr

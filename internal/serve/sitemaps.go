@@ -92,8 +92,6 @@ func (s *Server) sitemaps(ctx context.Context, w http.ResponseWriter, req *sitem
 	if req.MaxURLs <= 0 || req.MaxURLs > SitemapMaxURLs {
 		req.MaxURLs = SitemapMaxURLs
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
-	defer cancel()
 	c := s.clients[prof]
 	u, _ := url.Parse(req.Site)
 	var d *sitemap.Discovery

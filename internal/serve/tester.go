@@ -74,8 +74,6 @@ func (s *Server) runTest(ctx context.Context, req *testRequest) (*testResponse, 
 	if aerr != nil {
 		return nil, aerr
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
-	defer cancel()
 	rf, aerr := s.robotsFrom(ctx, req.Robots, req.Site, profs)
 	if aerr != nil {
 		return nil, aerr
