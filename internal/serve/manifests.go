@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -123,8 +122,8 @@ func (s *Server) readDatasets(ctx context.Context, req *datasetsRequest) (*datat
 		return nil, nil, badRequest(`"format" %q: want json, schemaorg, dcat, datajson, datapackage or croissant`, req.Format)
 	}
 	if req.Base != "" {
-		if u, err := url.Parse(req.Base); err != nil || !u.IsAbs() || u.Host == "" {
-			return nil, nil, badRequest(`"base" %q is not an absolute URL`, req.Base)
+		if err := input.Base(req.Base); err != nil {
+			return nil, nil, badRequest(`"base": %v`, err)
 		}
 	}
 	agent := agentOr(req.Agent)
