@@ -28,12 +28,12 @@ type Report struct {
 	Paths      []string          `json:"paths"`
 	Crawlers   []*CrawlerReport  `json:"crawlers"`
 	Categories []*CategoryReport `json:"categories"`
-	Licenses   []Line            `json:"licenses"`
+	Licenses   []jsonview.Line   `json:"licenses"`
 	// Disagree is how many crawlers the profiles disagree about.
 	Disagree int `json:"disagreements"`
 	// Unknown are the crawlers the file names that the registry does not
 	// know, each at its first User-agent line.
-	Unknown []Line `json:"unknown_agents"`
+	Unknown []jsonview.Line `json:"unknown_agents"`
 	// Registry says where the registry's facts come from and when they
 	// were read.
 	Registry RegistryRef `json:"registry"`
@@ -101,16 +101,7 @@ type ProfileVerdict struct {
 // rule, group) plus "usage".
 type Verdict struct {
 	jsonview.Decision
-	Usage *UsageView `json:"usage"` // null when the path is disallowed
-}
-
-// Line is a line of the file that says something file-wide or about
-// usage, with its position.
-type Line struct {
-	Value  string `json:"value"`
-	File   string `json:"file"`
-	Line   int    `json:"line"`
-	Column int    `json:"column"`
+	Usage *jsonview.Usage `json:"usage"` // null when the path is disallowed
 }
 
 // CategoryReport is the one-line verdict of a category: how many of its
@@ -140,10 +131,10 @@ func File(f *grammar.File, opts Options) *Report {
 	for i, p := range order {
 		pols[i] = robots.Compile(f, p)
 	}
-	rep := &Report{Source: f.Name, Profile: opts.Profile.String(), Paths: paths, Licenses: []Line{},
+	rep := &Report{Source: f.Name, Profile: opts.Profile.String(), Paths: paths, Licenses: []jsonview.Line{},
 		Unknown: unknownAgents(f.Name, pols[0], reg), Registry: RegistryRef{Source: reg.Source, Date: reg.Date, Crawlers: len(reg.Crawlers)}}
 	for _, l := range pols[0].Licenses() {
-		rep.Licenses = append(rep.Licenses, lineRef(f.Name, l.Line, l.URL))
+		rep.Licenses = append(rep.Licenses, jsonview.LineOf(f.Name, l.Line, l.URL))
 	}
 	for i := range reg.Crawlers {
 		c := &reg.Crawlers[i]
@@ -174,7 +165,7 @@ func File(f *grammar.File, opts Options) *Report {
 				}
 				pr.Profiles = append(pr.Profiles, pv)
 				if j == 0 {
-					pr.Verdict = Verdict{Decision: jsonview.DecisionOf(path, c.Token, order[0], f.Name, d, nil), Usage: UsageOf(f.Name, u, c)}
+					pr.Verdict = Verdict{Decision: jsonview.DecisionOf(path, c.Token, order[0], f.Name, d, nil), Usage: jsonview.UsageOf(f.Name, u, c)}
 					first = u
 					continue
 				}
@@ -280,8 +271,8 @@ func (r *Registry) agent(pol *robots.Policy, c *Crawler) (*robots.Agent, string)
 
 // unknownAgents lists the User-agent values of pol's groups that name no
 // crawler the registry knows ("*" aside), each once, at its first line.
-func unknownAgents(file string, pol *robots.Policy, reg *Registry) []Line {
-	out := []Line{}
+func unknownAgents(file string, pol *robots.Policy, reg *Registry) []jsonview.Line {
+	out := []jsonview.Line{}
 	seen := map[string]bool{}
 	for _, g := range pol.Groups() {
 		for i, name := range g.Agents {
@@ -291,7 +282,7 @@ func unknownAgents(file string, pol *robots.Policy, reg *Registry) []Line {
 			}
 			seen[key] = true
 			if i < len(g.AgentLines) {
-				out = append(out, lineRef(file, g.AgentLines[i], name))
+				out = append(out, jsonview.LineOf(file, g.AgentLines[i], name))
 			}
 		}
 	}

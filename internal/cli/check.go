@@ -9,6 +9,7 @@ import (
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/internal/audit"
 	"github.com/sitetxt/sitetxt/internal/input"
+	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
 )
@@ -165,9 +166,9 @@ func checkRun(opts *checkOptions) error {
 		if !d.Allowed {
 			disallowed = true
 		}
-		var usage *audit.UsageView
+		var usage *jsonview.Usage
 		if cs.hasUsage {
-			usage = audit.UsageOf(cs.name, cs.agent.Usage(u.Decide), audit.DefaultRegistry().Find(opts.Agent))
+			usage = jsonview.UsageOf(cs.name, cs.agent.Usage(u.Decide), audit.DefaultRegistry().Find(opts.Agent))
 		}
 		switch {
 		case jl != nil:

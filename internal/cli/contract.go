@@ -361,6 +361,10 @@ const contractDoc = "## The output contract\n\n" +
 	"   Every other URL is answered, then `sitetxt: N URLs of M not answered` and exit 2 (partial\n" +
 	"   failure; 2 wins over 1). `serve` answers such a URL with `error` in its result (POST /v1/check,\n" +
 	"   /v1/test, /v1/agents), the others as usual.\n" +
+	"   A SOURCE is read one way too: a file (or `-`), an http(s) URL, or a host name with an optional\n" +
+	"   path (`example.org`, `www.example.org/private/x`), read as https with a note (a file of that\n" +
+	"   name wins); `serve`'s `site` the same, where anything else (`private/x`) is an error. A `--base`\n" +
+	"   (`serve`'s `base`) is an absolute URL with a host.\n" +
 	"7. **Nothing raw reaches a terminal.** Text output, CSV output and standard error escape every\n" +
 	"   character that could act on a terminal: C0 controls (tab, CR and LF included) and DEL as `\\xNN`,\n" +
 	"   C1 controls, bidirectional marks, embeddings, overrides and isolates, and line/paragraph\n" +

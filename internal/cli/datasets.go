@@ -302,6 +302,7 @@ func probeCatalog(opts *datasetsOptions, prof robots.Profile, c *datatxt.Catalog
 // datasetsSource reads one SOURCE: a file or standard input is parsed; a
 // URL is fetched and, unless --no-follow, followed as a pins board.
 func datasetsSource(opts *datasetsOptions, arg string, popts datatxt.Options) (*datatxt.Catalog, error) {
+	arg = siteArg(opts.IO, arg)
 	if fetch.IsURL(arg) && !opts.NoFollow {
 		if err := opts.Fetch.prepare(opts.IO); err != nil {
 			return nil, err

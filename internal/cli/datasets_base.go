@@ -8,6 +8,7 @@ import (
 
 	"github.com/sitetxt/sitetxt/datatxt"
 	"github.com/sitetxt/sitetxt/fetch"
+	"github.com/sitetxt/sitetxt/internal/input"
 )
 
 // sourceBases returns the base URL of each SOURCE from the --base flags:
@@ -19,9 +20,8 @@ import (
 // SOURCE keeping its own URL.
 func sourceBases(bases, sources []string) ([]string, error) {
 	for _, b := range bases {
-		u, err := url.Parse(b)
-		if err != nil || !u.IsAbs() || u.Host == "" {
-			return nil, usageError("--base %q is not an absolute URL", b)
+		if err := input.Base(b); err != nil {
+			return nil, usageError("--base: %v", err)
 		}
 	}
 	out := make([]string, len(sources))

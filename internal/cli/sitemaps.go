@@ -43,9 +43,9 @@ func newSitemapsCmd(ios *IOStreams) *cobra.Command {
 		Short: "List the URLs a site's sitemaps give, checked against its robots.txt",
 		Long: `List every URL the sitemaps of SOURCE give, one line per URL.
 
-SOURCE is a site (https://example.org/): its robots.txt's Sitemap lines,
-or /sitemap.xml when it has none; a sitemap URL; or a sitemap file ("-" for
-standard input). Sitemap indexes are followed, each file read once (an
+SOURCE is a site (https://example.org/, or a bare host name, taken as
+https): its robots.txt's Sitemap lines, or /sitemap.xml when it has none;
+a sitemap URL; or a sitemap file ("-" for standard input). Sitemap indexes are followed, each file read once (an
 index that lists itself, two that list each other); a URL listed by an
 earlier file is not printed again. Every format of the sitemaps.org
 protocol is read: XML urlset and sitemapindex, text (one URL a line), RSS
@@ -178,9 +178,11 @@ func sitemapsRun(opts *sitemapsOptions) error {
 	return exitWith(r.failure, r.found)
 }
 
-// source lists the URLs of one SOURCE.
+// source lists the URLs of one SOURCE: a file, or a URL or host name
+// (siteArg, as every command reads a SOURCE).
 func (r *sitemapsRunState) source(src string) error {
 	ctx := context.Background()
+	src = siteArg(r.opts.IO, src)
 	if !fetch.IsURL(src) {
 		if strings.Contains(src, "://") {
 			return usageError("%q is not an http(s) URL with a host", src)

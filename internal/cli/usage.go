@@ -8,12 +8,12 @@ import (
 
 	"github.com/sitetxt/sitetxt/aipref"
 	"github.com/sitetxt/sitetxt/grammar"
-	"github.com/sitetxt/sitetxt/internal/audit"
+	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/robots"
 )
 
 // writeUsage writes a usage preference for people, under its decision.
-func writeUsage(w io.Writer, u *audit.UsageView) error {
+func writeUsage(w io.Writer, u *jsonview.Usage) error {
 	_, err := fmt.Fprintf(w, "  %s\n", usageText(u))
 	return err
 }
@@ -25,7 +25,7 @@ func writeUsage(w io.Writer, u *audit.UsageView) error {
 // use ("usage: Content-Usage train-ai=n, search=y (line 3); derived by
 // sitetxt (its own mapping): search use allow (search governs a search
 // use whatever train-ai say: draft-ietf-aipref-vocab-08 section 4.3)").
-func usageText(u *audit.UsageView) string {
+func usageText(u *jsonview.Usage) string {
 	var parts []string
 	cu := usageWords("train-ai", u.ContentUsage.TrainAI, "ai-use", u.ContentUsage.AIUse, "search", u.ContentUsage.Search)
 	if len(u.ContentUsage.Lines) > 0 || cu != "" {
@@ -91,7 +91,7 @@ func usageWords(kv ...string) string {
 	return strings.Join(ps, ", ")
 }
 
-func signalWords(s audit.ContentSignalView) string {
+func signalWords(s jsonview.ContentSignal) string {
 	var ps []string
 	for _, f := range [][2]string{{"search", s.Search}, {"ai-input", s.AIInput}, {"ai-train", s.AITrain}, {"use", s.Use}} {
 		if f[1] != "unknown" {
@@ -109,7 +109,7 @@ func fromWhy(from, cs, signal string) string {
 	return "(Content-Signal " + signal + " " + cs + " is stricter than Content-Usage)"
 }
 
-func lineList(ls []audit.Line) string {
+func lineList(ls []jsonview.Line) string {
 	if len(ls) == 0 {
 		return ""
 	}

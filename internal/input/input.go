@@ -17,7 +17,9 @@
 //
 // A SOURCE that is neither a file nor a URL but looks like a host name
 // ("example.org", "www.example.org/private/x") is read as an https URL,
-// as "sitetxt fetch" reads a SITE (SiteURL).
+// as "sitetxt fetch" reads a SITE (SiteURL); where no file can be meant
+// (the API's "site"), anything else is an error (Site). A base URL
+// (--base, the API's "base") is an absolute URL with a host (Base).
 package input
 
 import (
@@ -220,6 +222,36 @@ func SiteURL(arg string) (string, bool) {
 		return "", false
 	}
 	return u, true
+}
+
+// Site reads a SITE typed where no file can be meant (the "site" of the
+// HTTP API and the tester): an http(s) URL with a host as it is, or a
+// host name, possibly followed by a path, as SiteURL reads it. Anything
+// else is an error in words for the person who typed it; the command
+// line reads such a SOURCE as a file name instead (a file of the name
+// wins there over a host name too).
+func Site(typed string) (string, error) {
+	if fetch.IsURL(typed) {
+		return typed, nil
+	}
+	if strings.Contains(typed, "://") {
+		return "", fmt.Errorf("%q is not an http(s) URL with a host", typed)
+	}
+	if u, ok := SiteURL(typed); ok {
+		return u, nil
+	}
+	return "", fmt.Errorf("%q is neither an http(s) URL nor a host name (https://example.org/, example.org, www.example.org/path)", typed)
+}
+
+// Base reads a base URL typed for a manifest read from text (the
+// command line's --base, the API's "base"): the URL it is published at,
+// which its relative references resolve against. It must be absolute,
+// with a host: a host name alone is refused, as it names no file.
+func Base(typed string) error {
+	if u, err := url.Parse(typed); err != nil || !u.IsAbs() || u.Host == "" {
+		return fmt.Errorf("%q is not an absolute URL (https://example.org/data.txt)", typed)
+	}
+	return nil
 }
 
 // isHostPort reports whether s is a host name with a dot (or

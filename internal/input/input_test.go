@@ -101,6 +101,47 @@ func TestSiteURL(t *testing.T) {
 	}
 }
 
+func TestSite(t *testing.T) {
+	tests := []struct {
+		typed, want, err string
+	}{
+		{"https://example.org/", "https://example.org/", ""},
+		{"HTTP://Example.org/robots.txt", "HTTP://Example.org/robots.txt", ""},
+		{"example.org", "https://example.org/", ""},
+		{"www.example.org/private/x", "https://www.example.org/private/x", ""},
+		{"private/x", "", "neither an http(s) URL nor a host name"},
+		{"robots.txt", "", "neither an http(s) URL nor a host name"},
+		{"", "", "neither an http(s) URL nor a host name"},
+		{"ftp://example.org/", "", "not an http(s) URL with a host"},
+		{"https:///x", "", "not an http(s) URL with a host"},
+	}
+	for _, tt := range tests {
+		got, err := Site(tt.typed)
+		if got != tt.want || (err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("Site(%q) = %q, %v; want %q, an error with %q", tt.typed, got, err, tt.want, tt.err)
+		}
+	}
+}
+
+func TestBase(t *testing.T) {
+	for _, tt := range []struct {
+		typed string
+		ok    bool
+	}{
+		{"https://example.org/data.txt", true},
+		{"https://example.org/", true},
+		{"ftp://example.org/pub/", true},
+		{"example.org", false},
+		{"/data.txt", false},
+		{"https:///data.txt", false},
+		{"http://[::1", false},
+	} {
+		if err := Base(tt.typed); (err == nil) != tt.ok {
+			t.Errorf("Base(%q) = %v, want ok %v", tt.typed, err, tt.ok)
+		}
+	}
+}
+
 func TestAgentNote(t *testing.T) {
 	tests := []struct {
 		prof  robots.Profile

@@ -5,7 +5,10 @@
 // and every response that reports a file's problems), a Mobile-agent-server
 // answer (agents -o json, POST /v1/agents), a dataset entry (datasets -o
 // json, POST /v1/datasets), a comparison of profiles (diff -o json, POST
-// /v1/test) and a URL a sitemap lists (sitemaps -o json, POST /v1/sitemaps).
+// /v1/test), a URL a sitemap lists (sitemaps -o json, POST /v1/sitemaps),
+// and a path's AI usage preference with the lines that state it (check's
+// and audit's "usage", the results of POST /v1/check, /v1/test and
+// /v1/prefs; usage.go).
 //
 // Each output builds them with the functions here, so an answer has one
 // shape, built by one piece of code, whoever asks for it. Positions are

@@ -50,7 +50,7 @@ type Result struct {
 	// RobotsTxt is what robots.txt's usage lines say for this path and
 	// crawler (as check -o json's "usage"), null when none apply or the
 	// URL is disallowed.
-	RobotsTxt *audit.UsageView `json:"robots_txt"`
+	RobotsTxt *jsonview.Usage `json:"robots_txt"`
 	// Headers are the preferences the response carries, null when it was
 	// not fetched.
 	Headers *Headers `json:"headers"`
@@ -152,7 +152,7 @@ func (a *Asker) Ask(ctx context.Context, agent, rawURL string) Result {
 		if reg == nil {
 			reg = audit.DefaultRegistry()
 		}
-		res.RobotsTxt = audit.UsageOf(ans.RobotsURL, *u, reg.Find(agent))
+		res.RobotsTxt = jsonview.UsageOf(ans.RobotsURL, *u, reg.Find(agent))
 		for _, r := range u.Rules {
 			cu = append(cu, statement{r.Usage, "robots.txt line " + strconv.Itoa(r.Line.Pos.Line)})
 		}

@@ -39,7 +39,7 @@ func (s *Server) check(ctx context.Context, w http.ResponseWriter, req *checkReq
 	if rec, ok := w.(*recorder); ok {
 		rec.urls = len(req.URLs)
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.answer(ctx, cancel, w, s.clients[prof], prof, *req.Agent, req.URLs)
 	return nil

@@ -20,8 +20,8 @@ type Result struct {
 	RequestRate *jsonview.RequestRate `json:"request_rate,omitempty"`
 	// Usage is the usage preference, as check -o json gives it, when the
 	// file has usage lines and the URL may be fetched.
-	Usage *audit.UsageView `json:"usage,omitempty"`
-	Error string           `json:"error,omitempty"`
+	Usage *jsonview.Usage `json:"usage,omitempty"`
+	Error string          `json:"error,omitempty"`
 	// Truncated names the parts of the site's text this result shortened
 	// ("rule.pattern", "group.agents", "usage.content_usage.lines",
 	// "usage.content_signal.lines"), so that no robots.txt makes every
@@ -57,7 +57,7 @@ func (s *Server) decisionOf(url, agent string, prof robots.Profile, a *robots.An
 func (r *Result) fill(file string, d robots.Decision, u *robots.UsageDecision) {
 	r.CrawlDelay, r.RequestRate = jsonview.Pace(d.Group)
 	if u != nil {
-		r.Usage = audit.UsageOf(file, *u, audit.DefaultRegistry().Find(r.Agent))
+		r.Usage = jsonview.UsageOf(file, *u, audit.DefaultRegistry().Find(r.Agent))
 	}
 	bound(r)
 }

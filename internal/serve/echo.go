@@ -3,7 +3,7 @@ package serve
 import (
 	"unicode/utf8"
 
-	"github.com/sitetxt/sitetxt/internal/audit"
+	"github.com/sitetxt/sitetxt/internal/jsonview"
 )
 
 // A result repeats a site's text (the pattern of the rule that decided,
@@ -53,7 +53,7 @@ func bound(d *Result) {
 
 // boundLines keeps at most maxEchoLines lines of at most maxEchoValue
 // bytes each, reporting whether it shortened anything.
-func boundLines(lines *[]audit.Line) bool {
+func boundLines(lines *[]jsonview.Line) bool {
 	cut := false
 	if len(*lines) > maxEchoLines {
 		*lines, cut = (*lines)[:maxEchoLines], true

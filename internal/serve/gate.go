@@ -37,7 +37,9 @@ import (
 //     read;
 //   - gives the endpoint a context that carries the process-wide fetch
 //     cap (Config.MaxFetches), and whose every fetch goes through the
-//     guarded transport (the SSRF guard, guard.go);
+//     guarded transport (the SSRF guard, guard.go); a JSON endpoint's
+//     context ends Config.RequestTimeout after its request is admitted
+//     and read, so no endpoint sets its own;
 //   - answers errors in public words (fail, publicError), and logs one
 //     line per request.
 //
@@ -102,7 +104,9 @@ func jsonRoute[Req, Resp any](s *Server, pattern string, lim Limits, run func(co
 
 // streamRoute registers a POST endpoint whose request is the JSON object
 // Req and whose answer run writes itself, as it goes; an error it returns
-// before writing is answered as every error is.
+// before writing is answered as every error is. run's context ends
+// Config.RequestTimeout after the request was read (the one place the
+// request's time is bounded).
 func streamRoute[Req any](s *Server, pattern string, lim Limits, run func(context.Context, http.ResponseWriter, *Req) *apiError) {
 	rt := &route{pattern: pattern, open: lim.Open, limits: lim, body: reflect.TypeFor[Req]()}
 	rt.fields = limitedFieldsOf(rt.body)
@@ -122,7 +126,9 @@ func streamRoute[Req any](s *Server, pattern string, lim Limits, run func(contex
 				return
 			}
 		}
-		if aerr := run(r.Context(), w, &req); aerr != nil {
+		ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
+		defer cancel()
+		if aerr := run(ctx, w, &req); aerr != nil {
 			s.fail(w, aerr.code, aerr.msg)
 		}
 	})

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"encoding/json"
 	"go/ast"
 	"go/parser"
@@ -255,5 +256,46 @@ func TestOwnRequestsPass(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusMisdirectedRequest {
 		t.Errorf("GET /healthz by address with --host tester.example = %d, want 421", resp.StatusCode)
+	}
+}
+
+// TestGateRequestTimeout: the gate gives a JSON endpoint's run a context
+// that ends Config.RequestTimeout after the request was read, so an
+// endpoint sets no time of its own; a route registered like any other
+// (a probe here) has it.
+func TestGateRequestTimeout(t *testing.T) {
+	const timeout = time.Hour
+	type probeRequest struct {
+		Agent string `json:"agent"`
+	}
+	type probeResponse struct{}
+	for _, stream := range []bool{false, true} {
+		s := New(Config{Logger: quiet(), RequestTimeout: timeout})
+		var deadline time.Time
+		var has bool
+		if stream {
+			streamRoute(s, "POST /v1/probe", Limits{}, func(ctx context.Context, w http.ResponseWriter, _ *probeRequest) *apiError {
+				deadline, has = ctx.Deadline()
+				s.writeJSON(w, probeResponse{})
+				return nil
+			})
+		} else {
+			jsonRoute(s, "POST /v1/probe", Limits{}, func(ctx context.Context, _ *probeRequest) (*probeResponse, *apiError) {
+				deadline, has = ctx.Deadline()
+				return &probeResponse{}, nil
+			}, nil)
+		}
+		before := time.Now()
+		req := httptest.NewRequest("POST", "/v1/probe", strings.NewReader(`{"agent":"ExampleBot"}`))
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		s.Handler().ServeHTTP(rec, req)
+		after := time.Now()
+		if rec.Code != 200 {
+			t.Fatalf("POST /v1/probe (stream %v) = %d %s, want 200", stream, rec.Code, rec.Body)
+		}
+		if !has || deadline.Before(before.Add(timeout)) || deadline.After(after.Add(timeout)) {
+			t.Errorf("run's deadline (stream %v) = %v, %v; want between %v and %v", stream, deadline, has, before.Add(timeout), after.Add(timeout))
+		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -123,8 +122,8 @@ func (s *Server) readDatasets(ctx context.Context, req *datasetsRequest) (*datat
 		return nil, nil, badRequest(`"format" %q: want json, schemaorg, dcat, datajson, datapackage or croissant`, req.Format)
 	}
 	if req.Base != "" {
-		if u, err := url.Parse(req.Base); err != nil || !u.IsAbs() || u.Host == "" {
-			return nil, nil, badRequest(`"base" %q is not an absolute URL`, req.Base)
+		if err := input.Base(req.Base); err != nil {
+			return nil, nil, badRequest(`"base": %v`, err)
 		}
 	}
 	agent := agentOr(req.Agent)
@@ -141,8 +140,6 @@ func (s *Server) readDatasets(ctx context.Context, req *datasetsRequest) (*datat
 		if aerr != nil {
 			return nil, nil, aerr
 		}
-		ctx, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
-		defer cancel()
 		res := s.siteFetch.Fetch(fetch.WithLimit(ctx, s.flights), u, fetch.AccessDataTxt)
 		resp.File, resp.Fetch = u, s.fetchView(res)
 		if res.Status == fetch.Parse {
@@ -195,8 +192,6 @@ func (s *Server) runAgents(ctx context.Context, req *agentsRequest) (*agentsResp
 	if aerr != nil {
 		return nil, aerr
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
-	defer cancel()
 	rf, aerr := s.robotsFrom(ctx, req.Robots, req.Site, []robots.Profile{prof})
 	if aerr != nil {
 		return nil, aerr

@@ -78,8 +78,6 @@ func (s *Server) runAcquire(ctx context.Context, req *acquireRequest) (*acquireR
 	if aerr != nil {
 		return nil, aerr
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
-	defer cancel()
 	res, a := s.decideOne(ctx, s.clients[prof], prof, agent, req.URL)
 	resp := &acquireResponse{Result: res}
 	if a == nil || !res.Allowed {

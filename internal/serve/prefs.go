@@ -35,8 +35,6 @@ func (s *Server) runPrefs(ctx context.Context, req *prefsRequest) (*prefsRespons
 	if aerr != nil {
 		return nil, aerr
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
-	defer cancel()
 	a := &prefs.Asker{Robots: s.clients[prof], Fetcher: s.siteFetch}
 	out := &prefsResponse{Results: make([]prefs.Result, len(req.URLs))}
 	next := make(chan int)

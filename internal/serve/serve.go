@@ -39,9 +39,10 @@
 // Host, Origin and Sec-Fetch-Site checks that keep other sites' pages
 // out, the bearer token, a JSON content type, the memory budget charged
 // as the body arrives, the limits on the body, "agent" and "urls", the
-// process-wide fetch cap and the guarded transport in the endpoint's
-// context, and errors in public words. A new endpoint is registered
-// through it in New (or routePage), never on the mux:
+// process-wide fetch cap, the guarded transport and the request's time
+// (Config.RequestTimeout) in the endpoint's context, and errors in public
+// words. A new endpoint is registered through it in New (or routePage),
+// never on the mux:
 //
 //	jsonRoute(s, "POST /v1/example", Limits{Work: windowCost}, s.runExample, nil) // answer written whole as JSON
 //	streamRoute(s, "POST /v1/example", Limits{}, s.example)                       // answer written as it goes
@@ -50,9 +51,10 @@
 // where runExample is func(context.Context, *exampleRequest)
 // (*exampleResponse, *apiError): the gate has decoded exampleRequest (an
 // "agent" field of it is bounded by Config.MaxAgent, a "urls" field by
-// Config.MaxURLs or Limits.MaxURLs), and ctx carries the fetch cap; fetch
-// only with the Server's clients (s.clients, s.siteFetch,
-// s.sitemapFetch), and tell a failed fetch with publicFetchError.
+// Config.MaxURLs or Limits.MaxURLs), and ctx carries the fetch cap and
+// ends Config.RequestTimeout after the request was read; fetch only with
+// the Server's clients (s.clients, s.siteFetch, s.sitemapFetch), and tell
+// a failed fetch with publicFetchError.
 // TestEveryRouteGated sends every registered route, and every path
 // /openapi.json describes, the requests the gate refuses.
 //

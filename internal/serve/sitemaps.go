@@ -4,11 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"net/http"
 	"net/url"
 
-	"github.com/sitetxt/sitetxt/fetch"
+	"github.com/sitetxt/sitetxt/internal/input"
+	"github.com/sitetxt/sitetxt/internal/jsonview"
+
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/sitemap"
@@ -82,8 +83,9 @@ type sitemapFileJSON struct {
 // AllowPrivate), within the process-wide fetch cap, and the robots.txt
 // cache the decisions use; the gate has charged the request sitemapCost.
 func (s *Server) sitemaps(ctx context.Context, w http.ResponseWriter, req *sitemapsRequest) *apiError {
-	if !fetch.IsURL(req.Site) {
-		return badRequest(`bad request body: "site" must be an http or https URL (a site, or a sitemap's URL)`)
+	site, err := input.Site(req.Site)
+	if err != nil {
+		return badRequest(`"site": %v (a site, or a sitemap's URL)`, err)
 	}
 	prof, aerr := s.profileOf(req.Profile)
 	if aerr != nil {
@@ -92,15 +94,13 @@ func (s *Server) sitemaps(ctx context.Context, w http.ResponseWriter, req *sitem
 	if req.MaxURLs <= 0 || req.MaxURLs > SitemapMaxURLs {
 		req.MaxURLs = SitemapMaxURLs
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
-	defer cancel()
 	c := s.clients[prof]
-	u, _ := url.Parse(req.Site)
+	u, _ := url.Parse(site)
 	var d *sitemap.Discovery
 	if manifest.Sitemap.Discovers(u) {
-		d = s.sitemapFetch.Discover(ctx, req.Site, c)
+		d = s.sitemapFetch.Discover(ctx, site, c)
 	} else {
-		d = s.sitemapFetch.Walk(ctx, c, req.Site)
+		d = s.sitemapFetch.Walk(ctx, c, site)
 	}
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	enc := json.NewEncoder(w)

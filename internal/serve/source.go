@@ -9,10 +9,10 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
@@ -107,11 +107,13 @@ func oneSource(field string, text *string, site string) *apiError {
 // itself when its path names the kind's file, else that file of the site
 // serving it; without a query or fragment (robots.txt has none, RFC 9309
 // 2.3): one origin is one URL, so one cache key and one fetch, whatever
-// query a tester's link carries. A site given without a scheme is taken
-// to be https.
+// query a tester's link carries. A site is read as the command line reads
+// a SOURCE that is not a file (input.Site): a host name without a scheme
+// is https.
 func siteURL(site string, k *manifest.Kind) (string, *apiError) {
-	if !strings.Contains(site, "://") {
-		site = "https://" + site
+	site, err := input.Site(site)
+	if err != nil {
+		return "", badRequest(`"site": %v`, err)
 	}
 	loc, _, err := k.Locate(site)
 	if err != nil {

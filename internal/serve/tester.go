@@ -44,10 +44,10 @@ type testResponse struct {
 	Diagnostics []jsonview.Diagnostic `json:"diagnostics"`
 	// Sitemaps are the file's Sitemap lines, as the reference profile
 	// reads them.
-	Sitemaps []audit.Line `json:"sitemaps"`
+	Sitemaps []jsonview.Line `json:"sitemaps"`
 	// Licenses are the file's License lines (RSL), file-wide, as the
 	// reference profile reads them.
-	Licenses []audit.Line `json:"licenses"`
+	Licenses []jsonview.Line `json:"licenses"`
 	// Audit is the table of "sitetxt audit -o json", when asked for.
 	Audit *audit.Report `json:"audit,omitempty"`
 	// Notes say how the question was read where it is not read as given,
@@ -74,14 +74,12 @@ func (s *Server) runTest(ctx context.Context, req *testRequest) (*testResponse, 
 	if aerr != nil {
 		return nil, aerr
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.RequestTimeout)
-	defer cancel()
 	rf, aerr := s.robotsFrom(ctx, req.Robots, req.Site, profs)
 	if aerr != nil {
 		return nil, aerr
 	}
 	resp := &testResponse{File: rf.name, Fetch: rf.fetch, Results: make([]testResult, 0, len(req.URLs)),
-		Sitemaps: []audit.Line{}, Licenses: []audit.Line{}}
+		Sitemaps: []jsonview.Line{}, Licenses: []jsonview.Line{}}
 	if rf.fetched {
 		resp.Text = &rf.text
 	}
@@ -98,12 +96,10 @@ func (s *Server) runTest(ctx context.Context, req *testRequest) (*testResponse, 
 	f := rf.lintFile()
 	resp.Diagnostics = jsonview.Diagnostics(lint.ForProfiles(f, manifest.Robots, false, profs))
 	for _, sm := range rf.readings[0].Policy.Sitemaps() {
-		p := sm.Line.Pos
-		resp.Sitemaps = append(resp.Sitemaps, audit.Line{Value: sm.URL, File: rf.name, Line: p.Line, Column: p.Column})
+		resp.Sitemaps = append(resp.Sitemaps, jsonview.LineOf(rf.name, sm.Line, sm.URL))
 	}
 	for _, l := range rf.readings[0].Policy.Licenses() {
-		p := l.Line.Pos
-		resp.Licenses = append(resp.Licenses, audit.Line{Value: l.URL, File: rf.name, Line: p.Line, Column: p.Column})
+		resp.Licenses = append(resp.Licenses, jsonview.LineOf(rf.name, l.Line, l.URL))
 	}
 	if req.Audit {
 		resp.Audit = audit.File(f, audit.Options{Profile: profs[0], Paths: decided(req.URLs)})

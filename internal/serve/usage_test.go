@@ -9,11 +9,12 @@ import (
 
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/audit"
+	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/robots"
 )
 
 // TestUsageSameAsLibrary: /v1/check gives the usage preference the
-// library gives (Agent.Usage, in the one JSON form audit.UsageOf that
+// library gives (Agent.Usage, in the one JSON form jsonview.UsageOf that
 // check -o json and audit also print), for the file of testdata with
 // Content-Usage and Content-Signal lines.
 func TestUsageSameAsLibrary(t *testing.T) {
@@ -40,7 +41,7 @@ func TestUsageSameAsLibrary(t *testing.T) {
 			t.Fatalf("POST /v1/check = %d %s", code, raw)
 		}
 		for i, u := range urls {
-			want, _ := json.Marshal(audit.UsageOf(robotsURL, pol.Agent(agent).Usage(u), audit.DefaultRegistry().Find(agent)))
+			want, _ := json.Marshal(jsonview.UsageOf(robotsURL, pol.Agent(agent).Usage(u), audit.DefaultRegistry().Find(agent)))
 			got, _ := json.Marshal(resp.Results[i].Usage)
 			if string(got) != string(want) {
 				t.Errorf("usage of %s for %s: serve %s, library %s", paths[i], agent, got, want)

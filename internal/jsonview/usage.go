@@ -1,4 +1,4 @@
-package audit
+package jsonview
 
 import (
 	"github.com/sitetxt/sitetxt/aipref"
@@ -6,32 +6,32 @@ import (
 	"github.com/sitetxt/sitetxt/robots"
 )
 
-// UsageView is the usage preference of a path, its two sources kept
+// Usage is the usage preference of a path, its two sources kept
 // apart: ContentUsage is draft-ietf-aipref's field in its vocabulary,
 // ContentSignal Cloudflare's field in its own names and values, and
 // Derived sitetxt's own combination of the two, labelled as such.
-type UsageView struct {
-	ContentUsage  ContentUsageView  `json:"content_usage"`
-	ContentSignal ContentSignalView `json:"content_signal"`
-	Derived       DerivedView       `json:"derived"`
+type Usage struct {
+	ContentUsage  ContentUsage  `json:"content_usage"`
+	ContentSignal ContentSignal `json:"content_signal"`
+	Derived       Derived       `json:"derived"`
 }
 
-// ContentUsageView is what the Content-Usage rules with the longest
+// ContentUsage is what the Content-Usage rules with the longest
 // matching path say (draft-ietf-aipref-attach-05 section 3): per category
 // of draft-ietf-aipref-vocab-08, allow, disallow or unknown.
-type ContentUsageView struct {
+type ContentUsage struct {
 	TrainAI string `json:"train_ai"`
 	AIUse   string `json:"ai_use"`
 	Search  string `json:"search"`
 	Lines   []Line `json:"lines"`
 }
 
-// ContentSignalView is what the Content-Signal lines say, under the
+// ContentSignal is what the Content-Signal lines say, under the
 // Content Signals Policy's own names: per signal allow (the policy's
 // "yes"), disallow ("no") or unknown (not stated), the words every
 // sitetxt output uses; Use is use='s value (immediate, reference, full)
 // or unknown.
-type ContentSignalView struct {
+type ContentSignal struct {
 	Search  string `json:"search"`
 	AIInput string `json:"ai_input"`
 	AITrain string `json:"ai_train"`
@@ -39,7 +39,7 @@ type ContentSignalView struct {
 	Lines   []Line `json:"lines"`
 }
 
-// DerivedView is sitetxt's combined view (aipref.Derive): By is always
+// Derived is sitetxt's combined view (aipref.Derive): By is always
 // "sitetxt", since no standard maps one field onto the other; the *From
 // fields name the field that decided each category (content-usage,
 // content-signal, both or none). When the crawler is one the registry
@@ -48,7 +48,7 @@ type ContentSignalView struct {
 // lists the categories that state something but do not govern it: for a
 // crawler whose purpose is search, train-ai and ai-use
 // (draft-ietf-aipref-vocab-08 section 4.3).
-type DerivedView struct {
+type Derived struct {
 	By          string   `json:"by"`
 	TrainAI     string   `json:"train_ai"`
 	AIUse       string   `json:"ai_use"`
@@ -62,43 +62,68 @@ type DerivedView struct {
 }
 
 // IsZero reports whether neither field states anything.
-func (u *UsageView) IsZero() bool {
+func (u *Usage) IsZero() bool {
 	d := u.Derived
 	return d.TrainAIFrom == "none" && d.AIUseFrom == "none" && d.SearchFrom == "none" && u.ContentSignal.Use == "unknown"
 }
 
-// UsageOf returns the JSON form of a usage decision for crawler c (nil
-// when the registry does not know it), or nil when no preference applies
-// (the URL may not be fetched).
-func UsageOf(file string, u robots.UsageDecision, c *Crawler) *UsageView {
+// Purposer is a crawler whose purpose may be a category of the
+// vocabulary (*audit.Crawler; a nil one has none).
+type Purposer interface {
+	Purpose() (aipref.Category, bool)
+}
+
+// UsageOf returns the JSON form of a usage decision for crawler c (nil, or
+// a nil *audit.Crawler, when the registry does not know it), or nil when no
+// preference applies (the URL may not be fetched).
+func UsageOf(file string, u robots.UsageDecision, c Purposer) *Usage {
 	if !u.Applies {
 		return nil
 	}
 	d := u.Derived()
-	uv := &UsageView{
-		ContentUsage: ContentUsageView{TrainAI: u.Usage.TrainAI.String(), AIUse: u.Usage.AIUse.String(),
+	uv := &Usage{
+		ContentUsage: ContentUsage{TrainAI: u.Usage.TrainAI.String(), AIUse: u.Usage.AIUse.String(),
 			Search: u.Usage.Search.String(), Lines: []Line{}},
-		ContentSignal: ContentSignalView{Search: u.Signal.Search.String(), AIInput: u.Signal.AIInput.String(),
+		ContentSignal: ContentSignal{Search: u.Signal.Search.String(), AIInput: u.Signal.AIInput.String(),
 			AITrain: u.Signal.AITrain.String(), Use: u.Signal.Use.String(), Lines: []Line{}},
-		Derived: DerivedView{By: "sitetxt", TrainAI: d.Usage.TrainAI.String(), AIUse: d.Usage.AIUse.String(),
+		Derived: Derived{By: "sitetxt", TrainAI: d.Usage.TrainAI.String(), AIUse: d.Usage.AIUse.String(),
 			Search: d.Usage.Search.String(), TrainAIFrom: string(d.From[aipref.TrainAI]),
 			AIUseFrom: string(d.From[aipref.AIUse]), SearchFrom: string(d.From[aipref.Search])},
 	}
-	if p, ok := c.Purpose(); ok {
+	if p, ok := purposeOf(c); ok {
 		uv.Derived.Purpose, uv.Derived.Answer = p.Label(), d.Usage.Get(p).String()
 		for _, o := range d.Usage.Overridden(p) {
 			uv.Derived.Overridden = append(uv.Derived.Overridden, o.Label())
 		}
 	}
 	for _, r := range u.Rules {
-		uv.ContentUsage.Lines = append(uv.ContentUsage.Lines, lineRef(file, r.Line, r.Line.Value))
+		uv.ContentUsage.Lines = append(uv.ContentUsage.Lines, LineOf(file, r.Line, r.Line.Value))
 	}
 	for _, s := range u.Signals {
-		uv.ContentSignal.Lines = append(uv.ContentSignal.Lines, lineRef(file, s.Line, s.Line.Value))
+		uv.ContentSignal.Lines = append(uv.ContentSignal.Lines, LineOf(file, s.Line, s.Line.Value))
 	}
 	return uv
 }
 
-func lineRef(file string, l *grammar.Line, v string) Line {
+// purposeOf is c's purpose, none for a nil c.
+func purposeOf(c Purposer) (aipref.Category, bool) {
+	if c == nil {
+		return 0, false
+	}
+	return c.Purpose()
+}
+
+// Line is a line of a file that says something file-wide or about a
+// path (a License, a Sitemap, a usage rule, an unknown User-agent): what
+// it says and where.
+type Line struct {
+	Value  string `json:"value"`
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+}
+
+// LineOf is the Line of l in file, saying v.
+func LineOf(file string, l *grammar.Line, v string) Line {
 	return Line{Value: v, File: file, Line: l.Pos.Line, Column: l.Pos.Column}
 }
