@@ -48,17 +48,15 @@ func (l *Line) IsGroupRule() bool {
 
 // Line is one line of input, exactly as read, with its parts.
 //
-// Raw+EOL of every line of a File, in order, after File.BOM and followed by
-// File.Ignored, is the input byte for byte. Field, Value and Comment are
+// Raw+EOL() of every line of a File, in order, after File.BOM and followed by
+// File.Ignored, is the input byte for byte. Field, Value and Comment() are
 // substrings of Raw (cut at the line-length limit): Field and Value without
-// surrounding white space, Comment from its '#' to the end of the line.
+// surrounding white space, Comment() from its '#' to the end of the line.
 type Line struct {
-	Pos     Pos    // start of the line
-	Raw     string // the line without its end-of-line bytes
-	EOL     string // "\n", "\r\n", "\r", or "" for a last line without one
-	Field   string // field name as written ("User-agent", "disalow", ...)
-	Value   string // field value, trimmed
-	Comment string // "#..." or ""
+	Pos   Pos    // start of the line
+	Raw   string // the line without its end-of-line bytes
+	Field string // field name as written ("User-agent", "disalow", ...)
+	Value string // field value, trimmed
 
 	// Typo is set when Field is not the BNF's spelling but a misspelling or
 	// prefix that lenient parsers accept (Google's "useragent", "disalow",
@@ -71,9 +69,39 @@ type Line struct {
 	// Field, Value and Comment come from its first Options.MaxLineLength bytes.
 	TooLong bool
 
-	Kind Kind // its BNF terminal (beside the flags: a Line is 120 bytes)
+	Kind Kind // its BNF terminal
 
-	fieldCol, valueCol, commentCol int32 // 0-based byte columns in Raw, -1 if absent
+	eol eolKind // which line end follows Raw (EOL returns it)
+
+	// 0-based byte columns in Raw, -1 if absent; the comment runs from
+	// commentCol to commentEnd. With the position and three strings, a
+	// Line is 96 bytes: the scanner fills one per input line.
+	fieldCol, valueCol, commentCol, commentEnd int32
+}
+
+// eolKind is a line end: one byte in a Line where a string would take 16.
+type eolKind uint8
+
+const (
+	eolNone eolKind = iota // a last line without one
+	eolLF
+	eolCRLF
+	eolCR
+)
+
+var eolText = [...]string{eolNone: "", eolLF: "\n", eolCRLF: "\r\n", eolCR: "\r"}
+
+// EOL returns the line's end-of-line bytes: "\n", "\r\n", "\r", or "" for a
+// last line without one.
+func (l *Line) EOL() string { return eolText[l.eol] }
+
+// Comment returns the line's comment, from its '#' to the end of the line
+// (or of its first Options.MaxLineLength bytes), or "".
+func (l *Line) Comment() string {
+	if l.commentCol < 0 {
+		return ""
+	}
+	return l.Raw[l.commentCol:l.commentEnd]
 }
 
 // FieldPos returns where the field name starts, or the line's start.
@@ -181,14 +209,14 @@ func (f *File) LineText(l *Line) string {
 func (f *File) Text() string {
 	n := len(f.BOM) + len(f.Ignored)
 	for _, l := range f.Lines {
-		n += len(l.Raw) + len(l.EOL)
+		n += len(l.Raw) + len(l.EOL())
 	}
 	var b strings.Builder
 	b.Grow(n)
 	b.WriteString(f.BOM)
 	for _, l := range f.Lines {
 		b.WriteString(l.Raw)
-		b.WriteString(l.EOL)
+		b.WriteString(l.EOL())
 	}
 	b.WriteString(f.Ignored)
 	return b.String()

@@ -200,10 +200,10 @@ func endPos(src string, lines []*Line) Pos {
 	if n == 0 {
 		return PosAt(src, len(src))
 	}
-	if end := lines[n-1].End(); lines[n-1].EOL == "" {
+	if end := lines[n-1].End(); lines[n-1].eol == eolNone {
 		return end
 	} else {
-		return Pos{Offset: end.Offset + len(lines[n-1].EOL), Line: end.Line + 1, Column: 1}
+		return Pos{Offset: end.Offset + len(lines[n-1].EOL()), Line: end.Line + 1, Column: 1}
 	}
 }
 

@@ -76,7 +76,7 @@ func TestLines(t *testing.T) {
 				return
 			}
 			l := f.Lines[0]
-			got := lineWant{l.Kind, l.Field, l.Value, l.Comment, l.Typo, l.NoColon}
+			got := lineWant{l.Kind, l.Field, l.Value, l.Comment(), l.Typo, l.NoColon}
 			if got != tt.want {
 				t.Errorf("Parse(%q).Lines[0] = %+v, want %+v", tt.in, got, tt.want)
 			}
@@ -147,7 +147,7 @@ func TestLineEnds(t *testing.T) {
 		f := ParseString("e", tt.in, Options{})
 		var got []string
 		for _, l := range f.Lines {
-			got = append(got, l.EOL)
+			got = append(got, l.EOL())
 		}
 		if strings.Join(got, "|") != strings.Join(tt.eols, "|") || len(got) != len(tt.eols) {
 			t.Errorf("Parse(%q) line ends = %q, want %q", tt.in, got, tt.eols)
@@ -360,7 +360,7 @@ func checkInvariants(t *testing.T, in string, f *File) {
 				t.Fatalf("line %d: position %+v outside the line", i+1, p)
 			}
 		}
-		off += len(l.Raw) + len(l.EOL)
+		off += len(l.Raw) + len(l.EOL())
 	}
 	// The preamble is every line before the first User-agent line.
 	for i, l := range f.Lines {
@@ -406,7 +406,7 @@ func checkInvariants(t *testing.T, in string, f *File) {
 		if r.Pos != f.Lines[r.Pos.Line-1].Pos {
 			t.Fatalf("record %d: Pos %v, want its first line's %v", i, r.Pos, f.Lines[r.Pos.Line-1].Pos)
 		}
-		if last := r.Lines[len(r.Lines)-1]; r.EndPos.Offset != last.Pos.Offset+len(last.Raw)+len(last.EOL) {
+		if last := r.Lines[len(r.Lines)-1]; r.EndPos.Offset != last.Pos.Offset+len(last.Raw)+len(last.EOL()) {
 			t.Fatalf("record %d: EndPos %v, want just past its last line %v", i, r.EndPos, last.Pos)
 		}
 		if len(r.Lines) == 0 || r.Lines[0] != f.Lines[r.Pos.Line-1] {

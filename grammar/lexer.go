@@ -23,7 +23,7 @@ type Options struct {
 	MaxLineLength int
 	// MaxLines is how many lines are parsed; the rest is kept in
 	// File.Ignored with a diagnostic. It bounds memory where MaxSize is
-	// raised: each line costs about 150 bytes however short it is. 0 means
+	// raised: each line costs about 100 bytes however short it is. 0 means
 	// DefaultMaxLines; a negative value means no limit.
 	MaxLines int
 }
@@ -75,6 +75,10 @@ type scanner struct {
 	counts map[string]int
 	// stop is where scanning stopped at the line limit, or -1.
 	stop int
+	// first is the empty store scan fills first, and firstPtrs the list
+	// of its lines' pointers; scan makes them when they are nil.
+	first     []Line
+	firstPtrs []*Line
 }
 
 // maxPerCode is how many diagnostics of one code a parse reports; past it
@@ -125,8 +129,12 @@ func BOMLen(src string) int {
 func (s *scanner) scan(start int) {
 	src := s.src
 	maxLines := s.opts.maxLines()
-	store := s.store(src[start:], maxLines, 0)
-	s.lines = make([]*Line, 0, cap(store))
+	store := s.first
+	if store == nil {
+		s.reserve(lineCount(src[start:], maxLines, 0))
+		store = s.first
+	}
+	s.lines = s.firstPtrs
 	lineNo := 1
 	maxLine := s.opts.maxLineLength()
 	s.stop = -1
@@ -148,15 +156,15 @@ func (s *scanner) scan(start int) {
 			cr = indexFrom(src, i, '\r')
 		}
 		j := min(nl, cr)
-		eol := ""
+		eol := eolNone
 		next := j
 		if j < len(src) {
 			if src[j] == '\r' && j+1 < len(src) && src[j+1] == '\n' {
-				eol, next = "\r\n", j+2
+				eol, next = eolCRLF, j+2
 			} else if src[j] == '\r' {
-				eol, next = "\r", j+1
+				eol, next = eolCR, j+1
 			} else {
-				eol, next = "\n", j+1
+				eol, next = eolLF, j+1
 			}
 		}
 		if sp < i {
@@ -177,12 +185,14 @@ func (s *scanner) scan(start int) {
 			hash = hs - i
 		}
 		if len(store) == cap(store) {
-			store = s.store(src[i:], maxLines, len(s.lines)) // a CR line end among LF ones
+			// A CR line end among LF ones: the lines' pointers keep them
+			// where they are, so a store is never grown.
+			store = make([]Line, 0, lineCount(src[i:], maxLines, len(s.lines)))
 			s.lines = slices.Grow(s.lines, cap(store))
 		}
 		store = store[:len(store)+1] // zeroed when the store was made
 		l := &store[len(store)-1]
-		l.Pos, l.Raw, l.EOL = Pos{Offset: i, Line: lineNo, Column: 1}, src[i:j], eol
+		l.Pos, l.Raw, l.eol = Pos{Offset: i, Line: lineNo, Column: 1}, src[i:j], eol
 		s.lines = append(s.lines, l)
 		s.split(l, maxLine, special, hash)
 		lineNo++
@@ -190,15 +200,21 @@ func (s *scanner) scan(start int) {
 	}
 }
 
-// store returns an empty store for the lines of rest, the input from
-// where a line starts to its end, when made lines are already stored
-// (the lines' pointers keep them where they are: a store is never
-// grown). Lines end at LF, CR and CRLF: the first store counts LF only
-// (one fast count; a CRLF file's lines exactly), and when a CR line end
-// fills it, the next one takes the rest of the lines at most, counting
-// LF and CR apart, so that no line costs more than two Lines of store.
-// No line follows the last line end; at most maxLines are stored.
-func (s *scanner) store(rest string, maxLines, made int) []Line {
+// reserve makes the store of n lines and the list of their pointers,
+// which scan fills (parse gives small files the room in their File's slab
+// instead).
+func (s *scanner) reserve(n int) {
+	s.first, s.firstPtrs = make([]Line, 0, n), make([]*Line, 0, n)
+}
+
+// lineCount returns how many Lines to store for rest, the input from
+// where a line starts to its end, when made lines are already stored.
+// Lines end at LF, CR and CRLF: the first store counts LF only (one fast
+// count; a CRLF file's lines exactly), and when a CR line end fills it,
+// the next one takes the rest of the lines at most, counting LF and CR
+// apart, so that no line costs more than two Lines of store. No line
+// follows the last line end; at most maxLines are stored.
+func lineCount(rest string, maxLines, made int) int {
 	n := strings.Count(rest, "\n")
 	if made > 0 {
 		n += strings.Count(rest, "\r")
@@ -212,7 +228,7 @@ func (s *scanner) store(rest string, maxLines, made int) []Line {
 	if maxLines >= 0 && n > maxLines-made {
 		n = maxLines - made
 	}
-	return make([]Line, 0, n)
+	return n
 }
 
 // indexFrom returns the index of the first c in src at or after i, or
@@ -266,8 +282,7 @@ func (s *scanner) split(l *Line, maxLine, special, hash int) {
 	}
 	body := text
 	if h := hash; h >= 0 && h < len(text) {
-		l.Comment = text[h:]
-		l.commentCol = int32(h)
+		l.commentCol, l.commentEnd = int32(h), int32(len(text))
 		body = text[:h]
 	}
 	// Trim white space around the body.
@@ -279,7 +294,7 @@ func (s *scanner) split(l *Line, maxLine, special, hash int) {
 		b1--
 	}
 	if b0 == b1 {
-		if l.Comment != "" {
+		if l.commentCol >= 0 {
 			l.Kind = CommentLine
 		} else {
 			l.Kind = Blank

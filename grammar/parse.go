@@ -39,6 +39,15 @@ func parse(name, src, ignored string, opts Options) *File {
 		p := PosAt(src, at)
 		s.diag(Error, CodeMarkup, Range{p, p}, fmt.Sprintf("input looks like an %s document, not a plain-text manifest", what))
 	}
+	var slab *fileSlab
+	if n := lineCount(src[bom:], opts.maxLines(), 0); n <= smallFile {
+		small := &smallSlab{}
+		slab = &small.fileSlab
+		s.first, s.firstPtrs = small.store[:0:n], small.lines[:0:n]
+	} else {
+		slab = &fileSlab{}
+		s.reserve(n)
+	}
 	s.scan(bom)
 	if s.stop >= 0 {
 		p := Pos{Offset: s.stop, Line: len(s.lines) + 1, Column: 1}
@@ -51,7 +60,6 @@ func parse(name, src, ignored string, opts Options) *File {
 		s.diag(Warning, CodeTooLarge, Range{end, end},
 			fmt.Sprintf("input is larger than %d bytes; the last %d bytes are ignored", len(src), len(ignored)))
 	}
-	slab := &fileSlab{}
 	f := &slab.f
 	// Field by field into the zeroed File (no composite copied in).
 	f.Name, f.BOM, f.Lines, f.Ignored = name, src[:bom], s.lines, ignored
@@ -70,6 +78,18 @@ type fileSlab struct {
 	f    File
 	lx   lineLexer
 	recs [2]*Record
+}
+
+// smallFile is how many lines a smallSlab holds: the corpus' median file
+// by size (355 bytes) has 9, and 40% of its files have at most 10 lines.
+const smallFile = 10
+
+// smallSlab is the fileSlab of a file of at most smallFile lines, with the
+// room for its lines: one allocation where a larger file takes three.
+type smallSlab struct {
+	fileSlab
+	lines [smallFile]*Line
+	store [smallFile]Line
 }
 
 // build finds the Preamble and runs the participle grammar over the lines

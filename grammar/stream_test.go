@@ -60,7 +60,7 @@ func TestGrammarFails(t *testing.T) {
 			s := &scanner{name: "r"}
 			f.Lines = make([]*Line, len(tt.stream))
 			for i := range f.Lines {
-				f.Lines[i] = &Line{Pos: Pos{Offset: i, Line: i + 1, Column: 1}, EOL: "\n"}
+				f.Lines[i] = &Line{Pos: Pos{Offset: i, Line: i + 1, Column: 1}, eol: eolLF}
 			}
 			f.tree(s, lex, Pos{Offset: len(tt.stream), Line: len(tt.stream) + 1, Column: 1}, nil)
 			if len(s.diags) != 1 || s.diags[0].Code != CodeGrammar || s.diags[0].Severity != Error {

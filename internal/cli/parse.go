@@ -140,7 +140,7 @@ func astView(f *grammar.File) fileJSON {
 		Records: make([]recordJSON, len(f.Records)), Diagnostics: make([]diagJSON, len(f.Diagnostics))}
 	dataTxt := looksLikeDataTxt(f)
 	for i, l := range f.Lines {
-		v.Lines[i] = lineJSON{l.Pos.Line, l.Pos.Column, l.Pos.Offset, l.Kind.String(), l.Raw, eolName[l.EOL], l.Field, l.Value, l.Comment, l.Typo, l.NoColon, l.TooLong, usageLineView(l, dataTxt)}
+		v.Lines[i] = lineJSON{l.Pos.Line, l.Pos.Column, l.Pos.Offset, l.Kind.String(), l.Raw, eolName[l.EOL()], l.Field, l.Value, l.Comment(), l.Typo, l.NoColon, l.TooLong, usageLineView(l, dataTxt)}
 	}
 	for i, r := range f.Records {
 		v.Records[i] = recordJSON{r.Pos.Line, r.Pos.Column, r.Pos.Offset, lineNumbers(r.Lines), lineNumbers(r.Agents)}
@@ -160,7 +160,7 @@ func writeParseCSV(cw *csvRows, f *grammar.File) error {
 	}
 	for _, l := range f.Lines {
 		if err := cw.write(f.Name, itoa(l.Pos.Line), itoa(l.Pos.Column), itoa(l.Pos.Offset), l.Kind.String(),
-			l.Field, l.Value, l.Comment, l.Raw, eolName[l.EOL]); err != nil {
+			l.Field, l.Value, l.Comment(), l.Raw, eolName[l.EOL()]); err != nil {
 			return err
 		}
 	}
@@ -182,8 +182,8 @@ func printTree(w io.Writer, f *grammar.File, linted int) {
 		} else if l.Kind == grammar.Invalid {
 			fmt.Fprintf(&b, " %q", l.Raw)
 		}
-		if l.Comment != "" {
-			fmt.Fprintf(&b, " %s", l.Comment)
+		if l.Comment() != "" {
+			fmt.Fprintf(&b, " %s", l.Comment())
 		}
 		var flags []string
 		if l.Typo {
