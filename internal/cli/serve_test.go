@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"net/http"
@@ -69,8 +68,8 @@ func TestServeRun(t *testing.T) {
 
 // runningServe is a "sitetxt serve" started by startServe.
 type runningServe struct {
-	base string      // http://127.0.0.1:port
-	log  *syncBuffer // its standard error: the JSON log
+	base string        // http://127.0.0.1:port
+	log  *sitetest.Log // its standard error: the JSON log
 	stop func() error
 }
 
@@ -80,7 +79,7 @@ type runningServe struct {
 // it too.
 func startServe(t *testing.T, set func(*serveOptions)) *runningServe {
 	t.Helper()
-	rs := &runningServe{log: &syncBuffer{}}
+	rs := &runningServe{log: &sitetest.Log{}}
 	ios := &IOStreams{In: strings.NewReader(""), Out: io.Discard, ErrOut: rs.log,
 		Getenv: func(string) string { return "" }, IsTerminal: func(io.Writer) bool { return false }}
 	addr := make(chan string, 1)
@@ -107,23 +106,6 @@ func startServe(t *testing.T, set func(*serveOptions)) *runningServe {
 		t.Fatalf("serveRun() = %v before it was ready", err)
 	}
 	return rs
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // TestServeRedisDownLogsOnce: Redis that stops answering (DEBUG SLEEP, so

@@ -121,7 +121,7 @@ type proc struct {
 	bin, addr string
 	args      []string
 	cmd       *exec.Cmd
-	log       *logBuffer
+	log       *sitetest.Log
 	alive     atomic.Bool
 	mu        sync.Mutex // held by start, kill and memory: a kill waits for a start in progress
 }
@@ -131,7 +131,7 @@ type proc struct {
 func (p *proc) start() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.log = new(logBuffer)
+	p.log = new(sitetest.Log)
 	p.cmd = exec.Command(p.bin, append([]string{"serve", "--listen", p.addr}, p.args...)...)
 	p.cmd.Stderr = p.log
 	if err := p.cmd.Start(); err != nil {
@@ -533,21 +533,3 @@ func startFleet(t *testing.T, bin string, rds *redistest.Server, n int) []*proc 
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
-// logBuffer is a process's standard error, written by exec's goroutine.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}

@@ -9,7 +9,8 @@
 //
 // Below HTTP, Raw serves a loopback TCP port with a test's own function
 // (a banner, a reset, a fake Redis), and FreePort gives a port nothing
-// listens on, for a connection a test wants refused.
+// listens on, for a connection a test wants refused. Log holds the log of
+// the serve a test runs, read while it is written.
 package sitetest
 
 import (
