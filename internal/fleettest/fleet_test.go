@@ -21,7 +21,7 @@ import (
 	"time"
 
 	"github.com/sitetxt/sitetxt/internal/redistest"
-	"github.com/sitetxt/sitetxt/internal/sitetest"
+	"github.com/sitetxt/sitetxt/internal/servetest"
 	"github.com/sitetxt/sitetxt/internal/slowtest"
 )
 
@@ -116,56 +116,48 @@ func servePorts(t *testing.T, n int, h func(i int, w http.ResponseWriter, r *htt
 // url is site i's root URL, without the final "/".
 func (p ports) url(i int) string { return "http://" + p.lns[i].Addr().String() }
 
-// proc is one "sitetxt serve" process.
+// proc is one "sitetxt serve" process, which may be killed and started
+// again (on another port).
 type proc struct {
-	bin, addr string
-	args      []string
-	cmd       *exec.Cmd
-	log       *sitetest.Log
-	alive     atomic.Bool
-	mu        sync.Mutex // held by start, kill and memory: a kill waits for a start in progress
+	t     testing.TB
+	bin   string
+	args  []string
+	cur   atomic.Pointer[servetest.Process] // the process started last
+	alive atomic.Bool
+	mu    sync.Mutex // held by start, kill and memory: a kill waits for a start in progress
 }
 
-// start starts the process and waits until it is ready. It may be called
+// start starts the process and waits until it listens. It may be called
 // from any goroutine.
 func (p *proc) start() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.log = new(sitetest.Log)
-	p.cmd = exec.Command(p.bin, append([]string{"serve", "--listen", p.addr}, p.args...)...)
-	p.cmd.Stderr = p.log
-	if err := p.cmd.Start(); err != nil {
+	sp, err := servetest.Start(p.t, p.bin, append([]string{"serve", "--listen", "127.0.0.1:0"}, p.args...)...)
+	if err != nil {
 		return err
 	}
-	for i := 0; ; i++ {
-		resp, err := http.Get("http://" + p.addr + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				break
-			}
-		}
-		if i == 200 {
-			return fmt.Errorf("serve on %s not ready: %v\n%s", p.addr, err, p.log)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	p.cur.Store(sp)
 	p.alive.Store(true)
 	return nil
 }
+
+// addr is the host:port the process listens on.
+func (p *proc) addr() string { return p.cur.Load().Addr }
+
+// log is what the process wrote to standard error.
+func (p *proc) log() string { return p.cur.Load().Log() }
 
 func (p *proc) kill() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.alive.Store(false)
-	p.cmd.Process.Kill()
-	p.cmd.Wait()
+	p.cur.Load().Kill()
 }
 
 // memory returns the process's peak and current resident set in MiB.
 func (p *proc) memory() (peak, now float64) {
 	p.mu.Lock()
-	pid := p.cmd.Process.Pid
+	pid := p.cur.Load().Cmd.Process.Pid
 	p.mu.Unlock()
 	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	sc := bufio.NewScanner(bytes.NewReader(b))
@@ -185,7 +177,7 @@ func (p *proc) memory() (peak, now float64) {
 
 // metric returns the sum of the samples of a metric on /metrics.
 func (p *proc) metric(name string) float64 {
-	resp, err := http.Get("http://" + p.addr + "/metrics")
+	resp, err := http.Get("http://" + p.addr() + "/metrics")
 	if err != nil {
 		return -1
 	}
@@ -304,7 +296,7 @@ func (r *fleetLoad) ask(b int) {
 			continue
 		}
 		start := time.Now()
-		resp, err := r.client.Post("http://"+p.addr+"/v1/check", "application/json", bytes.NewReader(body))
+		resp, err := r.client.Post("http://"+p.addr()+"/v1/check", "application/json", bytes.NewReader(body))
 		if err != nil {
 			r.retried.Add(1)
 			continue
@@ -493,8 +485,8 @@ func (r *fleetLoad) check(f fleetFigures) {
 			dist, rounds+nProcs, rounds, nProcs)
 	}
 	for i, p := range r.procs {
-		if strings.Contains(p.log.String(), `"level":"ERROR"`) {
-			t.Errorf("process %d logged errors:\n%s", i+1, p.log)
+		if strings.Contains(p.log(), `"level":"ERROR"`) {
+			t.Errorf("process %d logged errors:\n%s", i+1, p.log())
 		}
 	}
 }
@@ -518,16 +510,11 @@ func startFleet(t *testing.T, bin string, rds *redistest.Server, n int) []*proc 
 	t.Helper()
 	procs := make([]*proc, n)
 	for i := range procs {
-		procs[i] = &proc{bin: bin, addr: fmt.Sprintf("127.0.0.1:%d", sitetest.FreePort(t)),
-			args: []string{"--user-agent", fleetAgent, "--redis", rds.URL(), "--redis-timeout", "2s", "--allow-private", "--log-level", "warn", "--log-format", "json"}}
+		procs[i] = &proc{t: t, bin: bin,
+			args: []string{"--user-agent", fleetAgent, "--redis", rds.URL(), "--redis-timeout", "2s", "--allow-private", "--log-level", "info", "--log-format", "json"}}
 		if err := procs[i].start(); err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() {
-			if procs[i].alive.Load() {
-				procs[i].kill()
-			}
-		})
 	}
 	return procs
 }
