@@ -430,6 +430,57 @@ func FuzzNeedsNormRFCPath(f *testing.F) {
 	})
 }
 
+// FuzzHasGoogleControl holds hasGoogleControl, which tests a word at a
+// time, to its definition.
+func FuzzHasGoogleControl(f *testing.F) {
+	for _, s := range []string{"", "a\x00", "Disallow: /a\vb", "Allow: /abcdefgh\f", "User-agent: *\t#x", "\x0a\x0d\x0b", "abcdefghijklmnop\x00q"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := strings.ContainsAny(s, "\x00\v\f")
+		if got := hasGoogleControl(s); got != want {
+			t.Errorf("hasGoogleControl(%q) = %v, want %v", s, got, want)
+		}
+	})
+}
+
+// FuzzCheckAbsURL holds checkAbsURL, which finds the scheme from the
+// first ':' and tests eight bytes at a time for white space, to its
+// definition: the first "://" after a scheme, a host before any '/', '?'
+// or '#', and the first byte at most ' ' or DEL.
+func FuzzCheckAbsURL(f *testing.F) {
+	for _, s := range []string{"", "https://example.com/sitemap.xml", "a:b://c", "://x", "http:///x", "http://?", "h://a b", "http://example.com/\x7f", "x1+.-://h", "1x://h", "http:/x", "http://h/abcdefghijklmno\tp"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		got, want := checkAbsURL(v), refCheckAbsURL(v)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("checkAbsURL(%q) = %v, want %v", v, got, want)
+		}
+	})
+}
+
+func refCheckAbsURL(v string) error {
+	if v == "" {
+		return fmt.Errorf("empty")
+	}
+	i := strings.Index(v, "://")
+	if i <= 0 || !isScheme(v[:i]) {
+		return fmt.Errorf("missing scheme")
+	}
+	rest := v[i+3:]
+	if j := strings.IndexAny(rest, "/?#"); j >= 0 {
+		rest = rest[:j]
+	}
+	if rest == "" {
+		return fmt.Errorf("missing host")
+	}
+	if k := strings.IndexFunc(v, func(r rune) bool { return r <= ' ' || r == 0x7f }); k >= 0 {
+		return fmt.Errorf("white space or control character at byte %d", k+1)
+	}
+	return nil
+}
+
 func FuzzPathOf(f *testing.F) {
 	for _, u := range []string{"", "/", "//", "http://a/b", "http://a", "//a/b?c#d", "a#b://c/d", "x:/y", "http:/a", "a://b?c", "?x", ";x", "http://a#b/c", "://", "a:/", ":/"} {
 		f.Add(u)

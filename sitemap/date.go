@@ -62,7 +62,11 @@ func ParseDate(s string) (d Date, note string, ok bool) {
 	return parseW3C(strings.TrimSpace(s))
 }
 
-func parseW3C(s string) (Date, string, bool) {
+// parseW3C reads a W3C datetime from a string or from bytes (a value the
+// reader has not copied): the same answers either way, with nothing
+// allocated. The instant is computed from the fields (civil), without
+// time.Date or a time.Location for the zone.
+func parseW3C[S ~string | ~[]byte](s S) (Date, string, bool) {
 	if len(s) < 4 {
 		return Date{}, "", false
 	}
@@ -71,7 +75,7 @@ func parseW3C(s string) (Date, string, bool) {
 		return Date{}, "", false
 	}
 	if len(s) == 4 {
-		return Date{Time: time.Date(year, 1, 1, 0, 0, 0, 0, time.UTC), Precision: Year}, "", true
+		return dateAt(unixDay(year, 1, 1), 0, Year), "", true
 	}
 	if len(s) < 7 || s[4] != '-' {
 		return Date{}, "", false
@@ -81,7 +85,7 @@ func parseW3C(s string) (Date, string, bool) {
 		return Date{}, "", false
 	}
 	if len(s) == 7 {
-		return Date{Time: time.Date(year, time.Month(month), 1, 0, 0, 0, 0, time.UTC), Precision: Month}, "", true
+		return dateAt(unixDay(year, month, 1), 0, Month), "", true
 	}
 	if len(s) < 10 || s[7] != '-' {
 		return Date{}, "", false
@@ -91,7 +95,7 @@ func parseW3C(s string) (Date, string, bool) {
 		return Date{}, "", false
 	}
 	if len(s) == 10 {
-		return Date{Time: time.Date(year, time.Month(month), day, 0, 0, 0, 0, time.UTC), Precision: Day}, "", true
+		return dateAt(unixDay(year, month, day), 0, Day), "", true
 	}
 	var note string
 	if s[10] == ' ' {
@@ -104,7 +108,7 @@ func parseW3C(s string) (Date, string, bool) {
 
 // parseTime reads the time of day and zone of a W3C datetime after its
 // "T": "hh:mm", with ":ss" and ".s" optional, then a zone.
-func parseTime(year, month, day int, rest, note string) (Date, string, bool) {
+func parseTime[S ~string | ~[]byte](year, month, day int, rest S, note string) (Date, string, bool) {
 	if len(rest) < 5 || rest[2] != ':' {
 		return Date{}, "", false
 	}
@@ -139,54 +143,87 @@ func parseTime(year, month, day int, rest, note string) (Date, string, bool) {
 			rest = rest[i:]
 		}
 	}
-	zone, znote, ok := parseZone(rest)
+	off, znote, ok := parseZone(rest)
 	if !ok {
 		return Date{}, "", false
 	}
 	if note == "" {
 		note = znote
 	}
-	t := time.Date(year, time.Month(month), day, hour, min, sec, nsec, zone).UTC()
-	if t.Year() < 1 || t.Year() > 9999 {
+	u := unixDay(year, month, day) + int64(hour*3600+min*60+sec-off)
+	if u < minUnix || u >= maxUnix {
 		return Date{}, "", false // the zone moves it out of four-digit years
 	}
-	return Date{Time: t, Precision: prec}, note, true
+	return dateAt(u, nsec, prec), note, true
 }
 
-// parseZone reads a W3C datetime's zone: "Z", "+hh:mm" or "-hh:mm"; and,
-// with a note, none (UTC) or "+hhmm".
-func parseZone(z string) (*time.Location, string, bool) {
+// minUnix and maxUnix are the first instants of the years 1 and 10000,
+// in seconds since 1970.
+const (
+	minUnix = -62135596800
+	maxUnix = 253402300800
+)
+
+// dateAt returns the Date of the instant u seconds and nsec nanoseconds
+// after 1970 (UTC), written with precision prec.
+func dateAt(u int64, nsec int, prec Precision) Date {
+	return Date{Time: time.Unix(u, int64(nsec)).UTC(), Precision: prec}
+}
+
+// parseZone reads a W3C datetime's zone, as its offset east of UTC in
+// seconds: "Z", "+hh:mm" or "-hh:mm"; and, with a note, none (UTC) or
+// "+hhmm".
+func parseZone[S ~string | ~[]byte](z S) (int, string, bool) {
 	switch {
-	case z == "":
-		return time.UTC, "a time of day without a zone (read as UTC)", true
-	case z == "Z" || z == "z":
-		return time.UTC, "", true
+	case len(z) == 0:
+		return 0, "a time of day without a zone (read as UTC)", true
+	case len(z) == 1 && (z[0] == 'Z' || z[0] == 'z'):
+		return 0, "", true
 	case z[0] != '+' && z[0] != '-':
-		return nil, "", false
+		return 0, "", false
 	}
-	sign, hm, note := z[0], z[1:], ""
-	if len(hm) == 4 {
-		hm, note = hm[:2]+":"+hm[2:], `a zone without ":" ("+hhmm")`
+	var zh, zm int
+	var ok1, ok2 bool
+	note := ""
+	switch {
+	case len(z) == 6 && z[3] == ':':
+		zh, ok1 = num(z[1:3])
+		zm, ok2 = num(z[4:6])
+	case len(z) == 5:
+		zh, ok1 = num(z[1:3])
+		zm, ok2 = num(z[3:5])
+		note = `a zone without ":" ("+hhmm")`
 	}
-	if len(hm) != 5 || hm[2] != ':' {
-		return nil, "", false
-	}
-	zh, ok1 := num(hm[:2])
-	zm, ok2 := num(hm[3:])
 	if !ok1 || !ok2 || zh > 23 || zm > 59 {
-		return nil, "", false
+		return 0, "", false
 	}
 	off := zh*3600 + zm*60
-	if sign == '-' {
+	if z[0] == '-' {
 		off = -off
 	}
-	return time.FixedZone("", off), note, true
+	return off, note, true
+}
+
+// unixDay returns the first instant of a day of the years 1 to 9999, in
+// seconds since 1970 (UTC): the days before it are counted as in Howard
+// Hinnant's days_from_civil (the proleptic Gregorian calendar time.Date
+// uses), with March as the first month so that a leap day ends the year.
+func unixDay(year, month, day int) int64 {
+	y := year
+	if month <= 2 {
+		y--
+	}
+	era := y / 400 // y >= 0
+	yoe := y - era*400
+	doy := (153*((month+9)%12)+2)/5 + day - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return int64(era*146097+doe-719468) * 86400
 }
 
 // num reads a non-empty run of decimal digits.
-func num(s string) (int, bool) {
+func num[S ~string | ~[]byte](s S) (int, bool) {
 	n := 0
-	if s == "" {
+	if len(s) == 0 {
 		return 0, false
 	}
 	for i := 0; i < len(s); i++ {
@@ -201,8 +238,13 @@ func num(s string) (int, bool) {
 
 // daysIn returns the number of days in month of year.
 func daysIn(year, month int) int {
-	return time.Date(year, time.Month(month)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+	if month == 2 && year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+		return 29
+	}
+	return int(monthDays[month])
 }
+
+var monthDays = [13]uint8{0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}
 
 // rfc822Layouts are the forms of an RSS pubDate without its zone (RFC 822
 // as RSS 2.0 cites it, with four-digit years as RFC 1123 asks, and the

@@ -40,10 +40,6 @@ type fastScan struct {
 	kids [8]fastChild
 	nk   int
 	flat bool // no line break from at to n: positions there are columns apart
-
-	loc   []byte          // the decoded URL
-	vals  []byte          // the decoded values but the URL, in one string
-	spans [nFields][2]int // where each field's value is in vals
 }
 
 // scan reads an entry named name at the start of buf (after white
@@ -275,7 +271,6 @@ func (p *xmlParser) fast(yield func(*Entry, error) bool) bool {
 		if !p.begin(at, 2) {
 			return false
 		}
-		s.vals = s.vals[:0]
 		for i := range s.nk {
 			k := &s.kids[i]
 			kat := pos(k.at)
@@ -284,25 +279,11 @@ func (p *xmlParser) fast(yield func(*Entry, error) bool) bool {
 			case f == fNone:
 			case p.seen[f]:
 				p.repeated(k.name, kat)
-			case f == fLoc:
-				// The URL is kept: a string of its own.
-				s.loc = appendText(s.loc[:0], k.text)
-				p.seen[f], p.valPos[f], p.vals[f] = true, kat, string(s.loc)
 			default:
 				p.seen[f], p.valPos[f] = true, kat
-				s.spans[f][0] = len(s.vals)
-				s.vals = appendText(s.vals, k.text)
-				s.spans[f][1] = len(s.vals)
-			}
-		}
-		if len(s.vals) > 0 {
-			// The other values are read, never kept: one string for all.
-			vals := string(s.vals)
-			for f, sp := range s.spans {
-				if sp[1] > 0 {
-					p.vals[f] = vals[sp[0]:sp[1]]
-					s.spans[f] = [2]int{}
-				}
+				p.spans[f][0] = int32(len(p.text))
+				p.text = appendText(p.text, k.text)
+				p.spans[f][1] = int32(len(p.text))
 			}
 		}
 		in.markPos = pos(s.end)

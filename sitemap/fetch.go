@@ -271,8 +271,12 @@ func (d *Discovery) read(ctx context.Context, file *File, chain []string, room i
 	rd := NewReader(s.Body, opts)
 	var children []*File
 	listed := map[string]bool{}
+	b := urlBatch{d: d, file: file, yield: yield}
 	for e, err := range rd.Entries() {
 		if err != nil {
+			if !b.flush() {
+				return nil, false
+			}
 			file.Err = err
 			break
 		}
@@ -298,13 +302,12 @@ func (d *Discovery) read(ctx context.Context, file *File, chain []string, room i
 			}
 			continue
 		}
-		if d.seen.Add(maphash.String(d.seed, e.URL)) {
-			file.Repeated++
-			continue
-		}
-		if !yield(&Found{Entry: e, Sitemap: file.URL}, nil) {
+		if !b.add(e) {
 			return nil, false
 		}
+	}
+	if !b.flush() {
+		return nil, false
 	}
 done:
 	file.Format, file.URLs = rd.Format(), rd.Count()
@@ -315,6 +318,48 @@ done:
 	}
 	file.Diagnostics.Sort()
 	return children, true
+}
+
+// urlBatch holds the last few pages a file listed, to look them up in
+// the discovery's set of URLs together (hashSet.Touch): a lookup is a
+// cache miss, and a batch's misses overlap. The pages are yielded in
+// order, at most len(entries)-1 entries after they were read.
+type urlBatch struct {
+	d       *Discovery
+	file    *File
+	yield   func(*Found, *File) bool
+	entries [8]*Entry
+	hashes  [8]uint64
+	n       int
+}
+
+// add adds e to the batch, yielding the batch when it is full; false when
+// the caller stopped.
+func (b *urlBatch) add(e *Entry) bool {
+	b.entries[b.n], b.hashes[b.n] = e, maphash.String(b.d.seed, e.URL)
+	if b.n++; b.n < len(b.entries) {
+		return true
+	}
+	return b.flush()
+}
+
+// flush yields the batch's pages that no earlier file listed; false when
+// the caller stopped.
+func (b *urlBatch) flush() bool {
+	n := b.n
+	b.n = 0
+	b.d.seen.Touch(b.hashes[:n])
+	for i, e := range b.entries[:n] {
+		b.entries[i] = nil
+		if b.d.seen.Add(b.hashes[i]) {
+			b.file.Repeated++
+			continue
+		}
+		if !b.yield(&Found{Entry: e, Sitemap: b.file.URL}, nil) {
+			return false
+		}
+	}
+	return true
 }
 
 func findingAt(file *File, at grammar.Pos, sev grammar.Severity, code, msg string) *grammar.Diagnostic {

@@ -122,6 +122,55 @@ func codesOf(f *sitemap.File) []string {
 	return out
 }
 
+// TestDiscoverOrder: the pages of a file come in the order it lists them,
+// each once (repeats within a file and across files are counted, not
+// yielded), and stopping the loop after any page yields exactly the pages
+// before it, whatever the discovery has read ahead (it looks pages up in
+// batches).
+func TestDiscoverOrder(t *testing.T) {
+	var a, b []string
+	for i := range 21 {
+		a = append(a, fmt.Sprintf("$SITE/a/%d", i%13)) // 13 pages, 8 repeated
+	}
+	for i := range 10 {
+		b = append(b, fmt.Sprintf("$SITE/%s/%d", []string{"a", "b"}[i%2], i)) // 5 of a's again
+	}
+	s := sitetest.New(t, map[string]string{
+		"/index.xml": index("$SITE/a.xml", "$SITE/b.xml"),
+		"/a.xml":     urlset(a...),
+		"/b.xml":     urlset(b...),
+	})
+	var want []string
+	for i := range 13 {
+		want = append(want, fmt.Sprintf("/a/%d <- /a.xml", i))
+	}
+	for i := 1; i < 10; i += 2 {
+		want = append(want, fmt.Sprintf("/b/%d <- /b.xml", i))
+	}
+	f := &sitemap.Fetcher{Fetcher: &fetch.Fetcher{UserAgent: "TestBot/1.0"}}
+	found, files := run(t, s, f.Walk(context.Background(), nil, s.URL+"/index.xml"))
+	if !reflect.DeepEqual(found, want) {
+		t.Errorf("found\n%q\nwant\n%q", found, want)
+	}
+	if len(files) != 3 || files[1].Repeated != 8 || files[2].Repeated != 5 {
+		t.Errorf("files %d, Repeated %d and %d; want 3 files, 8 and 5", len(files), files[1].Repeated, files[2].Repeated)
+	}
+	for _, stop := range []int{1, 7, 8, 9, 13, 14, 18} {
+		var got []string
+		for u := range f.Walk(context.Background(), nil, s.URL+"/index.xml").All() {
+			if u != nil {
+				got = append(got, strings.TrimPrefix(u.URL, s.URL)+" <- "+strings.TrimPrefix(u.Sitemap, s.URL))
+				if len(got) == stop {
+					break
+				}
+			}
+		}
+		if !reflect.DeepEqual(got, want[:stop]) {
+			t.Errorf("stopping after %d pages: got\n%q\nwant\n%q", stop, got, want[:stop])
+		}
+	}
+}
+
 // TestDiscoverCycle: two indexes listing each other are each read once.
 func TestDiscoverCycle(t *testing.T) {
 	s := sitetest.New(t, map[string]string{

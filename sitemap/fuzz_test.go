@@ -5,8 +5,10 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // seeds adds the testdata sitemaps whose names match to f.
@@ -111,7 +113,7 @@ func FuzzFeed(f *testing.F) {
 // FuzzDate: a date that parses prints as a date that parses to the same
 // instant and precision (a time to the minute prints with its seconds).
 func FuzzDate(f *testing.F) {
-	for _, s := range []string{"1997", "1997-07", "1997-07-16", "1997-07-16T19:20+01:00", "1997-07-16T19:20:30.45Z", "1997-07-16 19:20:30", "2000-02-29T23:59:59-0130"} {
+	for _, s := range []string{"1997", "1997-07", "1997-07-16", "1997-07-16T19:20+01:00", "1997-07-16T19:20:30.45Z", "1997-07-16 19:20:30", "2000-02-29T23:59:59-0130", "0001-01-01T00:30:00+01:00", "9999-12-31T23:30:00-01:00", "1600-02-29T12:00:00.123456789+14:00"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -126,6 +128,29 @@ func FuzzDate(f *testing.F) {
 		}
 		if !ok || note != "" || !back.Time.Equal(d.Time) || back.Precision != prec {
 			t.Errorf("ParseDate(%q) = %s, which reads back as %s (%v, %q)", s, d, back, ok, note)
+		}
+		// The standard library reads the same instant from the forms it knows.
+		layout := time.RFC3339Nano
+		if d.Precision <= Day {
+			layout = "2006-01-02"
+		}
+		if want, err := time.Parse(layout, strings.TrimSpace(s)); err == nil && !want.Equal(d.Time) {
+			t.Errorf("ParseDate(%q) = %s, time.Parse reads %s", s, d, want.UTC().Format(time.RFC3339Nano))
+		}
+	})
+}
+
+// FuzzDecimal: a priority parseDecimal reads is the number
+// strconv.ParseFloat reads.
+func FuzzDecimal(f *testing.F) {
+	for _, s := range []string{"0.8", "1.0", ".5", "1", "1.", "0.123456789012345", "999999999999999", "0.1234567890123456", "1e-1", "-0.5", "0x1p-2", ".", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := parseDecimal([]byte(s))
+		want, err := strconv.ParseFloat(s, 64)
+		if ok && (err != nil || got != want) {
+			t.Errorf("parseDecimal(%q) = %v, ParseFloat gives %v (%v)", s, got, want, err)
 		}
 	})
 }

@@ -309,6 +309,27 @@ func TestMessy(t *testing.T) {
 
 // TestDates reads every precision of W3C Datetime
 // (https://www.w3.org/TR/NOTE-datetime) and the deviations sitemaps write.
+// TestUnixDay: the instant parseW3C computes for a day is the one
+// time.Date gives, for every day of the years around the calendar's
+// turning points (leap centuries, 1970, the first and last years).
+func TestUnixDay(t *testing.T) {
+	for _, years := range [][2]int{{1, 3}, {99, 101}, {399, 401}, {1599, 1601}, {1899, 1901}, {1968, 1972}, {1999, 2001}, {2099, 2101}, {2399, 2401}, {9997, 9999}} {
+		for y := years[0]; y <= years[1]; y++ {
+			for m := 1; m <= 12; m++ {
+				for d := 1; d <= daysIn(y, m); d++ {
+					want := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
+					if got := unixDay(y, m, d); got != want.Unix() {
+						t.Errorf("unixDay(%d, %d, %d) = %d, want %d", y, m, d, got, want.Unix())
+					}
+				}
+				if got, want := daysIn(y, m), time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day(); got != want {
+					t.Errorf("daysIn(%d, %d) = %d, want %d", y, m, got, want)
+				}
+			}
+		}
+	}
+}
+
 func TestDates(t *testing.T) {
 	tests := []struct {
 		in, want string

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"net"
@@ -15,34 +14,19 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sitetxt/sitetxt/internal/sitetest"
+	"github.com/sitetxt/sitetxt/internal/servetest"
 	"github.com/sitetxt/sitetxt/internal/slowtest"
 )
 
-// startServe runs "sitetxt serve" with args on a free loopback port until
+// startServe runs "sitetxt serve" with args on a loopback port until
 // the test ends and returns its address and process.
 func startServe(t *testing.T, args ...string) (string, *exec.Cmd) {
 	t.Helper()
-	bin := build(t, ".")
-	addr := fmt.Sprintf("127.0.0.1:%d", sitetest.FreePort(t))
-	cmd := exec.Command(bin, append([]string{"serve", "--listen", addr, "--log-level", "error"}, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
+	p, err := servetest.Start(t, build(t, "."), append([]string{"serve", "--listen", "127.0.0.1:0"}, args...)...)
+	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	for i := 0; ; i++ {
-		resp, err := http.Get("http://" + addr + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			return addr, cmd
-		}
-		if i == 100 {
-			t.Fatalf("sitetxt serve did not answer: %v; stderr:\n%s", err, stderr.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	return p.Addr, p.Cmd
 }
 
 // peakRSS returns the peak resident memory (VmHWM) of a running process.

@@ -1,23 +1,20 @@
 package main
 
 import (
-	"bytes"
-	"fmt"
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
-	"github.com/sitetxt/sitetxt/internal/sitetest"
+	"github.com/sitetxt/sitetxt/internal/servetest"
 )
 
 // TestREADMEServe runs the README's "sitetxt serve" command as a process,
-// with no Redis, on a free port: it answers /healthz and /v1/check, and on
+// with no Redis, on a port the kernel picks (the README's 127.0.0.1:8080
+// made 127.0.0.1:0): it answers /healthz and /v1/check, and on
 // SIGTERM it stops and exits 0.
 func TestREADMEServe(t *testing.T) {
 	bin := build(t, ".")
@@ -32,32 +29,25 @@ func TestREADMEServe(t *testing.T) {
 			break
 		}
 	}
-	if line == "" || strings.Contains(line, "--redis") {
-		t.Fatalf("README has no 'sitetxt serve' command without --redis (found %q)", line)
+	if line == "" || strings.Contains(line, "--redis") || !strings.Contains(line, "127.0.0.1:8080") {
+		t.Fatalf("README has no 'sitetxt serve' command on 127.0.0.1:8080 without --redis (found %q)", line)
 	}
-	addr := fmt.Sprintf("127.0.0.1:%d", sitetest.FreePort(t))
-	args := strings.Fields(strings.Replace(line, "127.0.0.1:8080", addr, 1))[1:]
-	var stderr bytes.Buffer
-	cmd := exec.Command(bin, args...)
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
+	args := strings.Fields(strings.Replace(line, "127.0.0.1:8080", "127.0.0.1:0", 1))[1:]
+	p, err := servetest.Start(t, bin, args...)
+	if err != nil {
 		t.Fatal(err)
 	}
-	defer cmd.Process.Kill()
-	var health string
-	for i := 0; i < 100; i++ {
-		if resp, err := http.Get("http://" + addr + "/healthz"); err == nil {
-			b, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			health = string(b)
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
+	addr := p.Addr
+	resp, err := http.Get("http://" + addr + "/healthz")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !strings.Contains(health, `"redis":"none"`) {
-		t.Fatalf("GET /healthz = %q, want ok with redis none; stderr:\n%s", health, stderr.String())
+	health, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(health), `"redis":"none"`) {
+		t.Fatalf("GET /healthz = %q, want ok with redis none; stderr:\n%s", health, p.Log())
 	}
-	resp, err := http.Post("http://"+addr+"/v1/check", "application/json",
+	resp, err = http.Post("http://"+addr+"/v1/check", "application/json",
 		strings.NewReader(`{"agent":"ExampleBot","urls":["http://127.0.0.1:1/private/x"]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -67,11 +57,11 @@ func TestREADMEServe(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(string(b), "not a public one") {
 		t.Errorf("POST /v1/check = %d %s, want 200 with the loopback fetch refused", resp.StatusCode, b)
 	}
-	cmd.Process.Signal(syscall.SIGTERM)
-	if err := cmd.Wait(); err != nil {
-		t.Errorf("sitetxt serve after SIGTERM: %v, want exit 0; stderr:\n%s", err, stderr.String())
+	p.Signal(syscall.SIGTERM)
+	if err := p.Wait(); err != nil {
+		t.Errorf("sitetxt serve after SIGTERM: %v, want exit 0; stderr:\n%s", err, p.Log())
 	}
-	if !strings.Contains(stderr.String(), "msg=stopped") {
-		t.Errorf("stderr lacks the stop line:\n%s", stderr.String())
+	if !strings.Contains(p.Log(), "msg=stopped") {
+		t.Errorf("stderr lacks the stop line:\n%s", p.Log())
 	}
 }

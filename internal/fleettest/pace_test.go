@@ -31,12 +31,19 @@ type pacedSites struct {
 	arrivals [][]arrival
 }
 
-// arrival is when a page request arrived at its site, and when its
-// client meant it to leave (X-Slot: the time it got its wait, plus the
-// wait, in Unix nanoseconds): the difference is the client's own delay.
-type arrival struct{ at, meant time.Time }
+// arrival is when a page request arrived at its site, and the bounds of
+// its slot on the client's clock, each sent with the request in Unix
+// nanoseconds: the slot, the time serve answered plus the wait it gave,
+// is at or after X-Slot-Earliest (the time the client asked, plus the
+// wait) and at or before X-Slot (the time the answer came, plus the
+// wait). On a loaded machine an answer can take 100 ms to reach its
+// client: a slot estimated from either end alone would blame the pacer
+// for the machine.
+type arrival struct{ at, earliest, latest time.Time }
 
-func (a arrival) late() time.Duration { return a.at.Sub(a.meant) }
+// late is the most the client can have been late: the time from the
+// earliest its slot can have been to its request's arrival.
+func (a arrival) late() time.Duration { return a.at.Sub(a.earliest) }
 
 func startPacedSites(t *testing.T, n int) *pacedSites {
 	s := &pacedSites{arrivals: make([][]arrival, n)}
@@ -55,9 +62,10 @@ func startPacedSites(t *testing.T, n int) *pacedSites {
 			io.WriteString(w, bodies[i])
 			return
 		}
-		meant, _ := strconv.ParseInt(r.Header.Get("X-Slot"), 10, 64)
+		earliest, _ := strconv.ParseInt(r.Header.Get("X-Slot-Earliest"), 10, 64)
+		latest, _ := strconv.ParseInt(r.Header.Get("X-Slot"), 10, 64)
 		s.mu.Lock()
-		s.arrivals[i] = append(s.arrivals[i], arrival{at, time.Unix(0, meant)})
+		s.arrivals[i] = append(s.arrivals[i], arrival{at, time.Unix(0, earliest), time.Unix(0, latest)})
 		s.mu.Unlock()
 		io.WriteString(w, "a page\n")
 	})
@@ -91,8 +99,9 @@ func postJSON(c *http.Client, url string, body any, out any) error {
 // answer (POST /v1/report). At every site, the slots the fleet handed out
 // and the requests that arrived are spaced at least as its robots.txt
 // asks, less 30 ms: 0 violations. An arrival closer than that is counted
-// against the fleet unless the request before it left more than the
-// slack after its slot (each request carries its slot, X-Slot): on the
+// against the fleet unless the request before it arrived more than the
+// slack after its slot (each request carries its slot's bounds,
+// X-Slot-Earliest and X-Slot): on the
 // shared 2-core machine (load average about 20) a client is sometimes
 // starved for 100 ms; the log shows each such case. Then a 429 with
 // Retry-After: 3 reported through one process pauses the site for both.
@@ -114,7 +123,7 @@ func TestFleetPace(t *testing.T) {
 	t.Logf("fleet pace, %d CPUs: %d clients, %d fetches at %d sites in %.1f s through 2 processes (--pace-slack %v); "+
 		"spacing below the site's interval less %v: %d between the slots the fleet handed out, %d between arrivals at the sites "+
 		"(%d of them after a request its client sent more than the slack late); the closest two arrivals came %v from the interval; "+
-		"longest wait %d ms; a request's delay after its slot (the client's sleep and request) p50 %v, p99 %v, max %v; failures %d",
+		"longest wait %d ms; a request's delay after its slot (at most: the answer's way back, the client's sleep and request) p50 %v, p99 %v, max %v; failures %d",
 		runtime.NumCPU(), clients, sp.fetches, nSites, elapsed.Seconds(), paceSlack, paceTolerance, sp.slotViolations, sp.arrivalViolations,
 		sp.clientLate, sp.closest.Round(time.Millisecond), r.maxWait.Load(), sp.late(.5), sp.late(.99), sp.late(1), r.failures.Load())
 	if r.failures.Load() != 0 {
@@ -157,8 +166,8 @@ func startPaceFleet(t *testing.T, nSites, clients int) *paceFleet {
 }
 
 // acquireURL and reportURL are the endpoints of process c%2.
-func (f *paceFleet) acquireURL(c int) string { return "http://" + f.procs[c%2].addr + "/v1/acquire" }
-func (f *paceFleet) reportURL(c int) string  { return "http://" + f.procs[c%2].addr + "/v1/report" }
+func (f *paceFleet) acquireURL(c int) string { return "http://" + f.procs[c%2].addr() + "/v1/acquire" }
+func (f *paceFleet) reportURL(c int) string  { return "http://" + f.procs[c%2].addr() + "/v1/report" }
 
 // clientRun is what the clients counted: the requests that failed (and
 // the first one's error) and the longest wait, in ms.
@@ -199,6 +208,7 @@ func (f *paceFleet) runClients(clients, perClient int) *clientRun {
 // fetches the page and reports the answer through the other process.
 func (f *paceFleet) fetchPaced(r *clientRun, page string, p int) error {
 	var a acquired
+	asked := time.Now()
 	if err := postJSON(f.hc, f.acquireURL(p), map[string]any{"url": page, "agent": "PaceBot"}, &a); err != nil {
 		return err
 	}
@@ -206,13 +216,14 @@ func (f *paceFleet) fetchPaced(r *clientRun, page string, p int) error {
 		return fmt.Errorf("%s: allowed %v, wait_ms %v, error %q; want a slot", page, a.Allowed, a.WaitMS, a.Error)
 	}
 	wait := time.Duration(*a.WaitMS) * time.Millisecond
-	meant := time.Now().Add(wait)
+	earliest, latest := asked.Add(wait), time.Now().Add(wait)
 	time.Sleep(wait)
 	if *a.WaitMS > r.maxWait.Load() {
 		r.maxWait.Store(*a.WaitMS)
 	}
 	req, _ := http.NewRequest("GET", page, nil)
-	req.Header.Set("X-Slot", strconv.FormatInt(meant.UnixNano(), 10))
+	req.Header.Set("X-Slot-Earliest", strconv.FormatInt(earliest.UnixNano(), 10))
+	req.Header.Set("X-Slot", strconv.FormatInt(latest.UnixNano(), 10))
 	resp, err := f.hc.Do(req)
 	if err != nil {
 		return err
@@ -255,10 +266,12 @@ func (f *paceFleet) checkPause(t *testing.T) {
 type spacing struct {
 	fetches int
 	// slotViolations count two slots at a site (when their clients were
-	// told to go) closer than its interval less the tolerance: the
-	// fleet's doing. arrivalViolations count two requests arriving
-	// closer than that; clientLate those of them whose earlier request
-	// left more than the slack after its slot (its client was late).
+	// told to go) closer than its interval less the tolerance, however
+	// far apart their bounds let them be: the fleet's doing.
+	// arrivalViolations count two requests arriving closer than that;
+	// clientLate those of them whose earlier request arrived more than
+	// the slack after the earliest its slot can have been (its client,
+	// or the answer to it, was late).
 	slotViolations, arrivalViolations, clientLate int
 	closest                                       time.Duration
 	lateness                                      []time.Duration // sorted
@@ -279,9 +292,13 @@ func measureSpacing(arrivals [][]arrival, interval []time.Duration, tolerance, s
 	for i, at := range arrivals {
 		sp.fetches += len(at)
 		slots := slices.Clone(at)
-		slices.SortFunc(slots, func(a, b arrival) int { return a.meant.Compare(b.meant) })
+		// Two slots at a site are at least the interval apart, much more
+		// than the bounds of one (a round trip to serve): in the order of
+		// their earliest bounds, each pair can be as far apart as the later
+		// one's latest bound from the earlier one's earliest.
+		slices.SortFunc(slots, func(a, b arrival) int { return a.earliest.Compare(b.earliest) })
 		for k := 1; k < len(slots); k++ {
-			if gap := slots[k].meant.Sub(slots[k-1].meant); gap < interval[i]-tolerance {
+			if gap := slots[k].latest.Sub(slots[k-1].earliest); gap < interval[i]-tolerance {
 				sp.slotViolations++
 				fmt.Fprintf(&sp.report, "site %d (one every %v): slots %d and %d %v apart\n", i, interval[i], k-1, k, gap)
 			}

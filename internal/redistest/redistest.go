@@ -42,11 +42,21 @@ func Start(t testing.TB) *Server {
 	if p == "" {
 		t.Skip("redis-server is not installed (Debian package redis-server); skipping the test that needs a real Redis")
 	}
-	s := &Server{path: p, port: sitetest.FreePort(t)}
-	s.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(s.port))
-	if err := s.start(); err != nil {
+	s := &Server{path: p}
+	var err error
+	// The port is free when FreePort returns it, but a server of another
+	// package tested beside this one may take it before redis-server
+	// binds it; redis-server then exits, and another port is tried.
+	for range 5 {
+		s.port = sitetest.FreePort(t)
+		if err = s.start(); err == nil {
+			break
+		}
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
+	s.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(s.port))
 	t.Cleanup(s.Stop)
 	return s
 }
@@ -56,7 +66,7 @@ func (s *Server) URL() string { return "redis://" + s.Addr + "/0" }
 
 func (s *Server) start() error {
 	cmd := exec.Command(s.path, "--port", strconv.Itoa(s.port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--protected-mode", "no", "--enable-debug-command", "local")
+		"--save", "", "--appendonly", "no", "--protected-mode", "no")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return err
@@ -65,6 +75,7 @@ func (s *Server) start() error {
 		return fmt.Errorf("redis-server: %v", err)
 	}
 	ready := make(chan bool, 1)
+	var said []string // its output until it is ready or exits
 	go func() {
 		sc := bufio.NewScanner(out)
 		sent := false
@@ -72,6 +83,8 @@ func (s *Server) start() error {
 			if !sent && strings.Contains(sc.Text(), "Ready to accept connections") {
 				ready <- true
 				sent = true
+			} else if !sent {
+				said = append(said, sc.Text())
 			}
 		}
 		if !sent {
@@ -83,12 +96,12 @@ func (s *Server) start() error {
 		if !ok {
 			cmd.Process.Kill()
 			cmd.Wait()
-			return fmt.Errorf("redis-server on port %d exited before it was ready", s.port)
+			return fmt.Errorf("redis-server on port %d exited before it was ready:\n%s", s.port, strings.Join(said, "\n"))
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(30 * time.Second):
 		cmd.Process.Kill()
 		cmd.Wait()
-		return fmt.Errorf("redis-server on port %d not ready within 10s", s.port)
+		return fmt.Errorf("redis-server on port %d not ready within 30s", s.port)
 	}
 	s.cmd = cmd
 	return nil
@@ -116,4 +129,29 @@ func (s *Server) Restart() error {
 		time.Sleep(100 * time.Millisecond)
 	}
 	return err
+}
+
+// Pause makes redis-server answer no client for d (CLIENT PAUSE): a Redis
+// that is there and does not answer, as one that is overloaded. It returns
+// once the pause has begun, so a command sent after it is not answered
+// until d has passed since.
+func (s *Server) Pause(d time.Duration) error {
+	c, err := net.DialTimeout("tcp", s.Addr, 10*time.Second)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	ms := strconv.FormatInt(d.Milliseconds(), 10)
+	if _, err := fmt.Fprintf(c, "*3\r\n$6\r\nCLIENT\r\n$5\r\nPAUSE\r\n$%d\r\n%s\r\n", len(ms), ms); err != nil {
+		return err
+	}
+	reply, err := bufio.NewReader(c).ReadString('\n')
+	if err != nil {
+		return err
+	}
+	if reply != "+OK\r\n" {
+		return fmt.Errorf("CLIENT PAUSE %s: %q", ms, reply)
+	}
+	return nil
 }

@@ -218,8 +218,8 @@ func TestCutLogged(t *testing.T) {
 // 503 with Retry-After; once the request holding the memory ends, the
 // next one is served.
 func TestBusy(t *testing.T) {
-	block := make(chan struct{})
-	site, _ := newSite(t, block, nil)
+	block, started := make(chan struct{}), make(chan struct{}, 1)
+	site, _ := newSite(t, block, started)
 	s := New(Config{AllowPrivate: true, Logger: quiet(), MaxMemory: 8 << 20}) // a quarter for requests: one at a time
 	s.requests.wait = 200 * time.Millisecond
 	h := s.Handler()
@@ -228,7 +228,7 @@ func TestBusy(t *testing.T) {
 		code, _, _ := post(t, h, checkBody("ExampleBot", site.URL+"/x"), "")
 		first <- code
 	}()
-	time.Sleep(100 * time.Millisecond)
+	<-started // the first request holds the budget while it waits for robots.txt
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, jsonRequest("POST", "/v1/check", strings.NewReader(checkBody("ExampleBot", "ftp://x/"))))
 	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" || !strings.HasPrefix(w.Body.String(), `{"error":`) {

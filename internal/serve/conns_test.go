@@ -240,13 +240,14 @@ func TestConnsMetrics(t *testing.T) {
 		c, _ := idleConn(t, addr)
 		defer c.Close()
 	}
-	// The last connection falls idle just after its answer was sent.
+	// The last connection falls idle just after its answer was sent: look
+	// again for up to 30 s (a loaded machine may take more than the 2 s
+	// this waited before).
 	var body string
-	for i := 0; i < 100; i++ {
-		if _, body = get(t, s.Handler(), "/metrics"); strings.Contains(body, "sitetxt_client_connections_evicted_total 2") {
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, body = get(t, s.Handler(), "/metrics"); strings.Contains(body, "sitetxt_client_connections_evicted_total 2") || time.Now().After(deadline) {
 			break
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
 	for _, want := range []string{"sitetxt_client_connections 1", "sitetxt_client_connections_evicted_total 2"} {
 		if !strings.Contains(body, want) {

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/sitetxt/sitetxt/internal/sitetest"
@@ -402,31 +403,48 @@ func (c *closeCounted) Close() error {
 
 // TestSharedFetchSurvives: when one of two requests waiting for the same
 // robots.txt leaves, the fetch goes on for the other, which gets its
-// decision; one request to the site in all.
+// decision; one request to the site in all. It runs in a synctest bubble
+// with the site in process, so that synctest.Wait tells when each request
+// waits for the fetch (before, a 100 ms sleep hoped the second had joined
+// it: under load it had not, and fetched again).
 func TestSharedFetchSurvives(t *testing.T) {
-	release, started := make(chan struct{}), make(chan struct{}, 2)
-	site, n := newSite(t, release, started)
-	h := New(Config{AllowPrivate: true, Logger: quiet()}).Handler()
-	leaving, leave := context.WithCancel(context.Background())
-	go h.ServeHTTP(httptest.NewRecorder(), jsonRequestWithContext(leaving, "POST", "/v1/check",
-		strings.NewReader(checkBody("ExampleBot", site.URL+"/public"))))
-	<-started
-	stays := make(chan checkResponse, 1)
-	go func() {
-		_, resp, _ := post(t, h, checkBody("ExampleBot", site.URL+"/private/x"), "")
-		stays <- resp
-	}()
-	time.Sleep(100 * time.Millisecond) // the second request waits for the same fetch
-	leave()
-	time.Sleep(100 * time.Millisecond)
-	close(release)
-	resp := <-stays
-	if len(resp.Results) != 1 || resp.Results[0].Fetch == nil || resp.Results[0].Fetch.Meaning != "parse" || resp.Results[0].Allowed {
-		t.Errorf("the request that stayed got %+v, want the site's rules (disallowed)", resp.Results)
-	}
-	if got := n.Load(); got != 1 {
-		t.Errorf("robots.txt requests = %d, want 1 (the fetch the two shared)", got)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		release := make(chan struct{})
+		var n atomic.Int64
+		site := &sitetest.InProcess{Handler: func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path != "/robots.txt" {
+				http.NotFound(w, r)
+				return
+			}
+			n.Add(1)
+			select {
+			case <-release:
+				io.WriteString(w, siteRobots)
+			case <-r.Context().Done(): // the fetch was canceled, as a connection is closed
+			}
+		}}
+		h := New(Config{AllowPrivate: true, Logger: quiet(), Transport: site}).Handler()
+		leaving, leave := context.WithCancel(context.Background())
+		go h.ServeHTTP(httptest.NewRecorder(), jsonRequestWithContext(leaving, "POST", "/v1/check",
+			strings.NewReader(checkBody("ExampleBot", "http://a.example/public"))))
+		synctest.Wait() // the first request waits for robots.txt
+		stays := make(chan checkResponse, 1)
+		go func() {
+			_, resp, _ := post(t, h, checkBody("ExampleBot", "http://a.example/private/x"), "")
+			stays <- resp
+		}()
+		synctest.Wait() // the second waits for the same fetch
+		leave()
+		synctest.Wait()
+		close(release)
+		resp := <-stays
+		if len(resp.Results) != 1 || resp.Results[0].Fetch == nil || resp.Results[0].Fetch.Meaning != "parse" || resp.Results[0].Allowed {
+			t.Errorf("the request that stayed got %+v, want the site's rules (disallowed)", resp.Results)
+		}
+		if got := n.Load(); got != 1 {
+			t.Errorf("robots.txt requests = %d, want 1 (the fetch the two shared)", got)
+		}
+	})
 }
 
 // TestRelativeURLMessage: a path gets advice for an HTTP client, not the

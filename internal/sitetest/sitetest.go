@@ -8,8 +8,9 @@
 // as application/gzip. A path not in the map is 404 Not Found.
 //
 // Below HTTP, Raw serves a loopback TCP port with a test's own function
-// (a banner, a reset, a fake Redis), and FreePort gives a port nothing
-// listens on, for a connection a test wants refused.
+// (a banner, a reset, a fake Redis), RefusedPort gives a port that
+// refuses every connection, and FreePort a port just freed, for a
+// program that cannot listen on port 0 and say where (redis-server).
 package sitetest
 
 import (
