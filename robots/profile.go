@@ -301,7 +301,9 @@ const (
 func (r percentRule) pattern(pat string) string {
 	switch r {
 	case percentGoogle:
-		pat = escapeGoogle(pat)
+		if needsNormRFC(pat) { // a '%' or an octet outside ASCII: what escapeGoogle looks for, a word at a time
+			pat = escapeGoogle(pat)
+		}
 	case percentRFC:
 		if needsNormRFC(pat) || strings.IndexByte(pat[:len(pat)-1], '$') >= 0 {
 			var buf [normBuf]byte
