@@ -248,7 +248,8 @@ func (c *posCursor) to(off int) grammar.Pos {
 // simple (see above); false when reading stops (the URL limit, or the
 // caller). The Decoder must have read exactly up to here.
 func (p *xmlParser) fast(yield func(*Entry, error) bool) bool {
-	in, r, s := p.in, p.r, &p.fs
+	in, r := p.in, p.r
+	var s fastScan // on the stack: storing its slices needs no write barrier
 	if !p.fastOK || r.opts.noFast || (r.format != URLSet && r.format != Index) || len(p.stack) != 1 || p.cur != nil {
 		return true
 	}
