@@ -49,6 +49,17 @@ func TestValidators(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipped in -short mode: runs the node validators over 650 documents (about 10 s)")
 	}
+	node, modules := findValidators(t)
+	inputs, local := validatorInputs(t)
+	dir := t.TempDir()
+	runs := exportForValidators(t, dir, inputs, local)
+	stdout, stderr := runValidators(t, node, modules, dir, runs)
+	checkValidated(t, runs, stdout, stderr)
+}
+
+// findValidators returns node and the validators' node_modules, or skips
+// the test, saying what is missing.
+func findValidators(t *testing.T) (node, modules string) {
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("node is not installed: catalog validators not run (apt-get install nodejs npm; see ../shared/validators/README.md)")
@@ -56,14 +67,19 @@ func TestValidators(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(validatorsDir, "validate.mjs")); err != nil {
 		t.Skipf("validators not found at %s: catalog exports not validated", validatorsDir)
 	}
-	modules := os.Getenv("VALIDATORS_NODE_MODULES")
+	modules = os.Getenv("VALIDATORS_NODE_MODULES")
 	if modules == "" {
 		modules = filepath.Join(os.TempDir(), "catalog-validators", "node_modules")
 	}
 	if _, err := os.Stat(filepath.Join(modules, "ajv", "package.json")); err != nil {
 		t.Skipf("the validators' npm packages are not installed at %s (set VALIDATORS_NODE_MODULES; see ../shared/validators/README.md)", modules)
 	}
-	var inputs []string
+	return node, modules
+}
+
+// validatorInputs returns the data.txt files to export: the corpus (when
+// present) and testdata's, sorted, and testdata's alone.
+func validatorInputs(t *testing.T) (inputs, local []string) {
 	corpus, _ := filepath.Glob(filepath.Join(corpusDir, "*.txt"))
 	if len(corpus) == 0 {
 		t.Logf("corpus not found at %s: only testdata files are exported", corpusDir)
@@ -75,8 +91,13 @@ func TestValidators(t *testing.T) {
 	}
 	inputs = append(inputs, local...)
 	sort.Strings(inputs)
+	return inputs, local
+}
 
-	dir := t.TempDir()
+// exportForValidators writes into dir every input in every catalog format
+// with a base, publisher and contact ("full"), and testdata's files also
+// as federal data.json ("federal") and without any flag ("bare").
+func exportForValidators(t *testing.T, dir string, inputs, local []string) []*validatorRun {
 	full := ExportOptions{Publisher: "Example Publisher", ContactName: "Data Team", ContactEmail: "data@example.org"}
 	federal := full
 	federal.BureauCode, federal.ProgramCode = []string{"015:11"}, []string{"015:001"}
@@ -117,11 +138,15 @@ func TestValidators(t *testing.T) {
 			add(f, format, "", ExportOptions{}, "bare")
 		}
 	}
+	return runs
+}
+
+// runValidators runs validate.mjs once over every export listed in a file
+// in dir and returns its JSON Lines and its standard error.
+func runValidators(t *testing.T, node, modules, dir string, runs []*validatorRun) (stdout []byte, stderr string) {
 	var list strings.Builder
-	byOut := map[string]*validatorRun{}
 	for _, r := range runs {
 		fmt.Fprintf(&list, "%s\t%s\n", r.vformat, r.out)
-		byOut[r.out] = r
 	}
 	listFile := filepath.Join(dir, "list.tsv")
 	if err := os.WriteFile(listFile, []byte(list.String()), 0o644); err != nil {
@@ -135,28 +160,43 @@ func TestValidators(t *testing.T) {
 	}
 	cmd := exec.Command(node, script, "--json", "--batch", listFile)
 	cmd.Env = append(os.Environ(), "VALIDATORS_NODE_MODULES="+modules)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	stdout, err := cmd.Output()
+	var errBuf bytes.Buffer
+	cmd.Stderr = &errBuf
+	stdout, err = cmd.Output()
 	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 1) {
-		t.Fatalf("validate.mjs: %v\n%s", err, stderr.String())
+		t.Fatalf("validate.mjs: %v\n%s", err, errBuf.String())
 	}
-	type result struct {
-		File   string `json:"file"`
-		Format string `json:"format"`
-		Valid  bool   `json:"valid"`
-		Errors []struct {
-			Field   string `json:"field"`
-			Message string `json:"message"`
-		} `json:"errors"`
+	return stdout, errBuf.String()
+}
+
+// validatorResult is one line of validate.mjs --json.
+type validatorResult struct {
+	File   string `json:"file"`
+	Format string `json:"format"`
+	Valid  bool   `json:"valid"`
+	Errors []struct {
+		Field   string `json:"field"`
+		Message string `json:"message"`
+	} `json:"errors"`
+}
+
+// validatorTally counts the documents of one format and kind of export.
+type validatorTally struct{ files, valid, explained, datasets, validDatasets int }
+
+// checkValidated reads the validators' verdicts: every document answered,
+// each invalid one's every failing field reported by the export; and
+// logs the tally per format.
+func checkValidated(t *testing.T, runs []*validatorRun, stdout []byte, stderr string) {
+	byOut := map[string]*validatorRun{}
+	for _, r := range runs {
+		byOut[r.out] = r
 	}
-	type tally struct{ files, valid, explained, datasets, validDatasets int }
-	tallies := map[string]*tally{}
+	tallies := map[string]*validatorTally{}
 	seen := 0
 	sc := bufio.NewScanner(bytes.NewReader(stdout))
 	sc.Buffer(nil, 64<<20)
 	for sc.Scan() {
-		var res result
+		var res validatorResult
 		if err := json.Unmarshal(sc.Bytes(), &res); err != nil {
 			t.Fatalf("validator output %q: %v", sc.Text(), err)
 		}
@@ -168,42 +208,12 @@ func TestValidators(t *testing.T) {
 		tag := strings.Split(filepath.Base(r.out), ".")
 		key := r.vformat + " (" + tag[len(tag)-3] + ")"
 		if tallies[key] == nil {
-			tallies[key] = &tally{}
+			tallies[key] = &validatorTally{}
 		}
-		tl := tallies[key]
-		tl.files++
-		tl.datasets += r.datasets
-		if res.Valid {
-			tl.valid++
-			tl.validDatasets += r.datasets
-			continue
-		}
-		reported := map[string]bool{}
-		badDatasets := map[string]bool{}
-		for _, p := range r.probs {
-			if p.Severity.String() == "error" {
-				reported[p.Field] = true
-				for _, f := range impliedFields[p.Field] {
-					reported[f] = true
-				}
-				badDatasets[p.Dataset] = true
-			}
-		}
-		tl.validDatasets += max(0, r.datasets-len(badDatasets))
-		explained := true
-		for _, e := range res.Errors {
-			if !reported[e.Field] {
-				explained = false
-				t.Errorf("%s -o %s: the validator says %s: %s; the export reported no missing %q (reported: %v)",
-					filepath.Base(r.file), r.format, e.Field, e.Message, e.Field, keys(reported))
-			}
-		}
-		if explained {
-			tl.explained++
-		}
+		checkVerdict(t, r, res, tallies[key])
 	}
 	if seen != len(runs) {
-		t.Errorf("validator reported on %d of %d documents; stderr:\n%s", seen, len(runs), stderr.String())
+		t.Errorf("validator reported on %d of %d documents; stderr:\n%s", seen, len(runs), stderr)
 	}
 	names := make([]string, 0, len(tallies))
 	for k := range tallies {
@@ -214,6 +224,41 @@ func TestValidators(t *testing.T) {
 		tl := tallies[k]
 		t.Logf("%-28s %3d/%3d files valid, %3d more with every failure reported; %3d/%3d datasets with nothing missing",
 			k, tl.valid, tl.files, tl.explained, tl.validDatasets, tl.datasets)
+	}
+}
+
+// checkVerdict counts one document in tl and, when it is invalid, fails
+// for each field the validator names that the export did not report.
+func checkVerdict(t *testing.T, r *validatorRun, res validatorResult, tl *validatorTally) {
+	tl.files++
+	tl.datasets += r.datasets
+	if res.Valid {
+		tl.valid++
+		tl.validDatasets += r.datasets
+		return
+	}
+	reported := map[string]bool{}
+	badDatasets := map[string]bool{}
+	for _, p := range r.probs {
+		if p.Severity.String() == "error" {
+			reported[p.Field] = true
+			for _, f := range impliedFields[p.Field] {
+				reported[f] = true
+			}
+			badDatasets[p.Dataset] = true
+		}
+	}
+	tl.validDatasets += max(0, r.datasets-len(badDatasets))
+	explained := true
+	for _, e := range res.Errors {
+		if !reported[e.Field] {
+			explained = false
+			t.Errorf("%s -o %s: the validator says %s: %s; the export reported no missing %q (reported: %v)",
+				filepath.Base(r.file), r.format, e.Field, e.Message, e.Field, keys(reported))
+		}
+	}
+	if explained {
+		tl.explained++
 	}
 }
 

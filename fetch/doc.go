@@ -14,7 +14,10 @@
 //
 // Responses are cached by URL as long as the response's Cache-Control or
 // Expires headers allow, within each standard's bounds (24 hours for RFC
-// 9309, 7 days by default for the drafts). While a site is unreachable, RFC
+// 9309, 7 days by default for the drafts). Fetch and Open share one key
+// per URL, its authority in canonical form (origin.go):
+// "HTTP://Example.ORG:80/x" and "http://example.org/x" are one entry,
+// fetched once, whichever of the two asks first. While a site is unreachable, RFC
 // 9309 lets a crawler keep using its cached copy; a Fetcher does so for at
 // most MaxStale (30 days by default) past the copy's expiry. docs/fetching.md
 // has the full tables and their sources.

@@ -40,15 +40,15 @@ type Stream struct {
 // failure a *NetError, a redirect that is not followed a *RedirectError.
 //
 // A body of at most MaxSize bytes read to its end is stored in the Cache
-// like a manifest, and answered from there while it is fresh (RFC 9309's
+// like a manifest, under the key Fetch uses (fetchKey: one URL, one entry,
+// however it is spelt), and answered from there while it is fresh (RFC 9309's
 // freshness: the response's own, capped at 24 hours), revalidated with
 // its ETag or Last-Modified when it is not. Larger bodies are never held.
 func (f *Fetcher) Open(ctx context.Context, rawURL string) (*Stream, error) {
-	u, err := fetchableURL(rawURL)
+	key, err := fetchKey(rawURL)
 	if err != nil {
 		return nil, err
 	}
-	key := u.String()
 	now := f.now()
 	var cached *entry
 	if data, ok := f.cache().Get(key); ok {
@@ -99,8 +99,8 @@ func (f *Fetcher) Open(ctx context.Context, rawURL string) (*Stream, error) {
 	return s, nil
 }
 
-// fetchableURL parses rawURL as a URL Open and Headers ask for: http or
-// https, with a host whose authority passes checkAuthority.
+// fetchableURL parses rawURL as a URL Headers asks for: http or https,
+// with a host whose authority passes checkAuthority.
 func fetchableURL(rawURL string) (*url.URL, error) {
 	u, err := url.Parse(rawURL)
 	switch {

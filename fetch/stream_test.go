@@ -74,7 +74,9 @@ func TestOpen(t *testing.T) {
 	if !errors.As(err, &se) || se.Code != 404 || err.Error() != "HTTP 404 Not Found" {
 		t.Errorf("Open(/missing) error = %v; want a StatusError for HTTP 404 Not Found", err)
 	}
-	f2 := &Fetcher{Timeout: 200 * time.Millisecond}
+	// The timeout is a second: the headers must come within it (200 ms
+	// could pass before them on a loaded machine), the body never does.
+	f2 := &Fetcher{Timeout: time.Second}
 	s, err := f2.Open(context.Background(), srv.URL+"/slow")
 	if err != nil {
 		t.Fatal(err)
@@ -87,5 +89,56 @@ func TestOpen(t *testing.T) {
 	}
 	if _, err := f.Open(context.Background(), "ftp://example.org/x"); err == nil {
 		t.Error("Open(ftp://...) succeeded; want an error")
+	}
+}
+
+// TestOpenFetchOneKey: Fetch and Open keep a URL under one cache key
+// (fetchKey), however it is spelt: a response one stored is answered to
+// the other, from the cache, spelt the other way, with one request.
+func TestOpenFetchOneKey(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Cache-Control", "max-age=60")
+		io.WriteString(w, "<urlset/>")
+	}))
+	defer srv.Close()
+	_, port, _ := strings.Cut(strings.TrimPrefix(srv.URL, "http://"), ":")
+	plain := srv.URL + "/sitemap.xml"
+	odd := "HTTP://127.1:0" + port + "/sitemap.xml#top" // the same URL: 127.1 is 127.0.0.1, a port's leading zero, a fragment
+	type opener func(f *Fetcher, u string) (fromCache bool, body string, err error)
+	fetchIt := func(f *Fetcher, u string) (bool, string, error) {
+		r := f.Fetch(context.Background(), u, AccessRFC9309)
+		return r.FromCache, string(r.Body), r.Err
+	}
+	openIt := func(f *Fetcher, u string) (bool, string, error) {
+		s, err := f.Open(context.Background(), u)
+		if err != nil {
+			return false, "", err
+		}
+		defer s.Body.Close()
+		b, err := io.ReadAll(s.Body)
+		return s.FromCache, string(b), err
+	}
+	for _, tt := range []struct {
+		name          string
+		first, second opener
+		u1, u2        string
+	}{
+		{"Fetch, then Open", fetchIt, openIt, plain, odd},
+		{"Open, then Fetch", openIt, fetchIt, odd, plain},
+		{"Open, then Open", openIt, openIt, plain, odd},
+		{"Fetch, then Fetch", fetchIt, fetchIt, odd, plain},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			hits.Store(0)
+			f := &Fetcher{MaxSize: 1000, Timeout: 2 * time.Second}
+			if _, body, err := tt.first(f, tt.u1); err != nil || body != "<urlset/>" {
+				t.Fatalf("%s(%q) = %q, %v; want the body", tt.name, tt.u1, body, err)
+			}
+			if fromCache, body, err := tt.second(f, tt.u2); err != nil || body != "<urlset/>" || !fromCache || hits.Load() != 1 {
+				t.Errorf("%s: second (%q) = FromCache %v, %q, %v after %d requests; want the first's cache entry, 1 request", tt.name, tt.u2, fromCache, body, err, hits.Load())
+			}
+		})
 	}
 }

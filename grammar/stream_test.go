@@ -109,3 +109,29 @@ func BenchmarkGrammar(b *testing.B) {
 		})
 	}
 }
+
+// TestParseAllocs keeps what a parse allocates besides participle's pass
+// (TestGrammarAllocs, whose stream lexer costs one allocation the parse
+// does not make): the File with its lexer and, for a file of at most
+// smallFile lines, the lines themselves (one allocation); a larger file
+// adds its line store and the list of its lines (two).
+func TestParseAllocs(t *testing.T) {
+	record := "# the crawlers\nUser-agent: *\nDisallow: /private/\nAllow: /private/open\n"
+	participle := testing.AllocsPerRun(100, parseStream(recordsStream(1))) - 1
+	for _, tt := range []struct {
+		name  string
+		src   string
+		extra float64
+	}{
+		{"4 lines", record, 1},
+		{"10 lines", record + strings.Repeat("Disallow: /x\n", 6), 1},
+		{"11 lines", record + strings.Repeat("Disallow: /x\n", 7), 3},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := testing.AllocsPerRun(100, func() { ParseString("robots.txt", tt.src, Options{}) })
+			if want := participle + tt.extra; got != want {
+				t.Errorf("ParseString(%q) allocations = %.0f, want %.0f (participle's %.0f and %.0f)", tt.src, got, want, participle, tt.extra)
+			}
+		})
+	}
+}

@@ -66,6 +66,7 @@ func Compile(f *grammar.File, p Profile) *Policy {
 	}
 	f = readAs(f, p)
 	c := compiler{file: f, desc: p.desc(), profile: p}
+	c.kinds = kindsOf(c.desc)
 	if c.desc.records {
 		c.readRecords()
 	} else {
@@ -93,39 +94,91 @@ func readAs(f *grammar.File, p Profile) *grammar.File {
 type lineKind uint8
 
 const (
-	kOther lineKind = iota
+	kOther lineKind = iota // an extension line, or a line the profile reads as one
 	kAgent
 	kAllow
 	kDisallow
+	kNone // a line that is nothing to the compiler: blank, comment, ...
+
+	kStart lineKind = 0x80 // classify: this User-agent line starts a group
 )
 
 // kind returns what the profile takes l for: a line of another kind, a
 // misspelt field or a line with no colon is kOther unless the profile
-// reads lines as Google's parser does.
+// reads lines as Google's parser does, and a line that can be nothing but
+// kOther (blank, comment, Mobile-agent-server, invalid) is kNone. Under
+// googleLines it is for a file without control bytes: readLines reads the
+// others with googleKind. It is inlined in the loops over every line: a
+// table indexed by the line's Kind and flags (kindIndex).
 func (c *compiler) kind(l *grammar.Line) lineKind {
-	k := l.Kind
-	if c.desc.googleLines {
-		k, _ = c.googleLine(l)
-	} else if l.Typo || l.NoColon {
-		return kOther
+	return c.kinds[kindIndex(l.Kind, l.Typo, l.NoColon)]
+}
+
+// kindIndex is a line's index in a kind table: its Kind, then whether its
+// field is misspelt, then whether it has no colon.
+func kindIndex(k grammar.Kind, typo, noColon bool) uint8 {
+	i := uint8(k) & 7
+	if typo {
+		i |= 8
 	}
-	switch k {
-	case grammar.AgentLine:
-		return kAgent
-	case grammar.AllowLine:
-		if c.desc.allow {
-			return kAllow
-		}
-	case grammar.DisallowLine:
-		return kDisallow
+	if noColon {
+		i |= 16
+	}
+	return i
+}
+
+// googleKind is kind for a line of a file with control bytes, read as
+// Google's parser reads it (googleLine). A line it reads as nothing is
+// kOther: the grammar's reading of it may still be an extension line.
+func (c *compiler) googleKind(l *grammar.Line) lineKind {
+	k, _ := c.googleLine(l)
+	if lk := c.kinds[kindIndex(k, false, false)]; lk != kNone {
+		return lk
 	}
 	return kOther
+}
+
+// kindTables hold what a profile takes a line for, by kindIndex: for
+// profiles that read lines as the BNF does, with and without Allow lines,
+// and for googleLines, which takes a misspelt field or a line with no
+// colon for the field it names.
+var kindTables = [3]*[32]lineKind{kindTable(false, false), kindTable(true, false), kindTable(true, true)}
+
+func kindTable(allow, lax bool) *[32]lineKind {
+	var t [32]lineKind
+	for i := range t {
+		switch k := grammar.Kind(i & 7); {
+		case k != grammar.Extension && !k.IsRule() && k != grammar.AgentLine:
+			t[i] = kNone
+		case i >= 8 && !lax:
+			t[i] = kOther
+		case k == grammar.AgentLine:
+			t[i] = kAgent
+		case k == grammar.DisallowLine:
+			t[i] = kDisallow
+		case k == grammar.AllowLine && allow:
+			t[i] = kAllow
+		}
+	}
+	return &t
+}
+
+// kindsOf returns profile d's kind table.
+func kindsOf(d *profile) *[32]lineKind {
+	switch {
+	case d.googleLines:
+		return kindTables[2]
+	case d.allow:
+		return kindTables[1]
+	}
+	return kindTables[0]
 }
 
 type compiler struct {
 	pol     *Policy // made by alloc
 	file    *grammar.File
 	desc    *profile
+	kinds   *[32]lineKind // kindsOf(desc)
 	profile Profile
 	// controls is set, under googleLines, when a line holds a NUL,
 	// vertical tab or form feed: only then are lines re-read as Google
@@ -140,6 +193,9 @@ type compiler struct {
 	agentLines []*grammar.Line
 	groups     []Group // the last is the one being read: its slices end the slabs
 	groupPtrs  []*Group
+	// Where the last group's rules and agents start in the slabs: it gets
+	// its sub-slices when the next group starts, or at finish (closeGroup).
+	ruleStart, agentStart int
 }
 
 // newRule returns a zero Rule from the slab.
@@ -211,44 +267,52 @@ type smallPolicySlab struct {
 
 const smallRules = 6
 
-// newGroup starts a group (within the capacity alloc gave: the groups'
-// slices point into the slab, which must not move).
+// newGroup ends the last group (closeGroup) and starts the next (within
+// the capacity alloc gave: the groups' slices point into the slabs, which
+// must not move).
 func (c *compiler) newGroup() *Group {
+	c.closeGroup()
 	if len(c.groups) == cap(c.groups) {
 		panic("robots: more groups than counted")
 	}
 	c.groups = c.groups[:len(c.groups)+1] // a zero Group, filled in field by field
 	g := &c.groups[len(c.groups)-1]
 	g.index = len(c.groups) - 1
-	g.Rules, g.Agents, g.AgentLines = c.rules[len(c.rules):], c.agents[len(c.agents):], c.agentLines[len(c.agentLines):]
+	c.ruleStart, c.agentStart = len(c.rules), len(c.agents)
 	return g
 }
 
-// addAgent adds a User-agent line to g, the last group: its agents are
-// the end of the slabs.
+// closeGroup gives the last group its part of the slabs: the rules and
+// agents added since it started, with no room to append to.
+func (c *compiler) closeGroup() {
+	if len(c.groups) == 0 {
+		return
+	}
+	g := &c.groups[len(c.groups)-1]
+	nr, na := len(c.rules), len(c.agents)
+	g.Rules = c.rules[c.ruleStart:nr:nr]
+	g.Agents, g.AgentLines = c.agents[c.agentStart:na:na], c.agentLines[c.agentStart:na:na]
+}
+
+// addAgent adds a User-agent line to g, the last group.
 func (c *compiler) addAgent(g *Group, l *grammar.Line) {
 	v := c.value(l)
-	n := len(g.Agents) + 1
 	c.agents = append(c.agents, v)
 	c.agentLines = append(c.agentLines, l)
-	g.Agents, g.AgentLines = c.agents[len(c.agents)-n:], c.agentLines[len(c.agentLines)-n:]
 	if c.desc.agents.isGlobal(v) {
 		g.Global = true
 	}
 }
 
-// finish lists the groups, each with its part of the slabs.
+// finish ends the last group and lists the groups.
 func (c *compiler) finish() {
+	c.closeGroup()
 	if c.groupPtrs == nil {
 		c.groupPtrs = make([]*Group, 0, len(c.groups))
 	}
 	c.pol.groups = c.groupPtrs[:len(c.groups)]
 	for i := range c.groups {
-		g := &c.groups[i]
-		g.Rules = g.Rules[:len(g.Rules):len(g.Rules)]
-		g.Agents = g.Agents[:len(g.Agents):len(g.Agents)]
-		g.AgentLines = g.AgentLines[:len(g.AgentLines):len(g.AgentLines)]
-		c.pol.groups[i] = g
+		c.pol.groups[i] = &c.groups[i]
 	}
 }
 
@@ -259,39 +323,24 @@ func (c *compiler) finish() {
 func (c *compiler) readLines() {
 	if c.desc.googleLines {
 		for _, l := range c.file.Lines {
-			if strings.ContainsAny(c.file.LineText(l), "\x00\v\f") {
+			if hasGoogleControl(c.file.LineText(l)) {
 				c.controls = true
 				break
 			}
 		}
 	}
-	nGroups, nAgents, nRules := 0, 0, 0
-	var w groupWalk
-	for _, l := range c.file.Lines {
-		k := c.kind(l)
-		if c.walk(&w, k, l) {
-			nGroups++
-		}
-		switch k {
-		case kAgent:
-			nAgents++
-		case kAllow, kDisallow:
-			nRules++
-		}
+	var buf [256]lineKind // most files' lines: no allocation for them
+	ks := buf[:]
+	if n := len(c.file.Lines); n > len(buf) {
+		ks = make([]lineKind, n)
 	}
+	nGroups, nAgents, nRules := c.classify(ks)
 	c.alloc(nGroups, nAgents, nRules)
-	if nAgents == 0 {
-		for _, l := range c.file.Lines {
-			c.extension(nil, l)
-		}
-		return
-	}
-	var cur *Group
-	w = groupWalk{}
-	for _, l := range c.file.Lines {
-		k := c.kind(l)
-		if c.walk(&w, k, l) {
-			cur = c.newGroup()
+	var cur *Group // nil before the first User-agent line
+	for i, l := range c.file.Lines {
+		k := ks[i]
+		if k&kStart != 0 {
+			cur, k = c.newGroup(), k&^kStart
 		}
 		switch k {
 		case kAgent:
@@ -300,36 +349,46 @@ func (c *compiler) readLines() {
 			if cur != nil { // else before any User-agent line: ignored
 				c.addRule(cur, l, k == kAllow)
 			}
-		default:
+		case kOther:
 			c.extension(cur, l)
 		}
 	}
-	c.finish()
-}
-
-// groupWalk is where readLines is in the file's groups.
-type groupWalk struct {
-	inGroup bool // a User-agent line was read
-	sawRule bool // a rule of the group was read: a User-agent line starts the next
-}
-
-// walk moves w past line l, of kind k, and reports whether l starts a
-// group: a User-agent line after a rule, or the first one.
-func (c *compiler) walk(w *groupWalk, k lineKind, l *grammar.Line) bool {
-	switch k {
-	case kAgent:
-		if !w.inGroup || w.sawRule {
-			w.inGroup, w.sawRule = true, false
-			return true
-		}
-	case kAllow, kDisallow:
-		w.sawRule = w.inGroup
-	default:
-		if c.desc.usageRule && w.inGroup && l.IsGroupRule() {
-			w.sawRule = true // draft-ietf-aipref-attach: a rule of its group
-		}
+	if nAgents > 0 {
+		c.finish()
 	}
-	return false
+}
+
+// classify sets ks[i] to what the profile takes line i for (kind), with
+// kStart on the User-agent lines that start a group (a User-agent line
+// after a rule, or the first one), and counts the groups, User-agent
+// lines and rules.
+func (c *compiler) classify(ks []lineKind) (nGroups, nAgents, nRules int) {
+	inGroup := false // a User-agent line was read
+	sawRule := false // a rule of the group was read: a User-agent line starts the next
+	for i, l := range c.file.Lines {
+		k := c.kind(l)
+		if c.controls {
+			k = c.googleKind(l)
+		}
+		switch k {
+		case kAgent:
+			nAgents++
+			if !inGroup || sawRule {
+				inGroup, sawRule = true, false
+				nGroups++
+				k |= kStart
+			}
+		case kAllow, kDisallow:
+			nRules++
+			sawRule = inGroup
+		case kOther:
+			if inGroup && !sawRule && c.desc.usageRule && l.IsGroupRule() {
+				sawRule = true // draft-ietf-aipref-attach: a rule of its group
+			}
+		}
+		ks[i] = k
+	}
+	return nGroups, nAgents, nRules
 }
 
 // readRecords reads the grammar's records (File.Records), the records of
@@ -396,25 +455,21 @@ func (c *compiler) outside(l *grammar.Line) {
 	}
 }
 
-// addRule adds a rule line to g, the last group: its rules are the end of
-// the slab.
+// addRule adds a rule line to g, the last group.
 func (c *compiler) addRule(g *Group, l *grammar.Line, allow bool) {
-	p := c.pol.profile
-	start := len(c.rules) - len(g.Rules)
 	r := c.newRule()
 	r.Allow, r.Line, r.Group, r.Pattern = allow, l, g, c.value(l) // r is zero: no composite copied in
-	r.compile(p)
+	r.compile(c.profile)
 	c.rules = append(c.rules, r)
-	if c.desc.indexDir && r.Allow {
+	if c.desc.indexDir && allow {
 		// Google treats ".../index.htm*" as its directory too: an Allow rule
 		// whose last segment starts with "index.htm" also allows "dir/$".
 		if i := strings.LastIndexByte(r.Pattern, '/'); i >= 0 && strings.HasPrefix(r.Pattern[i:], "/index.htm") {
 			ir := &Rule{Allow: true, Line: l, Group: g, Pattern: r.Pattern[:i+1] + "$", Implied: true}
-			ir.compile(p)
+			ir.compile(c.profile)
 			c.rules = append(c.rules, ir)
 		}
 	}
-	g.Rules = c.rules[start:]
 }
 
 // compile fills in the rule's matching form.

@@ -40,7 +40,39 @@ func TestLoadCorpusGoogleVerdicts(t *testing.T) {
 	}
 	slowtest.Only(t, "every verdict of the corpus")
 	var out strings.Builder
-	decisions, disallowed := 0, 0
+	decisions, disallowed := urlListVerdicts(t, lists, &out)
+	t.Logf("%d decisions on URL lists, %d disallowed", decisions, disallowed)
+	// Every file of the corpus, asked about the paths its own rule lines
+	// name (with and without a trailing "x") and "/". Under -race only
+	// the URL lists are checked (the race detector makes this part take a
+	// minute).
+	files, _ := filepath.Glob(shareddata.Path("corpus/robots/*.txt"))
+	if raceEnabled && !*update {
+		t.Log("under -race a fifth of the URL lists is checked; run without -race for all of them and every file's own rule paths")
+		files = nil
+	}
+	t.Logf("%d decisions on the files' own rule paths", selfPathVerdicts(t, files, &out))
+	golden := filepath.Join("testdata", "corpus-google.golden")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, []byte(out.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	compareCorpusGolden(t, out.String(), string(want))
+}
+
+// urlListVerdicts writes to out, for each corpus robots.txt with a list
+// of URLs crawled on its site (a fifth of them under -race), the hash of
+// every (agent, URL) verdict under google, and counts the decisions.
+func urlListVerdicts(t *testing.T, lists []string, out *strings.Builder) (decisions, disallowed int) {
 	for li, list := range lists {
 		if raceEnabled && !*update && li%5 != 0 {
 			continue // a sample under -race
@@ -68,20 +100,17 @@ func TestLoadCorpusGoogleVerdicts(t *testing.T) {
 				h.Write([]byte{v})
 			}
 		}
-		fmt.Fprintf(&out, "%s %s\n", name, hex.EncodeToString(h.Sum(nil))[:16])
+		fmt.Fprintf(out, "%s %s\n", name, hex.EncodeToString(h.Sum(nil))[:16])
 	}
-	t.Logf("%d decisions on URL lists, %d disallowed", decisions, disallowed)
-	// Every file of the corpus, asked about the paths its own rule lines
-	// name (with and without a trailing "x") and "/". Under -race only
-	// the URL lists are checked (the race detector makes this part take a
-	// minute).
-	files, _ := filepath.Glob(shareddata.Path("corpus/robots/*.txt"))
-	if raceEnabled && !*update {
-		t.Log("under -race a fifth of the URL lists is checked; run without -race for all of them and every file's own rule paths")
-		files = nil
-	}
+	return decisions, disallowed
+}
+
+// selfPathVerdicts writes to out the hash of the verdicts of files (100
+// files a line keeps the golden file small) on the paths their own rule
+// lines name, and returns how many there were.
+func selfPathVerdicts(t *testing.T, files []string, out *strings.Builder) int {
 	selfDecisions := 0
-	chunk := sha256.New() // 100 files a line keeps the golden file small
+	chunk := sha256.New()
 	for i, fn := range files {
 		src, err := os.ReadFile(fn)
 		if err != nil {
@@ -108,55 +137,48 @@ func TestLoadCorpusGoogleVerdicts(t *testing.T) {
 			}
 		}
 		if i%100 == 99 || i == len(files)-1 {
-			fmt.Fprintf(&out, "self %s..%s %s\n", filepath.Base(files[i-i%100]), filepath.Base(fn), hex.EncodeToString(chunk.Sum(nil))[:16])
+			fmt.Fprintf(out, "self %s..%s %s\n", filepath.Base(files[i-i%100]), filepath.Base(fn), hex.EncodeToString(chunk.Sum(nil))[:16])
 			chunk.Reset()
 		}
 	}
-	t.Logf("%d decisions on the files' own rule paths", selfDecisions)
-	golden := filepath.Join("testdata", "corpus-google.golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, []byte(out.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
+	return selfDecisions
+}
+
+// compareCorpusGolden fails for each line of got that differs from the
+// golden file's want (the first 20), and when their lengths differ; under
+// -race, only the sampled URL lists' lines of want are compared.
+func compareCorpusGolden(t *testing.T, got, want string) {
 	if raceEnabled {
 		// Compare the sampled URL-list lines only.
 		keep := map[string]bool{}
-		for _, l := range strings.Split(out.String(), "\n") {
+		for _, l := range strings.Split(got, "\n") {
 			if name, _, ok := strings.Cut(l, " "); ok {
 				keep[name] = true
 			}
 		}
 		var w strings.Builder
-		for _, l := range strings.SplitAfter(string(want), "\n") {
+		for _, l := range strings.SplitAfter(want, "\n") {
 			if name, _, ok := strings.Cut(l, " "); ok && keep[name] {
 				w.WriteString(l)
 			}
 		}
-		want = []byte(w.String())
+		want = w.String()
 	}
-	if got := out.String(); got != string(want) {
-		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-		n := 0
-		for i := range min(len(gl), len(wl)) {
-			if gl[i] != wl[i] {
-				t.Errorf("google verdicts changed: got %q, want %q", gl[i], wl[i])
-				if n++; n == 20 {
-					break
-				}
+	if got == want {
+		return
+	}
+	gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
+	n := 0
+	for i := range min(len(gl), len(wl)) {
+		if gl[i] != wl[i] {
+			t.Errorf("google verdicts changed: got %q, want %q", gl[i], wl[i])
+			if n++; n == 20 {
+				break
 			}
 		}
-		if len(gl) != len(wl) {
-			t.Errorf("google verdicts: %d files, want %d", len(gl), len(wl))
-		}
+	}
+	if len(gl) != len(wl) {
+		t.Errorf("google verdicts: %d files, want %d", len(gl), len(wl))
 	}
 }
 

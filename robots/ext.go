@@ -79,6 +79,78 @@ func hasPrefixFold(s, prefix string) bool {
 	return len(s) >= len(prefix) && equalFoldASCII(s[:len(prefix)], prefix)
 }
 
+// extField is a field of the extension lines the compiler reads.
+type extField uint8
+
+const (
+	fieldOther extField = iota
+	fieldSitemap
+	fieldCrawlDelay
+	fieldRequestRate
+	fieldVisitTime
+	fieldHost
+	fieldCleanParam
+	fieldContentUsage
+	fieldContentSignal
+	fieldLicense
+	nFields
+)
+
+// fieldNames holds each extField's name in lower case.
+var fieldNames = [nFields]string{
+	fieldSitemap: "sitemap", fieldCrawlDelay: "crawl-delay", fieldRequestRate: "request-rate",
+	fieldVisitTime: "visit-time", fieldHost: "host", fieldCleanParam: "clean-param",
+	fieldContentUsage: "content-usage", fieldContentSignal: "content-signal", fieldLicense: "license",
+}
+
+// extFieldOf returns the field named name under profile p, ignoring case as
+// Line.FieldIs does (Unicode folding, so "ſ" is an "s"), except for
+// Sitemap, which isSitemapField names. An ASCII name is told by its length
+// and one byte, then compared once: one comparison for the line, not one
+// per field.
+func extFieldOf(p Profile, name string) extField {
+	f := fieldOther
+	switch len(name) {
+	case 4:
+		f = fieldHost
+	case 7:
+		f = fieldLicense
+		if name[0]|0x20 == 's' {
+			f = fieldSitemap
+		}
+	case 10:
+		f = fieldVisitTime
+	case 11:
+		f = fieldCleanParam
+		if name[1]|0x20 == 'r' {
+			f = fieldCrawlDelay
+		}
+	case 12:
+		f = fieldRequestRate
+	case 13:
+		f = fieldContentUsage
+	case 14:
+		f = fieldContentSignal
+	}
+	switch {
+	case f != fieldOther && equalFoldASCII(name, fieldNames[f]):
+		return f
+	case isSitemapField(p, name):
+		return fieldSitemap
+	}
+	for i := 0; i < len(name); i++ {
+		if name[i] >= 0x80 { // the rare name only Unicode folding can match
+			for f := fieldCrawlDelay; f < nFields; f++ {
+				if strings.EqualFold(name, fieldNames[f]) {
+					return f
+				}
+			}
+			break
+		}
+	}
+	return fieldOther
+}
+
 // extension reads a line that is neither User-agent nor a rule under the
 // profile, into g (nil before the first group).
 func (c *compiler) extension(g *Group, l *grammar.Line) {
@@ -88,19 +160,19 @@ func (c *compiler) extension(g *Group, l *grammar.Line) {
 	if l.NoColon && !c.desc.googleLines {
 		return
 	}
-	if c.usageLine(g, l) {
-		return
-	}
-	p := c.pol.profile
 	v := l.Value
-	switch {
-	case isSitemapField(p, l.Field):
+	switch f := extFieldOf(c.pol.profile, l.Field); f {
+	case fieldContentUsage, fieldContentSignal, fieldLicense:
+		if l.Kind == grammar.Extension && !l.NoColon {
+			c.usageLine(g, l, f)
+		}
+	case fieldSitemap:
 		if err := checkAbsURL(v); err != nil {
 			c.diag(l, grammar.Error, "sitemap-url", fmt.Sprintf("Sitemap value %q is not an absolute URL: %v", v, err))
 			return
 		}
 		c.pol.sitemaps = append(c.pol.sitemaps, Sitemap{URL: v, Line: l})
-	case l.FieldIs("crawl-delay"):
+	case fieldCrawlDelay:
 		d, err := parseCrawlDelay(v)
 		if err != nil {
 			c.diag(l, grammar.Error, "crawl-delay", fmt.Sprintf("Crawl-delay value %q %v", v, err))
@@ -109,7 +181,7 @@ func (c *compiler) extension(g *Group, l *grammar.Line) {
 		if g != nil && g.CrawlDelay == nil {
 			g.CrawlDelay = &CrawlDelay{Delay: d, Line: l}
 		}
-	case l.FieldIs("request-rate"):
+	case fieldRequestRate:
 		n, per, err := parseRequestRate(v)
 		if err != nil {
 			c.diag(l, grammar.Error, "request-rate", fmt.Sprintf("Request-rate value %q %v", v, err))
@@ -118,7 +190,7 @@ func (c *compiler) extension(g *Group, l *grammar.Line) {
 		if g != nil && g.RequestRate == nil {
 			g.RequestRate = &RequestRate{Requests: n, Period: per, Line: l}
 		}
-	case l.FieldIs("visit-time"):
+	case fieldVisitTime:
 		from, to, err := parseVisitTime(v)
 		if err != nil {
 			c.diag(l, grammar.Error, "visit-time", fmt.Sprintf("Visit-time value %q %v", v, err))
@@ -127,7 +199,7 @@ func (c *compiler) extension(g *Group, l *grammar.Line) {
 		if g != nil && g.VisitTime == nil {
 			g.VisitTime = &VisitTime{From: from, To: to, Line: l}
 		}
-	case l.FieldIs("host"):
+	case fieldHost:
 		if err := checkHost(v); err != nil {
 			c.diag(l, grammar.Error, "host", fmt.Sprintf("Host value %q %v", v, err))
 			return
@@ -135,7 +207,7 @@ func (c *compiler) extension(g *Group, l *grammar.Line) {
 		if c.pol.host == nil {
 			c.pol.host = &Host{Host: v, Line: l}
 		}
-	case l.FieldIs("clean-param"):
+	case fieldCleanParam:
 		cp, err := parseCleanParam(v)
 		if err != nil {
 			c.diag(l, grammar.Error, "clean-param", fmt.Sprintf("Clean-param value %q %v", v, err))
@@ -157,28 +229,46 @@ func (c *compiler) diag(l *grammar.Line, sev grammar.Severity, code, summary str
 }
 
 // checkAbsURL checks that v is an absolute URL with a host, by hand
-// (url.Parse costs more than the rest of a Sitemap line).
+// (url.Parse costs more than the rest of a Sitemap line): a scheme before
+// the first ':', "//" after it and a host, no white space or control
+// character.
 func checkAbsURL(v string) error {
 	if v == "" {
 		return fmt.Errorf("empty")
 	}
-	i := strings.Index(v, "://")
-	if i <= 0 || !isScheme(v[:i]) {
+	i := strings.IndexByte(v, ':') // a scheme holds no ':': "://" must follow the first
+	if i <= 0 || !strings.HasPrefix(v[i:], "://") || !isScheme(v[:i]) {
 		return fmt.Errorf("missing scheme")
 	}
-	rest := v[i+3:]
-	if j := strings.IndexAny(rest, "/?#"); j >= 0 {
-		rest = rest[:j]
-	}
-	if rest == "" {
+	if h := v[i+3:]; h == "" || h[0] == '/' || h[0] == '?' || h[0] == '#' {
 		return fmt.Errorf("missing host")
 	}
-	for k := 0; k < len(v); k++ {
-		if c := v[k]; c <= ' ' || c == 0x7f {
-			return fmt.Errorf("white space or control character at byte %d", k+1)
-		}
+	if k := indexSpaceOrControl(v); k >= 0 {
+		return fmt.Errorf("white space or control character at byte %d", k+1)
 	}
 	return nil
+}
+
+// indexSpaceOrControl returns the index of the first byte of s that is
+// white space or a control character (at most ' ', or DEL), or -1. It
+// skips eight bytes at a time while none of them is one.
+func indexSpaceOrControl(s string) int {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	const del, below = 0x7F7F7F7F7F7F7F7F, 0x2121212121212121
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := load64(s, i)
+		x := w ^ del // a zero byte where s has DEL; (w-below)&^w has a high bit set when a byte is below '!'
+		if ((w-below)&^w|(x-lo)&^x)&hi != 0 {
+			break // the loop below finds which byte
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c <= ' ' || c == 0x7f {
+			return i
+		}
+	}
+	return -1
 }
 
 func isScheme(s string) bool {

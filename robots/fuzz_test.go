@@ -106,6 +106,34 @@ func FuzzCompile(f *testing.F) {
 	})
 }
 
+// FuzzDecideURL holds Decide, which walks a URL's path down the rule index
+// before cutting its fragment off or testing it for bytes to normalise
+// (rankURL), to the long way: the path found (pathOf), put in comparison
+// form (appendPath) and decided (decidePath). The whole Decision must be
+// the same under every profile.
+func FuzzDecideURL(f *testing.F) {
+	f.Add([]byte("User-agent: *\nDisallow: /a$\nAllow: /a%2fb\nDisallow: /*x*y\n"), "https://e.com/a#b")
+	f.Add([]byte("User-agent: *\nDisallow: /%7ea\nDisallow: /a*$\nAllow: /b$\n"), "http://e.com/~a?x#y")
+	f.Add([]byte("User-agent: *\nDisallow: /\nAllow: /robots\n"), "/robots%2Etxt")
+	f.Add([]byte("User-agent: *\nDisallow: /r\n"), "//e.com/robots.txt#x")
+	f.Add([]byte("User-agent: *\nDisallow: /a*b\nDisallow: /a/*.c$\nDisallow: /*%23\n"), "http://e.com/a/x.c#b")
+	f.Add([]byte("User-agent: *\nDisallow: /a%23b\nAllow: /a#\n"), "/a%23b")
+	f.Add([]byte("User-agent: *\nDisallow: /*$\nDisallow: /a/\n"), "http://e.com#x/a/")
+	defer func(n uint32) { minScan = n }(minScan)
+	f.Fuzz(func(t *testing.T, src []byte, url string) {
+		minScan = uint32(1 + 7*(len(src)%2))
+		file := grammar.Parse("fuzz.txt", src, grammar.Options{})
+		for _, p := range Profiles {
+			a := Compile(file, p).Agent("*")
+			raw, slash := pathOf(url)
+			want := a.decidePath(string(a.appendPath(nil, raw, slash)))
+			if got := a.Decide(url); got != want {
+				t.Fatalf("%s: Decide(%q) = %+v, want %+v (the path put in comparison form first)\n%q", p, url, got, want, src)
+			}
+		}
+	})
+}
+
 // refGoogle is a slow re-statement of Google's parser and matcher, written
 // from robots.cc and working on the file's bytes, not on package grammar's
 // lines: its line splitting (LF, CR, CRLF; a BOM or BOM prefix skipped at
@@ -427,11 +455,67 @@ func FuzzNeedsNormRFCPath(f *testing.F) {
 		if got := needsNormRFCPath(s); got != want {
 			t.Errorf("needsNormRFCPath(%q) = %v, want %v", s, got, want)
 		}
+		for n := range min(len(s), 10) + 1 {
+			if got, want := needsNormRFCPrefix(s, n), needsNormRFCPath(s[:n]); got != want {
+				t.Errorf("needsNormRFCPrefix(%q, %d) = %v, want %v", s, n, got, want)
+			}
+		}
 	})
 }
 
+// FuzzHasGoogleControl holds hasGoogleControl, which tests a word at a
+// time, to its definition.
+func FuzzHasGoogleControl(f *testing.F) {
+	for _, s := range []string{"", "a\x00", "Disallow: /a\vb", "Allow: /abcdefgh\f", "User-agent: *\t#x", "\x0a\x0d\x0b", "abcdefghijklmnop\x00q"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := strings.ContainsAny(s, "\x00\v\f")
+		if got := hasGoogleControl(s); got != want {
+			t.Errorf("hasGoogleControl(%q) = %v, want %v", s, got, want)
+		}
+	})
+}
+
+// FuzzCheckAbsURL holds checkAbsURL, which finds the scheme from the
+// first ':' and tests eight bytes at a time for white space, to its
+// definition: the first "://" after a scheme, a host before any '/', '?'
+// or '#', and the first byte at most ' ' or DEL.
+func FuzzCheckAbsURL(f *testing.F) {
+	for _, s := range []string{"", "https://example.com/sitemap.xml", "a:b://c", "://x", "http:///x", "http://?", "h://a b", "http://example.com/\x7f", "x1+.-://h", "1x://h", "http:/x", "http://h/abcdefghijklmno\tp"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		got, want := checkAbsURL(v), refCheckAbsURL(v)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("checkAbsURL(%q) = %v, want %v", v, got, want)
+		}
+	})
+}
+
+func refCheckAbsURL(v string) error {
+	if v == "" {
+		return fmt.Errorf("empty")
+	}
+	i := strings.Index(v, "://")
+	if i <= 0 || !isScheme(v[:i]) {
+		return fmt.Errorf("missing scheme")
+	}
+	rest := v[i+3:]
+	if j := strings.IndexAny(rest, "/?#"); j >= 0 {
+		rest = rest[:j]
+	}
+	if rest == "" {
+		return fmt.Errorf("missing host")
+	}
+	if k := strings.IndexFunc(v, func(r rune) bool { return r <= ' ' || r == 0x7f }); k >= 0 {
+		return fmt.Errorf("white space or control character at byte %d", k+1)
+	}
+	return nil
+}
+
 func FuzzPathOf(f *testing.F) {
-	for _, u := range []string{"", "/", "//", "http://a/b", "http://a", "//a/b?c#d", "a#b://c/d", "x:/y", "http:/a", "a://b?c", "?x", ";x", "http://a#b/c", "://", "a:/", ":/"} {
+	for _, u := range []string{"", "/", "//", "http://a/b", "http://a", "//a/b?c#d", "a#b://c/d", "x:/y", "http:/a", "a://b?c", "?x", ";x", "http://a#b/c", "://", "a:/", ":/", "https://a/b?c#d", "https://", "http://a", "https:///x", "http://#/a", "https:/a", "HTTPS://a/b", "https://a;b/c"} {
 		f.Add(u)
 	}
 	f.Fuzz(func(t *testing.T, url string) {

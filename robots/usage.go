@@ -116,17 +116,15 @@ func (pol *Policy) HasUsage() bool {
 }
 
 // usageLine reads a Content-Usage, Content-Signal or License line into g
-// (nil outside any group); it reports whether the line was one of them.
+// (nil outside any group): a line whose field f is one of them, of Kind
+// Extension, with a colon.
 // What is odd about a line is Lint's to say; Compile reports only a
 // License that is not an absolute URL.
-func (c *compiler) usageLine(g *Group, l *grammar.Line) bool {
-	if l.Kind != grammar.Extension || l.NoColon {
-		return false
-	}
-	switch {
-	case l.FieldIs("content-usage"):
+func (c *compiler) usageLine(g *Group, l *grammar.Line, f extField) {
+	switch f {
+	case fieldContentUsage:
 		if g == nil {
-			return true
+			return
 		}
 		r := ParseContentUsage(l.Value)
 		r.Line, r.Group = l, g
@@ -140,10 +138,10 @@ func (c *compiler) usageLine(g *Group, l *grammar.Line) bool {
 			r.match.prio = 0 // the shortest path: weaker than any line naming one
 		}
 		g.Usage = append(g.Usage, r)
-	case l.FieldIs("content-signal"):
+	case fieldContentSignal:
 		v, err := aipref.ParseSignals(l.Value)
 		if err != nil {
-			return true // lint says why
+			return // lint says why
 		}
 		s := &Signal{Signals: v, Line: l, Group: g}
 		if g == nil {
@@ -152,17 +150,14 @@ func (c *compiler) usageLine(g *Group, l *grammar.Line) bool {
 		} else {
 			g.Signals = append(g.Signals, s)
 		}
-	case l.FieldIs("license"):
+	case fieldLicense:
 		if err := checkAbsURL(l.Value); err != nil {
 			c.diag(l, grammar.Error, "license-url", fmt.Sprintf("License value %q is not an absolute URL: %v", l.Value, err))
-			return true
+			return
 		}
 		w := c.wide()
 		w.licenses = append(w.licenses, License{URL: l.Value, Line: l})
-	default:
-		return false
 	}
-	return true
 }
 
 // splitUsage splits a Content-Usage rule value as draft-ietf-aipref-attach-05

@@ -329,7 +329,8 @@ const contractDoc = "## The output contract\n\n" +
 	"   matrix cells included; never Yes/No.\n" +
 	"5. **The decision object** (check's lines, each entry of diff's `verdicts` and matrix's\n" +
 	"   `decisions`, the `results` of `serve`'s POST /v1/check, each line of `sitemaps --agent` and of\n" +
-	"   `serve`'s POST /v1/sitemaps with an agent; one Go type, internal/jsonview):\n\n" +
+	"   `serve`'s POST /v1/sitemaps with an agent, there less `agent`, said once in its first line,\n" +
+	"   `{\"header\": {\"site\", \"agent\", \"profile\"}}`; one Go type, internal/jsonview):\n\n" +
 	"   ```\n" +
 	"   {\"url\", \"agent\", \"profile\", \"allowed\": bool,\n" +
 	"    \"reason\": \"rule matched\" | \"no rule matched\" | \"no group applies\" | \"/robots.txt is always allowed\" | what the fetch status meant,\n" +

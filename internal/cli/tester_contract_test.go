@@ -1,10 +1,16 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
+	"html"
+	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -83,5 +89,119 @@ func TestTesterChromiumAuditFits(t *testing.T) {
 		if wrap == nil || (wrap[1] != "") != tt.overflow {
 			t.Errorf("at %s px the audit table's wrap is %q, want overflowing %v", tt.width, wrap, tt.overflow)
 		}
+	}
+}
+
+// exportProbe is a page on the tester's own origin that opens the tester
+// at the address in its query (a window of its own: serve forbids
+// framing), presses Export once the datasets are listed, keeps the
+// document the page would download (its anchor's click is caught, the
+// blob read back), and writes what it saw into its own DOM as JSON.
+const exportProbe = `<!doctype html><body><pre id="out"></pre><script>
+const out = document.getElementById("out");
+const w = window.open(new URLSearchParams(location.search).get("tester"), "tester");
+const finish = (v) => { out.textContent = JSON.stringify(v); };
+let polls = 0, pressed = false, caught = null;
+const poll = setInterval(async () => {
+  if (++polls > 400) { clearInterval(poll); finish({error: "the tester did not list the datasets or export"}); return; }
+  const d = w.document;
+  if (!pressed) {
+    if (!d || !d.querySelector("table.datasets")) return;
+    w.HTMLAnchorElement.prototype.click = function () { caught = {download: this.download, href: this.href}; };
+    d.getElementById("export").click();
+    pressed = true;
+    return;
+  }
+  const box = d.querySelector(".export-diags");
+  if (!box || !caught) return;
+  clearInterval(poll);
+  const doc = await (await fetch(caught.href)).text();
+  finish({heading: box.querySelector("h2").textContent, items: [...box.querySelectorAll("li")].map((li) => li.textContent),
+    empty: box.querySelector("p") ? box.querySelector("p").textContent : "", status: d.getElementById("status").textContent,
+    download: caught.download, doc});
+}, 50);
+</script>`
+
+// TestTesterChromiumExport presses the data.txt tab's Export in headless
+// Chromium and checks that it does what docs/tester.md promises: the
+// catalog document downloaded is the one "sitetxt datasets -o dcat"
+// writes for the same file, base and publisher, and the page lists, above
+// the datasets, the diagnostics the command prints on standard error (it
+// exits 1 for them), with their count; with the publisher given, the one
+// about it is gone.
+func TestTesterChromiumExport(t *testing.T) {
+	chrome := findChromium(t, "the browser test of the tester's Export")
+	const file, base = "../../testdata/datatxt/records.txt", "https://data.example.org/data.txt"
+	text, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := serve.New(serve.Config{Logger: slog.New(slog.DiscardHandler)}).Handler()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/export-probe" {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			io.WriteString(w, exportProbe)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	for _, publisher := range []string{"", "Example Statistics Office"} {
+		t.Run("publisher="+publisher, func(t *testing.T) {
+			args := []string{"datasets", "-o", "dcat", "--base", base}
+			q := url.Values{"tab": {"datatxt"}, "datatxt": {string(text)}, "base": {base}}
+			if publisher != "" {
+				args = append(args, "--publisher", publisher)
+				q.Set("publisher", publisher)
+			}
+			stdout, stderr, code := runCLI(t, "", append(args, file)...)
+			var cliDiags []string
+			for _, l := range strings.Split(strings.TrimSpace(stderr), "\n") {
+				if _, msg, ok := strings.Cut(l, ": error: "); ok {
+					cliDiags = append(cliDiags, msg)
+				}
+			}
+			if code != ExitFindings || len(cliDiags) == 0 {
+				t.Fatalf("sitetxt %s = exit %d, stderr %q; want 1 and errors (the test's file lacks what DCAT-AP requires)", strings.Join(args, " "), code, stderr)
+			}
+			probe := ts.URL + "/export-probe?" + url.Values{"tester": {ts.URL + "/?" + q.Encode()}}.Encode()
+			dom := chromiumDOM(t, chrome, t.TempDir(), probe, "--disable-popup-blocking")
+			var got struct {
+				Error, Heading, Empty, Status, Download, Doc string
+				Items                                        []string
+			}
+			i, j := strings.Index(dom, `<pre id="out">`), strings.Index(dom, "</pre>")
+			if i < 0 || j < i || json.Unmarshal([]byte(html.UnescapeString(dom[i+len(`<pre id="out">`):j])), &got) != nil || got.Error != "" {
+				t.Fatalf("the probe saw no export (%s):\n%.1500s", got.Error, dom)
+			}
+			noun := "errors"
+			if len(cliDiags) == 1 {
+				noun = "error"
+			}
+			if want := fmt.Sprintf("Export to dcat (%d %s)", len(cliDiags), noun); got.Heading != want {
+				t.Errorf("the page's export heading = %q, want %q (the command's errors)", got.Heading, want)
+			}
+			if len(got.Items) != len(cliDiags) {
+				t.Errorf("the page lists %d diagnostics %q, the command prints %d %q", len(got.Items), got.Items, len(cliDiags), cliDiags)
+			}
+			for k := range min(len(got.Items), len(cliDiags)) {
+				if !strings.HasPrefix(got.Items[k], "error ") || !strings.HasSuffix(got.Items[k], " "+cliDiags[k]) || strings.Contains(got.Items[k], "line 0") {
+					t.Errorf("the page's diagnostic %d = %q, want the command's %q (at its line, or \"the file\")", k+1, got.Items[k], cliDiags[k])
+				}
+			}
+			if !strings.HasPrefix(got.Status, "Exported dcat, but ") || got.Download != "dcat.json" {
+				t.Errorf("status %q, download %q; want the export said done with errors, as dcat.json", got.Status, got.Download)
+			}
+			var doc, want any
+			if err := json.Unmarshal([]byte(got.Doc), &doc); err != nil {
+				t.Fatalf("the downloaded document is not JSON: %v\n%.500s", err, got.Doc)
+			}
+			if err := json.Unmarshal([]byte(stdout), &want); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(doc, want) {
+				t.Errorf("the downloaded document differs from sitetxt datasets -o dcat's:\n got %.800s\nwant %.800s", got.Doc, stdout)
+			}
+		})
 	}
 }

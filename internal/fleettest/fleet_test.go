@@ -228,211 +228,253 @@ func TestFleetLoad(t *testing.T) {
 	nDecisions := envInt(t, "SITETXT_FLEET_DECISIONS", 1000000)
 	maxAge := envInt(t, "SITETXT_FLEET_MAXAGE", 3600) // seconds robots.txt may be cached
 	const batch, workers, nProcs = 100, 12, 3
-	nBatches := (nDecisions + batch - 1) / batch
-
 	bin := buildSitetxt(t)
 	rds := redistest.Start(t)
-	st := startSites(t, nSites, maxAge)
-	procs := startFleet(t, bin, rds, nProcs)
+	r := &fleetLoad{t: t, nSites: nSites, maxAge: maxAge, batch: batch, workers: workers,
+		nBatches: (nDecisions + batch - 1) / batch, rds: rds, st: startSites(t, nSites, maxAge),
+		procs:  startFleet(t, bin, rds, nProcs),
+		client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: workers, MaxConnsPerHost: 0}, Timeout: 60 * time.Second}}
+	r.latencies = make([]time.Duration, 0, r.nBatches)
+	r.run()
+	fig := r.figures()
+	t.Logf("fleet load test, %d CPUs:\n%s", runtime.NumCPU(), fig.report)
+	defer func() {
+		if t.Failed() && len(r.st.repeats) > 0 {
+			t.Logf("repeated robots.txt requests (first 20 of %d): %s", len(r.st.repeats), strings.Join(r.st.repeats[:min(20, len(r.st.repeats))], "; "))
+		}
+	}()
+	if path := os.Getenv("SITETXT_FLEET_REPORT"); path != "" {
+		os.WriteFile(path, []byte(fig.report), 0o644)
+	}
+	r.check(fig)
+}
 
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: workers, MaxConnsPerHost: 0}, Timeout: 60 * time.Second}
-	var (
-		next, done             atomic.Int64
-		wrong, failed, retried atomic.Int64
-		mu                     sync.Mutex
-		latencies              = make([]time.Duration, 0, nBatches)
-		firstWrong             string
-	)
-	ask := func(b int) {
-		agent, fleet := "OtherBot", false
-		if b%2 == 0 {
-			agent, fleet = "FleetBot", true
+// fleetLoad is one run of TestFleetLoad: batches of decisions asked of
+// the fleet by concurrent workers, while processes and Redis are killed
+// and restarted, and what came back.
+type fleetLoad struct {
+	t                                  *testing.T
+	nSites, maxAge, batch, workers     int
+	nBatches                           int
+	rds                                *redistest.Server
+	st                                 *sites
+	procs                              []*proc
+	client                             *http.Client
+	next, done, wrong, failed, retried atomic.Int64
+	redisAt                            atomic.Int64 // the batch at which Redis restarts
+	mu                                 sync.Mutex
+	latencies                          []time.Duration
+	firstWrong                         string
+	eventLog                           []string
+	elapsed                            time.Duration
+}
+
+// ask sends batch b to a live process (the next one when a process is
+// down or fails) and checks every decision against paths.
+func (r *fleetLoad) ask(b int) {
+	nProcs := len(r.procs)
+	agent, fleet := "OtherBot", false
+	if b%2 == 0 {
+		agent, fleet = "FleetBot", true
+	}
+	urls := make([]string, 0, r.batch)
+	want := make([]bool, 0, r.batch)
+	for i := range r.batch {
+		k := b*r.batch + i
+		p := paths[(k/r.nSites)%len(paths)]
+		urls = append(urls, r.st.url(k%r.nSites)+p.path)
+		if fleet {
+			want = append(want, p.fleet)
+		} else {
+			want = append(want, p.other)
 		}
-		urls := make([]string, 0, batch)
-		want := make([]bool, 0, batch)
-		for i := range batch {
-			k := b*batch + i
-			p := paths[(k/nSites)%len(paths)]
-			urls = append(urls, st.url(k%nSites)+p.path)
-			if fleet {
-				want = append(want, p.fleet)
-			} else {
-				want = append(want, p.other)
-			}
+	}
+	body, _ := json.Marshal(map[string]any{"agent": agent, "urls": urls})
+	for attempt := 0; attempt < 2*nProcs; attempt++ {
+		p := r.procs[(b+attempt)%nProcs]
+		if !p.alive.Load() {
+			continue
 		}
-		body, _ := json.Marshal(map[string]any{"agent": agent, "urls": urls})
-		for attempt := 0; attempt < 2*nProcs; attempt++ {
-			p := procs[(b+attempt)%nProcs]
-			if !p.alive.Load() {
-				continue
-			}
-			start := time.Now()
-			resp, err := client.Post("http://"+p.addr()+"/v1/check", "application/json", bytes.NewReader(body))
-			if err != nil {
-				retried.Add(1)
-				continue
-			}
-			var out struct{ Results []result }
-			err = json.NewDecoder(resp.Body).Decode(&out)
-			resp.Body.Close()
-			d := time.Since(start)
-			if err != nil || resp.StatusCode != 200 || len(out.Results) != len(urls) {
-				retried.Add(1)
-				continue
-			}
-			mu.Lock()
-			latencies = append(latencies, d)
-			mu.Unlock()
-			for i, r := range out.Results {
-				if r.URL != urls[i] || r.Allowed != want[i] || r.Fetch == nil || r.Fetch.Error != "" || r.CrawlDelay == nil && !fleet {
-					if wrong.Add(1) == 1 {
-						j, _ := json.Marshal(r)
-						mu.Lock()
-						firstWrong = fmt.Sprintf("%s as %s: got %s, want allowed %v", urls[i], agent, j, want[i])
-						mu.Unlock()
-					}
+		start := time.Now()
+		resp, err := r.client.Post("http://"+p.addr()+"/v1/check", "application/json", bytes.NewReader(body))
+		if err != nil {
+			r.retried.Add(1)
+			continue
+		}
+		var out struct{ Results []result }
+		err = json.NewDecoder(resp.Body).Decode(&out)
+		resp.Body.Close()
+		d := time.Since(start)
+		if err != nil || resp.StatusCode != 200 || len(out.Results) != len(urls) {
+			r.retried.Add(1)
+			continue
+		}
+		r.mu.Lock()
+		r.latencies = append(r.latencies, d)
+		r.mu.Unlock()
+		for i, res := range out.Results {
+			if res.URL != urls[i] || res.Allowed != want[i] || res.Fetch == nil || res.Fetch.Error != "" || res.CrawlDelay == nil && !fleet {
+				if r.wrong.Add(1) == 1 {
+					j, _ := json.Marshal(res)
+					r.mu.Lock()
+					r.firstWrong = fmt.Sprintf("%s as %s: got %s, want allowed %v", urls[i], agent, j, want[i])
+					r.mu.Unlock()
 				}
 			}
-			done.Add(int64(len(urls)))
-			return
 		}
-		failed.Add(1)
+		r.done.Add(int64(len(urls)))
+		return
 	}
+	r.failed.Add(1)
+}
 
-	var redisAt atomic.Int64
-	redisAt.Store(-1)
-	// The disturbances, at fractions of the run.
-	type event struct {
-		at   int
-		what string
-		do   func()
-	}
-	events := []event{
-		{nBatches / 4, "kill -9 serve process 2", func() { procs[1].kill() }},
+// fleetEvent is a disturbance, made at a batch of the run.
+type fleetEvent struct {
+	at   int
+	what string
+	do   func()
+}
+
+// run asks every batch, r.workers at a time; the worker that takes an
+// event's batch makes the event happen, while the others go on.
+func (r *fleetLoad) run() {
+	t, nBatches := r.t, r.nBatches
+	r.redisAt.Store(-1)
+	events := []fleetEvent{
+		{nBatches / 4, "kill -9 serve process 2", func() { r.procs[1].kill() }},
 		{nBatches / 2, "restart serve process 2", func() {
-			if err := procs[1].start(); err != nil {
+			if err := r.procs[1].start(); err != nil {
 				t.Error(err)
 			}
 			// Redis restarts empty, and a process asks it only about sites it
 			// has not seen (the others it has decided on in memory). So that
 			// every site is fetched once, process 2 sees every site before:
 			// it gets every third batch, and ten batches cover 1,000 sites.
-			redisAt.Store(int64(max(3*nBatches/4, int(next.Load())+3*(nSites+batch-1)/batch+2*workers)))
+			r.redisAt.Store(int64(max(3*nBatches/4, int(r.next.Load())+3*(r.nSites+r.batch-1)/r.batch+2*r.workers)))
 		}},
 	}
-	var eventLog []string
+	restartRedis := func() {
+		if err := r.rds.Restart(); err != nil {
+			t.Error(err)
+		}
+	}
 	start := time.Now()
-	// The worker that takes an event's batch makes the event happen, while
-	// the others go on.
-	at := map[int]event{}
+	at := map[int]fleetEvent{}
 	for _, e := range events {
 		at[e.at] = e
 	}
 	var wg sync.WaitGroup
-	for range workers {
+	for range r.workers {
 		wg.Go(func() {
 			for {
-				b := int(next.Add(1)) - 1
+				b := int(r.next.Add(1)) - 1
 				if b >= nBatches {
 					return
 				}
 				e, ok := at[b]
-				if int64(b) == redisAt.Load() {
-					e, ok = event{b, "restart Redis (kill -9, start empty)", func() {
-						if err := rds.Restart(); err != nil {
-							t.Error(err)
-						}
-					}}, true
+				if int64(b) == r.redisAt.Load() {
+					e, ok = fleetEvent{b, "restart Redis (kill -9, start empty)", restartRedis}, true
 				}
 				if ok {
 					t0 := time.Now()
 					e.do()
-					mu.Lock()
-					eventLog = append(eventLog, fmt.Sprintf("%s at %.1f s (batch %d of %d), took %.0f ms",
+					r.mu.Lock()
+					r.eventLog = append(r.eventLog, fmt.Sprintf("%s at %.1f s (batch %d of %d), took %.0f ms",
 						e.what, t0.Sub(start).Seconds(), b, nBatches, ms(time.Since(t0))))
-					mu.Unlock()
+					r.mu.Unlock()
 				}
-				ask(b)
+				r.ask(b)
 			}
 		})
 	}
 	wg.Wait()
-	elapsed := time.Since(start)
+	r.elapsed = time.Since(start)
+}
 
-	// Figures.
-	slices.Sort(latencies)
+// fleetFigures are what a run measured: the report's table, the robots.txt
+// requests per site (dist: how many sites made each count in keys), and
+// the counts the checks read.
+type fleetFigures struct {
+	report      string
+	keys        []int64
+	dist        []string
+	total       int64
+	periods     int64
+	redisErrors float64
+}
+
+// figures measures the run and writes its report.
+func (r *fleetLoad) figures() fleetFigures {
+	var f fleetFigures
+	slices.Sort(r.latencies)
 	pct := func(p float64) time.Duration {
-		if len(latencies) == 0 {
+		if len(r.latencies) == 0 {
 			return 0
 		}
-		return latencies[min(len(latencies)-1, int(p*float64(len(latencies))))]
+		return r.latencies[min(len(r.latencies)-1, int(p*float64(len(r.latencies))))]
 	}
-	var perSite = map[int64]int{}
-	var total int64
-	for i := range st.requests {
-		n := st.requests[i].Load()
+	perSite := map[int64]int{}
+	for i := range r.st.requests {
+		n := r.st.requests[i].Load()
 		perSite[n]++
-		total += n
+		f.total += n
 	}
 	var report strings.Builder
 	fmt.Fprintf(&report, "| figure | value |\n|---|---|\n")
-	fmt.Fprintf(&report, "| sites, decisions, batch size | %d, %d, %d URLs (%d concurrent clients) |\n", nSites, done.Load(), batch, workers)
-	fmt.Fprintf(&report, "| wall time; robots.txt max-age | %.1f s; %d s |\n", elapsed.Seconds(), maxAge)
-	fmt.Fprintf(&report, "| decisions per second | %.0f |\n", float64(done.Load())/elapsed.Seconds())
+	fmt.Fprintf(&report, "| sites, decisions, batch size | %d, %d, %d URLs (%d concurrent clients) |\n", r.nSites, r.done.Load(), r.batch, r.workers)
+	fmt.Fprintf(&report, "| wall time; robots.txt max-age | %.1f s; %d s |\n", r.elapsed.Seconds(), r.maxAge)
+	fmt.Fprintf(&report, "| decisions per second | %.0f |\n", float64(r.done.Load())/r.elapsed.Seconds())
 	fmt.Fprintf(&report, "| batch latency p50 / p99 / max | %.1f / %.1f / %.1f ms |\n", ms(pct(.5)), ms(pct(.99)), ms(pct(1)))
-	keys := make([]int64, 0, len(perSite))
 	for k := range perSite {
-		keys = append(keys, k)
+		f.keys = append(f.keys, k)
 	}
-	slices.Sort(keys)
-	var dist []string
-	for _, k := range keys {
-		dist = append(dist, fmt.Sprintf("%d sites: %d", perSite[k], k))
+	slices.Sort(f.keys)
+	for _, k := range f.keys {
+		f.dist = append(f.dist, fmt.Sprintf("%d sites: %d", perSite[k], k))
 	}
-	fmt.Fprintf(&report, "| robots.txt requests per site | %s (total %d) |\n", strings.Join(dist, ", "), total)
-	periods := int64(elapsed.Seconds())/int64(maxAge) + 1 // max-age periods begun during the run
-	fmt.Fprintf(&report, "| robots.txt requests per site per expiry | %.2f (%d max-age periods begun) |\n", float64(total)/float64(nSites)/float64(periods), periods)
-	fmt.Fprintf(&report, "| wrong or failed decisions | %d wrong, %d batches failed |\n", wrong.Load(), failed.Load())
-	fmt.Fprintf(&report, "| requests retried on another process | %d (sent to the killed process) |\n", retried.Load())
-	var redisErrors float64
-	for i, p := range procs {
-		redisErrors += p.metric("sitetxt_redis_errors_total")
+	fmt.Fprintf(&report, "| robots.txt requests per site | %s (total %d) |\n", strings.Join(f.dist, ", "), f.total)
+	f.periods = int64(r.elapsed.Seconds())/int64(r.maxAge) + 1 // max-age periods begun during the run
+	fmt.Fprintf(&report, "| robots.txt requests per site per expiry | %.2f (%d max-age periods begun) |\n", float64(f.total)/float64(r.nSites)/float64(f.periods), f.periods)
+	fmt.Fprintf(&report, "| wrong or failed decisions | %d wrong, %d batches failed |\n", r.wrong.Load(), r.failed.Load())
+	fmt.Fprintf(&report, "| requests retried on another process | %d (sent to the killed process) |\n", r.retried.Load())
+	for i, p := range r.procs {
+		f.redisErrors += p.metric("sitetxt_redis_errors_total")
 		peak, now := p.memory()
 		fmt.Fprintf(&report, "| process %d | peak RSS %.0f MiB, RSS at end %.0f MiB; fetched %.0f, lease waits %.0f, redis errors %.0f, fallbacks %.0f |\n",
 			i+1, peak, now, p.metric("sitetxt_fetches_total"), p.metric("sitetxt_lease_waits_total"),
 			p.metric("sitetxt_redis_errors_total"), p.metric("sitetxt_redis_fallbacks_total"))
 	}
-	for _, e := range eventLog {
+	for _, e := range r.eventLog {
 		fmt.Fprintf(&report, "| event | %s |\n", e)
 	}
-	t.Logf("fleet load test, %d CPUs:\n%s", runtime.NumCPU(), report.String())
-	defer func() {
-		if t.Failed() && len(st.repeats) > 0 {
-			t.Logf("repeated robots.txt requests (first 20 of %d): %s", len(st.repeats), strings.Join(st.repeats[:min(20, len(st.repeats))], "; "))
-		}
-	}()
-	if path := os.Getenv("SITETXT_FLEET_REPORT"); path != "" {
-		os.WriteFile(path, []byte(report.String()), 0o644)
-	}
+	f.report = report.String()
+	return f
+}
 
-	if wrong.Load() != 0 || failed.Load() != 0 {
-		t.Errorf("%d wrong decisions, %d failed batches; want none (first wrong: %s)", wrong.Load(), failed.Load(), firstWrong)
+// check fails the test when a decision was wrong or missing, when sites
+// were asked for robots.txt more than the fleet's sharing allows, or when
+// a process logged an error.
+func (r *fleetLoad) check(f fleetFigures) {
+	t, nProcs, nSites := r.t, int64(len(r.procs)), r.nSites
+	if r.wrong.Load() != 0 || r.failed.Load() != 0 {
+		t.Errorf("%d wrong decisions, %d failed batches; want none (first wrong: %s)", r.wrong.Load(), r.failed.Load(), r.firstWrong)
 	}
-	if done.Load() != int64(nBatches*batch) {
-		t.Errorf("decisions = %d, want %d", done.Load(), nBatches*batch)
+	if r.done.Load() != int64(r.nBatches*r.batch) {
+		t.Errorf("decisions = %d, want %d", r.done.Load(), r.nBatches*r.batch)
 	}
-	switch rounds := periods; {
-	case rounds == 1 && redisErrors == 0:
+	keys, dist := f.keys, strings.Join(f.dist, ", ")
+	switch rounds := f.periods; {
+	case rounds == 1 && f.redisErrors == 0:
 		if len(keys) != 1 || keys[0] != 1 {
-			t.Errorf("robots.txt requests per site: %s; want exactly 1 for every site (no expiry in the run)", strings.Join(dist, ", "))
+			t.Errorf("robots.txt requests per site: %s; want exactly 1 for every site (no expiry in the run)", dist)
 		}
 	case rounds == 1:
 		// A Redis command failed (a starved process missing its deadline):
 		// for 2 s that process fetched on its own, as designed.
-		t.Logf("note: %v Redis commands failed; robots.txt requests per site: %s", redisErrors, strings.Join(dist, ", "))
-		if keys[len(keys)-1] > nProcs || total > int64(nSites+nSites/2) {
+		t.Logf("note: %v Redis commands failed; robots.txt requests per site: %s", f.redisErrors, dist)
+		if keys[len(keys)-1] > nProcs || f.total > int64(nSites+nSites/2) {
 			t.Errorf("robots.txt requests per site: %s; want at most %d, and at most %d in all (processes that never shared would make %d)",
-				strings.Join(dist, ", "), nProcs, nSites+nSites/2, nProcs*nSites)
+				dist, nProcs, nSites+nSites/2, nProcs*int64(nSites))
 		}
 	case keys[len(keys)-1] > rounds+nProcs:
 		// Each site is fetched about every maxAge seconds: at most rounds
@@ -440,9 +482,9 @@ func TestFleetLoad(t *testing.T) {
 		// every process may fetch once on its own. Processes fetching on
 		// their own all along would make nProcs requests per round.
 		t.Errorf("robots.txt requests per site: %s; want at most %d (one per expiry, %d periods, and %d while Redis restarts)",
-			strings.Join(dist, ", "), rounds+nProcs, rounds, nProcs)
+			dist, rounds+nProcs, rounds, nProcs)
 	}
-	for i, p := range procs {
+	for i, p := range r.procs {
 		if strings.Contains(p.log(), `"level":"ERROR"`) {
 			t.Errorf("process %d logged errors:\n%s", i+1, p.log())
 		}

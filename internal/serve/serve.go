@@ -21,7 +21,7 @@
 //	                -> {"results": [decision, ...]}
 //	GET  /healthz   -> {"status": "ok", "redis": "up"|"down"|"none"}
 //	GET  /metrics   -> Prometheus text format
-//	POST /v1/sitemaps {"site": URL, "agent": ...} -> JSON Lines (sitemaps.go)
+//	POST /v1/sitemaps {"site": URL, "agent": ...} -> JSON Lines: a header, the URLs, a summary (sitemaps.go)
 //	POST /v1/acquire  {"url": URL, "agent": "ExampleBot"} -> the decision, and when allowed
 //	                  "wait_ms" (0: fetch now) for the slot reserved for the caller (pace.go)
 //	POST /v1/report   {"url": URL, "status": 429, "retry_after": "120"} -> {"site", "pause_ms", "cause"}

@@ -43,16 +43,34 @@ type sitemapsRequest struct {
 	MaxURLs int `json:"max_urls"`
 }
 
+// sitemapsHeader is the first line of the answer: the question, said
+// once, as it was read: the site (a host name read as https, input.Site),
+// the agent (null without one) and the profile deciding the URLs.
+type sitemapsHeader struct {
+	Header struct {
+		Site    string  `json:"site"`
+		Agent   *string `json:"agent"`
+		Profile string  `json:"profile"`
+	} `json:"header"`
+}
+
 // sitemapLine is one line of the answer: a URL (sitetxt sitemaps -o json),
-// with the decision of POST /v1/check when an agent was given.
+// with the decision of POST /v1/check when an agent was given, less its
+// "agent": the header says it once, not on every line (an agent may be
+// MaxAgent bytes, a sitemap SitemapMaxURLs lines).
 type sitemapLine struct {
 	jsonview.SitemapURL
 	*sitemapDecision
 }
 
 // sitemapDecision holds the decision one level below the URL, so that the
-// URL's "url" is the one that shows (jsonview.SitemapURL).
-type sitemapDecision struct{ Result }
+// URL's "url" is the one that shows (jsonview.SitemapURL). Its own
+// "agent", always nil, hides the decision's (encoding/json writes the
+// least nested of two fields of one name, and omits a nil one).
+type sitemapDecision struct {
+	Result
+	Agent *struct{} `json:"agent,omitempty"`
+}
 
 // sitemapsSummary is the last line of the answer.
 type sitemapsSummary struct {
@@ -77,8 +95,9 @@ type sitemapFileJSON struct {
 	Error    string `json:"error"`
 }
 
-// sitemaps answers POST /v1/sitemaps: the URLs a site's sitemaps list, as
-// JSON Lines written as they are found, then a summary line. The fetches
+// sitemaps answers POST /v1/sitemaps: a header line (the site, agent and
+// profile), the URLs a site's sitemaps list, as JSON Lines written as
+// they are found, then a summary line. The fetches
 // go through the guarded client (no private addresses unless
 // AllowPrivate), within the process-wide fetch cap, and the robots.txt
 // cache the decisions use; the gate has charged the request sitemapCost.
@@ -105,6 +124,14 @@ func (s *Server) sitemaps(ctx context.Context, w http.ResponseWriter, req *sitem
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
+	var head sitemapsHeader
+	head.Header.Site, head.Header.Profile = site, prof.String()
+	if req.Agent != "" {
+		head.Header.Agent = &req.Agent
+	}
+	if err := enc.Encode(head); err != nil {
+		return nil // the client went away
+	}
 	flusher, _ := w.(http.Flusher)
 	var sum sitemapsSummary
 	disallowed := 0
@@ -120,7 +147,7 @@ func (s *Server) sitemaps(ctx context.Context, w http.ResponseWriter, req *sitem
 		line := sitemapLine{SitemapURL: jsonview.SitemapURLOf(found)}
 		if req.Agent != "" {
 			a, err := c.Check(ctx, req.Agent, found.URL)
-			line.sitemapDecision = &sitemapDecision{s.decisionOf(found.URL, req.Agent, prof, a, err)}
+			line.sitemapDecision = &sitemapDecision{Result: s.decisionOf(found.URL, req.Agent, prof, a, err)}
 			if !line.Allowed {
 				disallowed++
 			}

@@ -13,9 +13,11 @@ import (
 	"github.com/sitetxt/sitetxt/internal/sitetest"
 )
 
-// TestSitemaps: POST /v1/sitemaps answers a site's sitemap URLs as JSON
-// Lines, each with its decision when an agent is given, then a summary;
-// without AllowPrivate the loopback site is refused, as for /v1/check.
+// TestSitemaps: POST /v1/sitemaps answers a header line saying the site,
+// agent and profile once, then a site's sitemap URLs as JSON Lines, each
+// with its decision (less the agent) when an agent is given, then a
+// summary; without AllowPrivate the loopback site is refused, as for
+// /v1/check.
 func TestSitemaps(t *testing.T) {
 	files := map[string]string{
 		"/robots.txt":  "User-agent: TestBot\nDisallow: /private/\nSitemap: $SITE/index.xml\n",
@@ -39,30 +41,41 @@ func TestSitemaps(t *testing.T) {
 	}
 	h := New(Config{AllowPrivate: true, Logger: quiet()}).Handler()
 	code, lines := ask(h, `{"site": "`+site.URL+`/", "agent": "TestBot"}`)
-	if code != 200 || len(lines) != 3 {
+	if code != 200 || len(lines) != 4 {
 		t.Fatalf("status %d, %d lines: %v", code, len(lines), lines)
 	}
-	if l := lines[0]; l["url"] != site.URL+"/a" || l["priority"] != 0.4 || l["allowed"] != true || l["sitemap"] != site.URL+"/pages.xml" {
-		t.Errorf("first line %v", l)
+	if hd, _ := lines[0]["header"].(map[string]any); hd["site"] != site.URL+"/" || hd["agent"] != "TestBot" || hd["profile"] != "rfc9309" {
+		t.Errorf("header line %v, want the site, agent TestBot and profile rfc9309", lines[0])
 	}
-	if l := lines[1]; l["url"] != site.URL+"/private/b" || l["allowed"] != false || l["rule"].(map[string]any)["pattern"] != "/private/" {
-		t.Errorf("second line %v", l)
+	if l := lines[1]; l["url"] != site.URL+"/a" || l["priority"] != 0.4 || l["allowed"] != true || l["sitemap"] != site.URL+"/pages.xml" {
+		t.Errorf("first URL line %v", l)
 	}
-	sum := lines[2]["summary"].(map[string]any)
+	if l := lines[2]; l["url"] != site.URL+"/private/b" || l["allowed"] != false || l["rule"].(map[string]any)["pattern"] != "/private/" {
+		t.Errorf("second URL line %v", l)
+	}
+	for _, l := range lines[1:3] {
+		if _, ok := l["agent"]; ok || l["profile"] != "rfc9309" {
+			t.Errorf("URL line %v: want no \"agent\" (the header says it), its profile", l)
+		}
+	}
+	sum := lines[3]["summary"].(map[string]any)
 	if sum["urls"] != 2.0 || sum["disallowed"] != 1.0 || len(sum["files"].([]any)) != 2 || sum["error"] != "" {
 		t.Errorf("summary %v", sum)
 	}
 
 	code, lines = ask(h, `{"site": "`+site.URL+`/index.xml", "max_urls": 1}`)
-	if sum := lines[len(lines)-1]["summary"].(map[string]any); code != 200 || len(lines) != 2 || !strings.Contains(sum["stopped"].(string), "max_urls") {
-		t.Errorf("max_urls 1: %d, %v", code, lines)
+	if sum := lines[len(lines)-1]["summary"].(map[string]any); code != 200 || len(lines) != 3 || !strings.Contains(sum["stopped"].(string), "max_urls") {
+		t.Fatalf("max_urls 1: %d, %v", code, lines)
 	}
-	if _, ok := lines[0]["allowed"]; ok {
-		t.Errorf("without an agent a line has no decision: %v", lines[0])
+	if hd, _ := lines[0]["header"].(map[string]any); hd == nil || hd["agent"] != nil {
+		t.Errorf("without an agent the header's agent is null: %v", lines[0])
+	}
+	if _, ok := lines[1]["allowed"]; ok {
+		t.Errorf("without an agent a line has no decision: %v", lines[1])
 	}
 
 	code, lines = ask(New(Config{Logger: quiet()}).Handler(), `{"site": "`+site.URL+`/"}`)
-	if sum := lines[0]["summary"].(map[string]any); code != 200 || len(lines) != 1 || sum["error"] != notPublic {
+	if sum := lines[len(lines)-1]["summary"].(map[string]any); code != 200 || len(lines) != 2 || sum["error"] != notPublic {
 		t.Errorf("a private address: %d, %v", code, lines)
 	}
 	for _, body := range []string{`{}`, `{"site": "ftp://x/"}`, `{"site": "https://x/", "extra": 1}`, `{"site": "https://x/", "profile": "bogus"}`} {

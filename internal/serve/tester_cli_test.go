@@ -17,16 +17,15 @@ import (
 	"github.com/sitetxt/sitetxt/internal/serve"
 )
 
-// runCLI runs sitetxt with args in memory and returns its standard output.
+// runCLI runs sitetxt with args in memory (runCLICode) and returns its
+// standard output; an exit status past findings fails the test.
 func runCLI(t *testing.T, args ...string) string {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	ios := &cli.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut,
-		Getenv: func(string) string { return "" }, IsTerminal: func(io.Writer) bool { return false }}
-	if code := cli.Run(ios, args); code > cli.ExitFindings {
-		t.Fatalf("sitetxt %s: exit %d: %s", strings.Join(args, " "), code, errOut.String())
+	out, errOut, code := runCLICode(args...)
+	if code > cli.ExitFindings {
+		t.Fatalf("sitetxt %s: exit %d: %s", strings.Join(args, " "), code, errOut)
 	}
-	return out.String()
+	return out
 }
 
 // jsonLines reads JSON Lines as generic values, one per line.

@@ -262,6 +262,13 @@ function count(n, word) {
     return el("p", "muted", s);
   }
 
+  // where is a diagnostic's place: a link to its line, or "the file" for
+  // one about the whole file (line 0, as the command line prints it
+  // without a position).
+  function where(d) {
+    return d.line ? lineLink(d.line, "line " + d.line + ":" + d.column) : el("span", "muted", "the file");
+  }
+
   function diagnosticsList(ds, marks) {
     const box = el("div", "", el("h2", "", "Diagnostics (" + ds.length + ")"));
     if (ds.length === 0) {
@@ -272,7 +279,7 @@ function count(n, word) {
     for (const d of ds) {
       mark(marks, d.line, "diag-" + d.severity);
       ul.appendChild(el("li", "diag", el("span", "sev " + d.severity, d.severity), " ",
-        lineLink(d.line, "line " + d.line + ":" + d.column), " ", d.message, " ", el("span", "muted", "[" + d.code + "]")));
+        where(d), " ", d.message, " ", el("span", "muted", "[" + d.code + "]")));
     }
     box.appendChild(ul);
     return box;
@@ -474,7 +481,7 @@ function count(n, word) {
     const errors = Number(r.headers.get("Sitetxt-Errors") || "0");
     const box = el("div", "export-diags", el("h2", "", "Export to " + $("format").value + " (" + count(errors, "error") + ")"));
     const ul = el("ul", "diags");
-    for (const d of ds) ul.appendChild(el("li", "diag", el("span", "sev " + d.severity, d.severity), " ", lineLink(d.line, "line " + d.line + ":" + d.column), " ", d.message));
+    for (const d of ds) ul.appendChild(el("li", "diag", el("span", "sev " + d.severity, d.severity), " ", where(d), " ", d.message));
     if (ds.length === 0) box.appendChild(el("p", "muted", "Nothing missing: the catalog has every field its format requires."));
     else box.appendChild(ul);
     const old = document.querySelector(".export-diags");
