@@ -106,6 +106,34 @@ func FuzzCompile(f *testing.F) {
 	})
 }
 
+// FuzzDecideURL holds Decide, which walks a URL's path down the rule index
+// before cutting its fragment off or testing it for bytes to normalise
+// (rankURL), to the long way: the path found (pathOf), put in comparison
+// form (appendPath) and decided (decidePath). The whole Decision must be
+// the same under every profile.
+func FuzzDecideURL(f *testing.F) {
+	f.Add([]byte("User-agent: *\nDisallow: /a$\nAllow: /a%2fb\nDisallow: /*x*y\n"), "https://e.com/a#b")
+	f.Add([]byte("User-agent: *\nDisallow: /%7ea\nDisallow: /a*$\nAllow: /b$\n"), "http://e.com/~a?x#y")
+	f.Add([]byte("User-agent: *\nDisallow: /\nAllow: /robots\n"), "/robots%2Etxt")
+	f.Add([]byte("User-agent: *\nDisallow: /r\n"), "//e.com/robots.txt#x")
+	f.Add([]byte("User-agent: *\nDisallow: /a*b\nDisallow: /a/*.c$\nDisallow: /*%23\n"), "http://e.com/a/x.c#b")
+	f.Add([]byte("User-agent: *\nDisallow: /a%23b\nAllow: /a#\n"), "/a%23b")
+	f.Add([]byte("User-agent: *\nDisallow: /*$\nDisallow: /a/\n"), "http://e.com#x/a/")
+	defer func(n uint32) { minScan = n }(minScan)
+	f.Fuzz(func(t *testing.T, src []byte, url string) {
+		minScan = uint32(1 + 7*(len(src)%2))
+		file := grammar.Parse("fuzz.txt", src, grammar.Options{})
+		for _, p := range Profiles {
+			a := Compile(file, p).Agent("*")
+			raw, slash := pathOf(url)
+			want := a.decidePath(string(a.appendPath(nil, raw, slash)))
+			if got := a.Decide(url); got != want {
+				t.Fatalf("%s: Decide(%q) = %+v, want %+v (the path put in comparison form first)\n%q", p, url, got, want, src)
+			}
+		}
+	})
+}
+
 // refGoogle is a slow re-statement of Google's parser and matcher, written
 // from robots.cc and working on the file's bytes, not on package grammar's
 // lines: its line splitting (LF, CR, CRLF; a BOM or BOM prefix skipped at
@@ -427,6 +455,11 @@ func FuzzNeedsNormRFCPath(f *testing.F) {
 		if got := needsNormRFCPath(s); got != want {
 			t.Errorf("needsNormRFCPath(%q) = %v, want %v", s, got, want)
 		}
+		for n := range min(len(s), 10) + 1 {
+			if got, want := needsNormRFCPrefix(s, n), needsNormRFCPath(s[:n]); got != want {
+				t.Errorf("needsNormRFCPrefix(%q, %d) = %v, want %v", s, n, got, want)
+			}
+		}
 	})
 }
 
@@ -482,7 +515,7 @@ func refCheckAbsURL(v string) error {
 }
 
 func FuzzPathOf(f *testing.F) {
-	for _, u := range []string{"", "/", "//", "http://a/b", "http://a", "//a/b?c#d", "a#b://c/d", "x:/y", "http:/a", "a://b?c", "?x", ";x", "http://a#b/c", "://", "a:/", ":/"} {
+	for _, u := range []string{"", "/", "//", "http://a/b", "http://a", "//a/b?c#d", "a#b://c/d", "x:/y", "http:/a", "a://b?c", "?x", ";x", "http://a#b/c", "://", "a:/", ":/", "https://a/b?c#d", "https://", "http://a", "https:///x", "http://#/a", "https:/a", "HTTPS://a/b", "https://a;b/c"} {
 		f.Add(u)
 	}
 	f.Fuzz(func(t *testing.T, url string) {

@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"math"
 	"slices"
 	"strings"
 )
@@ -37,6 +38,14 @@ type ruleIndex struct {
 	wild  []wildRule // wildcard rules, node by node, in rank order
 	spans []wildSpan // the nodes' runs of wild; spans[0] is unused
 	scans []*keyScan // the key scans of nodes with many wildcard rules
+	// frag is set when no rule holds a '#', so that a walk may stop at a
+	// URL's fragment without cutting it off first (a pattern holds one
+	// only from a %23 the drafts decode).
+	frag bool
+	// skip is the root's one child when the root holds no rule and that
+	// child's edge is one byte (the '/' every pattern starts with), else 0:
+	// a walk starts there.
+	skip uint32
 }
 
 // wildRule is a wildcard rule as its node tries it: what its pattern
@@ -50,6 +59,11 @@ type wildRule struct {
 	split    int32  // the index of tail's last '*', or -1
 	rank     uint32
 	anchored bool
+	// count is, for an unanchored rule of two or more segments that are
+	// all one byte, the same ("/*/*/*/"), how many: it matches a path
+	// holding that byte so many times (one count, not a search a
+	// segment). 0 for the others.
+	count uint8
 }
 
 // mid returns the rule's middle segments ("a*b"), or "".
@@ -78,30 +92,60 @@ type wildSpan struct {
 	scan   uint32 // with many of them: 1 + their keyScan's index in scans, else 0
 }
 
+// maxSpans is how many nodes with wildcard rules a walk keeps to try
+// after it; the wildcard rules of nodes deeper still are tried during it.
+const maxSpans = 8
+
+// walked is what a walk down the trie found: the best plain or anchored
+// rank on the path's way, the nodes with wildcard rules passed (and how
+// deep in the path each is), and how much of the path it read.
+type walked struct {
+	best  uint32
+	n     int // spans[:n]
+	read  int // the walk's outcome depends on path[:read] only
+	over  bool
+	spans [maxSpans]struct{ sp, d uint32 }
+}
+
 // lookup returns the rank of the first rule in decision order that
 // matches path, or noRule. The walk down the trie gathers the best plain
 // and anchored rank first; the wildcard rules of the nodes passed are
 // tried after it, so that only those ranking above it are.
 func (ix *ruleIndex) lookup(path string) uint32 {
+	var w walked
+	ix.walk(path, false, &w)
+	return ix.wilds(&w, path)
+}
+
+// walk walks path down the trie into w. When frag is set, path is what
+// follows the path's start in a URL, its fragment not cut off: a '#' ends
+// the path (no edge holds one: see ruleIndex.frag), and the wildcard rules
+// of nodes past maxSpans are not tried but w.over set.
+func (ix *ruleIndex) walk(path string, frag bool, w *walked) {
 	best := noRule
-	var spans [8]struct{ sp, d uint32 }
 	n := 0
 	nd := &ix.nodes[0]
 	d := 0
+	if ix.skip != 0 && len(path) > 0 && path[0] == ix.first[ix.skip] {
+		nd, d = &ix.nodes[ix.skip], 1
+	}
 	for {
 		best = min(best, nd.plain)
-		if d == len(path) {
+		if d == len(path) || frag && path[d] == '#' {
 			best = min(best, nd.anch)
 		}
 		if nd.wilds != 0 {
-			if n < len(spans) {
-				spans[n].sp, spans[n].d = nd.wilds, uint32(d)
+			if n < len(w.spans) {
+				w.spans[n].sp, w.spans[n].d = nd.wilds, uint32(d)
 				n++
+			} else if frag {
+				w.over = true
 			} else {
 				best = ix.firstWild(&ix.spans[nd.wilds], path[d:], best)
 			}
 		}
 		if d == len(path) || nd.nkids == 0 {
+			w.read = d
 			break
 		}
 		// The child whose edge starts with path[d] (written out here: the
@@ -118,6 +162,7 @@ func (ix *ruleIndex) lookup(path string) uint32 {
 			k = findByte(ix.first, lo, hi, c)
 		}
 		if k < 0 {
+			w.read = d + 1
 			break
 		}
 		nd = &ix.nodes[k]
@@ -125,19 +170,40 @@ func (ix *ruleIndex) lookup(path string) uint32 {
 		// as one word (label has eight bytes after its last edge).
 		if e := int(nd.n); e > 1 {
 			if len(path)-d < e {
+				w.read = len(path)
 				break
 			}
 			if e <= 8 && len(path)-d >= 8 {
 				if (load64(path, d)^load64(ix.label, int(nd.off)))<<(64-8*e) != 0 {
+					w.read = d + e
 					break
 				}
 			} else if path[d:d+e] != ix.label[nd.off:nd.off+nd.n] {
+				w.read = d + e
 				break
 			}
 		}
 		d += int(nd.n)
 	}
-	for _, s := range spans[:n] {
+	w.best, w.n = best, n
+}
+
+// needWild reports whether a wildcard rule of the nodes a walk passed
+// ranks above the best rank it found: whether wilds has rules to try.
+func (ix *ruleIndex) needWild(w *walked) bool {
+	for _, s := range w.spans[:w.n] {
+		if ix.wild[ix.spans[s.sp].w0].rank < w.best {
+			return true
+		}
+	}
+	return false
+}
+
+// wilds returns the lowest rank of the walk's best and the wildcard
+// rules of the nodes it passed that match path.
+func (ix *ruleIndex) wilds(w *walked, path string) uint32 {
+	best := w.best
+	for _, s := range w.spans[:w.n] {
 		best = ix.firstWild(&ix.spans[s.sp], path[s.d:], best)
 	}
 	return best
@@ -267,7 +333,18 @@ func buildIndex(rules []*Rule) *ruleIndex {
 		label.WriteString(lab)
 	}
 	label.WriteString("\x00\x00\x00\x00\x00\x00\x00\x00") // for lookup's word compare
-	return &ruleIndex{nodes: b.nodes, first: b.first, label: label.String(), wild: b.wild, spans: b.spans, scans: b.scans}
+	frag := true
+	for _, r := range rules {
+		if strings.IndexByte(r.lit, '#') >= 0 {
+			frag = false
+			break
+		}
+	}
+	ix := &ruleIndex{nodes: b.nodes, first: b.first, label: label.String(), wild: b.wild, spans: b.spans, scans: b.scans, frag: frag}
+	if r := &ix.nodes[0]; r.plain == noRule && r.anch == noRule && r.wilds == 0 && r.nkids == 1 && ix.nodes[r.child].n == 1 {
+		ix.skip = r.child
+	}
+	return ix
 }
 
 type indexBuilder struct {
@@ -371,12 +448,25 @@ func (b *indexBuilder) wildRule(e *entry) wildRule {
 		w.tail = strings.TrimSuffix(w.tail, "*")
 	}
 	w.split = int32(strings.LastIndexByte(w.tail, '*'))
+	if !w.anchored && w.split >= 0 {
+		n, same := 0, true
+		w.eachSegment(func(s0, s1 int) {
+			n++
+			same = same && s1-s0 == 1 && w.tail[s0] == w.tail[0]
+		})
+		if same && n <= math.MaxUint8 {
+			w.count = uint8(n)
+		}
+	}
 	return w
 }
 
 // match reports whether rest, the path after the rule's literal prefix,
 // matches the rest of the rule.
 func (w *wildRule) match(rest string) bool {
+	if w.count != 0 {
+		return strings.Count(rest, w.tail[:1]) >= int(w.count)
+	}
 	last := w.last()
 	if w.anchored {
 		if !strings.HasSuffix(rest, last) {

@@ -44,29 +44,109 @@ const pathBufSize = 2048
 // match costs O((len(path) + len(pattern)) * 64) at worst and
 // O(len(path) + len(pattern)) in practice: see BenchmarkAdversarial.
 func (a *Agent) Decide(url string) Decision {
+	// The rank is found first and the Decision built once, here: a
+	// Decision returned through several calls is copied through the
+	// stack at each.
+	return a.decision(a.rank(url))
+}
+
+// rank returns the rank of the rule that decides url, noRule when none
+// does, or rankRobotsTxt.
+func (a *Agent) rank(url string) uint32 {
+	if k, ok := a.rankURL(url); ok {
+		return k
+	}
 	raw, slash := pathOf(url)
 	if !slash {
 		switch a.percent {
 		case percentRFC:
 			if !needsNormRFCPath(raw) {
-				return a.decidePath(raw)
+				return a.rankPath(raw)
 			}
 		case percentDraft:
 			if strings.IndexByte(raw, '%') < 0 {
-				return a.decidePath(raw)
+				return a.rankPath(raw)
 			}
 		default:
-			return a.decidePath(raw)
+			return a.rankPath(raw)
 		}
 	}
-	return a.decideRewritten(raw, slash)
+	return a.rankRewritten(raw, slash)
 }
 
-// decideRewritten normalises the path into a stack buffer (kept out of
-// Decide so the common case does not pay for clearing it).
-func (a *Agent) decideRewritten(raw string, slash bool) Decision {
+// rankURL decides the common case without finding the path's end or
+// testing all of it for bytes to normalise first: a URL whose path starts
+// with '/', under a profile whose patterns hold no '#' (see
+// ruleIndex.frag). The walk down the rule index stops at a '#' by itself,
+// and its outcome depends only on the bytes it read: when none of them
+// is one that normalising would change, the path in comparison form
+// starts with the same bytes. Only when wildcard rules are to be tried is
+// the fragment cut off and the rest of the path tested. ok is false when
+// rank must take the long way.
+func (a *Agent) rankURL(url string) (k uint32, ok bool) {
+	if a.percent == percentDraft {
+		return 0, false
+	}
+	ps := pathStart(url)
+	if ps < 0 || url[ps] != '/' {
+		return 0, false
+	}
+	raw := url[ps:]
+	if a.robotsTxt && len(raw) >= len("/robots.txt") && (raw[1] == 'r' || raw[1] == '%') {
+		return 0, false // it may be /robots.txt
+	}
+	if len(a.rules) == 0 {
+		return noRule, true
+	}
+	ix := a.ix.Load()
+	if ix == nil {
+		ix = a.index()
+	}
+	if !ix.frag {
+		return 0, false
+	}
+	var w walked
+	ix.walk(raw, true, &w)
+	rfc := a.percent == percentRFC
+	if w.over || rfc && needsNormRFCPrefix(raw, w.read) {
+		return 0, false
+	}
+	if !ix.needWild(&w) {
+		return w.best, true
+	}
+	path := raw
+	if h := strings.IndexByte(raw, '#'); h >= 0 {
+		path = raw[:h]
+	}
+	if rfc && needsNormRFCPath(path) {
+		return 0, false
+	}
+	return ix.wilds(&w, path), true
+}
+
+// rankRobotsTxt is the rank of /robots.txt, which is always allowed.
+const rankRobotsTxt = noRule - 1
+
+// decision returns the Decision of rank k (from rankPath).
+func (a *Agent) decision(k uint32) Decision {
+	if k < rankRobotsTxt {
+		r := a.rules[k]
+		return Decision{Allowed: r.Allow, Rule: r, Group: r.Group, Global: a.global, Reason: ReasonRule}
+	}
+	if k == rankRobotsTxt {
+		return Decision{Allowed: true, Reason: ReasonRobotsTxt}
+	}
+	if len(a.groups) == 0 {
+		return Decision{Allowed: true, Reason: ReasonNoGroup}
+	}
+	return Decision{Allowed: true, Group: a.groups[0], Global: a.global, Reason: ReasonNoRule}
+}
+
+// rankRewritten normalises the path into a stack buffer (kept out of
+// rank so the common case does not pay for clearing it).
+func (a *Agent) rankRewritten(raw string, slash bool) uint32 {
 	var buf [pathBufSize]byte
-	return a.decidePath(bytesString(a.appendPath(buf[:0], raw, slash)))
+	return a.rankPath(bytesString(a.appendPath(buf[:0], raw, slash)))
 }
 
 // appendPath appends a URL's raw path (from pathOf) to dst in the
@@ -85,20 +165,22 @@ func (a *Agent) appendPath(dst []byte, raw string, slash bool) []byte {
 }
 
 // decidePath decides a path in the profile's comparison form.
-func (a *Agent) decidePath(path string) Decision {
+func (a *Agent) decidePath(path string) Decision { return a.decision(a.rankPath(path)) }
+
+// rankPath returns the rank of the rule that decides a path in the
+// profile's comparison form, noRule or rankRobotsTxt.
+func (a *Agent) rankPath(path string) uint32 {
 	if a.robotsTxt && path == "/robots.txt" {
-		return Decision{Allowed: true, Reason: ReasonRobotsTxt}
+		return rankRobotsTxt
 	}
-	if len(a.rules) > 0 {
-		if k := a.index().lookup(path); k != noRule {
-			r := a.rules[k]
-			return Decision{Allowed: r.Allow, Rule: r, Group: r.Group, Global: a.global, Reason: ReasonRule}
-		}
+	if len(a.rules) == 0 {
+		return noRule
 	}
-	if len(a.groups) == 0 {
-		return Decision{Allowed: true, Reason: ReasonNoGroup}
+	ix := a.ix.Load()
+	if ix == nil {
+		ix = a.index()
 	}
-	return Decision{Allowed: true, Group: a.groups[0], Global: a.global, Reason: ReasonNoRule}
+	return ix.lookup(path)
 }
 
 // index returns the agent's rule index, building it on first use: most

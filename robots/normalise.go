@@ -13,50 +13,71 @@ import (
 // found starts with '?' or ';', slash is set: the caller must put a '/'
 // before it. Nothing is allocated.
 func pathOf(url string) (path string, slash bool) {
-	start := 0
-	if len(url) >= 2 && url[0] == '/' && url[1] == '/' {
-		start = 2
-	}
-	// "://" ends a scheme only before any '/', '?' or ';': only when the
-	// first of them is the first '/' of "://".
-	ps := indexAny3(url, start)
-	if ps > start && url[ps] == '/' && url[ps-1] == ':' && ps+1 < len(url) && url[ps+1] == '/' {
-		ps = indexAny3(url, ps+2)
-	}
+	ps := pathStart(url)
 	if ps < 0 {
 		return "/", false
 	}
-	end := len(url)
-	if h := strings.IndexByte(url[start:], '#'); h >= 0 {
-		h += start
-		if h < ps {
-			return "/", false
-		}
-		end = h
+	path = url[ps:]
+	if h := strings.IndexByte(path, '#'); h >= 0 {
+		path = path[:h]
 	}
-	if url[ps] != '/' {
-		return url[ps:end], true
-	}
-	return url[ps:end], false
+	return path, url[ps] != '/'
 }
 
-// indexAny3 returns the index of the first '/', '?' or ';' at or after
-// from, or -1. It skips eight bytes at a time while none of them is one.
-func indexAny3(s string, from int) int {
+// pathStart returns where the part of url that pathOf returns starts (its
+// first '/', '?' or ';' after the scheme and authority), or -1 when there
+// is none or a '#' comes first: pathOf's "/".
+func pathStart(url string) int {
+	var ps int
+	switch {
+	// Most URLs start with "https://" or "http://".
+	case len(url) >= 8 && load64(url, 0) == schemeHTTPS:
+		ps = indexPathStart(url, 8)
+	case len(url) >= 8 && load64(url, 0)&(1<<56-1) == schemeHTTP:
+		ps = indexPathStart(url, 7)
+	default:
+		start := 0
+		if len(url) >= 2 && url[0] == '/' && url[1] == '/' {
+			start = 2
+		}
+		// "://" ends a scheme only before any '/', '?' or ';': only when
+		// the first of them is the first '/' of "://".
+		ps = indexPathStart(url, start)
+		if ps > start && url[ps] == '/' && url[ps-1] == ':' && ps+1 < len(url) && url[ps+1] == '/' {
+			ps = indexPathStart(url, ps+2)
+		}
+	}
+	if ps < 0 || url[ps] == '#' {
+		return -1
+	}
+	return ps
+}
+
+// schemeHTTPS and schemeHTTP are "https://" and "http://" as load64 reads
+// them.
+const (
+	schemeHTTPS = 0x2F2F3A7370747468
+	schemeHTTP  = 0x2F2F3A70747468
+)
+
+// indexPathStart returns the index of the first '/', '?', ';' or '#' at
+// or after from, or -1. It skips eight bytes at a time while none of them
+// is one.
+func indexPathStart(s string, from int) int {
 	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	const slash, bit4, semi = 0x2F2F2F2F2F2F2F2F, 0x1010101010101010, 0x3B3B3B3B3B3B3B3B
+	const slash, bit4, semi, hash = 0x2F2F2F2F2F2F2F2F, 0x1010101010101010, 0x3B3B3B3B3B3B3B3B, 0x2323232323232323
 	i := from
 	for ; i+8 <= len(s); i += 8 {
 		w := load64(s, i)
 		// A zero byte in x where s has '/' or '?' (0x2F, 0x3F: they
-		// differ in bit 4 only), in y where it has ';'.
-		x, y := (w^slash)&^bit4, w^semi
-		if ((x-lo)&^x|(y-lo)&^y)&hi != 0 {
+		// differ in bit 4 only), in y where it has ';', in z where '#'.
+		x, y, z := (w^slash)&^bit4, w^semi, w^hash
+		if ((x-lo)&^x|(y-lo)&^y|(z-lo)&^z)&hi != 0 {
 			break // the loop below finds which byte
 		}
 	}
 	for ; i < len(s); i++ {
-		if c := s[i]; c == '/' || c == '?' || c == ';' {
+		if c := s[i]; c == '/' || c == '?' || c == ';' || c == '#' {
 			return i
 		}
 	}
@@ -127,6 +148,15 @@ func needsNormRFCPath(s string) bool {
 		}
 	}
 	return normWord(load64(s, len(s)-8))
+}
+
+// needsNormRFCPrefix is needsNormRFCPath(s[:n]), tested as one word when
+// n is at most eight and s has eight bytes.
+func needsNormRFCPrefix(s string, n int) bool {
+	if n <= 8 && len(s) >= 8 {
+		return normWord(load64(s, 0) & (uint64(1)<<(8*n) - 1)) // a zero byte is none of them
+	}
+	return needsNormRFCPath(s[:n])
 }
 
 // normWord reports whether one of the eight bytes of w is '%', '*', '$'
