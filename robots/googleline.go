@@ -18,8 +18,9 @@ func (c *compiler) googleLine(l *grammar.Line) (grammar.Kind, string) {
 
 // hasGoogleControl reports whether s holds a NUL, vertical tab or form
 // feed, the bytes on which googleLine and the grammar differ. It tests
-// eight bytes at a time (a line is scanned for them in every file compiled
-// under google), the last eight overlapping the ones before.
+// eight bytes at a time (every line of a file compiled under google is
+// scanned), the last eight overlapping the ones before: first whether a
+// byte is below 0x0D, which the others are, then which.
 func hasGoogleControl(s string) bool {
 	if len(s) < 8 {
 		for i := 0; i < len(s); i++ {
@@ -40,9 +41,11 @@ func hasGoogleControl(s string) bool {
 // controlWord reports whether one of the eight bytes of w is a NUL,
 // vertical tab (0x0B) or form feed (0x0C).
 func controlWord(w uint64) bool {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	const vt, ff = 0x0B0B0B0B0B0B0B0B, 0x0C0C0C0C0C0C0C0C
-	x, y := w^vt, w^ff // a zero byte in w, x or y where w has one of them
+	const lo, hi, below = 0x0101010101010101, 0x8080808080808080, 0x0D0D0D0D0D0D0D0D
+	if (w-below)&^w&hi == 0 {
+		return false // no byte below 0x0D: the common case
+	}
+	x, y := w^0x0B0B0B0B0B0B0B0B, w^0x0C0C0C0C0C0C0C0C // a zero byte in w, x or y where w has one of them
 	return ((w-lo)&^w|(x-lo)&^x|(y-lo)&^y)&hi != 0
 }
 

@@ -301,18 +301,36 @@ const (
 func (r percentRule) pattern(pat string) string {
 	switch r {
 	case percentGoogle:
-		pat = escapeGoogle(pat)
+		if needsNormRFC(pat) { // a '%' or an octet outside ASCII: what escapeGoogle looks for, a word at a time
+			pat = escapeGoogle(pat)
+		}
 	case percentRFC:
 		if needsNormRFC(pat) || strings.IndexByte(pat[:len(pat)-1], '$') >= 0 {
-			// One allocation, kept as the string (nothing else holds it).
-			pat = bytesString(normRFC(make([]byte, 0, len(pat)+len(pat)/2), pat, false))
+			var buf [normBuf]byte
+			pat = changed(pat, normRFC(buf[:0], pat, false))
 		}
 	case percentDraft:
 		if strings.IndexByte(pat, '%') >= 0 {
-			pat = bytesString(normDraft(make([]byte, 0, len(pat)), pat))
+			var buf [normBuf]byte
+			pat = changed(pat, normDraft(buf[:0], pat))
 		}
 	}
 	return pat
+}
+
+// normBuf is the room on the stack for a pattern's normal form: most
+// patterns that need one are shorter.
+const normBuf = 256
+
+// changed returns pat if norm, its normal form, is the same bytes (as in
+// most patterns with escapes: "%D0%BA" is already in RFC 9309's form), and
+// norm as a new string if not. A pattern kept as written costs no
+// allocation.
+func changed(pat string, norm []byte) string {
+	if string(norm) == pat {
+		return pat
+	}
+	return string(norm)
 }
 
 // words says how the rule compares escapes, after a profile's name.
