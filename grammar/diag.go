@@ -100,8 +100,13 @@ func (ds Diagnostics) Less(i, j int) bool {
 	return a.Summary < b.Summary
 }
 
-// Sort sorts the list in place, keeping the order of equal entries.
-func (ds Diagnostics) Sort() { sort.Stable(ds) }
+// Sort sorts the list in place, keeping the order of equal entries. A
+// list of one is left as it is (sort.Stable would box it for nothing).
+func (ds Diagnostics) Sort() {
+	if len(ds) > 1 {
+		sort.Stable(ds)
+	}
+}
 
 // HasErrors reports whether any diagnostic is an Error.
 func (ds Diagnostics) HasErrors() bool { return ds.Count(Error) > 0 }

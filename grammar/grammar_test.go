@@ -360,6 +360,16 @@ func checkInvariants(t *testing.T, in string, f *File) {
 				t.Fatalf("line %d: position %+v outside the line", i+1, p)
 			}
 		}
+		// The comment runs from the line's first '#' to the end of the
+		// text it was split from.
+		text := f.LineText(l)
+		want := ""
+		if h := strings.IndexByte(text, '#'); h >= 0 {
+			want = text[h:]
+		}
+		if got := l.Comment(); got != want {
+			t.Fatalf("line %d: Comment() = %q, want %q", i+1, got, want)
+		}
 		off += len(l.Raw) + len(l.EOL())
 	}
 	// The preamble is every line before the first User-agent line.

@@ -24,12 +24,15 @@ import (
 // fast path only takes the entries on which both would agree, and hands
 // their values to the same code (childField's fieldOf, finish).
 
-// fastChild is a child element of an entry the fast path read: its name
-// and raw text (slices of the buffered input) and where its '<' is.
+// fastChild is a child element of an entry the fast path read, by
+// offsets in the buffered input (ints, not slices: storing them needs no
+// write barrier): its '<' at, its name from at+1 to text-1, its raw text
+// from text to end.
 type fastChild struct {
-	name, text []byte
-	at         int
+	at, text, end int
 }
+
+func (k *fastChild) name(buf []byte) []byte { return buf[k.at+1 : k.text-1] }
 
 // fastScan is an entry the fast path read, by offsets in the buffered
 // input.
@@ -75,8 +78,7 @@ func (s *fastScan) scan(buf []byte, name string) bool {
 		if j == i+1 || j >= len(buf) || buf[j] != '>' || s.nk == len(s.kids) {
 			return false
 		}
-		k := &s.kids[s.nk]
-		k.at, k.name = i, buf[i+1:j]
+		name := buf[i+1 : j]
 		j++
 		t := bytes.IndexByte(buf[j:min(len(buf), j+maxValue+1)], '<')
 		if t < 0 {
@@ -87,12 +89,12 @@ func (s *fastScan) scan(buf []byte, name string) bool {
 			return false
 		}
 		s.flat = s.flat && !lf
-		k.text = buf[j : j+t]
+		s.kids[s.nk] = fastChild{at: i, text: j, end: j + t}
 		i = j + t
-		if n := len(k.name); len(buf) < i+n+3 || buf[i] != '<' || buf[i+1] != '/' || string(buf[i+2:i+2+n]) != string(k.name) || buf[i+2+n] != '>' {
+		if n := len(name); len(buf) < i+n+3 || buf[i] != '<' || buf[i+1] != '/' || string(buf[i+2:i+2+n]) != string(name) || buf[i+2+n] != '>' {
 			return false
 		}
-		i += len(k.name) + 3
+		i += len(name) + 3
 		s.nk++
 	}
 }
@@ -248,7 +250,8 @@ func (c *posCursor) to(off int) grammar.Pos {
 // simple (see above); false when reading stops (the URL limit, or the
 // caller). The Decoder must have read exactly up to here.
 func (p *xmlParser) fast(yield func(*Entry, error) bool) bool {
-	in, r, s := p.in, p.r, &p.fs
+	in, r := p.in, p.r
+	var s fastScan // on the stack: storing its slices needs no write barrier
 	if !p.fastOK || r.opts.noFast || (r.format != URLSet && r.format != Index) || len(p.stack) != 1 || p.cur != nil {
 		return true
 	}
@@ -274,15 +277,16 @@ func (p *xmlParser) fast(yield func(*Entry, error) bool) bool {
 		for i := range s.nk {
 			k := &s.kids[i]
 			kat := pos(k.at)
-			f := fieldOf(r.format, k.name)
+			name := k.name(buf)
+			f := fieldOf(r.format, name)
 			switch {
 			case f == fNone:
 			case p.seen[f]:
-				p.repeated(k.name, kat)
+				p.repeated(name, kat)
 			default:
 				p.seen[f], p.valPos[f] = true, kat
 				p.spans[f][0] = int32(len(p.text))
-				p.text = appendText(p.text, k.text)
+				p.text = appendText(p.text, buf[k.text:k.end])
 				p.spans[f][1] = int32(len(p.text))
 			}
 		}

@@ -187,6 +187,8 @@ func (d *Discovery) Files() []*File { return d.files }
 // the order they come. Files are read one at a time, depth first in the
 // order they are listed; a URL listed by an earlier file is not yielded
 // again (File.Repeated counts it). Stopping the loop stops the discovery.
+// A file's pages are looked up in batches of 8, so when a page is yielded
+// the discovery may have read up to 7 more entries of its file.
 func (d *Discovery) All() iter.Seq2[*Found, *File] {
 	return func(yield func(*Found, *File) bool) {
 		if d.start != nil {

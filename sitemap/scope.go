@@ -151,9 +151,16 @@ func (s *scope) plainInScope(v string, index bool) bool {
 	rest := v[len(s.origin):]
 	pathEnd := len(rest)
 	for i := 0; i < len(rest); i++ {
+		// Plain bytes four at a time: one test and one branch for four.
+		for i+4 <= len(rest) && urlPlain[rest[i]]&urlPlain[rest[i+1]]&urlPlain[rest[i+2]]&urlPlain[rest[i+3]] != 0 {
+			i += 4
+		}
+		if i == len(rest) {
+			break
+		}
 		c := rest[i]
 		switch {
-		case urlPlain[c]:
+		case urlPlain[c] != 0:
 		case c == '%':
 			if i+2 >= len(rest) || !isHex(rest[i+1]) || !isHex(rest[i+2]) {
 				return false
@@ -170,16 +177,16 @@ func (s *scope) plainInScope(v string, index bool) bool {
 
 // urlPlain are the bytes a path may hold unescaped that url.URL's
 // EscapedPath keeps as they are: RFC 3986's unreserved characters, its
-// sub-delimiters, ':', '@' and '/'.
-var urlPlain = func() (t [256]bool) {
+// sub-delimiters, ':', '@' and '/' (1; else 0).
+var urlPlain = func() (t [256]uint8) {
 	for c := 'a'; c <= 'z'; c++ {
-		t[c], t[c-'a'+'A'] = true, true
+		t[c], t[c-'a'+'A'] = 1, 1
 	}
 	for c := '0'; c <= '9'; c++ {
-		t[c] = true
+		t[c] = 1
 	}
 	for _, c := range "-._~!$&'()*+,;=:@/" {
-		t[c] = true
+		t[c] = 1
 	}
 	return t
 }()

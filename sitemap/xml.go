@@ -122,9 +122,9 @@ type xmlParser struct {
 	target     *string // fExt's destination
 	undeclared map[string]bool
 
-	slab   []Entry  // the entries still free in the last block allocated
-	fastOK bool     // the fast path may read entries (fast.go)
-	fs     fastScan // its entry
+	slab   []Entry // the last block of entries allocated, used up to used
+	used   int
+	fastOK bool // the fast path may read entries (fast.go)
 }
 
 func (r *Reader) readXML(src *bufio.Reader, raw *rawReader, at grammar.Pos, max int64, yield func(*Entry, error) bool) error {
@@ -329,11 +329,11 @@ func (p *xmlParser) begin(at grammar.Pos, depth int) bool {
 	if !p.r.entryStart(at) {
 		return false
 	}
-	if len(p.slab) == 0 {
-		p.slab = make([]Entry, entryBlock)
+	if p.used == len(p.slab) {
+		p.slab, p.used = make([]Entry, entryBlock), 0
 	}
-	p.cur, p.curDepth = &p.slab[0], depth
-	p.slab = p.slab[1:]
+	p.cur, p.curDepth = &p.slab[p.used], depth
+	p.used++
 	p.cur.Pos = at
 	p.started++
 	p.text, p.spans, p.seen, p.ent, p.perma = p.text[:0], [nFields][2]int32{}, [nFields]bool{}, [nFields]bool{}, true
@@ -602,15 +602,23 @@ func (p *xmlParser) date(f field) Date {
 	return d
 }
 
-// changeFreqs are the protocol's changefreq values.
-var changeFreqs = map[string]ChangeFreq{"always": Always, "hourly": Hourly, "daily": Daily, "weekly": Weekly,
-	"monthly": Monthly, "yearly": Yearly, "never": Never}
+// changeFreqOf returns the changefreq value v is, in lower case.
+func changeFreqOf(v []byte) (ChangeFreq, bool) {
+	for _, c := range changeFreqs {
+		if string(v) == string(c) {
+			return c, true
+		}
+	}
+	return "", false
+}
+
+var changeFreqs = [...]ChangeFreq{Always, Hourly, Daily, Weekly, Monthly, Yearly, Never}
 
 func (p *xmlParser) changeFreq(e *Entry) {
 	v := bytes.TrimSpace(p.val(fChangeFreq))
-	c, ok := changeFreqs[string(v)] // written in lower case, as nearly always
+	c, ok := changeFreqOf(v) // written in lower case, as nearly always
 	if !ok {
-		c, ok = changeFreqs[string(bytes.ToLower(v))]
+		c, ok = changeFreqOf(bytes.ToLower(v))
 	}
 	if ok {
 		e.ChangeFreq = c
