@@ -37,6 +37,25 @@ func ManifestURL(page, name string) (string, error) {
 	return (&url.URL{Scheme: scheme, Host: host, Path: "/" + strings.TrimPrefix(name, "/")}).String(), nil
 }
 
+// Origin returns the origin of u, "scheme://host[:port]", in the form
+// Fetch keys and fetches by: the scheme in lower case, the authority
+// canonical (a host name in lower case without its final dot, an
+// internationalised one in Punycode, an IP address in one form, no
+// default port). Two spellings of one origin give one string. It fails
+// where Fetch would: no http or https scheme, no host, or a host that is
+// not one.
+func Origin(u *url.URL) (string, error) {
+	scheme := strings.ToLower(u.Scheme)
+	if (scheme != "http" && scheme != "https") || u.Host == "" {
+		return "", ErrNotHTTP
+	}
+	host, err := canonicalAuthority(scheme, u.Host)
+	if err != nil {
+		return "", err
+	}
+	return scheme + "://" + host, nil
+}
+
 // SourceURL resolves a URL given where a manifest is expected: a site
 // ("https://example.org" or "https://example.org/") means its manifest called
 // name; any other URL is taken to be the manifest itself.

@@ -43,11 +43,12 @@ const pathBufSize = 2048
 // (SIMD brute force) and is expected linear (Rabin-Karp) beyond, so a
 // match costs O((len(path) + len(pattern)) * 64) at worst and
 // O(len(path) + len(pattern)) in practice: see BenchmarkAdversarial.
-func (a *Agent) Decide(url string) Decision {
+func (a *Agent) Decide(url string) (d Decision) {
 	// The rank is found first and the Decision built once, here: a
 	// Decision returned through several calls is copied through the
 	// stack at each.
-	return a.decision(a.rank(url))
+	a.decision(a.rank(url), &d)
+	return d
 }
 
 // rank returns the rank of the rule that decides url, noRule when none
@@ -128,18 +129,21 @@ func (a *Agent) rankURL(url string) (k uint32, ok bool) {
 const rankRobotsTxt = noRule - 1
 
 // decision returns the Decision of rank k (from rankPath).
-func (a *Agent) decision(k uint32) Decision {
-	if k < rankRobotsTxt {
+func (a *Agent) decision(k uint32, d *Decision) {
+	// Field by field: a Decision (five fields) lives in memory, and a
+	// composite literal is built in a temporary and copied a 16 bytes at a
+	// time, which reads back the narrower stores just made.
+	switch {
+	case k < rankRobotsTxt:
 		r := a.rules[k]
-		return Decision{Allowed: r.Allow, Rule: r, Group: r.Group, Global: a.global, Reason: ReasonRule}
+		d.Allowed, d.Rule, d.Group, d.Global, d.Reason = r.Allow, r, r.Group, a.global, ReasonRule
+	case k == rankRobotsTxt:
+		d.Allowed, d.Reason = true, ReasonRobotsTxt
+	case len(a.groups) == 0:
+		d.Allowed, d.Reason = true, ReasonNoGroup
+	default:
+		d.Allowed, d.Group, d.Global, d.Reason = true, a.groups[0], a.global, ReasonNoRule
 	}
-	if k == rankRobotsTxt {
-		return Decision{Allowed: true, Reason: ReasonRobotsTxt}
-	}
-	if len(a.groups) == 0 {
-		return Decision{Allowed: true, Reason: ReasonNoGroup}
-	}
-	return Decision{Allowed: true, Group: a.groups[0], Global: a.global, Reason: ReasonNoRule}
 }
 
 // rankRewritten normalises the path into a stack buffer (kept out of
@@ -165,7 +169,10 @@ func (a *Agent) appendPath(dst []byte, raw string, slash bool) []byte {
 }
 
 // decidePath decides a path in the profile's comparison form.
-func (a *Agent) decidePath(path string) Decision { return a.decision(a.rankPath(path)) }
+func (a *Agent) decidePath(path string) (d Decision) {
+	a.decision(a.rankPath(path), &d)
+	return d
+}
 
 // rankPath returns the rank of the rule that decides a path in the
 // profile's comparison form, noRule or rankRobotsTxt.

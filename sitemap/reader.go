@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
 )
 
@@ -232,8 +233,16 @@ func (r *Reader) emit(e *Entry, yield func(*Entry, error) bool) bool {
 }
 
 // Origin returns the site of u as the location rules compare sites:
-// "scheme://host[:port]", in lower case, without a default port.
+// "scheme://host[:port]" in the form package fetch fetches by
+// (fetch.Origin: lower case, no default port, an internationalised host
+// in Punycode, an IP address in one form), so that a loc names the site
+// its sitemap came from however either is spelt ("http://bücher.example"
+// and "http://xn--bcher-kva.example" are one site). A host fetch refuses
+// is compared as written, in lower case.
 func Origin(u *url.URL) string {
+	if o, err := fetch.Origin(u); err == nil {
+		return o
+	}
 	host, port := strings.ToLower(u.Hostname()), u.Port()
 	scheme := strings.ToLower(u.Scheme)
 	if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
