@@ -24,6 +24,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -395,12 +396,24 @@ func (c *Cache) WaitLease(ctx context.Context, key string) error {
 // its connection pool, ...) to l at debug level instead of standard error.
 // The driver's logger is global: this affects every go-redis client of
 // the process. A Cache already logs Redis becoming unreachable, once.
-func LogDriverTo(l *slog.Logger) { redis.SetLogger(driverLog{l}) }
+// It may be called again while clients run (a process serving twice, as
+// the tests do): the driver's logger is set once, and it writes to the
+// last l given. Setting the driver's logger again raced with the pool's
+// goroutines still dialing for an earlier client.
+func LogDriverTo(l *slog.Logger) {
+	driverLogger.Store(l)
+	driverLogOnce.Do(func() { redis.SetLogger(driverLog{}) })
+}
 
-type driverLog struct{ l *slog.Logger }
+var (
+	driverLogger  atomic.Pointer[slog.Logger]
+	driverLogOnce sync.Once
+)
 
-func (d driverLog) Printf(ctx context.Context, format string, v ...any) {
-	d.l.DebugContext(ctx, "redis driver: "+fmt.Sprintf(format, v...))
+type driverLog struct{}
+
+func (driverLog) Printf(ctx context.Context, format string, v ...any) {
+	driverLogger.Load().DebugContext(ctx, "redis driver: "+fmt.Sprintf(format, v...))
 }
 
 // redisAddr names the server a client talks to, for a log line (no
