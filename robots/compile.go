@@ -107,7 +107,7 @@ const (
 // misspelt field or a line with no colon is kOther unless the profile
 // reads lines as Google's parser does, and a line that can be nothing but
 // kOther (blank, comment, Mobile-agent-server, invalid) is kNone. Under
-// googleLines it is for a file without control bytes: readLines reads the
+// googleLines it is for a line without control bytes: classify reads the
 // others with googleKind. It is inlined in the loops over every line: a
 // table indexed by the line's Kind and flags (kindIndex).
 func (c *compiler) kind(l *grammar.Line) lineKind {
@@ -127,8 +127,8 @@ func kindIndex(k grammar.Kind, typo, noColon bool) uint8 {
 	return i
 }
 
-// googleKind is kind for a line of a file with control bytes, read as
-// Google's parser reads it (googleLine). A line it reads as nothing is
+// googleKind is kind for a line with control bytes, read as Google's
+// parser reads it (googleLine). A line it reads as nothing is
 // kOther: the grammar's reading of it may still be an extension line.
 func (c *compiler) googleKind(l *grammar.Line) lineKind {
 	k, _ := c.googleLine(l)
@@ -180,9 +180,9 @@ type compiler struct {
 	desc    *profile
 	kinds   *[32]lineKind // kindsOf(desc)
 	profile Profile
-	// controls is set, under googleLines, when a line holds a NUL,
-	// vertical tab or form feed: only then are lines re-read as Google
-	// reads them.
+	// controls is set by classify, under googleLines, when a line holds
+	// a NUL, vertical tab or form feed: only then are lines re-read as
+	// Google reads them (googleLine).
 	controls bool
 
 	// Slabs: every Rule, rule pointer, group, agent value and agent line of
@@ -321,14 +321,6 @@ func (c *compiler) finish() {
 // group; blank lines end nothing. Rules before the first User-agent line
 // belong to no group and are ignored.
 func (c *compiler) readLines() {
-	if c.desc.googleLines {
-		for _, l := range c.file.Lines {
-			if hasGoogleControl(c.file.LineText(l)) {
-				c.controls = true
-				break
-			}
-		}
-	}
 	var buf [256]lineKind // most files' lines: no allocation for them
 	ks := buf[:]
 	if n := len(c.file.Lines); n > len(buf) {
@@ -367,7 +359,8 @@ func (c *compiler) classify(ks []lineKind) (nGroups, nAgents, nRules int) {
 	sawRule := false // a rule of the group was read: a User-agent line starts the next
 	for i, l := range c.file.Lines {
 		k := c.kind(l)
-		if c.controls {
+		if c.desc.googleLines && hasGoogleControl(c.file.LineText(l)) {
+			c.controls = true
 			k = c.googleKind(l)
 		}
 		switch k {

@@ -463,6 +463,32 @@ func FuzzNeedsNormRFCPath(f *testing.F) {
 	})
 }
 
+// FuzzExtFieldOf holds extFieldOf, which tells a field by its length and
+// one byte, to its definition: isSitemapField, then strings.EqualFold (as
+// Line.FieldIs) with each other field's name.
+func FuzzExtFieldOf(f *testing.F) {
+	for _, s := range []string{"Sitemap", "site-map", "sitemaps", "Crawl-Delay", "clean-param", "HOST", "ho\u017ft", "Content-Usage", "content-signal", "License", "visit-time", "request-rate", "x", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		for _, p := range Profiles {
+			want := fieldOther
+			if isSitemapField(p, name) {
+				want = fieldSitemap
+			} else {
+				for g := fieldCrawlDelay; g < nFields; g++ {
+					if strings.EqualFold(name, fieldNames[g]) {
+						want = g
+					}
+				}
+			}
+			if got := extFieldOf(p, name); got != want {
+				t.Errorf("%s: extFieldOf(%q) = %d, want %d", p, name, got, want)
+			}
+		}
+	})
+}
+
 // FuzzHasGoogleControl holds hasGoogleControl, which tests a word at a
 // time, to its definition.
 func FuzzHasGoogleControl(f *testing.F) {

@@ -7,8 +7,9 @@ import (
 )
 
 // googleLine is googleLine for the compiler's file: a file with no NUL,
-// vertical tab or form feed (c.controls false, found by one scan when
-// compiling starts) reads as the grammar read it, with no scan per line.
+// vertical tab or form feed (c.controls false: classify, which scans every
+// line for them, found none) reads as the grammar read it, with no scan
+// per line.
 func (c *compiler) googleLine(l *grammar.Line) (grammar.Kind, string) {
 	if !c.controls {
 		return l.Kind, l.Value

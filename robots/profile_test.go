@@ -93,3 +93,39 @@ func TestCompileReadsAsProfile(t *testing.T) {
 		t.Errorf("Compile(file cut at 10 lines, google) read past the cut")
 	}
 }
+
+// TestKindTables holds each profile's kind table (kind: an index by the
+// line's Kind and flags) to what the profile takes a line for, spelt out:
+// under googleLines the field a line names whatever its spelling, else a
+// misspelt field or a line with no colon is an extension line; Allow
+// lines only for profiles that read them; blank, comment,
+// Mobile-agent-server and invalid lines nothing.
+func TestKindTables(t *testing.T) {
+	if k := grammar.Kind(8); k.String() != "kind?" {
+		t.Fatalf("grammar has a Kind %v past Invalid: kindIndex keeps three bits of it", k)
+	}
+	for _, p := range Profiles {
+		d := p.desc()
+		c := &compiler{desc: d, kinds: kindsOf(d)}
+		for k := grammar.Blank; k <= grammar.Invalid; k++ {
+			for _, flags := range [][2]bool{{false, false}, {true, false}, {false, true}, {true, true}} {
+				want := kOther
+				switch {
+				case k != grammar.Extension && !k.IsRule() && k != grammar.AgentLine:
+					want = kNone
+				case (flags[0] || flags[1]) && !d.googleLines:
+				case k == grammar.AgentLine:
+					want = kAgent
+				case k == grammar.DisallowLine:
+					want = kDisallow
+				case k == grammar.AllowLine && d.allow:
+					want = kAllow
+				}
+				l := &grammar.Line{Kind: k, Typo: flags[0], NoColon: flags[1]}
+				if got := c.kind(l); got != want {
+					t.Errorf("%s: kind(%v, typo %v, no colon %v) = %d, want %d", p, k, flags[0], flags[1], got, want)
+				}
+			}
+		}
+	}
+}
