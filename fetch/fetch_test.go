@@ -318,8 +318,9 @@ func TestTimeout(t *testing.T) {
 // next caller fetches anew.
 func TestCallerCancel(t *testing.T) {
 	release := make(chan struct{})
-	gone := make(chan struct{}, 4)
+	arrived, gone := make(chan struct{}, 4), make(chan struct{}, 4)
 	s := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		arrived <- struct{}{}
 		select {
 		case <-r.Context().Done():
 			gone <- struct{}{}
@@ -328,8 +329,11 @@ func TestCallerCancel(t *testing.T) {
 		}
 	})
 	f := &Fetcher{}
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	// The caller gives up once the server holds its request (a deadline
+	// could pass before a starved client had even sent it).
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	go func() { <-arrived; cancel() }()
 	if r := f.Fetch(ctx, s.URL+"/robots.txt", AccessRFC9309); r.Status != DisallowAll || r.Err == nil {
 		t.Errorf("Fetch(canceled) = %s, err %v, want disallow-all with an error", r.Status, r.Err)
 	}
