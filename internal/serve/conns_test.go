@@ -218,7 +218,13 @@ func TestHostileSlowUploads(t *testing.T) {
 		fmt.Fprint(c, "POST /v1/check HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
 		fmt.Fprintf(c, "4\r\n{\"a%d\r\n", i%10) // 4 bytes of a body that never ends
 	}
-	time.Sleep(200 * time.Millisecond) // the uploads are admitted
+	// Wait until every upload is admitted (holds its base charge and the
+	// bytes it sent): the request below must come after them all.
+	for deadline := time.Now().Add(30 * time.Second); s.requests.usedBytes() < 45*requestBase; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("45 slow uploads not all admitted after 30 s (%d bytes of the budget held)", s.requests.usedBytes())
+		}
+	}
 	body := checkBody("ExampleBot", "ftp://example.org/x")
 	resp, err := http.Post("http://"+addr+"/v1/check", "application/json", strings.NewReader(body))
 	if err != nil {
@@ -254,4 +260,11 @@ func TestConnsMetrics(t *testing.T) {
 			t.Errorf("/metrics lacks %q", want)
 		}
 	}
+}
+
+// usedBytes returns how many bytes of the budget are held now.
+func (b *budget) usedBytes() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.used
 }
