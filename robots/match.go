@@ -44,11 +44,19 @@ const pathBufSize = 2048
 // match costs O((len(path) + len(pattern)) * 64) at worst and
 // O(len(path) + len(pattern)) in practice: see BenchmarkAdversarial.
 func (a *Agent) Decide(url string) (d Decision) {
-	// The rank is found first and the Decision built once, here: a
-	// Decision returned through several calls is copied through the
-	// stack at each.
-	a.decision(a.rank(url), &d)
+	// Small enough to be inlined: the Decision is built in the caller's
+	// frame (by decide), not returned in six registers loaded back from
+	// the stores that built it, and a caller that reads one field reads
+	// only that.
+	a.decide(url, &d)
 	return d
+}
+
+// decide fills in d, the Decision of url: the rank found first and the
+// Decision built once, here (a Decision returned through several calls
+// is copied through the stack at each).
+func (a *Agent) decide(url string, d *Decision) {
+	a.decision(a.rank(url), d)
 }
 
 // rank returns the rank of the rule that decides url, noRule when none
