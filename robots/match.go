@@ -56,15 +56,16 @@ func (a *Agent) Decide(url string) (d Decision) {
 // Decision built once, here (a Decision returned through several calls
 // is copied through the stack at each).
 func (a *Agent) decide(url string, d *Decision) {
-	a.decision(a.rank(url), d)
+	k, ok := a.rankURL(url)
+	if !ok {
+		k = a.rank(url)
+	}
+	a.decision(k, d)
 }
 
 // rank returns the rank of the rule that decides url, noRule when none
-// does, or rankRobotsTxt.
+// does, or rankRobotsTxt, the long way: what rankURL does not decide.
 func (a *Agent) rank(url string) uint32 {
-	if k, ok := a.rankURL(url); ok {
-		return k
-	}
 	raw, slash := pathOf(url)
 	if !slash {
 		switch a.percent {
@@ -101,8 +102,8 @@ func (a *Agent) rankURL(url string) (k uint32, ok bool) {
 		return 0, false
 	}
 	raw := url[ps:]
-	if a.robotsTxt && len(raw) >= len("/robots.txt") && (raw[1] == 'r' || raw[1] == '%') {
-		return 0, false // it may be /robots.txt
+	if a.robotsTxt && mayBeRobotsTxt(raw) {
+		return 0, false
 	}
 	if len(a.rules) == 0 {
 		return noRule, true
@@ -131,6 +132,19 @@ func (a *Agent) rankURL(url string) (k uint32, ok bool) {
 		return 0, false
 	}
 	return ix.wilds(&w, path), true
+}
+
+// mayBeRobotsTxt reports whether the path raw may be /robots.txt in
+// RFC 9309's comparison form (with a fragment, or written with escapes).
+// Its first eleven bytes are "/robots.txt" or hold a '%' when it is: a
+// byte other than '%' is compared as itself or becomes an escape, which
+// starts with '%'.
+func mayBeRobotsTxt(raw string) bool {
+	const name = "/robots.txt"
+	if len(raw) < len(name) || raw[1] != 'r' && raw[1] != '%' {
+		return false
+	}
+	return raw[:len(name)] == name || strings.IndexByte(raw[1:len(name)], '%') >= 0
 }
 
 // rankRobotsTxt is the rank of /robots.txt, which is always allowed.
