@@ -102,7 +102,7 @@ func (a *Agent) rankURL(url string) (k uint32, ok bool) {
 		return 0, false
 	}
 	raw := url[ps:]
-	if a.robotsTxt && mayBeRobotsTxt(raw) {
+	if a.robotsTxt && len(raw) >= len("/robots.txt") && (raw[1] == 'r' || raw[1] == '%') && mayBeRobotsTxt(raw) {
 		return 0, false
 	}
 	if len(a.rules) == 0 {
@@ -138,12 +138,9 @@ func (a *Agent) rankURL(url string) (k uint32, ok bool) {
 // RFC 9309's comparison form (with a fragment, or written with escapes).
 // Its first eleven bytes are "/robots.txt" or hold a '%' when it is: a
 // byte other than '%' is compared as itself or becomes an escape, which
-// starts with '%'.
+// starts with '%'. rankURL tests its length and second byte first.
 func mayBeRobotsTxt(raw string) bool {
 	const name = "/robots.txt"
-	if len(raw) < len(name) || raw[1] != 'r' && raw[1] != '%' {
-		return false
-	}
 	return raw[:len(name)] == name || strings.IndexByte(raw[1:len(name)], '%') >= 0
 }
 
