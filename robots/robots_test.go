@@ -226,6 +226,9 @@ func TestRFC9309(t *testing.T) {
 		}},
 		{"robots.txt implicitly allowed", "User-agent: *\nDisallow: /\n", []check{
 			{"x", "/robots.txt", true}, {"x", "http://example.com/robots.txt", true}, {"x", "/robots.txt2", false},
+			{"x", "http://example.com/rob%6Fts.txt", true}, {"x", "http://example.com/%72obots.txt", true},
+			{"x", "http://example.com/robots.txt#top", true}, {"x", "http://example.com/robotsXtxt", false},
+			{"x", "http://example.com/rob%6Fts.txt?x", false}, {"x", "http://example.com/r/robots.txt", false},
 		}},
 		{"rules before any User-agent ignored", "Disallow: /\nUser-agent: *\nDisallow: /x\n", []check{
 			{"x", "/", true}, {"x", "/x", false},
