@@ -2,8 +2,11 @@ package fetch
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 )
 
 // Head is a response's status and header fields, its body unread: what a
@@ -59,4 +62,20 @@ func (f *Fetcher) Headers(ctx context.Context, rawURL string) (*Head, error) {
 	resp.Body.Close()
 	return &Head{URL: u.String(), FinalURL: resp.Request.URL.String(), Redirects: o.redirects,
 		HTTPStatus: resp.StatusCode, Header: resp.Header, ContentLength: resp.ContentLength}, nil
+}
+
+// fetchableURL parses rawURL as a URL Headers asks for: http or https,
+// with a host whose authority passes checkAuthority.
+func fetchableURL(rawURL string) (*url.URL, error) {
+	u, err := url.Parse(rawURL)
+	switch {
+	case err != nil:
+	case u.Scheme != "http" && u.Scheme != "https":
+		err = fmt.Errorf("unsupported scheme %q (want http or https)", u.Scheme)
+	case u.Host == "":
+		err = errors.New("no host")
+	default:
+		err = checkAuthority(u.Host)
+	}
+	return u, err
 }

@@ -70,9 +70,9 @@ func SourceURL(arg, name string) (string, error) {
 	if (u.Path == "" || u.Path == "/") && u.RawQuery == "" {
 		return ManifestURL(arg, name)
 	}
-	if u.Host, err = canonicalAuthority(strings.ToLower(u.Scheme), u.Host); err != nil {
+	key, err := fetchKey(arg) // the URL as Fetch keys and fetches it
+	if err != nil {
 		return "", fmt.Errorf("%s: %v", arg, err)
 	}
-	u.Scheme, u.Fragment = strings.ToLower(u.Scheme), ""
-	return u.String(), nil
+	return key, nil
 }

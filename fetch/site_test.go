@@ -50,6 +50,7 @@ func TestSourceURL(t *testing.T) {
 		{"https://example.org/robots.txt", "robots.txt", "https://example.org/robots.txt"},
 		{"https://example.org/test/robots.txt#x", "robots.txt", "https://example.org/test/robots.txt"},
 		{"https://example.org/?q=1", "robots.txt", "https://example.org/?q=1"},
+		{"HTTPS://Example.ORG.:0443/a/robots.txt", "robots.txt", "https://example.org/a/robots.txt"}, // the key Fetch uses
 	}
 	for _, tt := range tests {
 		if got, err := SourceURL(tt.in, tt.name); got != tt.want || err != nil {

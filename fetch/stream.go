@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 )
@@ -97,22 +95,6 @@ func (f *Fetcher) Open(ctx context.Context, rawURL string) (*Stream, error) {
 	s.Body = &streamBody{r: body, f: f, e: e, max: f.maxSize(), ctx: ctx, timeout: timeout,
 		close: func() { resp.Body.Close(); cancel() }}
 	return s, nil
-}
-
-// fetchableURL parses rawURL as a URL Headers asks for: http or https,
-// with a host whose authority passes checkAuthority.
-func fetchableURL(rawURL string) (*url.URL, error) {
-	u, err := url.Parse(rawURL)
-	switch {
-	case err != nil:
-	case u.Scheme != "http" && u.Scheme != "https":
-		err = fmt.Errorf("unsupported scheme %q (want http or https)", u.Scheme)
-	case u.Host == "":
-		err = errors.New("no host")
-	default:
-		err = checkAuthority(u.Host)
-	}
-	return u, err
 }
 
 func cachedStream(key string, e *entry) *Stream {

@@ -359,16 +359,16 @@ func nulOrHigh(s string) int {
 	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	i := 0
 	for ; i+32 <= len(s); i += 32 { // four words at a time, then one
-		w0 := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
-		w1 := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i+8:]), 8))
-		w2 := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i+16:]), 8))
-		w3 := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i+24:]), 8))
+		w0 := load64(s, i)
+		w1 := load64(s, i+8)
+		w2 := load64(s, i+16)
+		w3 := load64(s, i+24)
 		if (w0|(w0-lo)&^w0|w1|(w1-lo)&^w1|w2|(w2-lo)&^w2|w3|(w3-lo)&^w3)&hi != 0 {
 			break
 		}
 	}
 	for ; i+8 <= len(s); i += 8 {
-		w := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
+		w := load64(s, i)
 		if (w|(w-lo)&^w)&hi != 0 {
 			break
 		}
@@ -379,6 +379,11 @@ func nulOrHigh(s string) int {
 		}
 	}
 	return -1
+}
+
+// load64 returns the eight bytes of s at i, little-endian.
+func load64(s string, i int) uint64 {
+	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
 }
 
 // The spellings Google's parser takes for each field besides its own; a

@@ -108,10 +108,7 @@ func (a *Agent) rankURL(url string) (k uint32, ok bool) {
 	if len(a.rules) == 0 {
 		return noRule, true
 	}
-	ix := a.ix.Load()
-	if ix == nil {
-		ix = a.index()
-	}
+	ix := a.index()
 	if !ix.frag {
 		return 0, false
 	}
@@ -202,19 +199,21 @@ func (a *Agent) rankPath(path string) uint32 {
 	if len(a.rules) == 0 {
 		return noRule
 	}
-	ix := a.ix.Load()
-	if ix == nil {
-		ix = a.index()
-	}
-	return ix.lookup(path)
+	return a.index().lookup(path)
 }
 
 // index returns the agent's rule index, building it on first use: most
-// callers decide for one crawler of the many a file names.
+// callers decide for one crawler of the many a file names. It is small
+// enough to be inlined: a decision loads the built index without a call.
 func (a *Agent) index() *ruleIndex {
 	if ix := a.ix.Load(); ix != nil {
 		return ix
 	}
+	return a.indexOnce()
+}
+
+// indexOnce builds the agent's rule index once and returns it.
+func (a *Agent) indexOnce() *ruleIndex {
 	a.ixOnce.Do(func() { a.ix.Store(buildIndex(a.rules)) })
 	return a.ix.Load()
 }

@@ -110,7 +110,7 @@ func needsNormRFC(s string) bool {
 	const lo, hi, pct = 0x0101010101010101, 0x8080808080808080, 0x2525252525252525
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		w := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
+		w := load64(s, i)
 		x := w ^ pct // a zero byte where s has '%'
 		if w&hi != 0 || (x-lo)&^x&hi != 0 {
 			return true

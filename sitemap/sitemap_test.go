@@ -319,8 +319,6 @@ func TestMessy(t *testing.T) {
 	}
 }
 
-// TestDates reads every precision of W3C Datetime
-// (https://www.w3.org/TR/NOTE-datetime) and the deviations sitemaps write.
 // TestUnixDay: the instant parseW3C computes for a day is the one
 // time.Date gives, for every day of the years around the calendar's
 // turning points (leap centuries, 1970, the first and last years).
@@ -342,6 +340,8 @@ func TestUnixDay(t *testing.T) {
 	}
 }
 
+// TestDates reads every precision of W3C Datetime
+// (https://www.w3.org/TR/NOTE-datetime) and the deviations sitemaps write.
 func TestDates(t *testing.T) {
 	tests := []struct {
 		in, want string
