@@ -32,7 +32,7 @@ func (s *hashSet) Len() int { return s.n }
 func (s *hashSet) Touch(hs []uint64) {
 	var x uint64
 	for _, h := range hs {
-		m := max(h, 1) * 0x9E3779B97F4A7C15
+		m := mix(max(h, 1))
 		if p := &s.parts[m>>59]; len(p.slots) > 0 {
 			x ^= p.slots[p.index(m)]
 		}
@@ -47,7 +47,7 @@ func (s *hashSet) Add(h uint64) (present bool) {
 	if h == 0 {
 		h = 1
 	}
-	m := h * 0x9E3779B97F4A7C15 // Fibonacci hashing: hashes that differ in low bits only spread too
+	m := mix(h)
 	p := &s.parts[m>>59]
 	if len(p.slots) > 0 {
 		i := p.index(m)
@@ -92,7 +92,7 @@ func (s *hashSet) insert(p *hashPart, h, m uint64) bool {
 	p.slots = make([]uint64, size)
 	for _, o := range old {
 		if o != 0 {
-			p.put(o, o*0x9E3779B97F4A7C15)
+			p.put(o, mix(o))
 		}
 	}
 	p.put(h, m)
@@ -100,6 +100,11 @@ func (s *hashSet) insert(p *hashPart, h, m uint64) bool {
 	s.n++
 	return false
 }
+
+// mix spreads a member's bits (Fibonacci hashing: hashes that differ in
+// low bits only spread too); its top bits choose the part, the next the
+// slot (index).
+func mix(h uint64) uint64 { return h * 0x9E3779B97F4A7C15 }
 
 // index is where the probe for a hash mixed into m starts: m's bits
 // below those that chose the part, scaled to the table.
