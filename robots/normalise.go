@@ -266,16 +266,11 @@ func normDraft(dst []byte, s string) []byte {
 }
 
 // escapeGoogle returns a pattern as Google's parser compares it: octets
-// outside ASCII percent-encoded, existing escapes upper-cased.
+// outside ASCII percent-encoded, existing escapes upper-cased. A pattern
+// with neither ('%' or an octet outside ASCII: needsNormRFC, a word at a
+// time) is returned as it is.
 func escapeGoogle(s string) string {
-	need := false
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c >= 0x80 || c == '%' {
-			need = true
-			break
-		}
-	}
-	if !need {
+	if !needsNormRFC(s) {
 		return s
 	}
 	var b []byte

@@ -301,9 +301,7 @@ const (
 func (r percentRule) pattern(pat string) string {
 	switch r {
 	case percentGoogle:
-		if needsNormRFC(pat) { // a '%' or an octet outside ASCII: what escapeGoogle looks for, a word at a time
-			pat = escapeGoogle(pat)
-		}
+		pat = escapeGoogle(pat)
 	case percentRFC:
 		if needsNormRFC(pat) || strings.IndexByte(pat[:len(pat)-1], '$') >= 0 {
 			var buf [normBuf]byte
