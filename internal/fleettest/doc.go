@@ -9,7 +9,9 @@
 // the slots and of the requests' arrivals at every site (docs/fleet.md,
 // "One pace per site").
 //
-// It runs only in the slow tier (internal/slowtest):
+// The fleet tests run only in the slow tier (internal/slowtest);
+// TestMeasureSpacing, TestFleetPace's spacing check on made-up arrivals,
+// runs in both:
 //
 //	go test -tags slow -run Fleet -v ./internal/fleettest
 //
