@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 
+	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
 
@@ -158,8 +158,8 @@ func (s *Server) sitemaps(ctx context.Context, w http.ResponseWriter, req *sitem
 	}
 	if err := d.Err(); err != nil {
 		// Why the site's robots.txt gave no sitemaps.
-		u, _ := url.Parse(site)
-		sum.Summary.Error = s.publicFetchError(u.Scheme+"://"+u.Host+"/robots.txt", err)
+		robotsURL, _ := fetch.ManifestURL(site, manifest.Robots.File)
+		sum.Summary.Error = s.publicFetchError(robotsURL, err)
 	}
 	if req.Agent != "" {
 		sum.Summary.Disallowed = &disallowed
