@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/sitetxt/sitetxt/datatxt"
@@ -63,7 +64,7 @@ func (v formatValue) String() string {
 
 func (v formatValue) Set(s string) error {
 	f := format(strings.ToLower(s))
-	if !f.in(v.allowed) {
+	if !slices.Contains(v.allowed, f) {
 		return unknownFormat(s, v.allowed)
 	}
 	*v.p = f
@@ -71,16 +72,6 @@ func (v formatValue) Set(s string) error {
 }
 
 func (v formatValue) Type() string { return "string" }
-
-// in reports whether f is one of fs.
-func (f format) in(fs []format) bool {
-	for _, a := range fs {
-		if f == a {
-			return true
-		}
-	}
-	return false
-}
 
 // unknownFormat is the error for an -o value a command does not offer.
 func unknownFormat(v string, allowed []format) error {
