@@ -23,7 +23,7 @@
 // The vocabularies move with their drafts, so they live here rather than
 // in package robots, which attaches them to paths and crawlers (robots.Agent
 // Usage) and whose core does not change with them. Derive is sitetxt's own
-// labelled combination of AIPREF and Content Signals, and RobotsTag reads
+// labelled combination of AIPREF and Content Signals, and RobotsTags reads
 // the X-Robots-Tag header a response may carry beside them.
 // docs/ai-preferences.md cites the section behind each rule.
 package aipref

@@ -15,13 +15,13 @@ import (
 // to a crawler: the directives of the line, which either name no crawler
 // (every crawler) or name this one ("googlebot: noindex").
 type RobotsTag struct {
-	Field string // the field's name as sent
-	Value string // the field line as sent
+	Field string `json:"field"` // the field's name as sent
+	Value string `json:"value"` // the field line as sent
 	// Agent is the crawler the line names, "" when it names none.
-	Agent string
+	Agent string `json:"agent"`
 	// Directives are the line's directives in lower case, in order
 	// ("noindex", "max-snippet: 20", "noai").
-	Directives []string
+	Directives []string `json:"directives"`
 }
 
 // robotsTagDirectives are the directives whose value follows a colon

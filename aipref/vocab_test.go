@@ -32,10 +32,19 @@ func specExamples(t testing.TB) []SpecExample {
 		t.Fatal(err)
 	}
 	words := map[string]Preference{"unknown": Unknown, "allow": Allow, "disallow": Disallow}
+	// word fails on a misspelt answer, which the map alone would read as
+	// Unknown, and the example would then want what a broken Parse gives.
+	word := func(r map[string]any, key string) Preference {
+		p, ok := words[r[key].(string)]
+		if !ok {
+			t.Fatalf("vocab-08-examples.json: %q's %s is %q, want unknown, allow or disallow", r["in"], key, r[key])
+		}
+		return p
+	}
 	var out []SpecExample
 	for _, r := range raw {
 		e := SpecExample{In: r["in"].(string), ParseError: r["parse_error"].(bool), Why: r["why"].(string)}
-		e.Want = Usage{TrainAI: words[r["train_ai"].(string)], AIUse: words[r["ai_use"].(string)], Search: words[r["search"].(string)]}
+		e.Want = Usage{TrainAI: word(r, "train_ai"), AIUse: word(r, "ai_use"), Search: word(r, "search")}
 		out = append(out, e)
 	}
 	if len(out) < 10 {

@@ -41,9 +41,11 @@ func ManifestURL(page, name string) (string, error) {
 // Fetch keys and fetches by: the scheme in lower case, the authority
 // canonical (a host name in lower case without its final dot, an
 // internationalised one in Punycode, an IP address in one form, no
-// default port). Two spellings of one origin give one string. It fails
-// where Fetch would: no http or https scheme, no host, or a host that is
-// not one.
+// default port). Two spellings of one origin give one string. An IPv6
+// zone ID that is kept stands as text ("[fe80::1%eth0]"), where the URL
+// Fetch keys by escapes it ("%25eth0"): Origin is for comparing origins,
+// not for building URLs. It fails where Fetch would: no http or https
+// scheme, no host, or a host that is not one.
 func Origin(u *url.URL) (string, error) {
 	scheme := strings.ToLower(u.Scheme)
 	if (scheme != "http" && scheme != "https") || u.Host == "" {

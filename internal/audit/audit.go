@@ -211,7 +211,6 @@ func File(f *grammar.File, opts Options) *Report {
 	return rep
 }
 
-// verdict builds the decision object of one answer.
 // usageWhy says why two profiles that both allow a path read different
 // usage preferences for it: the lines each reads.
 func usageWhy(p0 robots.Profile, u0 robots.UsageDecision, p robots.Profile, u robots.UsageDecision) string {

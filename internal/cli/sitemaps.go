@@ -189,17 +189,7 @@ func (r *sitemapsRunState) source(src string) error {
 		}
 		return r.file(ctx, src)
 	}
-	u, err := neturl.Parse(src)
-	if err != nil {
-		return usageError("%v", err)
-	}
-	var d *sitemap.Discovery
-	if manifest.Sitemap.Discovers(u) {
-		d = r.fetcher.Discover(ctx, src, r.lister)
-	} else {
-		d = r.fetcher.Walk(ctx, r.lister, src)
-	}
-	return r.walk(d)
+	return r.walk(manifest.SitemapsOf(ctx, r.fetcher, r.lister, src))
 }
 
 // file reads a sitemap file, or standard input, and walks the sitemaps an

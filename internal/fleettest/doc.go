@@ -9,9 +9,12 @@
 // the slots and of the requests' arrivals at every site (docs/fleet.md,
 // "One pace per site").
 //
-// It runs only in the slow tier (internal/slowtest):
+// The fleet tests run only in the slow tier (internal/slowtest):
 //
 //	go test -tags slow -run Fleet -v ./internal/fleettest
+//
+// TestMeasureSpacing, TestFleetPace's spacing check on made-up arrivals,
+// runs in both tiers.
 //
 // SITETXT_FLEET_SITES and SITETXT_FLEET_DECISIONS change its size
 // (SITETXT_FLEET_PACE_FETCHES the slots each pacing client takes);

@@ -325,3 +325,36 @@ func measureSpacing(arrivals [][]arrival, interval []time.Duration, tolerance, s
 	slices.Sort(sp.lateness)
 	return sp
 }
+
+// TestMeasureSpacing: the check TestFleetPace makes counts what a pacer
+// that never waits gives (slots and arrivals together) against the fleet,
+// excuses an arrival only after a request its client sent late, and finds
+// nothing in requests spaced as asked.
+func TestMeasureSpacing(t *testing.T) {
+	t0 := time.Unix(1_800_000_000, 0)
+	// at returns a request whose slot was ms after t0, known to within 2
+	// ms, and which arrived late ms after it.
+	at := func(ms, late int) arrival {
+		slot := t0.Add(time.Duration(ms) * time.Millisecond)
+		return arrival{at: slot.Add(time.Duration(late) * time.Millisecond), earliest: slot, latest: slot.Add(2 * time.Millisecond)}
+	}
+	tests := []struct {
+		name                  string
+		arrivals              []arrival
+		slots, arrive, excuse int
+	}{
+		{"spaced as asked", []arrival{at(0, 5), at(1050, 5), at(2100, 5)}, 0, 0, 0},
+		{"a pacer that never waits", []arrival{at(0, 5), at(1, 5), at(2, 5)}, 2, 2, 0},
+		{"a client late, then one on time", []arrival{at(0, 200), at(1050, 5)}, 0, 1, 1},
+		{"on time, then a client early", []arrival{at(0, 5), at(1050, -200)}, 0, 1, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sp := measureSpacing([][]arrival{tt.arrivals}, []time.Duration{time.Second}, paceTolerance, paceSlack)
+			if sp.fetches != len(tt.arrivals) || sp.slotViolations != tt.slots || sp.arrivalViolations != tt.arrive || sp.clientLate != tt.excuse {
+				t.Errorf("measureSpacing = %d fetches, %d slot and %d arrival violations, %d excused; want %d, %d, %d, %d\n%s",
+					sp.fetches, sp.slotViolations, sp.arrivalViolations, sp.clientLate, len(tt.arrivals), tt.slots, tt.arrive, tt.excuse, sp.report.String())
+			}
+		})
+	}
+}

@@ -10,6 +10,7 @@
 package manifest
 
 import (
+	"context"
 	"net/url"
 	"strings"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/mobileagent"
 	"github.com/sitetxt/sitetxt/robots"
+	"github.com/sitetxt/sitetxt/sitemap"
 )
 
 // Kind is one kind of manifest: a row of the table.
@@ -171,4 +173,17 @@ func (k *Kind) Locate(arg string) (fileURL string, page bool, err error) {
 // robots.txt URL) rather than naming the manifest itself.
 func (k *Kind) Discovers(u *url.URL) bool {
 	return k.Sitemaps && (u.Path == "" || u.Path == "/" || strings.HasSuffix(u.Path, "/"+Robots.File))
+}
+
+// SitemapsOf starts reading the sitemaps that src, an http(s) URL given
+// where sitemaps are expected, names, as Sitemap reads it (Discovers): a
+// site or its robots.txt means the sitemaps that robots.txt lists
+// (f.Discover), any other URL the sitemap there (f.Walk). robots lists a
+// site's sitemaps and widens a file's scope. The command line and serve
+// both start here.
+func SitemapsOf(ctx context.Context, f *sitemap.Fetcher, robots sitemap.Lister, src string) *sitemap.Discovery {
+	if u, err := url.Parse(src); err == nil && Sitemap.Discovers(u) {
+		return f.Discover(ctx, src, robots)
+	}
+	return f.Walk(ctx, robots, src)
 }

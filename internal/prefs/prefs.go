@@ -74,7 +74,7 @@ type Response struct {
 type Headers struct {
 	ContentUsage  *HeaderUsage         `json:"content_usage"`  // null when absent
 	ContentSignal *HeaderSignal        `json:"content_signal"` // null when absent
-	RobotsTag     []RobotsTag          `json:"robots_tag"`     // the lines that apply to the agent
+	RobotsTag     []aipref.RobotsTag   `json:"robots_tag"`     // the lines that apply to the agent
 	Licenses      []aipref.LinkLicense `json:"licenses"`       // Link targets with rel="license"
 }
 
@@ -96,15 +96,6 @@ type HeaderSignal struct {
 	AITrain string `json:"ai_train"`
 	Use     string `json:"use"`
 	Error   string `json:"error,omitempty"`
-}
-
-// RobotsTag is an X-Robots-Tag or Robots-Tag line that applies to the
-// agent.
-type RobotsTag struct {
-	Field      string   `json:"field"`
-	Value      string   `json:"value"`
-	Agent      string   `json:"agent"` // "" when the line names no crawler
-	Directives []string `json:"directives"`
 }
 
 // Combined is the Content-Usage statements combined most restrictively
@@ -174,14 +165,14 @@ func (a *Asker) Ask(ctx context.Context, agent, rawURL string) Result {
 	}
 	res.Fetched = true
 	res.Response = &Response{URL: h.FinalURL, HTTPStatus: h.HTTPStatus}
-	res.Headers = readHeaders(h, agent)
-	if hu := res.Headers.ContentUsage; hu != nil {
-		u, _ := aipref.ParseField(h.Header.Values("Content-Usage"))
-		cu = append(cu, statement{u, "Content-Usage header"})
+	var hu *aipref.Usage
+	var hs *aipref.Signals
+	res.Headers, hu, hs = readHeaders(h, agent)
+	if hu != nil {
+		cu = append(cu, statement{*hu, "Content-Usage header"})
 	}
-	if hs := res.Headers.ContentSignal; hs != nil && hs.Error == "" {
-		s, _ := aipref.ParseSignals(hs.Value)
-		cs = cs.Combine(s)
+	if hs != nil {
+		cs = cs.Combine(*hs)
 		csFrom = append(csFrom, "Content-Signal header")
 	}
 	res.combine(cu, cs, csFrom)
@@ -210,16 +201,19 @@ func (r *Result) combine(cu []statement, cs aipref.Signals, csFrom []string) {
 		Use: cs.Use.String(), Sources: csFrom}
 }
 
-// readHeaders reads the preference-carrying fields of h for agent.
-func readHeaders(h *fetch.Head, agent string) *Headers {
-	out := &Headers{RobotsTag: []RobotsTag{}, Licenses: []aipref.LinkLicense{}}
+// readHeaders reads the preference-carrying fields of h for agent. It
+// also returns the statements they make for the combinations: the
+// Content-Usage header's when there is one, the Content-Signal header's
+// when there is one that parses (nil otherwise).
+func readHeaders(h *fetch.Head, agent string) (out *Headers, usage *aipref.Usage, signals *aipref.Signals) {
+	out = &Headers{RobotsTag: []aipref.RobotsTag{}, Licenses: []aipref.LinkLicense{}}
 	if vs := h.Header.Values("Content-Usage"); len(vs) > 0 {
 		u, err := aipref.ParseField(vs)
 		hu := &HeaderUsage{Value: strings.Join(vs, ", "), TrainAI: u.TrainAI.String(), AIUse: u.AIUse.String(), Search: u.Search.String()}
 		if err != nil {
 			hu.Error = "not a Structured Field Dictionary: " + err.Error()
 		}
-		out.ContentUsage = hu
+		out.ContentUsage, usage = hu, &u
 	}
 	if vs := h.Header.Values("Content-Signal"); len(vs) > 0 {
 		v := strings.Join(vs, ", ")
@@ -227,17 +221,17 @@ func readHeaders(h *fetch.Head, agent string) *Headers {
 		hs := &HeaderSignal{Value: v, Search: s.Search.String(), AIInput: s.AIInput.String(), AITrain: s.AITrain.String(), Use: s.Use.String()}
 		if err != nil {
 			hs.Error = err.Error()
+		} else {
+			signals = &s
 		}
 		out.ContentSignal = hs
 	}
 	for _, field := range []string{"X-Robots-Tag", "Robots-Tag"} {
-		for _, t := range aipref.RobotsTags(field, h.Header.Values(field), agent) {
-			out.RobotsTag = append(out.RobotsTag, RobotsTag{Field: t.Field, Value: t.Value, Agent: t.Agent, Directives: t.Directives})
-		}
+		out.RobotsTag = append(out.RobotsTag, aipref.RobotsTags(field, h.Header.Values(field), agent)...)
 	}
 	base, _ := url.Parse(h.FinalURL)
 	out.Licenses = append(out.Licenses, aipref.LinkLicenses(h.Header.Values("Link"), base)...)
-	return out
+	return out, usage, signals
 }
 
 // Text says a Result for people, on a few lines: the decision, each
@@ -275,10 +269,10 @@ func Text(r Result) string {
 	}
 	if h := r.Headers; h != nil {
 		if u := h.ContentUsage; u != nil {
-			line("Content-Usage header: %s%s", u.Value, errNote(u.Error))
+			line("Content-Usage header: %s%s", u.Value, paren(u.Error))
 		}
 		if s := h.ContentSignal; s != nil {
-			line("Content-Signal header: %s%s", s.Value, errNote(s.Error))
+			line("Content-Signal header: %s%s", s.Value, paren(s.Error))
 		}
 		for _, t := range h.RobotsTag {
 			who := "every crawler"
@@ -302,13 +296,7 @@ func Text(r Result) string {
 	return b.String()
 }
 
-func errNote(e string) string {
-	if e == "" {
-		return ""
-	}
-	return " (" + e + ")"
-}
-
+// paren is " (s)", or "" for an empty s.
 func paren(s string) string {
 	if s == "" {
 		return ""

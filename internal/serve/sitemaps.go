@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 
+	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
 
@@ -114,13 +114,7 @@ func (s *Server) sitemaps(ctx context.Context, w http.ResponseWriter, req *sitem
 		req.MaxURLs = SitemapMaxURLs
 	}
 	c := s.clients[prof]
-	u, _ := url.Parse(site)
-	var d *sitemap.Discovery
-	if manifest.Sitemap.Discovers(u) {
-		d = s.sitemapFetch.Discover(ctx, site, c)
-	} else {
-		d = s.sitemapFetch.Walk(ctx, c, site)
-	}
+	d := manifest.SitemapsOf(ctx, s.sitemapFetch, c, site)
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
@@ -164,7 +158,8 @@ func (s *Server) sitemaps(ctx context.Context, w http.ResponseWriter, req *sitem
 	}
 	if err := d.Err(); err != nil {
 		// Why the site's robots.txt gave no sitemaps.
-		sum.Summary.Error = s.publicFetchError(u.Scheme+"://"+u.Host+"/robots.txt", err)
+		robotsURL, _ := fetch.ManifestURL(site, manifest.Robots.File)
+		sum.Summary.Error = s.publicFetchError(robotsURL, err)
 	}
 	if req.Agent != "" {
 		sum.Summary.Disallowed = &disallowed
