@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	"github.com/sitetxt/sitetxt/internal/input"
-	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/robots"
 )
 
@@ -88,7 +87,7 @@ func (s *Server) decideOne(ctx context.Context, c *robots.Client, prof robots.Pr
 	if err != nil {
 		// The reading of docs/cli.md: an error for this URL alone.
 		s.metrics.decisions.WithLabelValues("error").Inc()
-		return Result{Decision: jsonview.Decision{URL: url, Agent: agent, Profile: prof.String(), Reason: "not an http or https URL"}, Error: err.Error()}, nil
+		return undecided(url, agent, prof, notHTTP, err.Error()), nil
 	}
 	a, err := c.Check(ctx, agent, url)
 	switch {

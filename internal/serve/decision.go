@@ -33,11 +33,10 @@ type Result struct {
 // fetch that failed below HTTP is told in public words (publicError); its
 // detail goes to the log.
 func (s *Server) decisionOf(url, agent string, prof robots.Profile, a *robots.Answer, err error) Result {
-	d := Result{Decision: jsonview.Decision{URL: url, Agent: agent, Profile: prof.String()}}
 	if err != nil {
-		d.Reason, d.Error = "not an http or https URL", err.Error()
-		return d
+		return undecided(url, agent, prof, notHTTP, err.Error())
 	}
+	d := Result{Decision: jsonview.Decision{URL: url, Agent: agent, Profile: prof.String()}}
 	d.Allowed, d.Reason = a.Allowed, a.Reason
 	d.Fetch = jsonview.FetchOfAnswer(a)
 	if a.Err != nil {
@@ -49,6 +48,15 @@ func (s *Server) decisionOf(url, agent string, prof robots.Profile, a *robots.An
 	d.Decision = jsonview.DecisionOf(url, agent, prof, a.RobotsURL, *a.Decision, d.Fetch)
 	d.fill(a.RobotsURL, *a.Decision, a.Usage)
 	return d
+}
+
+// notHTTP is the reason of a URL that could not be decided at all.
+const notHTTP = "not an http or https URL"
+
+// undecided is the result of a URL that was not decided: the reason, and
+// the error msg saying why.
+func undecided(url, agent string, prof robots.Profile, reason, msg string) Result {
+	return Result{Decision: jsonview.Decision{URL: url, Agent: agent, Profile: prof.String(), Reason: reason}, Error: msg}
 }
 
 // fill sets the parts of r, a decision object of package jsonview, that

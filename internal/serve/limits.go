@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/sitetxt/sitetxt/fetch"
-	"github.com/sitetxt/sitetxt/internal/jsonview"
 	"github.com/sitetxt/sitetxt/internal/manifest"
 	"github.com/sitetxt/sitetxt/robots"
 )
@@ -73,7 +72,7 @@ func ended(url, agent string, prof robots.Profile, err error) Result {
 	if errors.Is(err, context.DeadlineExceeded) {
 		reason = "the request's time ran out before this URL was decided"
 	}
-	return Result{Decision: jsonview.Decision{URL: url, Agent: agent, Profile: prof.String(), Reason: reason}, Error: reason}
+	return undecided(url, agent, prof, reason, reason)
 }
 
 // The words a stranger gets for a manifest that could not be fetched
