@@ -144,7 +144,8 @@ func mayBeRobotsTxt(raw string) bool {
 // rankRobotsTxt is the rank of /robots.txt, which is always allowed.
 const rankRobotsTxt = noRule - 1
 
-// decision returns the Decision of rank k (from rankPath).
+// decision fills in d, the Decision of rank k (from rankURL, rank or
+// rankPath).
 func (a *Agent) decision(k uint32, d *Decision) {
 	// Field by field: a Decision (five fields) lives in memory, and a
 	// composite literal is built in a temporary and copied a 16 bytes at a
