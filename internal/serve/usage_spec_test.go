@@ -10,6 +10,7 @@ import (
 
 	"github.com/sitetxt/sitetxt/internal/serve"
 	"github.com/sitetxt/sitetxt/internal/sitetest"
+	"github.com/sitetxt/sitetxt/robots"
 )
 
 // TestUsageSpecExamplesServe: each vocab-08 example of
@@ -74,12 +75,19 @@ func TestUsageSpecExamplesServe(t *testing.T) {
 				Results []struct{ Verdicts []result }
 			}
 			ask("/v1/test", map[string]any{"robots": file, "agent": "ExampleBot", "urls": []string{"/x"}}, &test)
-			if len(test.Results) != 1 || len(test.Results[0].Verdicts) == 0 {
+			if len(test.Results) != 1 {
 				t.Fatalf("POST /v1/test gave %+v", test)
 			}
+			seen := map[string]bool{}
 			for _, v := range test.Results[0].Verdicts {
+				seen[v.Profile] = true
 				if v.Usage.ContentUsage != want {
 					t.Errorf("POST /v1/test under %s: %q = %+v, want %+v", v.Profile, ex.In, v.Usage.ContentUsage, want)
+				}
+			}
+			for _, p := range robots.Profiles {
+				if !seen[p.String()] {
+					t.Errorf("POST /v1/test gave no verdict under %s", p)
 				}
 			}
 		})
