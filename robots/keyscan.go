@@ -16,10 +16,13 @@ var minScan = uint32(4)
 // a literal every path it matches holds after the node's prefix. Where a
 // segment of the rule (what lies between its '*'s) has four bytes or
 // more, the key is the four-byte window of its segments that the fewest
-// of the node's rules hold; otherwise it is the rule's longest segment,
-// of one to three bytes. Real patterns ("/*?sort=", "/*/print/",
-// "/*.pdf$") mostly begin with a byte every path holds, so a rule's
-// rarest window, not its first byte, is what tells it apart.
+// of the node's rules hold (up to fewRules of them count as few), and
+// among those the one whose first byte the fewest URL paths hold
+// (urlBytes); otherwise it is the rule's longest segment, of one to
+// three bytes. Real patterns ("/*?sort=", "/*/print/", "/*.pdf$") mostly
+// begin with a byte every path holds, so a rule's rarest window, not its
+// first byte, is what tells it apart, and a window starting with a rare
+// byte makes the pass stop at few positions.
 //
 // The pass looks at every position of the path that some key starts
 // with (an exact bitmap of the keys' first bytes): the one-byte keys in an
@@ -271,8 +274,8 @@ func (wc windowCount) of(k uint64) int {
 }
 
 // scanKey returns the key of a wildcard rule, its rarest four-byte window
-// by count, or its longest segment when none has four bytes, and the
-// scanOut that finds the rule by it.
+// by count (then by its first byte in URLs), or its longest segment when
+// none has four bytes, and the scanOut that finds the rule by it.
 func scanKey(w *wildRule, k uint32, count windowCount) (uint64, scanOut) {
 	o := scanOut{k: k, rank: w.rank, at: atNone}
 	best, bestN := uint64(0), 0
@@ -287,7 +290,7 @@ func scanKey(w *wildRule, k uint32, count windowCount) (uint64, scanOut) {
 		}
 		for i := 0; i+4 <= len(s); i++ {
 			k := keyOf(s, i, 4)
-			if n := count.of(k); best == 0 || n < bestN {
+			if n := max(count.of(k), fewRules); best == 0 || n < bestN || n == bestN && urlRank(s[i]) > urlRank(byte(best)) {
 				best, bestN = k, n
 				o.s0, o.s1, o.at = int32(a), int32(b), int32(i)
 			}
@@ -450,3 +453,24 @@ func (ks *keyScan) mayHold(k uint64) bool {
 	m := filterBits(h)
 	return ks.filter[h>>ks.fshift]&m == m
 }
+
+// fewRules is the count of rules holding a window at or below which
+// scanKey counts windows as equally rare: among them, the one whose first
+// byte the fewest paths hold is the key, so that the pass stops at few
+// positions.
+const fewRules = 4
+
+// urlRank is the rank of byte c in urlBytes: the higher, the fewer URL
+// paths hold it.
+func urlRank(c byte) int { return int(urlRanks[c]) }
+
+// urlRanks is urlRank by byte.
+var urlRanks = func() (r [256]uint8) {
+	for c := range r {
+		r[c] = uint8(len(urlBytes))
+	}
+	for i := 0; i < len(urlBytes); i++ {
+		r[urlBytes[i]] = uint8(i)
+	}
+	return r
+}()
