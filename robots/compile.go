@@ -265,7 +265,7 @@ type smallPolicySlab struct {
 	rulePtrs [smallRules]*Rule
 }
 
-const smallRules = 6
+const smallRules = 7
 
 // newGroup ends the last group (closeGroup) and starts the next (within
 // the capacity alloc gave: the groups' slices point into the slabs, which
@@ -469,8 +469,7 @@ func (c *compiler) addRule(g *Group, l *grammar.Line, allow bool) {
 func (r *Rule) compile(p Profile) {
 	pat := r.Pattern
 	if pat == "" {
-		r.never = true
-		return
+		return // prio 0: never
 	}
 	d := p.desc()
 	if d.percent == percentRFC && !needsNormRFCPath(pat) {
@@ -487,8 +486,7 @@ func (r *Rule) compile(p Profile) {
 // '*', so it is kept as one: a pattern costs no more than its bytes
 // however many '*' it has.
 func (r *Rule) setPattern(pat string, wild bool) {
-	r.prio = int32(min(len(pat), 1<<30))
-	r.never = pat == ""
+	r.prio = int32(min(len(pat), 1<<30)) // 0, never, for ""
 	if wild {
 		if strings.HasSuffix(pat, "$") {
 			r.anchored = true
