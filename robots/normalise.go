@@ -209,6 +209,14 @@ func load64(s string, i int) uint64 {
 func normRFC(dst []byte, s string, path bool) []byte {
 	query := false
 	for i := 0; i < len(s); i++ {
+		// The bytes up to the next one that may change are copied as one
+		// run: most of a path or pattern with an escape is not escapes.
+		if j := i + plainLen(s[i:]); j > i {
+			dst = append(dst, s[i:j]...)
+			if i = j; i == len(s) {
+				break
+			}
+		}
 		c := s[i]
 		switch {
 		case c == '%' && i+2 < len(s):
@@ -240,6 +248,27 @@ func normRFC(dst []byte, s string, path bool) []byte {
 		}
 	}
 	return dst
+}
+
+// plainLen returns the index of the first byte of s that normRFC may
+// change or must note ('%', '*', '$', '?' or a byte outside ASCII), or
+// len(s). It tests eight bytes at a time.
+func plainLen(s string) int {
+	const lo, hi, quest = 0x0101010101010101, 0x8080808080808080, 0x3F3F3F3F3F3F3F3F
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := load64(s, i)
+		q := w ^ quest // a zero byte where s has '?'
+		if normWord(w) || (q-lo)&^q&hi != 0 {
+			break // the loop below finds which byte
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c == '%' || c == '*' || c == '$' || c == '?' || c >= 0x80 {
+			return i
+		}
+	}
+	return len(s)
 }
 
 // normDraft appends s in the 1996/1997 drafts' comparison form to dst:
