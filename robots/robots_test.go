@@ -583,6 +583,16 @@ func TestASCIIFold(t *testing.T) {
 	}
 }
 
+// TestRuleSize checks that a Rule stays at 56 bytes: a corpus pass
+// compiles 750,000 of them, and each 8 bytes more is 6 MB more to allocate
+// and clear (an empty pattern has priority 0 rather than a flag of its
+// own: Rule.never).
+func TestRuleSize(t *testing.T) {
+	if n := unsafe.Sizeof(Rule{}); n > 56 {
+		t.Errorf("unsafe.Sizeof(Rule{}) = %d, want at most 56", n)
+	}
+}
+
 // TestSmallPolicySlabSize checks that a small file's policy is one
 // allocation of at most Go's 896-byte size class: one group of a few
 // User-agent lines and at most smallRules rules, as most files are (lines
