@@ -42,6 +42,19 @@ type keyScan struct {
 	tshift uint8     // 64 - log2(len(table))
 	out    []scanOut // the rules of each key, key by key, in rank order
 	always uint32    // out[:always]: the rules with no literal after the prefix ("/a**"), tried for every path
+	// dense is set for a scan of minDense keys or more (the root's, at
+	// thousands of rules): nearly every byte starts a key, so its pass
+	// tests no lead byte and no one-byte key a position (densePass); ones
+	// then lists its one-byte keys.
+	dense bool
+	ones  []oneKey
+}
+
+// oneKey is a one-byte key of a dense keyScan and its slot in the table,
+// in the order of the rank of the slot's first rule.
+type oneKey struct {
+	c    byte
+	slot uint32
 }
 
 // keySlot is a key of a keyScan and where its rules are in out, with
@@ -109,6 +122,7 @@ type scanState struct {
 	oneSeen [4]uint64 // the one-byte keys found, by byte
 	seen    [maxSeen]uint32
 	nseen   int
+	touch   uint64 // what keyScan.touch loaded
 }
 
 // first returns the lowest rank below best of the rules whose key occurs
@@ -120,6 +134,10 @@ type scanState struct {
 func (ks *keyScan) first(wild []wildRule, rest string, best uint32) uint32 {
 	st := scanState{best: best}
 	ks.tryRules(wild, rest, &st, ks.out[:ks.always], 0)
+	if ks.dense {
+		ks.densePass(wild, rest, &st)
+		return st.best
+	}
 	i := 0
 	for ; i+4 <= len(rest); i++ {
 		if c := rest[i]; ks.lead[c>>6]&(1<<(c&63)) == 0 {
@@ -154,6 +172,103 @@ func (ks *keyScan) first(wild []wildRule, rest string, best uint32) uint32 {
 	}
 	ks.tryOnes(wild, rest, &st)
 	return st.best
+}
+
+// densePass is first's pass for a dense keyScan. At each position it
+// tests only the four-byte key in the filter and the first two bytes of
+// the shorter keys in the exact bitmap two, 64 positions at a time
+// without a branch (blockHits), then tries the keys at the positions
+// that passed; the one-byte keys are looked for after it, each once, in
+// the order of their best rule, while that rule ranks above the best
+// match (most are short patterns, which rank low).
+func (ks *keyScan) densePass(wild []wildRule, rest string, st *scanState) {
+	two := ks.two
+	if two == nil {
+		two = noTwo[:]
+	}
+	tw := (*[1 << 10]uint64)(two)
+	for i := 0; i+4 <= len(rest); i += 64 {
+		end := min(len(rest)-3, i+64)
+		m4, m2 := blockHits(ks.filter, tw, ks.fshift, rest, i, end)
+		if m4&(m4-1) != 0 {
+			// Two or more: their table slots are loaded together, so that
+			// their cache misses overlap rather than follow each other.
+			st.touch ^= ks.touch(rest, i, m4)
+		}
+		for m2 != 0 {
+			j := i + bits.TrailingZeros64(m2)
+			m2 &= m2 - 1
+			ks.tryShort(wild, rest, st, uint64(load32(rest, j)), j)
+		}
+		for m4 != 0 {
+			j := i + bits.TrailingZeros64(m4)
+			m4 &= m4 - 1
+			ks.try(wild, rest, st, uint64(load32(rest, j))|4<<32, j)
+		}
+	}
+	// The last three positions: keys of two or three bytes.
+	for i := max(len(rest)-3, 0); i < len(rest) && ks.short; i++ {
+		for n := 2; n <= 3 && i+n <= len(rest); n++ {
+			if k := keyOf(rest, i, n); ks.mayHold(k) {
+				ks.try(wild, rest, st, k, i)
+			}
+		}
+	}
+	for _, o := range ks.ones {
+		sl := &ks.table[o.slot]
+		if sl.rank >= st.best {
+			break
+		}
+		if strings.IndexByte(rest, o.c) >= 0 {
+			ks.tryRules(wild, rest, st, ks.out[sl.o0&^again:sl.o1], 0)
+		}
+	}
+}
+
+// blockHits returns the positions of rest from i to end (at most 64)
+// whose four-byte window may be a key (in filter) and whose first two
+// bytes may start a shorter one (in two), as bits from i: a loop without
+// a branch a position, since which positions hit is not predictable.
+func blockHits(filter []uint64, two *[1 << 10]uint64, fshift uint8, rest string, i, end int) (m4, m2 uint64) {
+	sh := fshift & 63
+	// From the last position down, so that each bit is shifted in by a
+	// constant; the four bytes read one by one, which the compiler makes
+	// one load (load32 costs a slice's checks here).
+	for j := end - 1; j >= i; j-- {
+		_ = rest[j+3]
+		w := uint64(rest[j]) | uint64(rest[j+1])<<8 | uint64(rest[j+2])<<16 | uint64(rest[j+3])<<24
+		h := hashKey(w | 4<<32)
+		f := filter[h>>sh]
+		m4 = m4<<1 | f>>(h>>32&63)&(f>>(h>>38&63))&1
+		m2 = m2<<1 | two[w>>6&(1<<10-1)]>>(w&63)&1
+	}
+	return m4, m2
+}
+
+// touch loads the table slot of the four-byte window at each position
+// of rest from i set in m, and returns what it read (so that the loads
+// are made): a decision's table slots are cache misses at 100,000 rules.
+func (ks *keyScan) touch(rest string, i int, m uint64) uint64 {
+	var x uint64
+	for ; m != 0; m &= m - 1 {
+		j := i + bits.TrailingZeros64(m)
+		x ^= ks.table[hashKey(uint64(load32(rest, j))|4<<32)>>ks.tshift].key
+	}
+	return x
+}
+
+// noTwo is keyScan.two for a dense scan with no key of two or three bytes.
+var noTwo [1 << 16 / 64]uint64
+
+// tryShort tries the keys of two and three bytes that may start with the
+// first two bytes of w, found at i in rest.
+func (ks *keyScan) tryShort(wild []wildRule, rest string, st *scanState, w uint64, i int) {
+	if k := w&0xffff | 2<<32; ks.mayHold(k) {
+		ks.try(wild, rest, st, k, i)
+	}
+	if k := w&0xffffff | 3<<32; ks.mayHold(k) {
+		ks.try(wild, rest, st, k, i)
+	}
 }
 
 // tryOnes tries the rules of the one-byte keys found, after the longer
@@ -379,14 +494,19 @@ func buildScan(wild []wildRule, w0, w1 uint32) *keyScan {
 	// one window in fifty that no key is gets through to the table.
 	fb := max(bits.Len(uint((nkeys+nshort)*16)), 9) - 6 // log2 of the words
 	ks.filter, ks.fshift = make([]uint64, 1<<fb), uint8(64-fb)
-	if nshort >= minTwo {
+	ks.dense = nkeys >= minDense
+	if nshort >= minTwo || ks.dense && nshort > 0 {
 		ks.two = make([]uint64, 1<<16/64)
 	}
-	for _, sl := range ks.table {
+	for s, sl := range ks.table {
 		if sl.key != 0 {
 			ks.mark(sl.key)
 		}
+		if ks.dense && sl.key>>32 == 1 {
+			ks.ones = append(ks.ones, oneKey{byte(sl.key), uint32(s)})
+		}
 	}
+	slices.SortFunc(ks.ones, func(x, y oneKey) int { return int(ks.table[x.slot].rank) - int(ks.table[y.slot].rank) })
 	return ks
 }
 
@@ -424,6 +544,9 @@ func (ks *keyScan) mark(k uint64) {
 // it tests their first two bytes in an exact bitmap rather than in the
 // filter.
 var minTwo = 64
+
+// minDense is how many keys a keyScan needs before its pass is dense.
+var minDense = 512
 
 // mayStartShort reports whether a key of two or three bytes may start
 // with the first two bytes of w.
