@@ -39,7 +39,14 @@ type keyScan struct {
 	filter []uint64  // two bits a hash in one word: of the keys of two to four bytes, and of the first two bytes of the shorter ones
 	fshift uint8     // 64 - log2 of filter's bits
 	table  []keySlot // open addressing, at most half full
-	tshift uint8     // 64 - log2(len(table))
+	tshift uint8     // 64 - log2(len(table)), or of small when not 0
+	// small, when not 0, is where the keys of one to three bytes start
+	// in table, in a region of their own (sshift) after the four-byte
+	// keys': a dense scan's few short keys are looked up at most
+	// decisions, and so stay in cache, where the table of thousands of
+	// four-byte keys does not.
+	small  int
+	sshift uint8
 	out    []scanOut // the rules of each key, key by key, in rank order
 	always uint32    // out[:always]: the rules with no literal after the prefix ("/a**"), tried for every path
 	// dense is set for a scan of minDense keys or more (the root's, at
@@ -189,7 +196,7 @@ func (ks *keyScan) densePass(wild []wildRule, rest string, st *scanState) {
 	tw := (*[1 << 10]uint64)(two)
 	for i := 0; i+4 <= len(rest); i += 64 {
 		end := min(len(rest)-3, i+64)
-		m4, m2 := blockHits(ks.filter, tw, ks.fshift, rest, i, end)
+		m4, m2 := blockHits((*[1 << denseFilter]uint64)(ks.filter), tw, rest, i, end)
 		if m4&(m4-1) != 0 {
 			// Two or more: their table slots are loaded together, so that
 			// their cache misses overlap rather than follow each other.
@@ -229,20 +236,28 @@ func (ks *keyScan) densePass(wild []wildRule, rest string, st *scanState) {
 // whose four-byte window may be a key (in filter) and whose first two
 // bytes may start a shorter one (in two), as bits from i: a loop without
 // a branch a position, since which positions hit is not predictable.
-func blockHits(filter []uint64, two *[1 << 10]uint64, fshift uint8, rest string, i, end int) (m4, m2 uint64) {
-	sh := fshift & 63
-	// From the last position down, so that each bit is shifted in by a
-	// constant; the four bytes read one by one, which the compiler makes
-	// one load (load32 costs a slice's checks here).
-	for j := end - 1; j >= i; j-- {
-		_ = rest[j+3]
-		w := uint64(rest[j]) | uint64(rest[j+1])<<8 | uint64(rest[j+2])<<16 | uint64(rest[j+3])<<24
+func blockHits(filter *[1 << denseFilter]uint64, two *[1 << 10]uint64, rest string, i, end int) (m4, m2 uint64) {
+	s := rest[i : end+3]
+	// Each bit enters at the top, so that it is shifted in by a constant;
+	// the four bytes are read one by one, which the compiler makes one
+	// load (load32 costs a slice's checks here).
+	for j := 3; j < len(s); j++ {
+		w := uint64(s[j-3]) | uint64(s[j-2])<<8 | uint64(s[j-1])<<16 | uint64(s[j])<<24
 		h := hashKey(w | 4<<32)
-		f := filter[h>>sh]
-		m4 = m4<<1 | f>>(h>>32&63)&(f>>(h>>38&63))&1
-		m2 = m2<<1 | two[w>>6&(1<<10-1)]>>(w&63)&1
+		f := filter[h>>(64-denseFilter)]
+		m4 = m4>>1 | b2u(f&(1<<(h>>32&63)) != 0)&b2u(f&(1<<(h>>38&63)) != 0)<<63
+		m2 = m2>>1 | b2u(two[w>>6&(1<<10-1)]&(1<<(w&63)) != 0)<<63
 	}
-	return m4, m2
+	n := uint(64-(end-i)) & 63
+	return m4 >> n, m2 >> n
+}
+
+// b2u is 1 for true, 0 for false.
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // touch loads the table slot of the four-byte window at each position
@@ -346,15 +361,28 @@ func (ks *keyScan) tryRules(wild []wildRule, rest string, st *scanState, rules [
 
 // find returns the slot of key k in the table, or -1.
 func (ks *keyScan) find(k uint64) int {
-	mask := len(ks.table) - 1
-	for s := int(hashKey(k) >> ks.tshift); ; s = (s + 1) & mask {
-		switch ks.table[s].key {
+	lo, hi, sh := ks.region(k)
+	mask := hi - lo - 1
+	for s := int(hashKey(k) >> sh); ; s = (s + 1) & mask {
+		switch ks.table[lo+s].key {
 		case k:
-			return s
+			return lo + s
 		case 0:
 			return -1
 		}
 	}
+}
+
+// region returns the region of the table that holds key k when it is
+// there, table[lo:hi], and the shift that takes a hash to its slot there.
+func (ks *keyScan) region(k uint64) (lo, hi int, shift uint8) {
+	switch {
+	case ks.small == 0:
+		return 0, len(ks.table), ks.tshift
+	case k>>32 < 4:
+		return ks.small, len(ks.table), ks.sshift
+	}
+	return 0, ks.small, ks.tshift
 }
 
 // eachSegment calls fn with each literal segment of a wildcard rule
@@ -465,9 +493,20 @@ func buildScan(wild []wildRule, w0, w1 uint32) *keyScan {
 			}
 		}
 	}
-	ks := &keyScan{out: make([]scanOut, 0, len(keys))}
+	ks := &keyScan{out: make([]scanOut, 0, len(keys)), dense: nkeys >= minDense && nkeys+nshort <= maxDense}
 	b := bits.Len(uint(nkeys * 2))
 	ks.table, ks.tshift = make([]keySlot, 1<<b), uint8(64-b)
+	if ks.dense {
+		nsmall := 0
+		for i := range keys {
+			if k := keys[i].key; k != 0 && k>>32 < 4 && (i == 0 || k != keys[i-1].key) {
+				nsmall++
+			}
+		}
+		b, bs := bits.Len(uint((nkeys-nsmall)*2)), bits.Len(uint(nsmall*2))
+		ks.table, ks.tshift = make([]keySlot, 1<<b+1<<bs), uint8(64-b)
+		ks.small, ks.sshift = 1<<b, uint8(64-bs)
+	}
 	i := 0
 	for ; i < len(keys) && keys[i].key == 0; i++ {
 		ks.out = append(ks.out, keys[i].out)
@@ -493,8 +532,10 @@ func buildScan(wild []wildRule, w0, w1 uint32) *keyScan {
 	// one), two set in one word an entry (a blocked Bloom filter): about
 	// one window in fifty that no key is gets through to the table.
 	fb := max(bits.Len(uint((nkeys+nshort)*16)), 9) - 6 // log2 of the words
+	if ks.dense {
+		fb = denseFilter
+	}
 	ks.filter, ks.fshift = make([]uint64, 1<<fb), uint8(64-fb)
-	ks.dense = nkeys >= minDense
 	if nshort >= minTwo || ks.dense && nshort > 0 {
 		ks.two = make([]uint64, 1<<16/64)
 	}
@@ -512,12 +553,13 @@ func buildScan(wild []wildRule, w0, w1 uint32) *keyScan {
 
 // add enters a key that is not in the table.
 func (ks *keyScan) add(sl keySlot) {
-	mask := len(ks.table) - 1
-	s := int(hashKey(sl.key) >> ks.tshift)
-	for ks.table[s].key != 0 {
+	lo, hi, sh := ks.region(sl.key)
+	mask := hi - lo - 1
+	s := int(hashKey(sl.key) >> sh)
+	for ks.table[lo+s].key != 0 {
 		s = (s + 1) & mask
 	}
-	ks.table[s] = sl
+	ks.table[lo+s] = sl
 }
 
 // mark sets the bits of key k in the bitmaps first tests.
@@ -545,8 +587,17 @@ func (ks *keyScan) mark(k uint64) {
 // filter.
 var minTwo = 64
 
-// minDense is how many keys a keyScan needs before its pass is dense.
+// minDense is how many keys a keyScan needs before its pass is dense,
+// and maxDense how many entries (keys, and the first two bytes of the
+// short ones) its filter, of 1<<denseFilter words (32 KB), holds at most:
+// sixteen bits an entry or more, as a scan's filter has. Its size is a
+// constant so that blockHits finds a word with a constant shift.
 var minDense = 512
+
+const (
+	denseFilter = 12
+	maxDense    = 1 << (denseFilter + 6) / 16
+)
 
 // mayStartShort reports whether a key of two or three bytes may start
 // with the first two bytes of w.
