@@ -89,7 +89,7 @@ type LinkLicense struct {
 func LinkLicenses(lines []string, base *url.URL) []LinkLicense {
 	var out []LinkLicense
 	for _, v := range lines {
-		for _, link := range splitLinks(v) {
+		for _, link := range splitUnquoted(v, ',') {
 			target, params, ok := strings.Cut(link, ">")
 			target = strings.TrimSpace(target)
 			if !ok || !strings.HasPrefix(target, "<") {
@@ -97,9 +97,9 @@ func LinkLicenses(lines []string, base *url.URL) []LinkLicense {
 			}
 			target = target[1:]
 			var rel, typ string
-			for _, p := range strings.Split(params, ";") {
+			for _, p := range splitUnquoted(params, ';') {
 				k, val, _ := strings.Cut(p, "=")
-				val = strings.Trim(strings.TrimSpace(val), `"`)
+				val = unquote(strings.TrimSpace(val))
 				switch strings.ToLower(strings.TrimSpace(k)) {
 				case "rel":
 					if rel == "" { // RFC 8288 3.3: only the first rel counts
@@ -134,9 +134,11 @@ func hasRel(rel, want string) bool {
 	return false
 }
 
-// splitLinks splits a Link field line at the commas between links: not
-// inside <...> nor inside a quoted string.
-func splitLinks(v string) []string {
+// splitUnquoted splits v at each sep that stands outside a quoted string
+// (RFC 9110 section 5.6.4, a backslash escaping the byte after it) and
+// outside a "<" URI-Reference ">": the links of a Link field line at ','
+// and a link's parameters at ';' ("title=\"a; b\"" is one parameter).
+func splitUnquoted(v string, sep byte) []string {
 	var out []string
 	start, inURI, inQuote := 0, false, false
 	for i := 0; i < len(v); i++ {
@@ -153,10 +155,32 @@ func splitLinks(v string) []string {
 			inURI = true
 		case c == '>':
 			inURI = false
-		case c == ',' && !inURI:
+		case c == sep && !inURI:
 			out = append(out, v[start:i])
 			start = i + 1
 		}
 	}
 	return append(out, v[start:])
+}
+
+// unquote returns a parameter's value: a quoted string without its quotes
+// and with its quoted pairs undone (RFC 9110 section 5.6.4), a token as it
+// stands.
+func unquote(v string) string {
+	if len(v) < 2 || v[0] != '"' {
+		return v
+	}
+	var b strings.Builder
+	for i := 1; i < len(v); i++ {
+		switch c := v[i]; {
+		case c == '\\' && i+1 < len(v):
+			i++
+			b.WriteByte(v[i])
+		case c == '"':
+			return b.String()
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String() // no closing quote: what stands after the opening one
 }

@@ -41,6 +41,10 @@ func TestLinkLicenses(t *testing.T) {
 		{[]string{`<https://x.example/a,b>; rel="license"; title="a, b"`}, "https://x.example/a,b "},
 		{[]string{`<https://x.example/l>; rel="nofollow"; rel="license"`}, ""}, // only the first rel counts
 		{[]string{`https://x.example/l; rel=license`}, ""},
+		// A ';' inside a quoted string does not start a parameter.
+		{[]string{`<https://x.example/l>; title="a; rel=license"; rel="nofollow"`}, ""},
+		{[]string{`<https://x.example/l>; title="x;y"; rel="license"`}, "https://x.example/l "},
+		{[]string{`<https://x.example/l>; rel="license"; type="text/\"rsl\""`}, `https://x.example/l text/"rsl"`},
 	}
 	for _, tt := range tests {
 		var got []string

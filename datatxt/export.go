@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -19,6 +20,20 @@ var Formats = []string{"json", "yaml", "csv", "schemaorg", "dcat", "datajson", "
 
 // CatalogFormats are the Formats that are catalog documents.
 var CatalogFormats = []string{"schemaorg", "dcat", "datajson", "datapackage", "croissant"}
+
+// formatTypes are the media types of the Formats' documents.
+var formatTypes = map[string]string{
+	"json": "application/json", "yaml": "application/yaml", "csv": "text/csv",
+	"schemaorg": "application/ld+json", "dcat": "application/ld+json", "croissant": "application/ld+json",
+	"datajson": "application/json", "datapackage": "application/json",
+}
+
+// MediaType returns the media type of the document Export writes in
+// format (one of Formats), "" for another format.
+func MediaType(format string) string { return formatTypes[format] }
+
+// IsCatalogFormat reports whether format is one of CatalogFormats.
+func IsCatalogFormat(format string) bool { return slices.Contains(CatalogFormats, format) }
 
 // EntryView is the JSON and YAML form of an entry: "path" is a string for
 // one path and a list for several.

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -300,5 +301,22 @@ func TestExportSaysWhatItCannotKnow(t *testing.T) {
 	}
 	if _, ps := DataJSON(based, ExportOptions{}); has(ps, "mediaType", grammar.Error) {
 		t.Errorf("DataJSON of a.csv: problems %v, want none on mediaType", ps)
+	}
+}
+
+func TestMediaType(t *testing.T) {
+	for _, f := range Formats {
+		if MediaType(f) == "" {
+			t.Errorf("MediaType(%q) = \"\", want a media type", f)
+		}
+		if got, want := IsCatalogFormat(f), slices.Contains(CatalogFormats, f); got != want {
+			t.Errorf("IsCatalogFormat(%q) = %v, want %v", f, got, want)
+		}
+	}
+	if got := MediaType("schemaorg"); got != "application/ld+json" {
+		t.Errorf("MediaType(%q) = %q, want %q", "schemaorg", got, "application/ld+json")
+	}
+	if got := MediaType("xml"); got != "" {
+		t.Errorf("MediaType(%q) = %q, want \"\"", "xml", got)
 	}
 }

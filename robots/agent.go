@@ -264,7 +264,7 @@ func (pol *Policy) merge(slab *[]Agent, tok string, gs []*Group, global bool) *A
 		a.rules, own = make([]*Rule, 0, n), true
 		for _, g := range gs {
 			for _, r := range g.Rules {
-				if !r.never {
+				if !r.never() {
 					a.rules = append(a.rules, r)
 				}
 			}
@@ -312,7 +312,7 @@ func before(x, y *Rule, tieAllow bool) bool {
 
 func hasNever(rules []*Rule) bool {
 	for _, r := range rules {
-		if r.never {
+		if r.never() {
 			return true
 		}
 	}

@@ -265,7 +265,7 @@ type smallPolicySlab struct {
 	rulePtrs [smallRules]*Rule
 }
 
-const smallRules = 6
+const smallRules = 7
 
 // newGroup ends the last group (closeGroup) and starts the next (within
 // the capacity alloc gave: the groups' slices point into the slabs, which
@@ -355,31 +355,42 @@ func (c *compiler) readLines() {
 // after a rule, or the first one), and counts the groups, User-agent
 // lines and rules.
 func (c *compiler) classify(ks []lineKind) (nGroups, nAgents, nRules int) {
+	lines := c.file.Lines
+	ks = ks[:len(lines)]
+	kinds := c.kinds // in a local: a store to ks could alias c's fields
+	for i, l := range lines {
+		ks[i] = kinds[kindIndex(l.Kind, l.Typo, l.NoColon)]
+	}
+	if c.desc.googleLines {
+		for i, l := range lines {
+			if hasGoogleControl(c.file.LineText(l)) {
+				c.controls = true
+				ks[i] = c.googleKind(l)
+			}
+		}
+	}
+	// The groups, from the kinds alone: loops with no call in them keep
+	// their counts in registers.
+	usageRule := c.desc.usageRule
 	inGroup := false // a User-agent line was read
 	sawRule := false // a rule of the group was read: a User-agent line starts the next
-	for i, l := range c.file.Lines {
-		k := c.kind(l)
-		if c.desc.googleLines && hasGoogleControl(c.file.LineText(l)) {
-			c.controls = true
-			k = c.googleKind(l)
-		}
+	for i, k := range ks {
 		switch k {
 		case kAgent:
 			nAgents++
 			if !inGroup || sawRule {
 				inGroup, sawRule = true, false
 				nGroups++
-				k |= kStart
+				ks[i] = k | kStart
 			}
 		case kAllow, kDisallow:
 			nRules++
 			sawRule = inGroup
 		case kOther:
-			if inGroup && !sawRule && c.desc.usageRule && l.IsGroupRule() {
+			if inGroup && !sawRule && usageRule && lines[i].IsGroupRule() {
 				sawRule = true // draft-ietf-aipref-attach: a rule of its group
 			}
 		}
-		ks[i] = k
 	}
 	return nGroups, nAgents, nRules
 }
@@ -469,8 +480,7 @@ func (c *compiler) addRule(g *Group, l *grammar.Line, allow bool) {
 func (r *Rule) compile(p Profile) {
 	pat := r.Pattern
 	if pat == "" {
-		r.never = true
-		return
+		return // prio 0: never
 	}
 	d := p.desc()
 	if d.percent == percentRFC && !needsNormRFCPath(pat) {
@@ -487,8 +497,7 @@ func (r *Rule) compile(p Profile) {
 // '*', so it is kept as one: a pattern costs no more than its bytes
 // however many '*' it has.
 func (r *Rule) setPattern(pat string, wild bool) {
-	r.prio = int32(min(len(pat), 1<<30))
-	r.never = pat == ""
+	r.prio = int32(min(len(pat), 1<<30)) // 0, never, for ""
 	if wild {
 		if strings.HasSuffix(pat, "$") {
 			r.anchored = true

@@ -56,7 +56,7 @@ func (pol *Policy) Explain(agent string) Explanation {
 		usage = append(usage, g.Usage...)
 		signals = append(signals, g.Signals...)
 	}
-	sort.SliceStable(usage, func(i, j int) bool { return usage[i].match.prio > usage[j].match.prio })
+	sort.SliceStable(usage, func(i, j int) bool { return usage[i].rank() > usage[j].rank() })
 	return Explanation{
 		UsageRules: usage, Signals: signals,
 		Agent: agent, Profile: pol.profile, Why: why(pol.profile, agent, a), Global: a.Global(),

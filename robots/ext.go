@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"net/url"
@@ -255,15 +256,15 @@ func checkAbsURL(v string) error {
 func indexSpaceOrControl(s string) int {
 	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	const del, below = 0x7F7F7F7F7F7F7F7F, 0x2121212121212121
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		w := load64(s, i)
+	b := bytesOf(s)
+	for ; len(b) >= 8; b = b[8:] {
+		w := binary.LittleEndian.Uint64(b)
 		x := w ^ del // a zero byte where s has DEL; (w-below)&^w has a high bit set when a byte is below '!'
 		if ((w-below)&^w|(x-lo)&^x)&hi != 0 {
 			break // the loop below finds which byte
 		}
 	}
-	for ; i < len(s); i++ {
+	for i := len(s) - len(b); i < len(s); i++ {
 		if c := s[i]; c <= ' ' || c == 0x7f {
 			return i
 		}

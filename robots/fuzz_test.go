@@ -466,6 +466,53 @@ func FuzzNeedsNormRFCPath(f *testing.F) {
 	})
 }
 
+// FuzzNormRFC holds normRFC, which copies the bytes between the ones it
+// may change as one run, to its definition, a byte at a time
+// (normRFCBytes), for paths and patterns.
+func FuzzNormRFC(f *testing.F) {
+	for _, s := range []string{"", "/", "/a%20b", "/%41%7e%2f?%3A%2F%40%3f", "/abcdefgh$", "/abcdefghijklmnopq*x$", "/\x80\xff", "/abcdefghij?k=%2Fl%3Am", "%", "%4", "/abcdefgh%zz%4", "#$%&'()*+", "/\u043a\u043e?\u0442=1$"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, path := range []bool{false, true} {
+			if got, want := string(normRFC(nil, s, path)), string(normRFCBytes(nil, s, path)); got != want {
+				t.Errorf("normRFC(%q, %v) = %q, want %q", s, path, got, want)
+			}
+		}
+	})
+}
+
+// normRFCBytes is normRFC as it reads in its doc comment, a byte at a
+// time.
+func normRFCBytes(dst []byte, s string, path bool) []byte {
+	query := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			hi, _ := unhex(s[i+1])
+			lo, _ := unhex(s[i+2])
+			v := hi<<4 | lo
+			if isUnreserved(v) || query && strings.IndexByte(":/?@", v) >= 0 {
+				dst = append(dst, v)
+			} else {
+				dst = append(dst, '%', upperHex[hi], upperHex[lo])
+			}
+			i += 2
+		case c >= 0x80:
+			dst = append(dst, '%', upperHex[c>>4], upperHex[c&15])
+		case path && c == '*':
+			dst = append(dst, "%2A"...)
+		case c == '$' && (path || i < len(s)-1):
+			dst = append(dst, "%24"...)
+		default:
+			query = query || c == '?'
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
 // FuzzExtFieldOf holds extFieldOf, which tells a field by its length and
 // one byte, to its definition: isSitemapField, then strings.EqualFold (as
 // Line.FieldIs) with each other field's name.

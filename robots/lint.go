@@ -292,7 +292,7 @@ func (l *linter) unreachable(pol *Policy) {
 	reported := map[*Rule]bool{}
 	for _, g := range pol.groups {
 		for _, r := range g.Rules {
-			if r.Allow && r.never && !reported[r] {
+			if r.Allow && r.never() && !reported[r] {
 				reported[r] = true
 				l.warn("unreachable-rule", r.Line.Pos, r.Line.End(), "Allow with an empty pattern matches nothing")
 			}

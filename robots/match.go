@@ -229,7 +229,7 @@ func bytesString(b []byte) string {
 // match reports whether the rule's pattern matches path.
 func (r *Rule) match(path string) bool {
 	switch {
-	case r.never:
+	case r.never():
 		return false
 	case r.wild:
 		return globMatch(r.lit, r.anchored, path)

@@ -108,16 +108,16 @@ func isUnreserved(c byte) bool {
 // it holds a '%' or a byte outside ASCII. It tests eight bytes at a time.
 func needsNormRFC(s string) bool {
 	const lo, hi, pct = 0x0101010101010101, 0x8080808080808080, 0x2525252525252525
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		w := load64(s, i)
+	b := bytesOf(s)
+	for ; len(b) >= 8; b = b[8:] {
+		w := binary.LittleEndian.Uint64(b)
 		x := w ^ pct // a zero byte where s has '%'
-		if w&hi != 0 || (x-lo)&^x&hi != 0 {
+		if (w|(x-lo)&^x)&hi != 0 {
 			return true
 		}
 	}
-	for ; i < len(s); i++ {
-		if c := s[i]; c == '%' || c >= 0x80 {
+	for _, c := range b {
+		if c == '%' || c >= 0x80 {
 			return true
 		}
 	}
@@ -136,16 +136,14 @@ func needsNormRFCPath(s string) bool {
 		}
 		return false
 	}
-	i := 0
-	for ; i+16 < len(s); i += 16 {
-		if normWord(load64(s, i)) || normWord(load64(s, i+8)) {
+	b := bytesOf(s)
+	for ; len(b) > 16; b = b[16:] {
+		if normWord(binary.LittleEndian.Uint64(b)) || normWord(binary.LittleEndian.Uint64(b[8:])) {
 			return true
 		}
 	}
-	for ; i+8 < len(s); i += 8 {
-		if normWord(load64(s, i)) {
-			return true
-		}
+	if len(b) > 8 && normWord(binary.LittleEndian.Uint64(b)) {
+		return true
 	}
 	return normWord(load64(s, len(s)-8))
 }
@@ -191,6 +189,12 @@ func load32(s string, i int) uint32 {
 	return binary.LittleEndian.Uint32(unsafe.Slice(unsafe.StringData(s[i:]), 4))
 }
 
+// bytesOf returns the bytes of s, which must not be written, for loops
+// that read them a word at a time: a loop that moves along the slice
+// (b = b[8:]) loads each word with no bounds check, where load64 checks
+// its index at every call.
+func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
+
 // load64 returns the eight bytes of s at i, little-endian.
 func load64(s string, i int) uint64 {
 	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
@@ -209,6 +213,14 @@ func load64(s string, i int) uint64 {
 func normRFC(dst []byte, s string, path bool) []byte {
 	query := false
 	for i := 0; i < len(s); i++ {
+		// The bytes up to the next one that may change are copied as one
+		// run: most of a path or pattern with an escape is not escapes.
+		if j := i + plainLen(s[i:]); j > i {
+			dst = append(dst, s[i:j]...)
+			if i = j; i == len(s) {
+				break
+			}
+		}
 		c := s[i]
 		switch {
 		case c == '%' && i+2 < len(s):
@@ -240,6 +252,27 @@ func normRFC(dst []byte, s string, path bool) []byte {
 		}
 	}
 	return dst
+}
+
+// plainLen returns the index of the first byte of s that normRFC may
+// change or must note ('%', '*', '$', '?' or a byte outside ASCII), or
+// len(s). It tests eight bytes at a time.
+func plainLen(s string) int {
+	const lo, hi, quest = 0x0101010101010101, 0x8080808080808080, 0x3F3F3F3F3F3F3F3F
+	b := bytesOf(s)
+	for ; len(b) >= 8; b = b[8:] {
+		w := binary.LittleEndian.Uint64(b)
+		q := w ^ quest // a zero byte where s has '?'
+		if normWord(w) || (q-lo)&^q&hi != 0 {
+			break // the loop below finds which byte
+		}
+	}
+	for i := len(s) - len(b); i < len(s); i++ {
+		if c := s[i]; c == '%' || c == '*' || c == '$' || c == '?' || c >= 0x80 {
+			return i
+		}
+	}
+	return len(s)
 }
 
 // normDraft appends s in the 1996/1997 drafts' comparison form to dst:

@@ -47,6 +47,16 @@ type UsageRule struct {
 	match Rule // the path in the profile's matching form
 }
 
+// rank is the rule's priority among the Content-Usage rules that match a
+// path: its pattern's, the longest wins; a rule with no path is weaker
+// than any line naming one, "/" included.
+func (r *UsageRule) rank() int32 {
+	if r.Path == "" {
+		return 0
+	}
+	return r.match.prio
+}
+
 // Signal is a Content-Signal line (Cloudflare's Content Signals Policy).
 // The policy gives it no path: in a group it covers everything the group
 // covers, and outside every group the whole origin.
@@ -134,9 +144,6 @@ func (c *compiler) usageLine(g *Group, l *grammar.Line, f extField) {
 		}
 		r.match = Rule{Pattern: pat, Line: l, Group: g, Allow: true}
 		r.match.compile(c.pol.profile)
-		if r.Path == "" {
-			r.match.prio = 0 // the shortest path: weaker than any line naming one
-		}
 		g.Usage = append(g.Usage, r)
 	case fieldContentSignal:
 		v, err := aipref.ParseSignals(l.Value)
@@ -240,9 +247,9 @@ func (a *Agent) Usage(u string) UsageDecision {
 				continue
 			}
 			switch {
-			case r.match.prio > best:
-				best, out.Usage, out.Rules = r.match.prio, r.Usage, append(out.Rules[:0], r)
-			case r.match.prio == best:
+			case r.rank() > best:
+				best, out.Usage, out.Rules = r.rank(), r.Usage, append(out.Rules[:0], r)
+			case r.rank() == best:
 				out.Usage, out.Rules = out.Usage.Combine(r.Usage), append(out.Rules, r)
 			}
 		}

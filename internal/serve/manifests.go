@@ -58,13 +58,6 @@ type datasetsResponse struct {
 	Diagnostics []jsonview.Diagnostic `json:"diagnostics"`
 }
 
-// catalogFormats are the catalog documents POST /v1/datasets writes, with
-// their media types.
-var catalogFormats = map[string]string{
-	"schemaorg": "application/ld+json", "dcat": "application/ld+json", "croissant": "application/ld+json",
-	"datajson": "application/json", "datapackage": "application/json",
-}
-
 // datasetsAnswer is the answer of POST /v1/datasets: its JSON form, or
 // the catalog document the request asked for, made from the catalog.
 type datasetsAnswer struct {
@@ -108,7 +101,7 @@ func (a *datasetsAnswer) writeAnswer(s *Server, w http.ResponseWriter) {
 	ds.Sort()
 	w.Header().Set("Sitetxt-Errors", strconv.Itoa(ds.Count(grammar.Error)))
 	w.Header().Set("Sitetxt-Diagnostics", asciiJSON(jsonview.Diagnostics(ds[:min(len(ds), maxHeaderDiagnostics)])))
-	w.Header().Set("Content-Type", catalogFormats[a.format])
+	w.Header().Set("Content-Type", datatxt.MediaType(a.format))
 	w.Header().Set("Content-Disposition", `attachment; filename="`+a.format+`.json"`)
 	w.Write(buf.Bytes())
 }
@@ -118,8 +111,8 @@ func (s *Server) readDatasets(ctx context.Context, req *datasetsRequest) (*datat
 	if aerr := oneSource(manifest.DataTxt.Name, req.DataTxt, req.Site); aerr != nil {
 		return nil, nil, aerr
 	}
-	if _, ok := catalogFormats[req.Format]; !ok && req.Format != "" && req.Format != "json" {
-		return nil, nil, badRequest(`"format" %q: want json, schemaorg, dcat, datajson, datapackage or croissant`, req.Format)
+	if !datatxt.IsCatalogFormat(req.Format) && req.Format != "" && req.Format != "json" {
+		return nil, nil, badRequest(`"format" %q: want json, %s`, req.Format, strings.Join(datatxt.CatalogFormats, ", "))
 	}
 	if req.Base != "" {
 		if err := input.Base(req.Base); err != nil {
