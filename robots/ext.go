@@ -189,6 +189,9 @@ func (c *compiler) extension(g *Group, l *grammar.Line) {
 			c.diag(l, grammar.Error, "sitemap-url", fmt.Sprintf("Sitemap value %q is not an absolute URL: %v", v, err))
 			return
 		}
+		if c.pol.sitemaps == nil {
+			c.pol.sitemaps = make([]Sitemap, 0, max(c.extLeft, 1))
+		}
 		c.pol.sitemaps = append(c.pol.sitemaps, Sitemap{URL: v, Line: l})
 	case fieldCrawlDelay:
 		d, err := parseCrawlDelay(v)
