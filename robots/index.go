@@ -64,6 +64,12 @@ type wildRule struct {
 	// holding that byte so many times (one count, not a search a
 	// segment). 0 for the others.
 	count uint8
+	// rare, when hasRare is set, is a byte of an unanchored rule's
+	// segments that few paths hold (see rareByte): a path without it
+	// is rejected by one IndexByte, where a search for the segment
+	// compares at every position.
+	rare    byte
+	hasRare bool
 }
 
 // mid returns the rule's middle segments ("a*b"), or "".
@@ -458,7 +464,33 @@ func (b *indexBuilder) wildRule(e *entry) wildRule {
 			w.count = uint8(n)
 		}
 	}
+	if !w.anchored && w.count == 0 {
+		w.rare, w.hasRare = rareByte(w.tail)
+	}
 	return w
+}
+
+// urlBytes is the bytes of URL paths from the most to the least of them
+// holding it, as measured over the shared corpus' 105,048 URLs ('/' is in
+// every path, 'e' in 86%, '.' in 24%, '?' in 13%, 'A' in 4.5%); the bytes
+// not listed are rarer still.
+const urlBytes = "/esatorinlc-mhdupgbyfwv1.2k09834=7?56_xjCzSAqN&EBMPDTIFLH%ROGWU+VKQZJYX:|,)('"
+
+// commonURLBytes is how many of urlBytes' first bytes are held by so
+// many paths (two thirds or more) that testing for one first would
+// cost more than it saves.
+const commonURLBytes = 10
+
+// rareByte returns the byte of tail (outside its '*'s) that the fewest
+// paths hold, by urlBytes, and whether it is rare enough to test for.
+func rareByte(tail string) (byte, bool) {
+	best, rank := byte(0), -1
+	for i := 0; i < len(tail); i++ {
+		if c := tail[i]; c != '*' && urlRank(c) > rank {
+			best, rank = c, urlRank(c)
+		}
+	}
+	return best, rank >= commonURLBytes
 }
 
 // match reports whether rest, the path after the rule's literal prefix,
@@ -466,6 +498,9 @@ func (b *indexBuilder) wildRule(e *entry) wildRule {
 func (w *wildRule) match(rest string) bool {
 	if w.count != 0 {
 		return strings.Count(rest, w.tail[:1]) >= int(w.count)
+	}
+	if w.hasRare && strings.IndexByte(rest, w.rare) < 0 {
+		return false
 	}
 	last := w.last()
 	if w.anchored {

@@ -16,13 +16,18 @@ var minScan = uint32(4)
 // a literal every path it matches holds after the node's prefix. Where a
 // segment of the rule (what lies between its '*'s) has four bytes or
 // more, the key is the four-byte window of its segments that the fewest
-// of the node's rules hold; otherwise it is the rule's longest segment,
-// of one to three bytes. Real patterns ("/*?sort=", "/*/print/",
-// "/*.pdf$") mostly begin with a byte every path holds, so a rule's
-// rarest window, not its first byte, is what tells it apart.
+// of the node's rules hold (up to fewRules of them count as few), and
+// among those the one whose first byte the fewest URL paths hold
+// (urlBytes); otherwise it is the rule's longest segment, of one to
+// three bytes. Real patterns ("/*?sort=", "/*/print/", "/*.pdf$") mostly
+// begin with a byte every path holds, so a rule's rarest window, not its
+// first byte, is what tells it apart, and a window starting with a rare
+// byte makes the pass stop at few positions.
 //
-// The pass looks at every position of the path that some key starts
-// with (an exact bitmap of the keys' first bytes): the one-byte keys in an
+// The pass looks at every position of the path where some key may start
+// (a bitmap of the keys' first two bytes, six bits of each: 512 bytes,
+// and far fewer positions let through than by the first byte alone,
+// each of which costs a mispredicted branch): the one-byte keys in an
 // exact bitmap, the others (and the first two bytes of the two- and
 // three-byte ones) in a blocked Bloom filter of their hashes (sixteen bits
 // a key, so a scan's size follows its keys'); only what these let through
@@ -32,16 +37,16 @@ var minScan = uint32(4)
 // tried again once. A path costs its length in bitmap tests, plus the
 // rules whose key it holds, however many rules the node has.
 type keyScan struct {
-	lead   [4]uint64 // the first bytes of the keys: a position starting with none of them is passed over
-	one    [4]uint64 // the one-byte keys
-	short  bool      // some keys have two or three bytes
-	two    []uint64  // when minTwo or more keys have two or three bytes: their first two bytes, exactly (8 KB)
-	filter []uint64  // two bits a hash in one word: of the keys of two to four bytes, and of the first two bytes of the shorter ones
-	fshift uint8     // 64 - log2 of filter's bits
-	table  []keySlot // open addressing, at most half full
-	tshift uint8     // 64 - log2(len(table))
-	out    []scanOut // the rules of each key, key by key, in rank order
-	always uint32    // out[:always]: the rules with no literal after the prefix ("/a**"), tried for every path
+	lead   [64]uint64 // the keys' first two bytes, the low six bits of each (word by the second): a position starting with none of them is passed over
+	one    [4]uint64  // the one-byte keys
+	short  bool       // some keys have two or three bytes
+	two    []uint64   // when minTwo or more keys have two or three bytes: their first two bytes, exactly (8 KB)
+	filter []uint64   // two bits a hash in one word: of the keys of two to four bytes, and of the first two bytes of the shorter ones
+	fshift uint8      // 64 - log2 of filter's bits
+	table  []keySlot  // open addressing, at most half full
+	tshift uint8      // 64 - log2(len(table))
+	out    []scanOut  // the rules of each key, key by key, in rank order
+	always uint32     // out[:always]: the rules with no literal after the prefix ("/a**"), tried for every path
 }
 
 // keySlot is a key of a keyScan and where its rules are in out, with
@@ -122,10 +127,10 @@ func (ks *keyScan) first(wild []wildRule, rest string, best uint32) uint32 {
 	ks.tryRules(wild, rest, &st, ks.out[:ks.always], 0)
 	i := 0
 	for ; i+4 <= len(rest); i++ {
-		if c := rest[i]; ks.lead[c>>6]&(1<<(c&63)) == 0 {
-			continue // no key starts with this byte
-		}
 		w := uint64(load32(rest, i))
+		if ks.lead[w>>8&63]&(1<<(w&63)) == 0 {
+			continue // no key starts with these two bytes
+		}
 		c := w & 0xff
 		st.oneSeen[c>>6] |= ks.one[c>>6] & (1 << (c & 63))
 		if ks.short && ks.mayStartShort(w) {
@@ -271,8 +276,8 @@ func (wc windowCount) of(k uint64) int {
 }
 
 // scanKey returns the key of a wildcard rule, its rarest four-byte window
-// by count, or its longest segment when none has four bytes, and the
-// scanOut that finds the rule by it.
+// by count (then by its first byte in URLs), or its longest segment when
+// none has four bytes, and the scanOut that finds the rule by it.
 func scanKey(w *wildRule, k uint32, count windowCount) (uint64, scanOut) {
 	o := scanOut{k: k, rank: w.rank, at: atNone}
 	best, bestN := uint64(0), 0
@@ -287,7 +292,7 @@ func scanKey(w *wildRule, k uint32, count windowCount) (uint64, scanOut) {
 		}
 		for i := 0; i+4 <= len(s); i++ {
 			k := keyOf(s, i, 4)
-			if n := count.of(k); best == 0 || n < bestN {
+			if n := max(count.of(k), fewRules); best == 0 || n < bestN || n == bestN && urlRank(s[i]) > urlRank(byte(best)) {
 				best, bestN = k, n
 				o.s0, o.s1, o.at = int32(a), int32(b), int32(i)
 			}
@@ -403,12 +408,15 @@ func (ks *keyScan) add(sl keySlot) {
 // mark sets the bits of key k in the bitmaps first tests.
 func (ks *keyScan) mark(k uint64) {
 	c := k & 0xff
-	ks.lead[c>>6] |= 1 << (c & 63)
-	switch k >> 32 {
-	case 1:
+	if k>>32 == 1 {
+		for j := range ks.lead {
+			ks.lead[j] |= 1 << (c & 63) // whatever byte follows
+		}
 		ks.one[c>>6] |= 1 << (c & 63)
 		return
-	case 2, 3:
+	}
+	ks.lead[k>>8&63] |= 1 << (c & 63)
+	if n := k >> 32; n == 2 || n == 3 {
 		ks.short = true
 		if ks.two != nil {
 			ks.two[k>>6&(1<<10-1)] |= 1 << (k & 63)
@@ -450,3 +458,24 @@ func (ks *keyScan) mayHold(k uint64) bool {
 	m := filterBits(h)
 	return ks.filter[h>>ks.fshift]&m == m
 }
+
+// fewRules is the count of rules holding a window at or below which
+// scanKey counts windows as equally rare: among them, the one whose first
+// byte the fewest paths hold is the key, so that the pass stops at few
+// positions.
+const fewRules = 4
+
+// urlRank is the rank of byte c in urlBytes: the higher, the fewer URL
+// paths hold it.
+func urlRank(c byte) int { return int(urlRanks[c]) }
+
+// urlRanks is urlRank by byte.
+var urlRanks = func() (r [256]uint8) {
+	for c := range r {
+		r[c] = uint8(len(urlBytes))
+	}
+	for i := 0; i < len(urlBytes); i++ {
+		r[urlBytes[i]] = uint8(i)
+	}
+	return r
+}()

@@ -522,6 +522,33 @@ func TestIndex(t *testing.T) {
 	}
 }
 
+// TestRareByte checks the byte a wildcard rule is tested for before it
+// is searched for: the one of its segments the fewest paths hold, and
+// none when all of them are in most paths.
+func TestRareByte(t *testing.T) {
+	tests := []struct {
+		tail string
+		want byte
+		ok   bool
+	}{
+		{"?sort=", '?', true},
+		{"/f-zoom-", 'z', true},
+		{".pdf*x", 'x', true},
+		{"/ld-", 'd', true},
+		{"ILC-refresh", 'L', true},
+		{"/rest/", 'r', false},
+		{"*", 0, false},
+		{"a\x01b", 0x01, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tail, func(t *testing.T) {
+			if got, ok := rareByte(tt.tail); got != tt.want || ok != tt.ok {
+				t.Errorf("rareByte(%q) = %q, %v, want %q, %v", tt.tail, got, ok, tt.want, tt.ok)
+			}
+		})
+	}
+}
+
 // TestConcurrentDecide decides from several goroutines at once on one
 // policy (run with -race).
 func TestConcurrentDecide(t *testing.T) {
