@@ -193,6 +193,11 @@ type compiler struct {
 	agentLines []*grammar.Line
 	groups     []Group // the last is the one being read: its slices end the slabs
 	groupPtrs  []*Group
+	// extLeft counts the lines classify took for extension lines that
+	// readLines has not read yet: sitemapRoom makes room for that many
+	// Sitemap lines at the first.
+	extLeft int
+
 	// Where the last group's rules and agents start in the slabs: it gets
 	// its sub-slices when the next group starts, or at finish (closeGroup).
 	ruleStart, agentStart int
@@ -343,6 +348,7 @@ func (c *compiler) readLines() {
 			}
 		case kOther:
 			c.extension(cur, l)
+			c.extLeft--
 		}
 	}
 	if nAgents > 0 {
@@ -387,6 +393,7 @@ func (c *compiler) classify(ks []lineKind) (nGroups, nAgents, nRules int) {
 			nRules++
 			sawRule = inGroup
 		case kOther:
+			c.extLeft++
 			if inGroup && !sawRule && usageRule && lines[i].IsGroupRule() {
 				sawRule = true // draft-ietf-aipref-attach: a rule of its group
 			}

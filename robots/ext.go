@@ -139,17 +139,34 @@ func extFieldOf(p Profile, name string) extField {
 	case isSitemapField(p, name):
 		return fieldSitemap
 	}
-	for i := 0; i < len(name); i++ {
-		if name[i] >= 0x80 { // the rare name only Unicode folding can match
-			for f := fieldCrawlDelay; f < nFields; f++ {
-				if strings.EqualFold(name, fieldNames[f]) {
-					return f
-				}
+	// Only Unicode folding can match a name with a byte outside ASCII, the
+	// rare one: a letter folds to an ASCII one from at most three bytes
+	// ("\u212a" is a "k"), so a longer name matches none.
+	if len(name) <= 3*len("content-signal") && !isASCII(name) {
+		for f := fieldCrawlDelay; f < nFields; f++ {
+			if strings.EqualFold(name, fieldNames[f]) {
+				return f
 			}
-			break
 		}
 	}
 	return fieldOther
+}
+
+// isASCII reports whether s has no byte outside ASCII, testing eight
+// bytes at a time.
+func isASCII(s string) bool {
+	b := bytesOf(s)
+	for ; len(b) >= 8; b = b[8:] {
+		if binary.LittleEndian.Uint64(b)&hi8 != 0 {
+			return false
+		}
+	}
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // extension reads a line that is neither User-agent nor a rule under the
@@ -171,6 +188,9 @@ func (c *compiler) extension(g *Group, l *grammar.Line) {
 		if err := checkAbsURL(v); err != nil {
 			c.diag(l, grammar.Error, "sitemap-url", fmt.Sprintf("Sitemap value %q is not an absolute URL: %v", v, err))
 			return
+		}
+		if c.pol.sitemaps == nil {
+			c.pol.sitemaps = make([]Sitemap, 0, max(c.extLeft, 1))
 		}
 		c.pol.sitemaps = append(c.pol.sitemaps, Sitemap{URL: v, Line: l})
 	case fieldCrawlDelay:

@@ -192,6 +192,9 @@ func load32(s string, i int) uint32 {
 	return binary.LittleEndian.Uint32(unsafe.Slice(unsafe.StringData(s[i:]), 4))
 }
 
+// hi8 has the high bit of each of a word's eight bytes set.
+const hi8 = 0x8080808080808080
+
 // bytesOf returns the bytes of s, which must not be written, for loops
 // that read them a word at a time: a loop that moves along the slice
 // (b = b[8:]) loads each word with no bounds check, where load64 checks
