@@ -34,7 +34,7 @@ var corpusCache struct {
 
 // loadCorpus reads every robots.txt of the corpus once, skipping the
 // benchmark when the corpus is absent.
-func loadCorpus(b *testing.B) ([]corpusFile, int64) {
+func loadCorpus(b testing.TB) ([]corpusFile, int64) {
 	b.Helper()
 	if corpusCache.files != nil {
 		return corpusCache.files, corpusCache.size

@@ -44,9 +44,29 @@ type keyScan struct {
 	filter []uint64   // two bits a hash in one word: of the keys of two to four bytes, and of the first two bytes of the shorter ones
 	fshift uint8      // 64 - log2 of filter's bits
 	table  []keySlot  // open addressing, at most half full
-	tshift uint8      // 64 - log2(len(table))
-	out    []scanOut  // the rules of each key, key by key, in rank order
-	always uint32     // out[:always]: the rules with no literal after the prefix ("/a**"), tried for every path
+	tshift uint8      // 64 - log2(len(table)), or of small when not 0
+	// small, when not 0, is where the keys of one to three bytes start
+	// in table, in a region of their own (sshift) after the four-byte
+	// keys': a dense scan's few short keys are looked up at most
+	// decisions, and so stay in cache, where the table of thousands of
+	// four-byte keys does not.
+	small  int
+	sshift uint8
+	out    []scanOut // the rules of each key, key by key, in rank order
+	always uint32    // out[:always]: the rules with no literal after the prefix ("/a**"), tried for every path
+	// dense is set for a scan of minDense keys or more (the root's, at
+	// thousands of rules): nearly every byte starts a key, so its pass
+	// tests no lead byte and no one-byte key a position (densePass); ones
+	// then lists its one-byte keys.
+	dense bool
+	ones  []oneKey
+}
+
+// oneKey is a one-byte key of a dense keyScan and its slot in the table,
+// in the order of the rank of the slot's first rule.
+type oneKey struct {
+	c    byte
+	slot uint32
 }
 
 // keySlot is a key of a keyScan and where its rules are in out, with
@@ -114,6 +134,7 @@ type scanState struct {
 	oneSeen [4]uint64 // the one-byte keys found, by byte
 	seen    [maxSeen]uint32
 	nseen   int
+	touch   uint64 // what keyScan.touch loaded
 }
 
 // first returns the lowest rank below best of the rules whose key occurs
@@ -125,6 +146,10 @@ type scanState struct {
 func (ks *keyScan) first(wild []wildRule, rest string, best uint32) uint32 {
 	st := scanState{best: best}
 	ks.tryRules(wild, rest, &st, ks.out[:ks.always], 0)
+	if ks.dense {
+		ks.densePass(wild, rest, &st)
+		return st.best
+	}
 	i := 0
 	for ; i+4 <= len(rest); i++ {
 		w := uint64(load32(rest, i))
@@ -159,6 +184,111 @@ func (ks *keyScan) first(wild []wildRule, rest string, best uint32) uint32 {
 	}
 	ks.tryOnes(wild, rest, &st)
 	return st.best
+}
+
+// densePass is first's pass for a dense keyScan. At each position it
+// tests only the four-byte key in the filter and the first two bytes of
+// the shorter keys in the exact bitmap two, 64 positions at a time
+// without a branch (blockHits), then tries the keys at the positions
+// that passed; the one-byte keys are looked for after it, each once, in
+// the order of their best rule, while that rule ranks above the best
+// match (most are short patterns, which rank low).
+func (ks *keyScan) densePass(wild []wildRule, rest string, st *scanState) {
+	two := ks.two
+	if two == nil {
+		two = noTwo[:]
+	}
+	tw := (*[1 << 10]uint64)(two)
+	for i := 0; i+4 <= len(rest); i += 64 {
+		end := min(len(rest)-3, i+64)
+		m4, m2 := blockHits((*[1 << denseFilter]uint64)(ks.filter), tw, rest, i, end)
+		if m4&(m4-1) != 0 {
+			// Two or more: their table slots are loaded together, so that
+			// their cache misses overlap rather than follow each other.
+			st.touch ^= ks.touch(rest, i, m4)
+		}
+		for m2 != 0 {
+			j := i + bits.TrailingZeros64(m2)
+			m2 &= m2 - 1
+			ks.tryShort(wild, rest, st, uint64(load32(rest, j)), j)
+		}
+		for m4 != 0 {
+			j := i + bits.TrailingZeros64(m4)
+			m4 &= m4 - 1
+			ks.try(wild, rest, st, uint64(load32(rest, j))|4<<32, j)
+		}
+	}
+	// The last three positions: keys of two or three bytes.
+	for i := max(len(rest)-3, 0); i < len(rest) && ks.short; i++ {
+		for n := 2; n <= 3 && i+n <= len(rest); n++ {
+			if k := keyOf(rest, i, n); ks.mayHold(k) {
+				ks.try(wild, rest, st, k, i)
+			}
+		}
+	}
+	for _, o := range ks.ones {
+		sl := &ks.table[o.slot]
+		if sl.rank >= st.best {
+			break
+		}
+		if strings.IndexByte(rest, o.c) >= 0 {
+			ks.tryRules(wild, rest, st, ks.out[sl.o0&^again:sl.o1], 0)
+		}
+	}
+}
+
+// blockHits returns the positions of rest from i to end (at most 64)
+// whose four-byte window may be a key (in filter) and whose first two
+// bytes may start a shorter one (in two), as bits from i: a loop without
+// a branch a position, since which positions hit is not predictable.
+func blockHits(filter *[1 << denseFilter]uint64, two *[1 << 10]uint64, rest string, i, end int) (m4, m2 uint64) {
+	s := rest[i : end+3]
+	// Each bit enters at the top, so that it is shifted in by a constant;
+	// the four bytes are read one by one, which the compiler makes one
+	// load (load32 costs a slice's checks here).
+	for j := 3; j < len(s); j++ {
+		w := uint64(s[j-3]) | uint64(s[j-2])<<8 | uint64(s[j-1])<<16 | uint64(s[j])<<24
+		h := hashKey(w | 4<<32)
+		f := filter[h>>(64-denseFilter)]
+		m4 = m4>>1 | b2u(f&(1<<(h>>32&63)) != 0)&b2u(f&(1<<(h>>38&63)) != 0)<<63
+		m2 = m2>>1 | b2u(two[w>>6&(1<<10-1)]&(1<<(w&63)) != 0)<<63
+	}
+	n := uint(64-(end-i)) & 63
+	return m4 >> n, m2 >> n
+}
+
+// b2u is 1 for true, 0 for false.
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// touch loads the table slot of the four-byte window at each position
+// of rest from i set in m, and returns what it read (so that the loads
+// are made): a decision's table slots are cache misses at 100,000 rules.
+func (ks *keyScan) touch(rest string, i int, m uint64) uint64 {
+	var x uint64
+	for ; m != 0; m &= m - 1 {
+		j := i + bits.TrailingZeros64(m)
+		x ^= ks.table[hashKey(uint64(load32(rest, j))|4<<32)>>ks.tshift].key
+	}
+	return x
+}
+
+// noTwo is keyScan.two for a dense scan with no key of two or three bytes.
+var noTwo [1 << 16 / 64]uint64
+
+// tryShort tries the keys of two and three bytes that may start with the
+// first two bytes of w, found at i in rest.
+func (ks *keyScan) tryShort(wild []wildRule, rest string, st *scanState, w uint64, i int) {
+	if k := w&0xffff | 2<<32; ks.mayHold(k) {
+		ks.try(wild, rest, st, k, i)
+	}
+	if k := w&0xffffff | 3<<32; ks.mayHold(k) {
+		ks.try(wild, rest, st, k, i)
+	}
 }
 
 // tryOnes tries the rules of the one-byte keys found, after the longer
@@ -236,15 +366,28 @@ func (ks *keyScan) tryRules(wild []wildRule, rest string, st *scanState, rules [
 
 // find returns the slot of key k in the table, or -1.
 func (ks *keyScan) find(k uint64) int {
-	mask := len(ks.table) - 1
-	for s := int(hashKey(k) >> ks.tshift); ; s = (s + 1) & mask {
-		switch ks.table[s].key {
+	lo, hi, sh := ks.region(k)
+	mask := hi - lo - 1
+	for s := int(hashKey(k) >> sh); ; s = (s + 1) & mask {
+		switch ks.table[lo+s].key {
 		case k:
-			return s
+			return lo + s
 		case 0:
 			return -1
 		}
 	}
+}
+
+// region returns the region of the table that holds key k when it is
+// there, table[lo:hi], and the shift that takes a hash to its slot there.
+func (ks *keyScan) region(k uint64) (lo, hi int, shift uint8) {
+	switch {
+	case ks.small == 0:
+		return 0, len(ks.table), ks.tshift
+	case k>>32 < 4:
+		return ks.small, len(ks.table), ks.sshift
+	}
+	return 0, ks.small, ks.tshift
 }
 
 // eachSegment calls fn with each literal segment of a wildcard rule
@@ -355,9 +498,20 @@ func buildScan(wild []wildRule, w0, w1 uint32) *keyScan {
 			}
 		}
 	}
-	ks := &keyScan{out: make([]scanOut, 0, len(keys))}
+	ks := &keyScan{out: make([]scanOut, 0, len(keys)), dense: nkeys >= minDense && nkeys+nshort <= maxDense}
 	b := bits.Len(uint(nkeys * 2))
 	ks.table, ks.tshift = make([]keySlot, 1<<b), uint8(64-b)
+	if ks.dense {
+		nsmall := 0
+		for i := range keys {
+			if k := keys[i].key; k != 0 && k>>32 < 4 && (i == 0 || k != keys[i-1].key) {
+				nsmall++
+			}
+		}
+		b, bs := bits.Len(uint((nkeys-nsmall)*2)), bits.Len(uint(nsmall*2))
+		ks.table, ks.tshift = make([]keySlot, 1<<b+1<<bs), uint8(64-b)
+		ks.small, ks.sshift = 1<<b, uint8(64-bs)
+	}
 	i := 0
 	for ; i < len(keys) && keys[i].key == 0; i++ {
 		ks.out = append(ks.out, keys[i].out)
@@ -383,26 +537,34 @@ func buildScan(wild []wildRule, w0, w1 uint32) *keyScan {
 	// one), two set in one word an entry (a blocked Bloom filter): about
 	// one window in fifty that no key is gets through to the table.
 	fb := max(bits.Len(uint((nkeys+nshort)*16)), 9) - 6 // log2 of the words
+	if ks.dense {
+		fb = denseFilter
+	}
 	ks.filter, ks.fshift = make([]uint64, 1<<fb), uint8(64-fb)
-	if nshort >= minTwo {
+	if nshort >= minTwo || ks.dense && nshort > 0 {
 		ks.two = make([]uint64, 1<<16/64)
 	}
-	for _, sl := range ks.table {
+	for s, sl := range ks.table {
 		if sl.key != 0 {
 			ks.mark(sl.key)
 		}
+		if ks.dense && sl.key>>32 == 1 {
+			ks.ones = append(ks.ones, oneKey{byte(sl.key), uint32(s)})
+		}
 	}
+	slices.SortFunc(ks.ones, func(x, y oneKey) int { return int(ks.table[x.slot].rank) - int(ks.table[y.slot].rank) })
 	return ks
 }
 
 // add enters a key that is not in the table.
 func (ks *keyScan) add(sl keySlot) {
-	mask := len(ks.table) - 1
-	s := int(hashKey(sl.key) >> ks.tshift)
-	for ks.table[s].key != 0 {
+	lo, hi, sh := ks.region(sl.key)
+	mask := hi - lo - 1
+	s := int(hashKey(sl.key) >> sh)
+	for ks.table[lo+s].key != 0 {
 		s = (s + 1) & mask
 	}
-	ks.table[s] = sl
+	ks.table[lo+s] = sl
 }
 
 // mark sets the bits of key k in the bitmaps first tests.
@@ -432,6 +594,18 @@ func (ks *keyScan) mark(k uint64) {
 // it tests their first two bytes in an exact bitmap rather than in the
 // filter.
 var minTwo = 64
+
+// minDense is how many keys a keyScan needs before its pass is dense,
+// and maxDense how many entries (keys, and the first two bytes of the
+// short ones) its filter, of 1<<denseFilter words (32 KB), holds at most:
+// sixteen bits an entry or more, as a scan's filter has. Its size is a
+// constant so that blockHits finds a word with a constant shift.
+var minDense = 512
+
+const (
+	denseFilter = 12
+	maxDense    = 1 << (denseFilter + 6) / 16
+)
 
 // mayStartShort reports whether a key of two or three bytes may start
 // with the first two bytes of w.

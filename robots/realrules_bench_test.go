@@ -22,7 +22,7 @@ var realRules struct {
 	paths       []string
 }
 
-func loadRealRules(b *testing.B) {
+func loadRealRules(b testing.TB) {
 	b.Helper()
 	files, _ := loadCorpus(b)
 	cases := loadMatchCases(b, RFC9309)
