@@ -38,6 +38,11 @@ type ruleIndex struct {
 	wild  []wildRule // wildcard rules, node by node, in rank order
 	spans []wildSpan // the nodes' runs of wild; spans[0] is unused
 	scans []*keyScan // the key scans of nodes with many wildcard rules
+	// tabs is, for the nodes with minTab children or more, 256 bytes a
+	// node: by a byte, 1 + the index among the node's children of the
+	// child whose edge starts with it, or 0 (one load, where a search
+	// among many children mispredicts a branch or two).
+	tabs []uint8
 	// frag is set when no rule holds a '#', so that a walk may stop at a
 	// URL's fragment without cutting it off first (a pattern holds one
 	// only from a %23 the drafts decode).
@@ -90,6 +95,7 @@ type node struct {
 	plain, anch uint32 // best rank of the plain and of the '$'-anchored rules ending here
 	wilds       uint32 // its wildcard rules: spans[wilds], or 0 for none
 	nkids       uint16
+	tab         uint16 // with minTab children or more (and fewer than 256): 1 + the index of its table in ruleIndex.tabs, else 0
 }
 
 // wildSpan is the wildcard rules of a node whose literal prefix ends there.
@@ -163,6 +169,10 @@ func (ix *ruleIndex) walk(path string, frag bool, w *walked) {
 					k = j
 					break
 				}
+			}
+		} else if nd.tab != 0 {
+			if o := ix.tabs[int(nd.tab-1)<<8|int(c)]; o != 0 {
+				k = lo + int(o) - 1
 			}
 		} else {
 			k = findByte(ix.first, lo, hi, c)
@@ -347,10 +357,43 @@ func buildIndex(rules []*Rule) *ruleIndex {
 		}
 	}
 	ix := &ruleIndex{nodes: b.nodes, first: b.first, label: label.String(), wild: b.wild, spans: b.spans, scans: b.scans, frag: frag}
+	ix.tabs = childTables(ix.nodes, ix.first)
 	if r := &ix.nodes[0]; r.plain == noRule && r.anch == noRule && r.wilds == 0 && r.nkids == 1 && ix.nodes[r.child].n == 1 {
 		ix.skip = r.child
 	}
 	return ix
+}
+
+// minTab is how many children a node has before a decision finds its
+// child by a table rather than by a search.
+var minTab = 5
+
+// childTables returns the tables of the nodes with minTab to 255
+// children (see ruleIndex.tabs), and sets the nodes' tab.
+func childTables(nodes []node, first []byte) []uint8 {
+	n := 0
+	for i := range nodes {
+		if k := int(nodes[i].nkids); k >= minTab && k < 256 {
+			n++
+		}
+	}
+	if n == 0 || n >= 1<<16 {
+		return nil
+	}
+	tabs := make([]uint8, 0, n<<8)
+	for i := range nodes {
+		nd := &nodes[i]
+		if k := int(nd.nkids); k < minTab || k >= 256 {
+			continue
+		}
+		nd.tab = uint16(len(tabs)>>8 + 1)
+		tabs = tabs[:len(tabs)+256]
+		t := tabs[len(tabs)-256:]
+		for j := range int(nd.nkids) {
+			t[first[int(nd.child)+j]] = uint8(j + 1)
+		}
+	}
+	return tabs
 }
 
 type indexBuilder struct {
