@@ -38,9 +38,9 @@ type ruleIndex struct {
 	wild  []wildRule // wildcard rules, node by node, in rank order
 	spans []wildSpan // the nodes' runs of wild; spans[0] is unused
 	scans []*keyScan // the key scans of nodes with many wildcard rules
-	// tabs is, for the nodes with minTab children or more, 256 bytes a
-	// node: by a byte, 1 + the index among the node's children of the
-	// child whose edge starts with it, or 0 (one load, where a search
+	// tabs is, for the nodes with minTab children or more, 128 bytes a
+	// node: by an ASCII byte, 1 + the index among the node's children of
+	// the child whose edge starts with it, or 0 (one load, where a search
 	// among many children mispredicts a branch or two).
 	tabs []uint8
 	// frag is set when no rule holds a '#', so that a walk may stop at a
@@ -170,8 +170,8 @@ func (ix *ruleIndex) walk(path string, frag bool, w *walked) {
 					break
 				}
 			}
-		} else if nd.tab != 0 {
-			if o := ix.tabs[int(nd.tab-1)<<8|int(c)]; o != 0 {
+		} else if nd.tab != 0 && c < 128 {
+			if o := ix.tabs[int(nd.tab-1)<<7|int(c)]; o != 0 {
 				k = lo + int(o) - 1
 			}
 		} else {
@@ -380,17 +380,19 @@ func childTables(nodes []node, first []byte) []uint8 {
 	if n == 0 || n >= 1<<16 {
 		return nil
 	}
-	tabs := make([]uint8, 0, n<<8)
+	tabs := make([]uint8, 0, n<<7)
 	for i := range nodes {
 		nd := &nodes[i]
 		if k := int(nd.nkids); k < minTab || k >= 256 {
 			continue
 		}
-		nd.tab = uint16(len(tabs)>>8 + 1)
-		tabs = tabs[:len(tabs)+256]
-		t := tabs[len(tabs)-256:]
+		nd.tab = uint16(len(tabs)>>7 + 1)
+		tabs = tabs[:len(tabs)+128]
+		t := tabs[len(tabs)-128:]
 		for j := range int(nd.nkids) {
-			t[first[int(nd.child)+j]] = uint8(j + 1)
+			if c := first[int(nd.child)+j]; c < 128 {
+				t[c] = uint8(j + 1)
+			}
 		}
 	}
 	return tabs
