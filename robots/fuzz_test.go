@@ -66,15 +66,17 @@ func FuzzCompile(f *testing.F) {
 	f.Add([]byte("Sitemap: x\nHost: h\nClean-param: a&b /p\nUser-agent: *\nRequest-rate: 1/5m\nVisit-time: 0000-2359\n"), "*", "example.com?a")
 	f.Add([]byte("User-agent: *\vfoo\nDisallow: /a \x00b\nUser\x00-agent: x\nDisallow\v:\f/b\ndisallow /c\vd\n"), "x", "/a")
 	f.Add([]byte("User-agent: x\fy\nDisallow: /\f\nAllow\v/p\nAllow: /q\x00 # c\n"), "x", "/p")
-	defer func(n uint32, m, d int) { minScan, minTwo, minDense = n, m, d }(minScan, minTwo, minDense)
+	defer func(n uint32, m, d int, k uint16) { minScan, minTwo, minDense, wideKids = n, m, d, k }(minScan, minTwo, minDense, wideKids)
 	f.Fuzz(func(t *testing.T, src []byte, agent, url string) {
 		// Half the inputs find wildcard rules with a keyScan at every
 		// node, half try them in turn below eight a node; half the
 		// keyScans test short keys' first two bytes in the exact bitmap,
-		// and half make the dense pass (the one of a node with many keys).
+		// and half make the dense pass (the one of a node with many keys);
+		// half find a node's child by its byte from two children on.
 		minScan = uint32(1 + 7*(len(src)%2))
 		minTwo = 1 + 63*(len(agent)%2)
 		minDense = 1 + 511*(len(url)%2)
+		wideKids = uint16(2 + 22*(len(src)/2%2))
 		file := grammar.Parse("fuzz.txt", src, grammar.Options{})
 		_ = Lint(file)
 		for _, p := range Profiles {

@@ -38,6 +38,9 @@ type ruleIndex struct {
 	wild  []wildRule // wildcard rules, node by node, in rank order
 	spans []wildSpan // the nodes' runs of wild; spans[0] is unused
 	scans []*keyScan // the key scans of nodes with many wildcard rules
+	// wide holds, for the nodes with wideKids children or more, 1 + the
+	// offset of the child whose edge starts with each byte, or 0.
+	wide [][256]uint16
 	// frag is set when no rule holds a '#', so that a walk may stop at a
 	// URL's fragment without cutting it off first (a pattern holds one
 	// only from a %23 the drafts decode).
@@ -90,7 +93,14 @@ type node struct {
 	plain, anch uint32 // best rank of the plain and of the '$'-anchored rules ending here
 	wilds       uint32 // its wildcard rules: spans[wilds], or 0 for none
 	nkids       uint16
+	wide        uint16 // with wideKids children or more: 1 + the index of their table in ruleIndex.wide, else 0
 }
+
+// wideKids is how many children a node needs before its child is found
+// by its first byte in a table (ruleIndex.wide) rather than searched
+// for: the nodes near the root of a large index, whose binary search
+// mispredicts at every step.
+var wideKids = uint16(24)
 
 // wildSpan is the wildcard rules of a node whose literal prefix ends there.
 type wildSpan struct {
@@ -157,14 +167,20 @@ func (ix *ruleIndex) walk(path string, frag bool, w *walked) {
 		// The child whose edge starts with path[d] (written out here: the
 		// walk is most of a decision on small files).
 		c, lo, hi, k := path[d], int(nd.child), int(nd.child)+int(nd.nkids), -1
-		if hi-lo <= 4 {
+		switch {
+		case nd.wide != 0:
+			k = lo + int(ix.wide[nd.wide-1][c]) - 1
+			if k < lo {
+				k = -1
+			}
+		case hi-lo <= 4:
 			for j := lo; j < hi; j++ {
 				if ix.first[j] == c {
 					k = j
 					break
 				}
 			}
-		} else {
+		default:
 			k = findByte(ix.first, lo, hi, c)
 		}
 		if k < 0 {
@@ -347,6 +363,18 @@ func buildIndex(rules []*Rule) *ruleIndex {
 		}
 	}
 	ix := &ruleIndex{nodes: b.nodes, first: b.first, label: label.String(), wild: b.wild, spans: b.spans, scans: b.scans, frag: frag}
+	for i := range ix.nodes {
+		nd := &ix.nodes[i]
+		if nd.nkids < wideKids || len(ix.wide) == math.MaxUint16 {
+			continue
+		}
+		var t [256]uint16
+		for j, c := range ix.first[nd.child : nd.child+uint32(nd.nkids)] {
+			t[c] = uint16(j + 1)
+		}
+		ix.wide = append(ix.wide, t)
+		nd.wide = uint16(len(ix.wide))
+	}
 	if r := &ix.nodes[0]; r.plain == noRule && r.anch == noRule && r.wilds == 0 && r.nkids == 1 && ix.nodes[r.child].n == 1 {
 		ix.skip = r.child
 	}
