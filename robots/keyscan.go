@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"encoding/binary"
 	"math"
 	"math/bits"
 	"slices"
@@ -150,12 +151,15 @@ func (ks *keyScan) first(wild []wildRule, rest string, best uint32) uint32 {
 		ks.densePass(wild, rest, &st)
 		return st.best
 	}
-	i := 0
-	for ; i+4 <= len(rest); i++ {
-		w := uint64(load32(rest, i))
+	// Along a slice of rest's bytes that starts at i: each word is loaded
+	// with no bounds check.
+	b := bytesOf(rest)
+	for ; len(b) >= 4; b = b[1:] {
+		w := uint64(binary.LittleEndian.Uint32(b))
 		if ks.lead[w>>8&63]&(1<<(w&63)) == 0 {
 			continue // no key starts with these two bytes
 		}
+		i := len(rest) - len(b)
 		c := w & 0xff
 		st.oneSeen[c>>6] |= ks.one[c>>6] & (1 << (c & 63))
 		if ks.short && ks.mayStartShort(w) {
@@ -171,7 +175,7 @@ func (ks *keyScan) first(wild []wildRule, rest string, best uint32) uint32 {
 		}
 	}
 	// The last three positions: keys of one to three bytes.
-	for ; i < len(rest); i++ {
+	for i := len(rest) - len(b); i < len(rest); i++ {
 		c := rest[i]
 		st.oneSeen[c>>6] |= ks.one[c>>6] & (1 << (c & 63))
 		if ks.short {
