@@ -72,11 +72,11 @@ func FuzzCompile(f *testing.F) {
 		// node, half try them in turn below eight a node; half the
 		// keyScans test short keys' first two bytes in the exact bitmap,
 		// and half make the dense pass (the one of a node with many keys);
-		// half find a node's child by its byte from two children on.
+		// half find a node's child by its byte from five children on.
 		minScan = uint32(1 + 7*(len(src)%2))
 		minTwo = 1 + 63*(len(agent)%2)
 		minDense = 1 + 511*(len(url)%2)
-		wideKids = uint16(2 + 22*(len(src)/2%2))
+		wideKids = uint16(5 + 19*(len(src)/2%2))
 		file := grammar.Parse("fuzz.txt", src, grammar.Options{})
 		_ = Lint(file)
 		for _, p := range Profiles {

@@ -489,15 +489,13 @@ func TestIndex(t *testing.T) {
 		}
 		return string(b)
 	}
-	defer func(n uint32, d int, k uint16) { minScan, minDense, wideKids = n, d, k }(minScan, minDense, wideKids)
+	defer func(n uint32, d int) { minScan, minDense = n, d }(minScan, minDense)
 	for round := 0; round < 600; round++ {
 		p := Profiles[round%len(Profiles)]
 		// Half the rounds find wildcard rules with a keyScan at every node,
-		// and half of those make the dense pass; half find every child of
-		// two or more by its byte.
+		// and half of those make the dense pass.
 		minScan = map[bool]uint32{true: 1, false: 8}[round%8 < 4]
 		minDense = map[bool]int{true: 1, false: 512}[round%16 < 8]
-		wideKids = map[bool]uint16{true: 2, false: 24}[round%4 < 2]
 		var src strings.Builder
 		src.WriteString("User-agent: *\n")
 		n := 1 + rng.IntN(40)
