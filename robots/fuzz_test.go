@@ -66,17 +66,17 @@ func FuzzCompile(f *testing.F) {
 	f.Add([]byte("Sitemap: x\nHost: h\nClean-param: a&b /p\nUser-agent: *\nRequest-rate: 1/5m\nVisit-time: 0000-2359\n"), "*", "example.com?a")
 	f.Add([]byte("User-agent: *\vfoo\nDisallow: /a \x00b\nUser\x00-agent: x\nDisallow\v:\f/b\ndisallow /c\vd\n"), "x", "/a")
 	f.Add([]byte("User-agent: x\fy\nDisallow: /\f\nAllow\v/p\nAllow: /q\x00 # c\n"), "x", "/p")
-	defer func(n uint32, m, d, c int) { minScan, minTwo, minDense, minTab = n, m, d, c }(minScan, minTwo, minDense, minTab)
+	defer func(n uint32, m, d int, k uint16) { minScan, minTwo, minDense, wideKids = n, m, d, k }(minScan, minTwo, minDense, wideKids)
 	f.Fuzz(func(t *testing.T, src []byte, agent, url string) {
 		// Half the inputs find wildcard rules with a keyScan at every
 		// node, half try them in turn below eight a node; half the
 		// keyScans test short keys' first two bytes in the exact bitmap,
 		// and half make the dense pass (the one of a node with many keys);
-		// half the nodes with many children have a child table.
+		// half find a node's child by its byte from five children on.
 		minScan = uint32(1 + 7*(len(src)%2))
 		minTwo = 1 + 63*(len(agent)%2)
 		minDense = 1 + 511*(len(url)%2)
-		minTab = 5 + 251*(len(src)/2%2)
+		wideKids = uint16(5 + 19*(len(src)/2%2))
 		file := grammar.Parse("fuzz.txt", src, grammar.Options{})
 		_ = Lint(file)
 		for _, p := range Profiles {
@@ -123,11 +123,11 @@ func FuzzDecideURL(f *testing.F) {
 	f.Add([]byte("User-agent: *\nDisallow: /a*b\nDisallow: /a/*.c$\nDisallow: /*%23\n"), "http://e.com/a/x.c#b")
 	f.Add([]byte("User-agent: *\nDisallow: /a%23b\nAllow: /a#\n"), "/a%23b")
 	f.Add([]byte("User-agent: *\nDisallow: /*$\nDisallow: /a/\n"), "http://e.com#x/a/")
-	defer func(n uint32, d, c int) { minScan, minDense, minTab = n, d, c }(minScan, minDense, minTab)
+	defer func(n uint32, d int, k uint16) { minScan, minDense, wideKids = n, d, k }(minScan, minDense, wideKids)
 	f.Fuzz(func(t *testing.T, src []byte, url string) {
 		minScan = uint32(1 + 7*(len(src)%2))
 		minDense = 1 + 511*(len(url)%2)
-		minTab = 5 + 251*(len(src)/2%2)
+		wideKids = uint16(5 + 19*(len(src)/2%2))
 		file := grammar.Parse("fuzz.txt", src, grammar.Options{})
 		for _, p := range Profiles {
 			a := Compile(file, p).Agent("*")

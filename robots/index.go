@@ -38,11 +38,12 @@ type ruleIndex struct {
 	wild  []wildRule // wildcard rules, node by node, in rank order
 	spans []wildSpan // the nodes' runs of wild; spans[0] is unused
 	scans []*keyScan // the key scans of nodes with many wildcard rules
-	// tabs is, for the nodes with minTab children or more, 128 bytes a
-	// node: by an ASCII byte, 1 + the index among the node's children of
-	// the child whose edge starts with it, or 0 (one load, where a search
-	// among many children mispredicts a branch or two).
-	tabs []uint8
+	// wide holds, for the nodes with wideKids to 255 children, by an
+	// ASCII byte, 1 + the offset of the child whose edge starts with it,
+	// or 0: 128 bytes a node (a byte above 0x7F is searched for; a
+	// table of every byte, or of 16-bit offsets, costs cache for
+	// nothing: paths are ASCII in comparison form).
+	wide [][128]uint8
 	// frag is set when no rule holds a '#', so that a walk may stop at a
 	// URL's fragment without cutting it off first (a pattern holds one
 	// only from a %23 the drafts decode).
@@ -95,8 +96,15 @@ type node struct {
 	plain, anch uint32 // best rank of the plain and of the '$'-anchored rules ending here
 	wilds       uint32 // its wildcard rules: spans[wilds], or 0 for none
 	nkids       uint16
-	tab         uint16 // with minTab children or more (and fewer than 256): 1 + the index of its table in ruleIndex.tabs, else 0
+	wide        uint16 // with wideKids to 255 children: 1 + the index of their table in ruleIndex.wide, else 0
 }
+
+// wideKids is how many children a node needs before its child is found
+// by its first byte in a table (ruleIndex.wide) rather than searched
+// for: the nodes near the root of a large index, whose binary search
+// mispredicts at every step, and on the corpus the '/' node of most
+// files, whose scan of five to eight children mispredicts its end.
+var wideKids = uint16(5) // at least 5: fewer are scanned
 
 // wildSpan is the wildcard rules of a node whose literal prefix ends there.
 type wildSpan struct {
@@ -163,18 +171,20 @@ func (ix *ruleIndex) walk(path string, frag bool, w *walked) {
 		// The child whose edge starts with path[d] (written out here: the
 		// walk is most of a decision on small files).
 		c, lo, hi, k := path[d], int(nd.child), int(nd.child)+int(nd.nkids), -1
-		if hi-lo <= 4 {
+		switch {
+		case hi-lo <= 4:
 			for j := lo; j < hi; j++ {
 				if ix.first[j] == c {
 					k = j
 					break
 				}
 			}
-		} else if nd.tab != 0 && c < 128 {
-			if o := ix.tabs[int(nd.tab-1)<<7|int(c)]; o != 0 {
-				k = lo + int(o) - 1
+		case nd.wide != 0 && c < 128:
+			k = lo + int(ix.wide[nd.wide-1][c]) - 1
+			if k < lo {
+				k = -1
 			}
-		} else {
+		default:
 			k = findByte(ix.first, lo, hi, c)
 		}
 		if k < 0 {
@@ -357,45 +367,24 @@ func buildIndex(rules []*Rule) *ruleIndex {
 		}
 	}
 	ix := &ruleIndex{nodes: b.nodes, first: b.first, label: label.String(), wild: b.wild, spans: b.spans, scans: b.scans, frag: frag}
-	ix.tabs = childTables(ix.nodes, ix.first)
+	for i := range ix.nodes {
+		nd := &ix.nodes[i]
+		if nd.nkids < wideKids || nd.nkids > math.MaxUint8 || len(ix.wide) == math.MaxUint16 {
+			continue
+		}
+		var t [128]uint8
+		for j, c := range ix.first[nd.child : nd.child+uint32(nd.nkids)] {
+			if c < 128 {
+				t[c] = uint8(j + 1)
+			}
+		}
+		ix.wide = append(ix.wide, t)
+		nd.wide = uint16(len(ix.wide))
+	}
 	if r := &ix.nodes[0]; r.plain == noRule && r.anch == noRule && r.wilds == 0 && r.nkids == 1 && ix.nodes[r.child].n == 1 {
 		ix.skip = r.child
 	}
 	return ix
-}
-
-// minTab is how many children a node has before a decision finds its
-// child by a table rather than by a search.
-var minTab = 5
-
-// childTables returns the tables of the nodes with minTab to 255
-// children (see ruleIndex.tabs), and sets the nodes' tab.
-func childTables(nodes []node, first []byte) []uint8 {
-	n := 0
-	for i := range nodes {
-		if k := int(nodes[i].nkids); k >= minTab && k < 256 {
-			n++
-		}
-	}
-	if n == 0 || n >= 1<<16 {
-		return nil
-	}
-	tabs := make([]uint8, 0, n<<7)
-	for i := range nodes {
-		nd := &nodes[i]
-		if k := int(nd.nkids); k < minTab || k >= 256 {
-			continue
-		}
-		nd.tab = uint16(len(tabs)>>7 + 1)
-		tabs = tabs[:len(tabs)+128]
-		t := tabs[len(tabs)-128:]
-		for j := range int(nd.nkids) {
-			if c := first[int(nd.child)+j]; c < 128 {
-				t[c] = uint8(j + 1)
-			}
-		}
-	}
-	return tabs
 }
 
 type indexBuilder struct {

@@ -211,15 +211,18 @@ func (ks *keyScan) densePass(wild []wildRule, rest string, st *scanState) {
 			// their cache misses overlap rather than follow each other.
 			st.touch ^= ks.touch(rest, i, m4)
 		}
-		for m2 != 0 {
-			j := i + bits.TrailingZeros64(m2)
-			m2 &= m2 - 1
-			ks.tryShort(wild, rest, st, uint64(load32(rest, j)), j)
-		}
+		// The four-byte keys first: their rules are the longer patterns,
+		// which rank first, and the best match they find bounds the
+		// shorter keys' rules.
 		for m4 != 0 {
 			j := i + bits.TrailingZeros64(m4)
 			m4 &= m4 - 1
 			ks.try(wild, rest, st, uint64(load32(rest, j))|4<<32, j)
+		}
+		for m2 != 0 {
+			j := i + bits.TrailingZeros64(m2)
+			m2 &= m2 - 1
+			ks.tryShort(wild, rest, st, uint64(load32(rest, j)), j)
 		}
 	}
 	// The last three positions: keys of two or three bytes.

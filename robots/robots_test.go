@@ -2,6 +2,7 @@ package robots
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -489,7 +490,7 @@ func TestIndex(t *testing.T) {
 		}
 		return string(b)
 	}
-	defer func(n uint32, d, c int) { minScan, minDense, minTab = n, d, c }(minScan, minDense, minTab)
+	defer func(n uint32, d int, k uint16) { minScan, minDense, wideKids = n, d, k }(minScan, minDense, wideKids)
 	for round := 0; round < 600; round++ {
 		p := Profiles[round%len(Profiles)]
 		// Half the rounds find wildcard rules with a keyScan at every node,
@@ -498,7 +499,7 @@ func TestIndex(t *testing.T) {
 		// table in half of those.
 		minScan = map[bool]uint32{true: 1, false: 8}[round%8 < 4]
 		minDense = map[bool]int{true: 1, false: 512}[round%16 < 8]
-		minTab = map[bool]int{true: 5, false: 256}[round%12 < 6]
+		wideKids = map[bool]uint16{true: 5, false: math.MaxUint16}[round%12 < 6]
 		letters := map[bool]string{true: "abcdefgh/*$", false: "ab/*$"}[round%3 == 0]
 		var src strings.Builder
 		src.WriteString("User-agent: *\n")
