@@ -123,10 +123,11 @@ func FuzzDecideURL(f *testing.F) {
 	f.Add([]byte("User-agent: *\nDisallow: /a*b\nDisallow: /a/*.c$\nDisallow: /*%23\n"), "http://e.com/a/x.c#b")
 	f.Add([]byte("User-agent: *\nDisallow: /a%23b\nAllow: /a#\n"), "/a%23b")
 	f.Add([]byte("User-agent: *\nDisallow: /*$\nDisallow: /a/\n"), "http://e.com#x/a/")
-	defer func(n uint32, d int) { minScan, minDense = n, d }(minScan, minDense)
+	defer func(n uint32, d int, k uint16) { minScan, minDense, wideKids = n, d, k }(minScan, minDense, wideKids)
 	f.Fuzz(func(t *testing.T, src []byte, url string) {
 		minScan = uint32(1 + 7*(len(src)%2))
 		minDense = 1 + 511*(len(url)%2)
+		wideKids = uint16(5 + 19*(len(src)/2%2))
 		file := grammar.Parse("fuzz.txt", src, grammar.Options{})
 		for _, p := range Profiles {
 			a := Compile(file, p).Agent("*")

@@ -38,9 +38,12 @@ type ruleIndex struct {
 	wild  []wildRule // wildcard rules, node by node, in rank order
 	spans []wildSpan // the nodes' runs of wild; spans[0] is unused
 	scans []*keyScan // the key scans of nodes with many wildcard rules
-	// wide holds, for the nodes with wideKids children or more, 1 + the
-	// offset of the child whose edge starts with each byte, or 0.
-	wide [][256]uint16
+	// wide holds, for the nodes with wideKids to 255 children, by an
+	// ASCII byte, 1 + the offset of the child whose edge starts with it,
+	// or 0: 128 bytes a node (a byte above 0x7F is searched for; a
+	// table of every byte, or of 16-bit offsets, costs cache for
+	// nothing: paths are ASCII in comparison form).
+	wide [][128]uint8
 	// frag is set when no rule holds a '#', so that a walk may stop at a
 	// URL's fragment without cutting it off first (a pattern holds one
 	// only from a %23 the drafts decode).
@@ -93,14 +96,15 @@ type node struct {
 	plain, anch uint32 // best rank of the plain and of the '$'-anchored rules ending here
 	wilds       uint32 // its wildcard rules: spans[wilds], or 0 for none
 	nkids       uint16
-	wide        uint16 // with wideKids children or more: 1 + the index of their table in ruleIndex.wide, else 0
+	wide        uint16 // with wideKids to 255 children: 1 + the index of their table in ruleIndex.wide, else 0
 }
 
 // wideKids is how many children a node needs before its child is found
 // by its first byte in a table (ruleIndex.wide) rather than searched
 // for: the nodes near the root of a large index, whose binary search
-// mispredicts at every step.
-var wideKids = uint16(24) // at least 5: fewer are scanned
+// mispredicts at every step, and on the corpus the '/' node of most
+// files, whose scan of five to eight children mispredicts its end.
+var wideKids = uint16(5) // at least 5: fewer are scanned
 
 // wildSpan is the wildcard rules of a node whose literal prefix ends there.
 type wildSpan struct {
@@ -175,7 +179,7 @@ func (ix *ruleIndex) walk(path string, frag bool, w *walked) {
 					break
 				}
 			}
-		case nd.wide != 0:
+		case nd.wide != 0 && c < 128:
 			k = lo + int(ix.wide[nd.wide-1][c]) - 1
 			if k < lo {
 				k = -1
@@ -365,12 +369,14 @@ func buildIndex(rules []*Rule) *ruleIndex {
 	ix := &ruleIndex{nodes: b.nodes, first: b.first, label: label.String(), wild: b.wild, spans: b.spans, scans: b.scans, frag: frag}
 	for i := range ix.nodes {
 		nd := &ix.nodes[i]
-		if nd.nkids < wideKids || len(ix.wide) == math.MaxUint16 {
+		if nd.nkids < wideKids || nd.nkids > math.MaxUint8 || len(ix.wide) == math.MaxUint16 {
 			continue
 		}
-		var t [256]uint16
+		var t [128]uint8
 		for j, c := range ix.first[nd.child : nd.child+uint32(nd.nkids)] {
-			t[c] = uint16(j + 1)
+			if c < 128 {
+				t[c] = uint8(j + 1)
+			}
 		}
 		ix.wide = append(ix.wide, t)
 		nd.wide = uint16(len(ix.wide))

@@ -2,6 +2,7 @@ package robots
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -489,13 +490,17 @@ func TestIndex(t *testing.T) {
 		}
 		return string(b)
 	}
-	defer func(n uint32, d int) { minScan, minDense = n, d }(minScan, minDense)
+	defer func(n uint32, d int, k uint16) { minScan, minDense, wideKids = n, d, k }(minScan, minDense, wideKids)
 	for round := 0; round < 600; round++ {
 		p := Profiles[round%len(Profiles)]
 		// Half the rounds find wildcard rules with a keyScan at every node,
-		// and half of those make the dense pass.
+		// and half of those make the dense pass. In a third the patterns
+		// have more bytes, so that nodes have many children, found by a
+		// table in half of those.
 		minScan = map[bool]uint32{true: 1, false: 8}[round%8 < 4]
 		minDense = map[bool]int{true: 1, false: 512}[round%16 < 8]
+		wideKids = map[bool]uint16{true: 5, false: math.MaxUint16}[round%12 < 6]
+		letters := map[bool]string{true: "abcdefgh/*$", false: "ab/*$"}[round%3 == 0]
 		var src strings.Builder
 		src.WriteString("User-agent: *\n")
 		n := 1 + rng.IntN(40)
@@ -505,11 +510,11 @@ func TestIndex(t *testing.T) {
 				dir = "Allow"
 			}
 			// Long rules in odd rounds, so that keys are four-byte windows.
-			fmt.Fprintf(&src, "%s: /%s\n", dir, word(6+10*(round%2), "ab/*$"))
+			fmt.Fprintf(&src, "%s: /%s\n", dir, word(6+10*(round%2), letters))
 		}
 		a := compileString(src.String(), p).Agent("x")
 		for k := 0; k < 50; k++ {
-			path := "/" + word(8+40*(round%2), "ab/")
+			path := "/" + word(8+40*(round%2), strings.Trim(letters, "*$"))
 			var want *Rule
 			for _, r := range a.rules {
 				if r.match(path) {
