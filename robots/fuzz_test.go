@@ -461,7 +461,7 @@ func FuzzNeedsNormRFCPath(f *testing.F) {
 		if got := needsNormRFCPath(s); got != want {
 			t.Errorf("needsNormRFCPath(%q) = %v, want %v", s, got, want)
 		}
-		for n := range min(len(s), 10) + 1 {
+		for n := range min(len(s), 18) + 1 {
 			if got, want := needsNormRFCPrefix(s, n), needsNormRFCPath(s[:n]); got != want {
 				t.Errorf("needsNormRFCPrefix(%q, %d) = %v, want %v", s, n, got, want)
 			}

@@ -146,7 +146,9 @@ type scanState struct {
 // scan has such keys) in the filter.
 func (ks *keyScan) first(wild []wildRule, rest string, best uint32) uint32 {
 	st := scanState{best: best}
-	ks.tryRules(wild, rest, &st, ks.out[:ks.always], 0)
+	if ks.always != 0 {
+		ks.tryRules(wild, rest, &st, ks.out[:ks.always], 0)
+	}
 	if ks.dense {
 		ks.densePass(wild, rest, &st)
 		return st.best
@@ -186,7 +188,9 @@ func (ks *keyScan) first(wild []wildRule, rest string, best uint32) uint32 {
 			}
 		}
 	}
-	ks.tryOnes(wild, rest, &st)
+	if st.oneSeen != [4]uint64{} {
+		ks.tryOnes(wild, rest, &st)
+	}
 	return st.best
 }
 

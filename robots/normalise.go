@@ -152,10 +152,14 @@ func needsNormRFCPath(s string) bool {
 }
 
 // needsNormRFCPrefix is needsNormRFCPath(s[:n]), tested as one word when
-// n is at most eight and s has eight bytes.
+// n is at most eight and s has eight bytes, as two when n is at most 16
+// and s has 16 (most walks read a segment or two).
 func needsNormRFCPrefix(s string, n int) bool {
 	if n <= 8 && len(s) >= 8 {
 		return normWord(load64(s, 0) & (uint64(1)<<(8*n) - 1)) // a zero byte is none of them
+	}
+	if n <= 16 && len(s) >= 16 {
+		return normWord(load64(s, 0)) || normWord(load64(s, 8)&(uint64(1)<<(8*(n-8))-1))
 	}
 	return needsNormRFCPath(s[:n])
 }
