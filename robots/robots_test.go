@@ -531,6 +531,41 @@ func TestIndex(t *testing.T) {
 	}
 }
 
+// TestDensePassBlocks checks a keyScan's dense pass, which tests 64
+// positions of a path as one block, on paths with a key of one to four
+// bytes (or a rule's whole literal) at each place from the first block to
+// the third, its end included, against a scan of the rules in decision
+// order.
+func TestDensePassBlocks(t *testing.T) {
+	defer func(n uint32, d int) { minScan, minDense = n, d }(minScan, minDense)
+	minScan, minDense = 1, 1
+	const src = "User-agent: *\nDisallow: /*wxyz\nAllow: /*wxyz*q\nDisallow: /*klm\nDisallow: /*qr\nDisallow: /*j\nDisallow: /*stuvw$\n"
+	for _, p := range Profiles {
+		if !p.desc().wildcards {
+			continue // no wildcard rules, no keyScan
+		}
+		a := compileString(src, p).Agent("x")
+		if a.Decide("/"); !denseScan(a.index().scans) {
+			t.Fatalf("%s: no keyScan makes the dense pass", p)
+		}
+		for _, key := range []string{"wxyz", "wxyzq", "klm", "qr", "j", "stuvw"} {
+			for n := 0; n <= 140; n++ {
+				path := "/" + strings.Repeat("a", n) + key + strings.Repeat("a", n%4)
+				var want *Rule
+				for _, r := range a.rules {
+					if r.match(path) {
+						want = r
+						break
+					}
+				}
+				if got := a.decidePath(path).Rule; got != want {
+					t.Errorf("%s: decidePath(%q).Rule = %v, want %v (first match in decision order)", p, path, got, want)
+				}
+			}
+		}
+	}
+}
+
 // TestRareByte checks the byte a wildcard rule is tested for before it
 // is searched for: the one of its segments the fewest paths hold, and
 // none when all of them are in most paths.
