@@ -27,14 +27,7 @@ func TestRealRulesIndex(t *testing.T) {
 		url := "https://example.com" + realRules.paths[i]
 		raw, slash := pathOf(url)
 		path := string(a.appendPath(nil, raw, slash))
-		var want *Rule
-		for _, r := range a.rules {
-			if r.match(path) {
-				want = r
-				break
-			}
-		}
-		if got := a.Decide(url).Rule; got != want {
+		if got, want := a.Decide(url).Rule, firstMatch(a.rules, path); got != want {
 			t.Fatalf("%d rules: Decide(%q).Rule = %v, want %v (first match in decision order)", n, url, got, want)
 		}
 	}

@@ -460,13 +460,7 @@ func TestLoadCorpusIndex(t *testing.T) {
 			if slash {
 				path = "/" + path
 			}
-			var want *Rule
-			for _, r := range c.agent.rules {
-				if r.match(path) {
-					want = r
-					break
-				}
-			}
+			want := firstMatch(c.agent.rules, path)
 			if path == "/robots.txt" && (p == RFC9309 || p == Draft) {
 				want = nil
 			}
@@ -517,13 +511,7 @@ func TestIndex(t *testing.T) {
 		a := compileString(src.String(), p).Agent("x")
 		for k := 0; k < 50; k++ {
 			path := "/" + word(8+40*(round%2), strings.Trim(letters, "*$"))
-			var want *Rule
-			for _, r := range a.rules {
-				if r.match(path) {
-					want = r
-					break
-				}
-			}
+			want := firstMatch(a.rules, path)
 			if got := a.decidePath(path).Rule; got != want {
 				t.Fatalf("%s: decidePath(%q).Rule = %v, want %v (first match in decision order)\n%s", p, path, got, want, src.String())
 			}
@@ -551,19 +539,23 @@ func TestDensePassBlocks(t *testing.T) {
 		for _, key := range []string{"wxyz", "wxyzq", "klm", "qr", "j", "stuvw"} {
 			for n := 0; n <= 140; n++ {
 				path := "/" + strings.Repeat("a", n) + key + strings.Repeat("a", n%4)
-				var want *Rule
-				for _, r := range a.rules {
-					if r.match(path) {
-						want = r
-						break
-					}
-				}
-				if got := a.decidePath(path).Rule; got != want {
+				if got, want := a.decidePath(path).Rule, firstMatch(a.rules, path); got != want {
 					t.Errorf("%s: decidePath(%q).Rule = %v, want %v (first match in decision order)", p, path, got, want)
 				}
 			}
 		}
 	}
+}
+
+// firstMatch returns the first of rules, in decision order, whose
+// pattern matches path, or nil: the rule the index must find.
+func firstMatch(rules []*Rule, path string) *Rule {
+	for _, r := range rules {
+		if r.match(path) {
+			return r
+		}
+	}
+	return nil
 }
 
 // TestRareByte checks the byte a wildcard rule is tested for before it
