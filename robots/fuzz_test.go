@@ -453,7 +453,7 @@ func refPathOf(url string) (path string, slash bool) {
 // FuzzNeedsNormRFCPath holds needsNormRFCPath, which tests a word at a
 // time, to its definition, byte by byte.
 func FuzzNeedsNormRFCPath(f *testing.F) {
-	for _, s := range []string{"", "/", "/a%20b", "/abcdefgh$", "/abcdefghijklmnopq*", "/\x80", "/abcdefghijklmnopqrstuvwxyz0123456789&", "#$%&'()*+"} {
+	for _, s := range []string{"", "/", "/a%20b", "/abcdefgh$", "/abcdefghijklmnopq*", "/abcdefghij%41xyzw", "/\x80", "/abcdefghijklmnopqrstuvwxyz0123456789&", "#$%&'()*+"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -520,7 +520,7 @@ func normRFCBytes(dst []byte, s string, path bool) []byte {
 // one byte, to its definition: isSitemapField, then strings.EqualFold (as
 // Line.FieldIs) with each other field's name.
 func FuzzExtFieldOf(f *testing.F) {
-	for _, s := range []string{"Sitemap", "site-map", "sitemaps", "Crawl-Delay", "clean-param", "HOST", "ho\u017ft", "Content-Usage", "content-signal", "License", "visit-time", "request-rate", "x", ""} {
+	for _, s := range []string{"Sitemap", "site-map", "sitemaps", "Crawl-Delay", "clean-param", "HOST", "ho\u017ft", "Reque\u017ft-rate", "Content-\u017fignal", "Content-Usage", "content-signal", "License", "visit-time", "request-rate", "x", ""} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, name string) {

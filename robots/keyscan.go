@@ -31,7 +31,8 @@ var minScan = uint32(4)
 // each of which costs a mispredicted branch): the one-byte keys in an
 // exact bitmap, the others (and the first two bytes of the two- and
 // three-byte ones) in a blocked Bloom filter of their hashes (sixteen bits
-// a key, so a scan's size follows its keys'); only what these let through
+// a key, so a scan's size follows its keys', but for a dense scan's, of a
+// constant 32 KB: maxDense); only what these let through
 // is looked up in the table of keys. A key's rules are tried in rank
 // order, only while they rank above the best match so far, each verified
 // where the key was found (scanOut), and each key whose rules need not be
@@ -41,7 +42,7 @@ type keyScan struct {
 	lead   [64]uint64 // the keys' first two bytes, the low six bits of each (word by the second): a position starting with none of them is passed over
 	one    [4]uint64  // the one-byte keys
 	short  bool       // some keys have two or three bytes
-	two    []uint64   // when minTwo or more keys have two or three bytes: their first two bytes, exactly (8 KB)
+	two    []uint64   // when minTwo or more keys have two or three bytes, or a dense scan has one: their first two bytes, exactly (8 KB)
 	filter []uint64   // two bits a hash in one word: of the keys of two to four bytes, and of the first two bytes of the shorter ones
 	fshift uint8      // 64 - log2 of filter's bits
 	table  []keySlot  // open addressing, at most half full

@@ -90,6 +90,25 @@ func TestUsageAttachExample(t *testing.T) {
 	}
 }
 
+// TestExplainUsageOrder checks the order Explain lists a crawler's
+// Content-Usage rules in: longest path first, the path-less ones last,
+// after "/" (they rank below any line naming a path, UsageRule.rank).
+func TestExplainUsageOrder(t *testing.T) {
+	src := "User-agent: *\nContent-Usage: train-ai=n\nContent-Usage: / train-ai=y\nContent-Usage: /longer/ search=y\nContent-Usage: search=n\n"
+	want := []string{"/longer/", "/", "", ""}
+	for _, p := range Profiles {
+		t.Run(p.String(), func(t *testing.T) {
+			var got []string
+			for _, r := range compileString(src, p).Explain("bot").UsageRules {
+				got = append(got, r.Path)
+			}
+			if strings.Join(got, "|") != strings.Join(want, "|") {
+				t.Errorf("Explain(%q).UsageRules paths = %q, want %q", "bot", got, want)
+			}
+		})
+	}
+}
+
 func TestUsageRules(t *testing.T) {
 	tests := []struct {
 		name, file, agent, url string
