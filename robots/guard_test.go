@@ -26,10 +26,10 @@ func guarded(t *testing.T, page []byte, s string) string {
 }
 
 // TestGuardedReads runs the code that reads a string a word at a time
-// through unsafe pointers (load64, bytesOf) on strings of every length to
-// 40 bytes, ASCII or not, that end where a page the process may not read
-// starts: a read past a string's end faults rather than reading what
-// follows it.
+// through unsafe pointers (load64, bytesOf) on strings of 0 to 40 bytes
+// (alone or after a scheme and host), ASCII or not, that end where a page
+// the process may not read starts: a read past a string's end faults
+// rather than reading what follows it.
 func TestGuardedReads(t *testing.T) {
 	ps := syscall.Getpagesize()
 	mem, err := syscall.Mmap(-1, 0, 2*ps, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
