@@ -597,7 +597,9 @@ func refCheckAbsURL(v string) error {
 }
 
 func FuzzPathOf(f *testing.F) {
-	for _, u := range []string{"", "/", "//", "http://a/b", "http://a", "//a/b?c#d", "a#b://c/d", "x:/y", "http:/a", "a://b?c", "?x", ";x", "http://a#b/c", "://", "a:/", ":/", "https://a/b?c#d", "https://", "http://a", "https:///x", "http://#/a", "https:/a", "HTTPS://a/b", "https://a;b/c"} {
+	for _, u := range []string{"", "/", "//", "http://a/b", "http://a", "//a/b?c#d", "a#b://c/d", "x:/y", "http:/a", "a://b?c", "?x", ";x", "http://a#b/c", "://", "a:/", ":/", "https://a/b?c#d", "https://", "http://a", "https:///x", "http://#/a", "https:/a", "HTTPS://a/b", "https://a;b/c",
+		// '/', ';', '?' and '#' in a word the eight-byte test reads.
+		"http://example.com;jsessionid=1/a", "https://example.com?q=12345", "https://example.com#top/a", "//example.org/abc"} {
 		f.Add(u)
 	}
 	f.Fuzz(func(t *testing.T, url string) {
