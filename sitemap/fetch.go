@@ -276,11 +276,8 @@ func (d *Discovery) read(ctx context.Context, file *File, chain []string, room i
 	b := urlBatch{d: d, file: file, yield: yield}
 	for e, err := range rd.Entries() {
 		if err != nil {
-			if !b.flush() {
-				return nil, false
-			}
 			file.Err = err
-			break
+			break // the pages batched are yielded below
 		}
 		if rd.Format() == Index {
 			if e.OutOfScope {
