@@ -57,12 +57,22 @@ func TestLinkLicenses(t *testing.T) {
 	}
 }
 
-// FuzzHeaders: the header readers never panic.
+// FuzzHeaders: the header readers never panic, and any text, written as
+// a quoted string (RFC 9110 section 5.6.4), is one parameter value read
+// back as it was: a quoted title before rel does not hide the license,
+// and a quoted type is its text.
 func FuzzHeaders(f *testing.F) {
 	f.Add(`<a>; rel="license", <b>; rel=x`, "googlebot: noai")
+	f.Add(`<a>`, `a; rel=nofollow, "b\`)
+	quote := strings.NewReplacer(`\`, `\\`, `"`, `\"`)
 	f.Fuzz(func(t *testing.T, link, tag string) {
 		LinkLicenses([]string{link}, nil)
 		RobotsTags("X-Robots-Tag", []string{tag}, "Googlebot")
+		q := `"` + quote.Replace(tag) + `"`
+		line := `<https://x.example/l>; title=` + q + `; rel="license"; type=` + q
+		if got := LinkLicenses([]string{line}, nil); len(got) != 1 || got[0].Type != tag {
+			t.Errorf("LinkLicenses(%q) = %+v, want the license of type %q", line, got, tag)
+		}
 	})
 }
 

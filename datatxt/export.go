@@ -15,8 +15,9 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Formats lists the formats Export writes.
-var Formats = []string{"json", "yaml", "csv", "schemaorg", "dcat", "datajson", "datapackage", "croissant"}
+// Formats lists the formats Export writes: the entries as JSON, YAML and
+// CSV, then the CatalogFormats.
+var Formats = append([]string{"json", "yaml", "csv"}, CatalogFormats...)
 
 // CatalogFormats are the Formats that are catalog documents.
 var CatalogFormats = []string{"schemaorg", "dcat", "datajson", "datapackage", "croissant"}

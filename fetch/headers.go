@@ -2,18 +2,15 @@ package fetch
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 )
 
 // Head is a response's status and header fields, its body unread: what a
 // URL's own response says about itself (its media type and size, the
 // preferences it carries).
 type Head struct {
-	URL        string // the URL asked for
+	URL        string // the URL asked for, as Fetch keys it (lower-case scheme, canonical authority, no fragment)
 	FinalURL   string // where the answer came from, after Redirects redirects
 	Redirects  int
 	HTTPStatus int
@@ -30,7 +27,7 @@ type Head struct {
 // Head; a network failure is a *NetError, a redirect that is not followed
 // a *RedirectError.
 func (f *Fetcher) Headers(ctx context.Context, rawURL string) (*Head, error) {
-	u, err := fetchableURL(rawURL)
+	key, err := fetchKey(rawURL) // the URL as Fetch and Open read it
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +36,7 @@ func (f *Fetcher) Headers(ctx context.Context, rawURL string) (*Head, error) {
 	defer cancel()
 	o := &outcome{}
 	do := func(method string) (*http.Response, error) {
-		req, err := f.request(ctx, u.String(), nil)
+		req, err := f.request(ctx, key, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -60,22 +57,6 @@ func (f *Fetcher) Headers(ctx context.Context, rawURL string) (*Head, error) {
 	}
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<10))
 	resp.Body.Close()
-	return &Head{URL: u.String(), FinalURL: resp.Request.URL.String(), Redirects: o.redirects,
+	return &Head{URL: key, FinalURL: resp.Request.URL.String(), Redirects: o.redirects,
 		HTTPStatus: resp.StatusCode, Header: resp.Header, ContentLength: resp.ContentLength}, nil
-}
-
-// fetchableURL parses rawURL as a URL Headers asks for: http or https,
-// with a host whose authority passes checkAuthority.
-func fetchableURL(rawURL string) (*url.URL, error) {
-	u, err := url.Parse(rawURL)
-	switch {
-	case err != nil:
-	case u.Scheme != "http" && u.Scheme != "https":
-		err = fmt.Errorf("unsupported scheme %q (want http or https)", u.Scheme)
-	case u.Host == "":
-		err = errors.New("no host")
-	default:
-		err = checkAuthority(u.Host)
-	}
-	return u, err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 )
 
@@ -64,5 +65,25 @@ func TestHeaders(t *testing.T) {
 	}
 	if _, err := f.Headers(context.Background(), "ftp://x/"); err == nil {
 		t.Errorf("Headers(ftp URL) = nil error, want one")
+	}
+}
+
+// TestHeadersURL: Headers reads a URL as Fetch and Open do (fetchKey):
+// the authority canonical (no leading zeros in the port), the fragment
+// not part of it.
+func TestHeadersURL(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer srv.Close()
+	host, port, _ := strings.Cut(strings.TrimPrefix(srv.URL, "http://"), ":")
+	f := &Fetcher{}
+	for _, raw := range []string{"http://" + host + ":0" + port + "/page", srv.URL + "/page#top"} {
+		h, err := f.Headers(context.Background(), raw)
+		if err != nil {
+			t.Errorf("Headers(%q): %v", raw, err)
+			continue
+		}
+		if want := srv.URL + "/page"; h.URL != want {
+			t.Errorf("Headers(%q).URL = %q, want %q", raw, h.URL, want)
+		}
 	}
 }

@@ -66,7 +66,7 @@ func canonicalAuthority(scheme, hostport string) (string, error) {
 		return "", err
 	}
 	if port != "" {
-		n, _ := strconv.Atoi(port) // checkAuthority has checked it
+		n, _ := strconv.Atoi(port) // splitAuthority has checked it
 		port = strconv.Itoa(n)
 	}
 	if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {

@@ -251,7 +251,7 @@ func (c *posCursor) to(off int) grammar.Pos {
 // caller). The Decoder must have read exactly up to here.
 func (p *xmlParser) fast(yield func(*Entry, error) bool) bool {
 	in, r := p.in, p.r
-	var s fastScan // on the stack: storing its slices needs no write barrier
+	var s fastScan
 	if !p.fastOK || r.opts.noFast || (r.format != URLSet && r.format != Index) || len(p.stack) != 1 || p.cur != nil {
 		return true
 	}

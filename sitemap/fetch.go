@@ -276,11 +276,8 @@ func (d *Discovery) read(ctx context.Context, file *File, chain []string, room i
 	b := urlBatch{d: d, file: file, yield: yield}
 	for e, err := range rd.Entries() {
 		if err != nil {
-			if !b.flush() {
-				return nil, false
-			}
 			file.Err = err
-			break
+			break // the pages batched are yielded below
 		}
 		if rd.Format() == Index {
 			if e.OutOfScope {
@@ -408,8 +405,10 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// normURL is the form URLs are compared in: scheme and host in lower
-// case, no default port, no fragment.
+// normURL is the form sitemap URLs are compared in: the origin as Origin
+// writes it (fetch's canonical form: lower case, no default port, a host
+// in Punycode, an IP address in one form), the path "/" when empty, no
+// fragment.
 func normURL(s string) string {
 	u, err := url.Parse(strings.TrimSpace(s))
 	if err != nil || u.Host == "" {

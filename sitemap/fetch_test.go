@@ -171,6 +171,41 @@ func TestDiscoverOrder(t *testing.T) {
 	}
 }
 
+// TestDiscoverCutShort: a file whose body breaks off (a read error) still
+// yields the pages read before the break, the last batch of them
+// included, and records the error.
+func TestDiscoverCutShort(t *testing.T) {
+	var locs []string
+	for i := range 5 {
+		locs = append(locs, fmt.Sprintf("http://HOST/p/%d", i))
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body := strings.ReplaceAll(urlset(locs...), "HOST", r.Host)
+		body = body[:strings.LastIndex(body, "</urlset>")]
+		w.Header().Set("Content-Length", fmt.Sprint(len(body)+100)) // more than is sent: the read fails
+		w.Write([]byte(body))
+	}))
+	defer srv.Close()
+	f := &sitemap.Fetcher{Fetcher: &fetch.Fetcher{UserAgent: "TestBot/1.0"}}
+	var got []string
+	var files []*sitemap.File
+	for u, file := range f.Walk(context.Background(), nil, srv.URL+"/sitemap.xml").All() {
+		if u != nil {
+			got = append(got, strings.TrimPrefix(u.URL, srv.URL))
+		}
+		if file != nil {
+			files = append(files, file)
+		}
+	}
+	want := []string{"/p/0", "/p/1", "/p/2", "/p/3", "/p/4"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("found %q, want %q", got, want)
+	}
+	if len(files) != 1 || files[0].Err == nil {
+		t.Errorf("files %d, want 1 with the read error", len(files))
+	}
+}
+
 // TestDiscoverCycle: two indexes listing each other are each read once.
 func TestDiscoverCycle(t *testing.T) {
 	s := sitetest.New(t, map[string]string{

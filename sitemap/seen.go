@@ -79,9 +79,13 @@ func (s *hashSet) Add(h uint64) (present bool) {
 }
 
 // insert adds h, which p does not hold and has no room for, growing p.
-// A part that would grow past its share of max, and a little more (the
-// parts of random hashes differ by about a 250th at 2^20 members, this
-// allows an eighth), adds nothing.
+// A part that would grow past its share of max, and a little more (an
+// eighth and 64), adds nothing, and Add reports false for h as it does
+// in a full set, so a URL listed again would be yielded again. With the
+// hashes a discovery adds (maphash under a seed of its own, unknown to
+// the sitemaps' authors) that does not happen before the set is full:
+// at 2^20 members a part's share is 32,768, one standard deviation of
+// its count about 180, and the eighth allows 4,096 more, 23 deviations.
 func (s *hashSet) insert(p *hashPart, h, m uint64) bool {
 	share := s.max/len(s.parts) + s.max/len(s.parts)/8 + 64
 	size := min(max(2*len(p.slots), 64), share*5/4+1)

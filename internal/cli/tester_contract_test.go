@@ -164,6 +164,9 @@ func TestTesterChromiumExport(t *testing.T) {
 			if code != ExitFindings || len(cliDiags) == 0 {
 				t.Fatalf("sitetxt %s = exit %d, stderr %q; want 1 and errors (the test's file lacks what DCAT-AP requires)", strings.Join(args, " "), code, stderr)
 			}
+			if named := !strings.Contains(stderr, "no publisher"); named != (publisher != "") {
+				t.Errorf("sitetxt %s: stderr %q; want the error about the publisher only without --publisher", strings.Join(args, " "), stderr)
+			}
 			probe := ts.URL + "/export-probe?" + url.Values{"tester": {ts.URL + "/?" + q.Encode()}}.Encode()
 			dom := chromiumDOM(t, chrome, t.TempDir(), probe, "--disable-popup-blocking")
 			var got struct {

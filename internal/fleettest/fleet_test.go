@@ -38,13 +38,16 @@ func envInt(t *testing.T, name string, def int) int {
 }
 
 // sites are n loopback web sites, one per port, each serving a robots.txt
-// that may be cached for an hour, counting its robots.txt requests.
+// that may be cached for an hour, counting its robots.txt requests and
+// timing the longest wait between two of them.
 type sites struct {
 	ports
 	requests []atomic.Int64
 	start    time.Time
 	mu       sync.Mutex
-	repeats  []string // when a site was asked again, and by whom
+	repeats  []string        // when a site was asked again, and by whom
+	last     []time.Duration // when each site was last asked, from start
+	gap      []time.Duration // each site's longest time between two requests
 }
 
 func siteRobots(i int) string {
@@ -56,7 +59,7 @@ func siteRobots(i int) string {
 const fleetAgent = "sitetxt-fleettest/1"
 
 func startSites(t *testing.T, n, maxAge int) *sites {
-	s := &sites{requests: make([]atomic.Int64, n), start: time.Now()}
+	s := &sites{requests: make([]atomic.Int64, n), start: time.Now(), last: make([]time.Duration, n), gap: make([]time.Duration, n)}
 	bodies := make([]string, n)
 	for i := range n {
 		bodies[i] = siteRobots(i)
@@ -68,11 +71,14 @@ func startSites(t *testing.T, n, maxAge int) *sites {
 			http.NotFound(w, r)
 			return
 		}
+		now := time.Since(s.start)
+		s.mu.Lock()
 		if s.requests[i].Add(1) > 1 {
-			s.mu.Lock()
-			s.repeats = append(s.repeats, fmt.Sprintf("site %d at %.2fs (%s, If-None-Match %q)", i, time.Since(s.start).Seconds(), r.Header.Get("User-Agent"), r.Header.Get("If-None-Match")))
-			s.mu.Unlock()
+			s.repeats = append(s.repeats, fmt.Sprintf("site %d at %.2fs (%s, If-None-Match %q)", i, now.Seconds(), r.Header.Get("User-Agent"), r.Header.Get("If-None-Match")))
+			s.gap[i] = max(s.gap[i], now-s.last[i])
 		}
+		s.last[i] = now
+		s.mu.Unlock()
 		etag := fmt.Sprintf(`"r%d"`, i)
 		w.Header().Set("Connection", "close")
 		w.Header().Set("Cache-Control", fmt.Sprintf("max-age=%d", maxAge))
@@ -267,6 +273,7 @@ type fleetLoad struct {
 	firstWrong                         string
 	eventLog                           []string
 	elapsed                            time.Duration
+	endAt                              time.Duration // the run's end, from r.st.start
 }
 
 // ask sends batch b to a live process (the next one when a process is
@@ -327,6 +334,11 @@ func (r *fleetLoad) ask(b int) {
 	}
 	r.failed.Add(1)
 }
+
+// expirySlack is how much longer than max-age a site may go without a
+// robots.txt request in TestFleetLoad: the wait for a lease a killed
+// process held (leases last 3 s) and the fetch's own time.
+const expirySlack = 4 * time.Second
 
 // fleetEvent is a disturbance, made at a batch of the run.
 type fleetEvent struct {
@@ -389,6 +401,7 @@ func (r *fleetLoad) run() {
 	}
 	wg.Wait()
 	r.elapsed = time.Since(start)
+	r.endAt = time.Since(r.st.start)
 }
 
 // fleetFigures are what a run measured: the report's table, the robots.txt
@@ -401,6 +414,8 @@ type fleetFigures struct {
 	total       int64
 	periods     int64
 	redisErrors float64
+	unasked     time.Duration // the longest a site went without a robots.txt request, after its first, to the run's end
+	unaskedSite int
 }
 
 // figures measures the run and writes its report.
@@ -418,6 +433,11 @@ func (r *fleetLoad) figures() fleetFigures {
 		n := r.st.requests[i].Load()
 		perSite[n]++
 		f.total += n
+		if n > 0 {
+			if g := max(r.st.gap[i], r.endAt-r.st.last[i]); g > f.unasked {
+				f.unasked, f.unaskedSite = g, i
+			}
+		}
 	}
 	var report strings.Builder
 	fmt.Fprintf(&report, "| figure | value |\n|---|---|\n")
@@ -435,6 +455,7 @@ func (r *fleetLoad) figures() fleetFigures {
 	fmt.Fprintf(&report, "| robots.txt requests per site | %s (total %d) |\n", strings.Join(f.dist, ", "), f.total)
 	f.periods = int64(r.elapsed.Seconds())/int64(r.maxAge) + 1 // max-age periods begun during the run
 	fmt.Fprintf(&report, "| robots.txt requests per site per expiry | %.2f (%d max-age periods begun) |\n", float64(f.total)/float64(r.nSites)/float64(f.periods), f.periods)
+	fmt.Fprintf(&report, "| longest time a site went without a robots.txt request | %.1f s (site %d) |\n", f.unasked.Seconds(), f.unaskedSite)
 	fmt.Fprintf(&report, "| wrong or failed decisions | %d wrong, %d batches failed |\n", r.wrong.Load(), r.failed.Load())
 	fmt.Fprintf(&report, "| requests retried on another process | %d (sent to the killed process) |\n", r.retried.Load())
 	for i, p := range r.procs {
@@ -483,6 +504,13 @@ func (r *fleetLoad) check(f fleetFigures) {
 		// their own all along would make nProcs requests per round.
 		t.Errorf("robots.txt requests per site: %s; want at most %d (one per expiry, %d periods, and %d while Redis restarts)",
 			dist, rounds+nProcs, rounds, nProcs)
+	}
+	// Each site is asked for robots.txt again once what the fleet holds has
+	// expired: no site goes longer than max-age without a request, give or
+	// take expirySlack.
+	if limit := time.Duration(r.maxAge)*time.Second + expirySlack; keys[0] == 0 || f.unasked > limit {
+		t.Errorf("robots.txt requests per site: %s, site %d went %.1f s without one; want every site asked at least once per max-age (%d s, and %v more)",
+			dist, f.unaskedSite, f.unasked.Seconds(), r.maxAge, expirySlack)
 	}
 	for i, p := range r.procs {
 		if strings.Contains(p.log(), `"level":"ERROR"`) {

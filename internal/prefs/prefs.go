@@ -126,7 +126,7 @@ func (a *Asker) Ask(ctx context.Context, agent, rawURL string) Result {
 	res := Result{Decision: jsonview.Decision{URL: rawURL, Agent: agent, Profile: a.Robots.Profile.String()}}
 	ans, err := a.Robots.Check(ctx, agent, rawURL)
 	if err != nil {
-		res.Reason, res.Error = "not an http or https URL", err.Error()
+		res.Reason, res.Error = fetch.ErrNotHTTP.Error(), err.Error()
 		res.combine(nil, aipref.Signals{}, nil)
 		return res
 	}

@@ -50,8 +50,9 @@ func (s *Server) decisionOf(url, agent string, prof robots.Profile, a *robots.An
 	return d
 }
 
-// notHTTP is the reason of a URL that could not be decided at all.
-const notHTTP = "not an http or https URL"
+// notHTTP is the reason of a URL that could not be decided at all: the
+// words of fetch's error for it.
+var notHTTP = fetch.ErrNotHTTP.Error()
 
 // undecided is the result of a URL that was not decided: the reason, and
 // the error msg saying why.
