@@ -238,9 +238,10 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string, m *Access) *Result {
 }
 
 // fetchKey returns the URL rawURL is fetched from and cached, remembered
-// and shared under, by Fetch, Open and Headers alike: its scheme in lower case, its
-// authority in canonical form (canonicalAuthority), no fragment, so that
-// one URL has one key, one cache entry, one flight and one failure record.
+// and shared under, by Fetch, Open and Headers alike: its scheme in lower
+// case, its authority in canonical form (canonicalAuthority), no
+// fragment, so that one URL has one key, one cache entry, one flight and
+// one failure record.
 func fetchKey(rawURL string) (string, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {

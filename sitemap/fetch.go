@@ -405,8 +405,10 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// normURL is the form URLs are compared in: scheme and host in lower
-// case, no default port, no fragment.
+// normURL is the form sitemap URLs are compared in: the origin as Origin
+// writes it (fetch's canonical form: lower case, no default port, a host
+// in Punycode, an IP address in one form), the path "/" when empty, no
+// fragment.
 func normURL(s string) string {
 	u, err := url.Parse(strings.TrimSpace(s))
 	if err != nil || u.Host == "" {
