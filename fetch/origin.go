@@ -213,13 +213,6 @@ func ipv4Part(p string) (uint64, error) {
 	return n, nil
 }
 
-// checkAuthority checks the host and port of a URL (without user info)
-// as url.Parse leaves it; see splitAuthority.
-func checkAuthority(hostport string) error {
-	_, _, err := splitAuthority(hostport)
-	return err
-}
-
 // splitAuthority splits the host and port of a URL (without user info)
 // as url.Parse leaves it, checking them: a host name or bracketed IPv6
 // address, not empty, of a bounded length, and a port of at most 65535.
