@@ -66,7 +66,6 @@ func Compile(f *grammar.File, p Profile) *Policy {
 	}
 	f = readAs(f, p)
 	c := compiler{file: f, desc: p.desc(), profile: p}
-	c.kinds = kindsOf(c.desc)
 	if c.desc.records {
 		c.readRecords()
 	} else {
@@ -108,10 +107,11 @@ const (
 // reads lines as Google's parser does, and a line that can be nothing but
 // kOther (blank, comment, Mobile-agent-server, invalid) is kNone. Under
 // googleLines it is for a line without control bytes: classify reads the
-// others with googleKind. It is inlined in the loops over every line: a
-// table indexed by the line's Kind and flags (kindIndex).
+// others with googleKind. It is a look-up in the profile's table
+// (kindsOf) by the line's Kind and flags (kindIndex), inlined where it is
+// called; classify, which reads every line, looks up the table itself.
 func (c *compiler) kind(l *grammar.Line) lineKind {
-	return c.kinds[kindIndex(l.Kind, l.Typo, l.NoColon)]
+	return kindsOf(c.desc)[kindIndex(l.Kind, l.Typo, l.NoColon)]
 }
 
 // kindIndex is a line's index in a kind table: its Kind, then whether its
@@ -132,7 +132,7 @@ func kindIndex(k grammar.Kind, typo, noColon bool) uint8 {
 // kOther: the grammar's reading of it may still be an extension line.
 func (c *compiler) googleKind(l *grammar.Line) lineKind {
 	k, _ := c.googleLine(l)
-	if lk := c.kinds[kindIndex(k, false, false)]; lk != kNone {
+	if lk := kindsOf(c.desc)[kindIndex(k, false, false)]; lk != kNone {
 		return lk
 	}
 	return kOther
@@ -178,7 +178,6 @@ type compiler struct {
 	pol     *Policy // made by alloc
 	file    *grammar.File
 	desc    *profile
-	kinds   *[32]lineKind // kindsOf(desc)
 	profile Profile
 	// controls is set by classify, under googleLines, when a line holds
 	// a NUL, vertical tab or form feed: only then are lines re-read as
@@ -363,7 +362,7 @@ func (c *compiler) readLines() {
 func (c *compiler) classify(ks []lineKind) (nGroups, nAgents, nRules int) {
 	lines := c.file.Lines
 	ks = ks[:len(lines)]
-	kinds := c.kinds // in a local: a store to ks could alias c's fields
+	kinds := kindsOf(c.desc) // in a local: a store to ks could alias c's fields
 	for i, l := range lines {
 		ks[i] = kinds[kindIndex(l.Kind, l.Typo, l.NoColon)]
 	}

@@ -106,7 +106,7 @@ func TestKindTables(t *testing.T) {
 	}
 	for _, p := range Profiles {
 		d := p.desc()
-		c := &compiler{desc: d, kinds: kindsOf(d)}
+		c := &compiler{desc: d}
 		for k := grammar.Blank; k <= grammar.Invalid; k++ {
 			for _, flags := range [][2]bool{{false, false}, {true, false}, {false, true}, {true, true}} {
 				want := kOther
