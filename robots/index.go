@@ -359,14 +359,18 @@ func buildIndex(rules []*Rule) *ruleIndex {
 		label.WriteString(lab)
 	}
 	label.WriteString("\x00\x00\x00\x00\x00\x00\x00\x00") // for lookup's word compare
-	frag := true
-	for _, r := range rules {
-		if strings.IndexByte(r.lit, '#') >= 0 {
-			frag = false
-			break
-		}
-	}
+	frag := !slices.ContainsFunc(rules, func(r *Rule) bool { return strings.IndexByte(r.lit, '#') >= 0 })
 	ix := &ruleIndex{nodes: b.nodes, first: b.first, label: label.String(), wild: b.wild, spans: b.spans, scans: b.scans, frag: frag}
+	ix.buildWide()
+	if r := &ix.nodes[0]; r.plain == noRule && r.anch == noRule && r.wilds == 0 && r.nkids == 1 && ix.nodes[r.child].n == 1 {
+		ix.skip = r.child
+	}
+	return ix
+}
+
+// buildWide gives the nodes with wideKids to 255 children their table of
+// children by first byte (ruleIndex.wide), while there is room for one.
+func (ix *ruleIndex) buildWide() {
 	for i := range ix.nodes {
 		nd := &ix.nodes[i]
 		if nd.nkids < wideKids || nd.nkids > math.MaxUint8 || len(ix.wide) == math.MaxUint16 {
@@ -381,10 +385,6 @@ func buildIndex(rules []*Rule) *ruleIndex {
 		ix.wide = append(ix.wide, t)
 		nd.wide = uint16(len(ix.wide))
 	}
-	if r := &ix.nodes[0]; r.plain == noRule && r.anch == noRule && r.wilds == 0 && r.nkids == 1 && ix.nodes[r.child].n == 1 {
-		ix.skip = r.child
-	}
-	return ix
 }
 
 type indexBuilder struct {
