@@ -246,10 +246,10 @@ func (a *Agent) Usage(u string) UsageDecision {
 			if !r.match.match(path) {
 				continue
 			}
-			switch {
-			case r.rank() > best:
-				best, out.Usage, out.Rules = r.rank(), r.Usage, append(out.Rules[:0], r)
-			case r.rank() == best:
+			switch k := r.rank(); {
+			case k > best:
+				best, out.Usage, out.Rules = k, r.Usage, append(out.Rules[:0], r)
+			case k == best:
 				out.Usage, out.Rules = out.Usage.Combine(r.Usage), append(out.Rules, r)
 			}
 		}
