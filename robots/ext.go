@@ -274,13 +274,12 @@ func checkAbsURL(v string) error {
 // white space or a control character (at most ' ', or DEL), or -1. It
 // skips eight bytes at a time while none of them is one.
 func indexSpaceOrControl(s string) int {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	const del, below = 0x7F7F7F7F7F7F7F7F, 0x2121212121212121
 	b := bytesOf(s)
 	for ; len(b) >= 8; b = b[8:] {
 		w := binary.LittleEndian.Uint64(b)
 		x := w ^ del // a zero byte where s has DEL; (w-below)&^w has a high bit set when a byte is below '!'
-		if ((w-below)&^w|(x-lo)&^x)&hi != 0 {
+		if ((w-below)&^w|(x-lo8)&^x)&hi8 != 0 {
 			break // the loop below finds which byte
 		}
 	}

@@ -561,7 +561,10 @@ func FuzzHasGoogleControl(f *testing.F) {
 // definition: the first "://" after a scheme, a host before any '/', '?'
 // or '#', and the first byte at most ' ' or DEL.
 func FuzzCheckAbsURL(f *testing.F) {
-	for _, s := range []string{"", "https://example.com/sitemap.xml", "a:b://c", "://x", "http:///x", "http://?", "h://a b", "http://example.com/\x7f", "x1+.-://h", "1x://h", "http:/x", "http://h/abcdefghijklmno\tp"} {
+	for _, s := range []string{"", "https://example.com/sitemap.xml", "a:b://c", "://x", "http:///x", "http://?", "h://a b", "http://example.com/\x7f", "x1+.-://h", "1x://h", "http:/x", "http://h/abcdefghijklmno\tp",
+		// White space or a control byte in a word the eight-byte test reads,
+		// not in the last few bytes the byte loop reads.
+		"https://example.com/a b/c", "http://exa\x7fmple.com/sitemap.xml", "http://h/\x00abcdefghijk"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, v string) {
@@ -594,7 +597,9 @@ func refCheckAbsURL(v string) error {
 }
 
 func FuzzPathOf(f *testing.F) {
-	for _, u := range []string{"", "/", "//", "http://a/b", "http://a", "//a/b?c#d", "a#b://c/d", "x:/y", "http:/a", "a://b?c", "?x", ";x", "http://a#b/c", "://", "a:/", ":/", "https://a/b?c#d", "https://", "http://a", "https:///x", "http://#/a", "https:/a", "HTTPS://a/b", "https://a;b/c"} {
+	for _, u := range []string{"", "/", "//", "http://a/b", "http://a", "//a/b?c#d", "a#b://c/d", "x:/y", "http:/a", "a://b?c", "?x", ";x", "http://a#b/c", "://", "a:/", ":/", "https://a/b?c#d", "https://", "http://a", "https:///x", "http://#/a", "https:/a", "HTTPS://a/b", "https://a;b/c",
+		// '/', ';', '?' and '#' in a word the eight-byte test reads.
+		"http://example.com;jsessionid=1/a", "https://example.com?q=12345", "https://example.com#top/a", "//example.org/abc"} {
 		f.Add(u)
 	}
 	f.Fuzz(func(t *testing.T, url string) {

@@ -42,12 +42,12 @@ func hasGoogleControl(s string) bool {
 // controlWord reports whether one of the eight bytes of w is a NUL,
 // vertical tab (0x0B) or form feed (0x0C).
 func controlWord(w uint64) bool {
-	const lo, hi, below = 0x0101010101010101, 0x8080808080808080, 0x0D0D0D0D0D0D0D0D
-	if (w-below)&^w&hi == 0 {
+	const below = 0x0D0D0D0D0D0D0D0D
+	if (w-below)&^w&hi8 == 0 {
 		return false // no byte below 0x0D: the common case
 	}
 	x, y := w^0x0B0B0B0B0B0B0B0B, w^0x0C0C0C0C0C0C0C0C // a zero byte in w, x or y where w has one of them
-	return ((w-lo)&^w|(x-lo)&^x|(y-lo)&^y)&hi != 0
+	return ((w-lo8)&^w|(x-lo8)&^x|(y-lo8)&^y)&hi8 != 0
 }
 
 // googleLine returns the kind and value of a line as Google's parser reads

@@ -67,7 +67,6 @@ const (
 // zero-byte test is exact): a loop over that word's bytes ends at a
 // place that differs from URL to URL, a branch mispredicted.
 func indexPathStart(s string, from int) int {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	const slash, bit4, semi, hash = 0x2F2F2F2F2F2F2F2F, 0x1010101010101010, 0x3B3B3B3B3B3B3B3B, 0x2323232323232323
 	b := bytesOf(s)[from:]
 	for ; len(b) >= 8; b = b[8:] {
@@ -75,7 +74,7 @@ func indexPathStart(s string, from int) int {
 		// A zero byte in x where s has '/' or '?' (0x2F, 0x3F: they
 		// differ in bit 4 only), in y where it has ';', in z where '#'.
 		x, y, z := (w^slash)&^bit4, w^semi, w^hash
-		if m := ((x-lo)&^x | (y-lo)&^y | (z-lo)&^z) & hi; m != 0 {
+		if m := ((x-lo8)&^x | (y-lo8)&^y | (z-lo8)&^z) & hi8; m != 0 {
 			return len(s) - len(b) + bits.TrailingZeros64(m)>>3
 		}
 	}
@@ -110,12 +109,12 @@ func isUnreserved(c byte) bool {
 // needsNormRFC reports whether normRFC would change the pattern s: whether
 // it holds a '%' or a byte outside ASCII. It tests eight bytes at a time.
 func needsNormRFC(s string) bool {
-	const lo, hi, pct = 0x0101010101010101, 0x8080808080808080, 0x2525252525252525
+	const pct = 0x2525252525252525
 	b := bytesOf(s)
 	for ; len(b) >= 8; b = b[8:] {
 		w := binary.LittleEndian.Uint64(b)
 		x := w ^ pct // a zero byte where s has '%'
-		if (w|(x-lo)&^x)&hi != 0 {
+		if (w|(x-lo8)&^x)&hi8 != 0 {
 			return true
 		}
 	}
@@ -167,12 +166,11 @@ func needsNormRFCPrefix(s string, n int) bool {
 // normWord reports whether one of the eight bytes of w is '%', '*', '$'
 // or outside ASCII.
 func normWord(w uint64) bool {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	const dollar, bit0, star = 0x2424242424242424, 0x0101010101010101, 0x2A2A2A2A2A2A2A2A
 	// A zero byte in x where w has '$' or '%' (0x24, 0x25: they differ in
 	// bit 0 only), in y where it has '*'.
 	x, y := (w^dollar)&^bit0, w^star
-	return (w|(x-lo)&^x|(y-lo)&^y)&hi != 0
+	return (w|(x-lo8)&^x|(y-lo8)&^y)&hi8 != 0
 }
 
 // wordAt returns the bytes of s from i, up to eight of them,
@@ -196,8 +194,13 @@ func load32(s string, i int) uint32 {
 	return binary.LittleEndian.Uint32(unsafe.Slice(unsafe.StringData(s[i:]), 4))
 }
 
-// hi8 has the high bit of each of a word's eight bytes set.
-const hi8 = 0x8080808080808080
+// lo8 and hi8 have the low and the high bit of each of a word's eight
+// bytes set: the word-at-a-time tests' constants. (x-lo8)&^x&hi8 has the
+// high bit of the lowest zero byte of x set, and no other bit below it.
+const (
+	lo8 = 0x0101010101010101
+	hi8 = 0x8080808080808080
+)
 
 // bytesOf returns the bytes of s, which must not be written, for loops
 // that read them a word at a time: a loop that moves along the slice
@@ -268,12 +271,12 @@ func normRFC(dst []byte, s string, path bool) []byte {
 // change or must note ('%', '*', '$', '?' or a byte outside ASCII), or
 // len(s). It tests eight bytes at a time.
 func plainLen(s string) int {
-	const lo, hi, quest = 0x0101010101010101, 0x8080808080808080, 0x3F3F3F3F3F3F3F3F
+	const quest = 0x3F3F3F3F3F3F3F3F
 	b := bytesOf(s)
 	for ; len(b) >= 8; b = b[8:] {
 		w := binary.LittleEndian.Uint64(b)
 		q := w ^ quest // a zero byte where s has '?'
-		if normWord(w) || (q-lo)&^q&hi != 0 {
+		if normWord(w) || (q-lo8)&^q&hi8 != 0 {
 			break // the loop below finds which byte
 		}
 	}
