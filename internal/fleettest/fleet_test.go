@@ -225,6 +225,11 @@ var paths = []struct {
 	{"/docs/a?b=c", true, true},
 }
 
+// TestFleetLoad asks three serve processes sharing one Redis for a million
+// decisions on 1,000 sites while one process is killed and restarted and
+// Redis restarts empty (docs/fleet.md, "The fleet load test"): every
+// decision right, every site's robots.txt fetched once per max-age by the
+// fleet (not once per process), and again once it has expired.
 func TestFleetLoad(t *testing.T) {
 	slowtest.Only(t, "a fleet of processes under load")
 	if redistest.Path() == "" {
