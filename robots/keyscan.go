@@ -141,10 +141,11 @@ type scanState struct {
 
 // first returns the lowest rank below best of the rules whose key occurs
 // in rest and which match it, or best. At each position of rest it loads
-// the four bytes there as one word and tests the keys that start there:
-// the one-byte key in the exact bitmap (its rules are tried after the
-// pass), the four-byte one (and the two- and three-byte ones, when the
-// scan has such keys) in the filter.
+// the four bytes there as one word and, when its first two bytes may
+// start a key (lead), tests the keys that start there: the one-byte key
+// in the exact bitmap (its rules are tried after the pass), the four-byte
+// one (and the two- and three-byte ones, when the scan has such keys) in
+// the filter. A dense scan makes its own pass (densePass).
 func (ks *keyScan) first(wild []wildRule, rest string, best uint32) uint32 {
 	st := scanState{best: best}
 	if ks.always != 0 {

@@ -106,8 +106,11 @@ func isUnreserved(c byte) bool {
 		c == '-' || c == '.' || c == '_' || c == '~'
 }
 
-// needsNormRFC reports whether normRFC would change the pattern s: whether
-// it holds a '%' or a byte outside ASCII. It tests eight bytes at a time.
+// needsNormRFC reports whether the pattern s holds a '%' or a byte
+// outside ASCII, the bytes normRFC (and escapeGoogle) may change in a
+// pattern; a '$' before the pattern's end, which normRFC encodes too, is
+// for the caller to test (percentRule.pattern). It tests eight bytes at a
+// time.
 func needsNormRFC(s string) bool {
 	const pct = 0x2525252525252525
 	b := bytesOf(s)
