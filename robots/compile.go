@@ -193,8 +193,9 @@ type compiler struct {
 	groups     []Group // the last is the one being read: its slices end the slabs
 	groupPtrs  []*Group
 	// extLeft counts the lines classify took for extension lines that
-	// readLines has not read yet: sitemapRoom makes room for that many
-	// Sitemap lines at the first.
+	// readLines has not read yet (the one being read included): the first
+	// Sitemap line makes the policy's list with room for that many
+	// (extension).
 	extLeft int
 
 	// Where the last group's rules and agents start in the slabs: it gets
