@@ -200,7 +200,7 @@ type agentMatch uint8
 const (
 	// matchToken: RFC 9309 section 2.2.1. The caller's crawler name
 	// (CrawlerName) equals, ASCII case-insensitively, a name the value
-	// gives (valueNames); "*" alone or before white space names every
+	// gives (agentMatch.names); "*" alone or before white space names every
 	// crawler.
 	matchToken agentMatch = iota
 	// matchGoogle: Google's parser. The caller's string, whole, equals

@@ -261,7 +261,7 @@ func (a *Agent) Usage(u string) UsageDecision {
 	return out
 }
 
-// lintUsage checks the usage-preference lines of a file:
+// usage checks the usage-preference lines of a file:
 //
 //   - usage-syntax, usage-label, usage-legacy, usage-value: what
 //     aipref.Check finds in a Content-Usage statement and
