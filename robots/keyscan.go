@@ -502,28 +502,28 @@ func buildScan(wild []wildRule, w0, w1 uint32) *keyScan {
 		}
 		return int(x.out.rank) - int(y.out.rank)
 	})
-	nkeys, nshort := 0, 0
+	// The keys, those of one to three bytes (small) and of two or three
+	// (short).
+	nkeys, nsmall, nshort := 0, 0, 0
 	for i := range keys {
 		if k := keys[i].key; k != 0 && (i == 0 || k != keys[i-1].key) {
 			nkeys++
-			if n := k >> 32; n == 2 || n == 3 {
-				nshort++
+			if n := k >> 32; n < 4 {
+				nsmall++
+				if n >= 2 {
+					nshort++
+				}
 			}
 		}
 	}
 	ks := &keyScan{out: make([]scanOut, 0, len(keys)), dense: nkeys >= minDense && nkeys+nshort <= maxDense}
-	b := bits.Len(uint(nkeys * 2))
-	ks.table, ks.tshift = make([]keySlot, 1<<b), uint8(64-b)
 	if ks.dense {
-		nsmall := 0
-		for i := range keys {
-			if k := keys[i].key; k != 0 && k>>32 < 4 && (i == 0 || k != keys[i-1].key) {
-				nsmall++
-			}
-		}
 		b, bs := bits.Len(uint((nkeys-nsmall)*2)), bits.Len(uint(nsmall*2))
 		ks.table, ks.tshift = make([]keySlot, 1<<b+1<<bs), uint8(64-b)
 		ks.small, ks.sshift = 1<<b, uint8(64-bs)
+	} else {
+		b := bits.Len(uint(nkeys * 2))
+		ks.table, ks.tshift = make([]keySlot, 1<<b), uint8(64-b)
 	}
 	i := 0
 	for ; i < len(keys) && keys[i].key == 0; i++ {
