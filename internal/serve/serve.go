@@ -191,6 +191,17 @@ type Config struct {
 	// Pace reads the pace a site asks of an agent (its default, cap and
 	// which profiles honour the lines).
 	Pace pace.Reading
+	// CallerSlots bounds the slots one caller (the address a request comes
+	// from: an IP address, an IPv6 /64) holds still to come at one site
+	// for one agent, and with them at most half the Pacer's horizon
+	// (callers.go); 0 means DefaultCallerSlots.
+	CallerSlots int
+	// PaceSecret keys the tickets of /v1/acquire's slots, which
+	// /v1/report asks back (ticket.go): every serve process of a fleet is
+	// given the same. Empty means the secret the Pacer shares through
+	// Redis (redispace.Pacer.SharedSecret), when it has one, else a random
+	// one of this process.
+	PaceSecret []byte
 }
 
 // withDefaults returns cfg with every zero limit set to its default.
@@ -206,6 +217,7 @@ func (cfg Config) withDefaults() Config {
 	orDefault(&cfg.MaxIdleConns, DefaultMaxIdleConns)
 	orDefault(&cfg.HeaderTimeout, DefaultHeaderTimeout)
 	orDefault(&cfg.IdleTimeout, DefaultIdleTimeout)
+	orDefault(&cfg.CallerSlots, DefaultCallerSlots)
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
@@ -239,8 +251,15 @@ type Server struct {
 	// requests is the memory requests being read and answered may take
 	// (admit).
 	requests *budget
-	// pacer is Config.Pacer, or one in memory.
-	pacer pace.Pacer
+	// pacer is Config.Pacer, or one in memory; horizon its horizon and
+	// paceNow its clock (pacerOptions).
+	pacer   pace.Pacer
+	horizon time.Duration
+	paceNow func() time.Time
+	// callers bounds the slots each caller holds (callers.go); tickets
+	// signs and verifies the slots' tickets (ticket.go).
+	callers *callers
+	tickets *tickets
 	// siteFetch fetches the manifests the tester's requests name by
 	// "site" (source.go): the guarded client, the cache, the user agent
 	// and the fetch timeout of the robots.txt clients, the default size
@@ -269,8 +288,19 @@ func New(cfg Config) *Server {
 	s.metrics = newMetrics(cfg.Redis, s.flights, s.connStats)
 	s.pacer = cfg.Pacer
 	if s.pacer == nil {
-		s.pacer = pace.NewMemory(pace.Options{})
+		s.pacer = pace.NewMemory(pace.Options{MaxQueues: shares.paceQueues})
 	}
+	popts := pacerOptions(s.pacer)
+	s.horizon, s.paceNow = popts.Horizon, popts.Now
+	s.callers = newCallers(shares.paceQueues)
+	var shared func(context.Context) ([]byte, error)
+	if sp, ok := s.pacer.(interface {
+		SharedSecret(context.Context) ([]byte, error)
+	}); ok {
+		shared = sp.SharedSecret
+	}
+	s.tickets = newTickets(cfg.PaceSecret, shared)
+	s.tickets.now = s.paceNow
 	s.metrics.pace = registerPace(s.metrics.reg, s.pacer)
 	rt := cfg.Transport
 	if rt == nil {
@@ -312,6 +342,15 @@ func New(cfg Config) *Server {
 	s.getRoute("GET /metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}), false)
 	s.routePage()
 	return s
+}
+
+// pacerOptions returns the Options p applies, when it says (pace.Memory,
+// redispace.Pacer), else the defaults.
+func pacerOptions(p pace.Pacer) pace.Options {
+	if o, ok := p.(interface{ Options() pace.Options }); ok {
+		return o.Options()
+	}
+	return pace.Options{}.WithDefaults()
 }
 
 var errClientLeft = errors.New("the client closed the connection")

@@ -278,6 +278,10 @@ func (p *Pacer) SharedSecret(ctx context.Context) ([]byte, error) {
 	return b, nil
 }
 
-// Len returns the number of sites this process paced lately (those its
+// Len returns the number of queues this process paced lately (those its
 // local pacer holds).
 func (p *Pacer) Len() int { return p.local.Len() }
+
+// Evicted returns the number of queues whose state the local pacer
+// dropped for room (pace.Options.MaxQueues).
+func (p *Pacer) Evicted() int64 { return p.local.Evicted() }
