@@ -2,15 +2,20 @@ package serve
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/sitetxt/sitetxt/cache/rediscache"
 	"github.com/sitetxt/sitetxt/internal/pacetest"
+	"github.com/sitetxt/sitetxt/internal/redistest"
 	"github.com/sitetxt/sitetxt/internal/sitetest"
 	"github.com/sitetxt/sitetxt/pace"
+	"github.com/sitetxt/sitetxt/pace/redispace"
 )
 
 func call(t *testing.T, s *Server, path, body string) (int, map[string]any) {
@@ -297,6 +302,41 @@ func TestAcquireProfileReading(t *testing.T) {
 		diags, _ := p["diagnostics"].([]any)
 		if p == nil || p["seconds"] != tc.seconds || p["source"] != tc.source || len(diags) != tc.diags {
 			t.Errorf("google, --pace-lines %s: pace = %v, want %v s from %s with %d diagnostics", tc.lines, p, tc.seconds, tc.source, tc.diags)
+		}
+	}
+}
+
+// TestFleetTickets: two serve processes on one Redis share the tickets'
+// secret through it: a slot taken through one is reported through the
+// other, the first tickets included, signed while the secret was being
+// made (20 at once).
+func TestFleetTickets(t *testing.T) {
+	srv := redistest.Start(t)
+	site := sitetest.New(t, map[string]string{"/robots.txt": "User-agent: *\nDisallow: /private/\n"})
+	newProc := func() *Server {
+		rc, err := rediscache.Open(srv.URL(), rediscache.Options{Logger: quiet(), Timeout: 5 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { rc.Close() })
+		return New(Config{AllowPrivate: true, Logger: quiet(), Cache: rc, Redis: rc, Pacer: redispace.New(rc, pace.Options{})})
+	}
+	s1, s2 := newProc(), newProc()
+	tickets := make([]string, 20)
+	var wg sync.WaitGroup
+	for i := range tickets {
+		wg.Go(func() {
+			_, _, out := callFrom(t, s1, fmt.Sprintf("192.0.2.%d:1", i+1), "/v1/acquire", acquireBody(site.URL+"/a"))
+			tickets[i], _ = out["ticket"].(string)
+		})
+	}
+	wg.Wait()
+	// The tickets are for slots a second apart, the last about 20 s
+	// ahead: process 2 verifies them as if they had all come.
+	s2.tickets.now = func() time.Time { return time.Now().Add(20 * time.Second) }
+	for i, tk := range tickets {
+		if code, out := call(t, s2, "/v1/report", reportBody(site.URL+"/a", 200, nil, tk)); code != 200 {
+			t.Errorf("ticket %d of process 1 reported through process 2, in its slot: %d %v; want 200", i, code, out)
 		}
 	}
 }

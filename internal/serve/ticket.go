@@ -56,6 +56,9 @@ type tickets struct {
 	// fixed (a file) or the process's own.
 	shared func(context.Context) ([]byte, error)
 
+	// ask is held while shared is asked, so that no ticket is signed with
+	// this process's own secret while the fleet's is on its way.
+	ask   sync.Mutex
 	mu    sync.Mutex
 	keys  [][]byte // keys[0] signs; every one verifies
 	asked time.Time
@@ -82,6 +85,8 @@ func (t *tickets) refresh(ctx context.Context, force bool) {
 	if t.shared == nil {
 		return
 	}
+	t.ask.Lock()
+	defer t.ask.Unlock()
 	t.mu.Lock()
 	since := t.now().Sub(t.asked)
 	if !t.asked.IsZero() && (since < secretRetry || !force && since < secretCheck) {
