@@ -337,7 +337,7 @@ func New(cfg Config) *Server {
 	streamRoute(s, "POST /v1/sitemaps", Limits{Work: sitemapCost}, s.sitemaps)
 	jsonRoute(s, "POST /v1/acquire", Limits{Work: resultCost}, s.runAcquire, func(*acquireRequest) int { return 1 })
 	jsonRoute(s, "POST /v1/report", Limits{}, s.runReport, nil)
-	jsonRoute(s, "POST /v1/prefs", Limits{MaxURLs: PrefsMaxURLs, Work: PrefsMaxURLs * resultCost}, s.runPrefs, func(r *prefsRequest) int { return len(r.URLs) })
+	jsonRoute(s, "POST /v1/prefs", Limits{MaxURLs: PrefsMaxURLs}, s.runPrefs, func(r *prefsRequest) int { return len(r.URLs) })
 	s.getRoute("GET /healthz", http.HandlerFunc(s.healthz), true)
 	s.getRoute("GET /metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}), false)
 	s.routePage()
