@@ -340,3 +340,41 @@ func TestFleetTickets(t *testing.T) {
 		}
 	}
 }
+
+// TestAcquirePerCrawler: each crawler has its own queue at a site, and a
+// report says the pause in force (a new user's trial: OtherBot, whose
+// group asks for nothing, waited 4,100 ms behind two slots of FooBot's
+// Crawl-delay: 2; a 200 reported during a 120 s pause answered
+// pause_ms 0).
+func TestAcquirePerCrawler(t *testing.T) {
+	site := sitetest.New(t, map[string]string{"/robots.txt": "User-agent: FooBot\nDisallow: /foo/\nCrawl-delay: 2\n\nUser-agent: *\nDisallow: /private/\n"})
+	clock := pacetest.NewClock()
+	s := New(Config{AllowPrivate: true, Logger: quiet(), Pacer: pace.NewMemory(pace.Options{Now: clock.Now})})
+	acquire := func(agent string) map[string]any {
+		_, out := call(t, s, "/v1/acquire", `{"url":"`+site.URL+`/a","agent":"`+agent+`"}`)
+		return out
+	}
+	foo := acquire("FooBot/2.1 (+https://foo.example/bot)")
+	if w := acquire("FooBot")["wait_ms"]; w != 2050.0 {
+		t.Errorf("FooBot's second slot waits %v ms, want 2050", w)
+	}
+	if w := acquire("OtherBot")["wait_ms"]; w != 0.0 {
+		t.Errorf("OtherBot after two slots of FooBot's waits %v ms, want 0 (a queue of its own)", w)
+	}
+	report := func(status int, retryAfter string) map[string]any {
+		body := strings.Replace(reportBody(site.URL+"/a", status, retryAfter, foo["ticket"].(string)), `"ExampleBot"`, `"FooBot"`, 1)
+		code, out := call(t, s, "/v1/report", body)
+		if code != 200 {
+			t.Fatalf("POST /v1/report %s = %d %v", body, code, out)
+		}
+		return out
+	}
+	report(429, "120")
+	clock.Advance(20 * time.Second)
+	if out := report(200, ""); out["pause_ms"] != 100000.0 || out["cause"] != "retry-after" {
+		t.Errorf("a 200 reported 20 s into a 120 s pause = %v, want pause_ms 100000 by retry-after", out)
+	}
+	if w := acquire("OtherBot")["wait_ms"]; w != 0.0 {
+		t.Errorf("OtherBot while FooBot is paused waits %v ms, want 0", w)
+	}
+}
