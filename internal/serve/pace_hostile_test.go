@@ -147,7 +147,9 @@ func TestHostileReports(t *testing.T) {
 	other := sitetest.New(t, map[string]string{"/robots.txt": "User-agent: *\nDisallow: /private/\n"})
 	base := "http://" + serveLoopback(t, New(Config{AllowPrivate: true, Logger: quiet()}))
 	c := clientFrom("127.0.0.1")
-	acq := func(u string) answer { return postTo(t, c, base+"/v1/acquire", map[string]any{"url": u, "agent": "ExampleBot"}) }
+	acq := func(u string) answer {
+		return postTo(t, c, base+"/v1/acquire", map[string]any{"url": u, "agent": "ExampleBot"})
+	}
 	report := func(u string, status int, ticket string) answer {
 		return postTo(t, c, base+"/v1/report", map[string]any{"url": u, "agent": "ExampleBot", "status": status, "retry_after": "99999999", "ticket": ticket})
 	}
