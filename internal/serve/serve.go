@@ -23,8 +23,10 @@
 //	GET  /metrics   -> Prometheus text format
 //	POST /v1/sitemaps {"site": URL, "agent": ...} -> JSON Lines: a header, the URLs, a summary (sitemaps.go)
 //	POST /v1/acquire  {"url": URL, "agent": "ExampleBot"} -> the decision, and when allowed
-//	                  "wait_ms" (0: fetch now) for the slot reserved for the caller (pace.go)
-//	POST /v1/report   {"url": URL, "status": 429, "retry_after": "120"} -> {"site", "pause_ms", "cause"}
+//	                  "wait_ms" (0: fetch now) for the slot reserved for the caller and its
+//	                  "ticket" (pace.go, callers.go, ticket.go); 429 past the horizon
+//	POST /v1/report   {"url": URL, "agent", "status": 429, "retry_after": "120", "ticket"}
+//	                  -> {"site", "pause_ms", "cause"}: the pause in force
 //
 // and the manifest tester (docs/tester.md): GET / is its page (page.go,
 // embedded with its script and style sheet), and its API answers with the

@@ -2,7 +2,7 @@
 // its processes share for robots.txt (cache/rediscache): every process
 // that asks it before fetching gets its own slot at a site, and the site
 // sees the requests spaced as its robots.txt asks however many processes
-// there are (docs/fleet.md, "One pace per site").
+// there are (docs/fleet.md, "One pace per site and crawler").
 //
 // Each queue's state (the start of its last slot, a pause and its cause,
 // a count of server errors) is one hash under the Cache's prefix +
