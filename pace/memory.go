@@ -1,6 +1,7 @@
 package pace
 
 import (
+	"cmp"
 	"context"
 	"hash/maphash"
 	"slices"
@@ -98,17 +99,18 @@ func (sh *shard) sweep(now int64) (evicted int) {
 		}
 	}
 	if len(sh.sites) >= sh.limit {
-		keeps := make([]int64, 0, len(sh.sites))
-		for _, st := range sh.sites {
-			keeps = append(keeps, st.keep)
+		type held struct {
+			keep int64
+			q    string
 		}
-		slices.Sort(keeps)
-		cut := keeps[len(keeps)/4]
-		for k, st := range sh.sites {
-			if st.keep <= cut {
-				delete(sh.sites, k)
-				evicted++
-			}
+		all := make([]held, 0, len(sh.sites))
+		for q, st := range sh.sites {
+			all = append(all, held{st.keep, q})
+		}
+		slices.SortFunc(all, func(a, b held) int { return cmp.Compare(a.keep, b.keep) })
+		for _, h := range all[:max(1, len(all)/4)] {
+			delete(sh.sites, h.q)
+			evicted++
 		}
 	}
 	sh.sweepAt = min(sh.limit, max(64, 2*len(sh.sites)))

@@ -208,23 +208,25 @@ type Reading struct {
 }
 
 func (r Reading) defaults() Reading {
-	switch {
-	case r.Default == 0:
-		r.Default = DefaultInterval
-	case r.Default < 0:
-		r.Default = 0
-	}
+	r.Default = orNone(r.Default, DefaultInterval)
 	if r.Max <= 0 {
 		r.Max = DefaultMax
 	}
 	r.Default = min(r.Default, r.Max)
-	switch {
-	case r.Slack == 0:
-		r.Slack = DefaultSlack
-	case r.Slack < 0:
-		r.Slack = 0
-	}
+	r.Slack = orNone(r.Slack, DefaultSlack)
 	return r
+}
+
+// orNone reads a duration of the options: 0 means def, negative none
+// (0).
+func orNone(d, def time.Duration) time.Duration {
+	switch {
+	case d == 0:
+		return def
+	case d < 0:
+		return 0
+	}
+	return d
 }
 
 // Of returns the pace pol asks of agent: the larger of the intervals its
@@ -422,12 +424,7 @@ func (o Options) WithDefaults() Options {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	switch {
-	case o.Horizon == 0:
-		o.Horizon = DefaultHorizon
-	case o.Horizon < 0:
-		o.Horizon = 0
-	}
+	o.Horizon = orNone(o.Horizon, DefaultHorizon)
 	if o.PauseMax <= 0 {
 		o.PauseMax = DefaultPauseMax
 	}

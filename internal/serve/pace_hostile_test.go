@@ -233,21 +233,7 @@ func TestHostilePaceState(t *testing.T) {
 		s := New(cfg)
 		h := s.Handler()
 		before := used()
-		var peak atomic.Uint64
-		stop, sampled := make(chan struct{}), make(chan struct{})
-		go func() {
-			defer close(sampled)
-			var ms runtime.MemStats
-			for {
-				select {
-				case <-stop:
-					return
-				case <-time.After(20 * time.Millisecond):
-				}
-				runtime.ReadMemStats(&ms)
-				peak.Store(max(peak.Load(), ms.HeapInuse))
-			}
-		}()
+		peakOf := sampleMemory(func(ms *runtime.MemStats) uint64 { return ms.HeapInuse })
 		var refused, slots atomic.Int64
 		// send posts n bodies to path from 4 goroutines, each from its own
 		// address, and counts the answers of status code.
@@ -280,16 +266,15 @@ func TestHostilePaceState(t *testing.T) {
 			return fmt.Sprintf(`{"url":"%s/x","agent":"Bot%d"}`, site.URL, i)
 		}, 200, &slots)
 		acquires := time.Since(start)
-		close(stop)
-		<-sampled
+		peak := peakOf()
 		held := s.pacer.(interface{ Len() int }).Len()
 		t.Logf("redis %v: %d reports in %v, %d refused, queues held after them %d; %d acquisitions for distinct agents in %v, %d slots, queues held %d (at most %d), callers' entries %d; "+
 			"peak heap in use %d MiB (--max-memory %d MiB); Redis used_memory %d -> %d bytes",
 			withRedis, n, reports.Round(time.Millisecond), refused.Load(), afterReports, n, acquires.Round(time.Millisecond), slots.Load(), held, PaceQueues(budget),
-			s.callers.Len(), peak.Load()>>20, budget>>20, before, used())
-		if refused.Load() != int64(n) || afterReports != 0 || held > PaceQueues(budget) || s.callers.Len() > PaceQueues(budget) || peak.Load() > budget {
+			s.callers.Len(), peak>>20, budget>>20, before, used())
+		if refused.Load() != int64(n) || afterReports != 0 || held > PaceQueues(budget) || s.callers.Len() > PaceQueues(budget) || peak > budget {
 			t.Errorf("redis %v: %d reports refused, %d queues after them, %d after the acquisitions, %d callers' entries, peak %d MiB; want %d, 0, at most %d, at most %d, under %d MiB",
-				withRedis, refused.Load(), afterReports, held, s.callers.Len(), peak.Load()>>20, n, PaceQueues(budget), PaceQueues(budget), budget>>20)
+				withRedis, refused.Load(), afterReports, held, s.callers.Len(), peak>>20, n, PaceQueues(budget), PaceQueues(budget), budget>>20)
 		}
 	}
 }

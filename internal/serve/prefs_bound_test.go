@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -145,30 +144,14 @@ func TestHostilePrefsHeaders(t *testing.T) {
 			urls[i] = fmt.Sprintf("%s%s?%d", site.URL, tc.path, i)
 		}
 		runtime.GC()
-		var peak atomic.Uint64
-		stop := make(chan struct{})
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			var ms runtime.MemStats
-			for {
-				select {
-				case <-stop:
-					return
-				case <-time.After(10 * time.Millisecond):
-				}
-				runtime.ReadMemStats(&ms)
-				peak.Store(max(peak.Load(), ms.HeapInuse+ms.StackInuse))
-			}
-		}()
+		peakOf := sampleMemory(func(ms *runtime.MemStats) uint64 { return ms.HeapInuse + ms.StackInuse })
 		start := time.Now()
 		code, res, n := askPrefs(t, s.Handler(), urls...)
-		close(stop)
-		<-done
+		peak := peakOf()
 		t.Logf("%s: 32 URLs with a %d-byte Content-Usage header: %d, an answer of %d bytes in %v, peak heap and stacks in use %d MiB",
-			tc.path, map[string]int{"/big": len(big), "/small": 60 << 10}[tc.path], code, n, time.Since(start).Round(time.Millisecond), peak.Load()>>20)
-		if code != 200 || len(res) != PrefsMaxURLs || n > tc.maxBytes || peak.Load() > 64<<20 {
-			t.Errorf("%s: %d, %d results, %d bytes, peak %d MiB; want 200, 32, at most %d bytes, under 64 MiB", tc.path, code, len(res), n, peak.Load()>>20, tc.maxBytes)
+			tc.path, map[string]int{"/big": len(big), "/small": 60 << 10}[tc.path], code, n, time.Since(start).Round(time.Millisecond), peak>>20)
+		if code != 200 || len(res) != PrefsMaxURLs || n > tc.maxBytes || peak > 64<<20 {
+			t.Errorf("%s: %d, %d results, %d bytes, peak %d MiB; want 200, 32, at most %d bytes, under 64 MiB", tc.path, code, len(res), n, peak>>20, tc.maxBytes)
 		}
 	}
 }
