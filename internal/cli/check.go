@@ -57,7 +57,8 @@ are cached (--cache-dir, --no-cache) and read up to 500 KiB.
 URL is an absolute URL or a path; a relative one ("private/x") is read
 from the site's root ("/private/x", with a note). --urls reads more URLs,
 one per line, from FILE or standard input ("-"), as a stream; blank lines
-and lines starting with "#" are skipped. Agents and URLs are otherwise used
+and lines starting with "#" are skipped, and a line longer than 16 MiB is
+an error for that line. Agents and URLs are otherwise used
 exactly as given; an empty URL named on the command line is decided too.
 A URL that cannot be answered (an http URL without a host; with a SOURCE
 fetched over HTTP, a URL on another origin, which that robots.txt does not

@@ -346,7 +346,9 @@ const contractDoc = "## The output contract\n\n" +
 	"   read (network, TLS, DNS, timeout, HTTP 5xx or 429). When a fetch fails, its cause is printed on\n" +
 	"   standard error (`sitetxt: cannot fetch https://x/robots.txt: ...`) and the decisions the\n" +
 	"   standard derives from the failure (RFC 9309: everything disallowed) are still printed. 2 wins\n" +
-	"   over 1. Endless standard input stops at the documented limit with a message, never silently.\n" +
+	"   over 1. Endless standard input stops at the documented limit with a message, never silently;\n" +
+	"   a line of a list (`--urls`, `datasets --list`, audit's `-`) longer than 16 MiB is an error\n" +
+	"   naming the limit and the line's number (a batch of URLs answers the lines after it).\n" +
 	"   When nothing given could be read, the errors and exit 2, and nothing on standard output (no\n" +
 	"   CSV header, no totals of zeros, no empty page); an `audit --summary` list or directory that\n" +
 	"   names no file is such an error.\n" +

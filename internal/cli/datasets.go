@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -361,19 +360,21 @@ func readSourceList(ios *IOStreams, name string) ([]string, error) {
 		}
 		r = strings.NewReader(src.data)
 	}
+	display := name
+	if name == "-" {
+		display = "<stdin>"
+	}
 	var out []string
-	sc := bufio.NewScanner(r)
-	for sc.Scan() {
-		l := strings.TrimSpace(sc.Text())
-		if l == "" || strings.HasPrefix(l, "#") {
-			continue
+	err := eachLine(r, display, func(_ int, line string, long error) error {
+		if long != nil {
+			return cannotRead(display, long)
 		}
-		out = append(out, l)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, cannotRead(name, err)
-	}
-	return out, nil
+		if l := strings.TrimSpace(line); l != "" && !strings.HasPrefix(l, "#") {
+			out = append(out, l)
+		}
+		return nil
+	})
+	return out, err
 }
 
 // printDatasetsJSON writes one JSON object per dataset (JSON Lines).
