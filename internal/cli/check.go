@@ -60,7 +60,8 @@ one per line, from FILE or standard input ("-"), as a stream; blank lines
 and lines starting with "#" are skipped, and a line longer than 16 MiB is
 an error for that line. Agents and URLs are otherwise used
 exactly as given; an empty URL named on the command line is decided too.
-A URL that cannot be answered (an http URL without a host; with a SOURCE
+A URL that cannot be answered (an http URL without a host or with a port
+above 65535, a URL of another scheme such as ftp: or mailto:; with a SOURCE
 fetched over HTTP, a URL on another origin, which that robots.txt does not
 govern) is an error for that URL alone, numbered on standard error (in -o
 json an object {"url","error"} in its place); every other URL is answered

@@ -114,6 +114,42 @@ func TestBatchPerSiteAndOrigins(t *testing.T) {
 	}
 }
 
+// TestBatchNoSay: a batch answers nothing a robots.txt has no say over: a
+// URL of another scheme (ftp:, mailto:) and one whose port no site has
+// (above 65535) are each an error for that URL alone, against a file and
+// against a fetched site, as serve's /v1/check refuses them; every other
+// URL is answered and the run exits 2 (issue 50, item 1: they were
+// answered "allowed" by the path of the URL).
+func TestBatchNoSay(t *testing.T) {
+	chdirRoot(t)
+	site := sitetest.New(t, map[string]string{"/robots.txt": "User-agent: *\nDisallow: /org/\n"})
+	in := "ftp://x/y\nmailto:a@b\n/org/plans.html\nhttp://127.0.0.1:70000/x\nexample.org:99999/x\n/ok\n"
+	for _, src := range []string{"testdata/robots/fict.org.txt", site.URL + "/"} {
+		for _, format := range []string{"text", "json"} {
+			out, errOut, code := runCLI(t, in, "check", "--no-cache", "-o", format, "--urls", "-", src)
+			answered := strings.Count(out, `"allowed":`)
+			if format == "text" {
+				answered = strings.Count(out, "allowed ")
+			}
+			if code != ExitError || answered != 2 || !strings.Contains(out, "/ok") || !strings.Contains(out, "/org/plans.html") ||
+				!strings.Contains(errOut, "sitetxt: 4 URLs of 6 not answered") {
+				t.Errorf("check -o %s --urls - %s = exit %d, %d answered\n%s%s\nwant /org/plans.html and /ok answered, 4 URLs not, exit 2", format, src, code, answered, out, errOut)
+			}
+			for i, want := range []string{`"ftp://x/y" is not an http(s) URL (its scheme is ftp)`, `"mailto:a@b" is not an http(s) URL (its scheme is mailto)`,
+				`"http://127.0.0.1:70000/x": port 70000 is larger than 65535`, `"example.org:99999/x": port 99999 is larger than 65535`} {
+				if format == "text" {
+					want = fmt.Sprintf("sitetxt: <stdin>:%d: ", []int{1, 2, 4, 5}[i]) + want
+				} else {
+					want = strings.ReplaceAll(want, `"`, `\"`)
+				}
+				if !strings.Contains(out+errOut, want) {
+					t.Errorf("check -o %s --urls - %s: output %q, want %q", format, src, out+errOut, want)
+				}
+			}
+		}
+	}
+}
+
 // TestBareHostSource: a SOURCE that is no file but a host name, with or
 // without a path, is read as that https site, as "sitetxt fetch" reads a
 // SITE, with a note (issue 35, item 2); a file of that name wins.

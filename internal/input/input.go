@@ -8,8 +8,13 @@
 // ("/private/x"; the empty string is the root itself), or a relative
 // reference ("private/x", "?q=1"), which is read from the site's root as
 // RFC 3986 section 5.2 resolves it against the base "/": "/private/x".
-// A URL that cannot be read (an http URL without a host, or one that does
-// not parse) is an error for that URL alone: a batch answers every other.
+// A URL that cannot be read is an error for that URL alone, and a batch
+// answers every other: an http URL without a host, or one that does not
+// parse, whose host or port no site has (a port above 65535, an empty
+// label: as fetch reads an origin), or a URL of another scheme ("ftp://x/y",
+// "mailto:a@b"), which no robots.txt read over http(s) governs. A host and
+// port typed without a scheme ("example.org:8080/x") is decided by its
+// path, as Google's parser reads it.
 //
 // A robots.txt governs the URLs of its own origin only (RFC 9309 section
 // 2.3): Governs says when a URL is on another origin than the robots.txt
@@ -52,10 +57,18 @@ func ReadURL(typed string) (URL, error) {
 		u.Decide = "/" + typed
 		return u, nil
 	}
-	scheme := strings.ToLower(typed[:strings.IndexByte(typed, ':')])
+	colon := strings.IndexByte(typed, ':')
+	scheme := strings.ToLower(typed[:colon])
 	if scheme != "http" && scheme != "https" {
-		// Decided by its path, as Google's parser reads any URL.
-		return u, nil
+		if port, ok := hostPort(typed[colon+1:]); ok {
+			// "example.org:8080/x": a host and port without a scheme,
+			// decided by its path as Google's parser reads any URL.
+			if !portOK(port) {
+				return u, fmt.Errorf("%q: port %s is larger than 65535", typed, port)
+			}
+			return u, nil
+		}
+		return u, fmt.Errorf("%q is not an http(s) URL (its scheme is %s): no robots.txt read over http or https governs it", typed, scheme)
 	}
 	// Only the authority must parse: a path is decided as written, odd
 	// escapes ("%a%a") included, as Google's parser decides it.
@@ -76,6 +89,11 @@ func ReadURL(typed string) (URL, error) {
 	}
 	if p.Host == "" {
 		return u, fmt.Errorf("%q is an %s URL without a host", typed, scheme)
+	}
+	if _, err := fetch.Origin(p); err != nil {
+		// A host or port no site has (a port above 65535, an empty
+		// label): the URL names no robots.txt that could decide it.
+		return u, fmt.Errorf("%q: %v", typed, err)
 	}
 	return u, nil
 }
@@ -154,27 +172,95 @@ func Origin(abs string) string {
 	return p.Scheme + "://" + p.Host
 }
 
-// plainAuthority reports whether auth is a host name of letters, digits,
-// '-' and '.', with an optional port of digits: an authority that parses
-// as it is.
+// plainAuthority reports whether auth is an authority that fetch reads
+// as it is (fetch.Origin accepts it): a host name of letters, digits and
+// '-' in labels of 1 to 63 bytes, at most 253 in all, the last starting
+// with a letter, or an IPv4 address in four decimal parts; then an
+// optional port of at most 65535. It is a sufficient condition only:
+// ReadURL gives anything else to fetch.Origin (FuzzReadURL holds the two
+// together).
 func plainAuthority(auth string) bool {
-	host, port := auth, ""
+	host := auth
 	if i := strings.LastIndexByte(auth, ':'); i >= 0 {
-		host, port = auth[:i], auth[i+1:]
-		if port == "" || strings.Trim(port, "0123456789") != "" {
+		host = auth[:i]
+		if port := auth[i+1:]; port == "" || strings.Trim(port, "0123456789") != "" || !portOK(port) {
 			return false
 		}
 	}
-	if host == "" {
+	if len(host) == 0 || len(host) > 253 {
 		return false
 	}
-	for i := 0; i < len(host); i++ {
-		c := host[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.') {
+	return plainName(host) || plainIPv4(host)
+}
+
+// plainName reports whether host is a host name plainAuthority accepts.
+func plainName(host string) bool {
+	start := 0
+	for i := 0; i <= len(host); i++ {
+		if i < len(host) && host[i] != '.' {
+			c := host[i]
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
+				return false
+			}
+			continue
+		}
+		if n := i - start; n == 0 || n > 63 {
+			return false
+		}
+		if i == len(host) {
+			// The last label is a name, never a number: fetch reads a
+			// host ending in one as an IPv4 address.
+			c := host[start]
+			return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		}
+		start = i + 1
+	}
+	return false
+}
+
+// plainIPv4 reports whether host is an IPv4 address in four decimal
+// parts of 0 to 255, without leading zeros.
+func plainIPv4(host string) bool {
+	parts := 0
+	for part := range strings.SplitSeq(host, ".") {
+		parts++
+		if len(part) == 0 || len(part) > 3 || len(part) > 1 && part[0] == '0' {
+			return false
+		}
+		n := 0
+		for i := 0; i < len(part); i++ {
+			if part[i] < '0' || part[i] > '9' {
+				return false
+			}
+			n = n*10 + int(part[i]-'0')
+		}
+		if n > 255 {
+			return false
+		}
+	}
+	return parts == 4
+}
+
+// portOK reports whether port, a run of digits, is at most 65535.
+func portOK(port string) bool {
+	n := 0
+	for i := 0; i < len(port); i++ {
+		if n = n*10 + int(port[i]-'0'); n > 65535 {
 			return false
 		}
 	}
 	return true
+}
+
+// hostPort reports whether after, what follows the first ':' of a URL
+// whose "scheme" is no http(s), is a port: digits up to the end or a
+// '/', '?' or '#' ("8080/x" of "example.org:8080/x"), and returns it.
+func hostPort(after string) (string, bool) {
+	port := after
+	if i := strings.IndexAny(after, "/?#"); i >= 0 {
+		port = after[:i]
+	}
+	return port, port != "" && strings.Trim(port, "0123456789") == ""
 }
 
 // hasScheme reports whether s starts with a URI scheme and ':' (RFC 3986
