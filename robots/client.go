@@ -171,11 +171,10 @@ func (c *Client) Check(ctx context.Context, agent, rawURL string) (*Answer, erro
 		}
 		rawURL = c.base.ResolveReference(ref).String()
 	}
-	robotsURL, err := fetch.ManifestURL(rawURL, "robots.txt")
+	robotsURL, got, err := c.get(ctx, rawURL)
 	if err != nil {
 		return nil, err
 	}
-	got := c.memo.Get(ctx, robotsURL, robotsURL, nil)
 	r := got.Result
 	v := &Answer{URL: rawURL, RobotsURL: robotsURL, Status: r.Status, Reason: r.Reason,
 		HTTPStatus: r.HTTPStatus, FinalURL: r.FinalURL, FromCache: r.FromCache || got.Kept, Stale: r.Stale,
@@ -192,6 +191,16 @@ func (c *Client) Check(ctx context.Context, agent, rawURL string) (*Answer, erro
 		v.Usage = &u
 	}
 	return v, nil
+}
+
+// get returns the robots.txt URL of the site serving page and its
+// response and policy, fetched and compiled once per response (c.memo).
+func (c *Client) get(ctx context.Context, page string) (string, fetch.Memoized[*Policy], error) {
+	robotsURL, err := fetch.ManifestURL(page, "robots.txt")
+	if err != nil {
+		return "", fetch.Memoized[*Policy]{}, err
+	}
+	return robotsURL, c.memo.Get(ctx, robotsURL, robotsURL, nil), nil
 }
 
 // Allowed is Check reduced to its answer: a URL that is not http or https

@@ -20,16 +20,19 @@
 // 2.3): Governs says when a URL is on another origin than the robots.txt
 // fetched for it.
 //
-// A SOURCE that is neither a file nor a URL but looks like a host name
-// ("example.org", "www.example.org/private/x") is read as an https URL,
-// as "sitetxt fetch" reads a SITE (SiteURL); where no file can be meant
-// (the API's "site"), anything else is an error (Site). A base URL
-// (--base, the API's "base") is an absolute URL with a host (Base).
+// A SOURCE is read once, into a Source (ReadSource): standard input, a
+// file, or an http(s) URL to fetch; one that is neither a file nor a URL
+// but looks like a host name ("example.org", "www.example.org/private/x")
+// is read as an https URL, as "sitetxt fetch" reads a SITE (SiteURL);
+// where no file can be meant (the API's "site"), anything else is an
+// error (Site). A base URL (--base, the API's "base") is an absolute URL
+// with a host (Base).
 package input
 
 import (
 	"fmt"
 	"net/url"
+	"os"
 	"strings"
 
 	"github.com/sitetxt/sitetxt/fetch"
@@ -310,23 +313,70 @@ func SiteURL(arg string) (string, bool) {
 	return u, true
 }
 
+// Source is a SOURCE as the command line reads it, once: standard input
+// ("-"), a file, or an http(s) URL to fetch the manifest from.
+type Source struct {
+	// Typed is the argument as given; a file or standard input is read
+	// by it.
+	Typed string
+	// URL is the http(s) URL to fetch: Typed, or for a host name the
+	// https URL it is read as (FromHost); "" for a file or standard input.
+	URL string
+	// FromHost is set when Typed was a host name, possibly with a path,
+	// read as that https site ("example.org": https://example.org/).
+	FromHost bool
+}
+
+// Fetched reports whether the source is fetched over http(s), not read
+// from a file or standard input.
+func (s Source) Fetched() bool { return s.URL != "" }
+
+// Stdin reports whether the source is standard input.
+func (s Source) Stdin() bool { return s.Typed == "-" }
+
+// ReadSource reads a SOURCE typed on the command line: "-" is standard
+// input; an http(s) URL with a host is fetched as it is; other text with
+// "://" is an error; a host name, possibly followed by a path, that names
+// no file is the https URL of that host (SiteURL, as "sitetxt fetch"
+// reads a SITE); anything else is a file name. A file of the name wins
+// over a host name.
+func ReadSource(typed string) (Source, error) {
+	return readSource(typed, func(name string) bool {
+		_, err := os.Stat(name)
+		return err == nil
+	})
+}
+
+// readSource is the one reading of a SOURCE, on the command line (exists
+// says whether a file is there) and where no file can be meant (Site:
+// exists is nil).
+func readSource(typed string, exists func(string) bool) (Source, error) {
+	s := Source{Typed: typed}
+	switch {
+	case fetch.IsURL(typed):
+		s.URL = typed
+		return s, nil
+	case strings.Contains(typed, "://"):
+		return s, fmt.Errorf("%q is not an http(s) URL with a host", typed)
+	}
+	if u, ok := SiteURL(typed); ok && (exists == nil || !exists(typed)) {
+		s.URL, s.FromHost = u, true
+		return s, nil
+	}
+	if exists == nil {
+		return s, fmt.Errorf("%q is neither an http(s) URL nor a host name (https://example.org/, example.org, www.example.org/path)", typed)
+	}
+	return s, nil
+}
+
 // Site reads a SITE typed where no file can be meant (the "site" of the
-// HTTP API and the tester): an http(s) URL with a host as it is, or a
-// host name, possibly followed by a path, as SiteURL reads it. Anything
-// else is an error in words for the person who typed it; the command
-// line reads such a SOURCE as a file name instead (a file of the name
-// wins there over a host name too).
+// HTTP API and the tester) as ReadSource reads a SOURCE: an http(s) URL
+// with a host as it is, or a host name, possibly followed by a path, as
+// SiteURL reads it. Anything else is an error in words for the person who
+// typed it; the command line reads such a SOURCE as a file name instead.
 func Site(typed string) (string, error) {
-	if fetch.IsURL(typed) {
-		return typed, nil
-	}
-	if strings.Contains(typed, "://") {
-		return "", fmt.Errorf("%q is not an http(s) URL with a host", typed)
-	}
-	if u, ok := SiteURL(typed); ok {
-		return u, nil
-	}
-	return "", fmt.Errorf("%q is neither an http(s) URL nor a host name (https://example.org/, example.org, www.example.org/path)", typed)
+	s, err := readSource(typed, nil)
+	return s.URL, err
 }
 
 // Base reads a base URL typed for a manifest read from text (the

@@ -2,6 +2,7 @@ package input
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -133,6 +134,36 @@ func TestSite(t *testing.T) {
 		got, err := Site(tt.typed)
 		if got != tt.want || (err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
 			t.Errorf("Site(%q) = %q, %v; want %q, an error with %q", tt.typed, got, err, tt.want, tt.err)
+		}
+	}
+}
+
+func TestReadSource(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("example.net", []byte("User-agent: *\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		typed, url string
+		fromHost   bool
+		err        string
+	}{
+		{"-", "", false, ""},
+		{"robots.txt", "", false, ""},
+		{"./example.org", "", false, ""},
+		{"https://example.org/", "https://example.org/", false, ""},
+		{"HTTP://Example.org/robots.txt", "HTTP://Example.org/robots.txt", false, ""},
+		{"example.org", "https://example.org/", true, ""},
+		{"www.example.org/private/x", "https://www.example.org/private/x", true, ""},
+		{"example.net", "", false, ""}, // a file of the name wins
+		{"ftp://example.org/robots.txt", "", false, "not an http(s) URL with a host"},
+		{"https:///robots.txt", "", false, "not an http(s) URL with a host"},
+	}
+	for _, tt := range tests {
+		s, err := ReadSource(tt.typed)
+		if s.Typed != tt.typed || s.URL != tt.url || s.FromHost != tt.fromHost || s.Fetched() != (tt.url != "") || s.Stdin() != (tt.typed == "-") ||
+			(err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("ReadSource(%q) = %+v, %v; want URL %q, from a host %v, an error with %q", tt.typed, s, err, tt.url, tt.fromHost, tt.err)
 		}
 	}
 }
