@@ -2,18 +2,21 @@ package robots
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync/atomic"
 	"testing"
 
 	"github.com/sitetxt/sitetxt/fetch"
+	"github.com/sitetxt/sitetxt/grammar"
 )
 
 // TestClientReading: Reading gives the copy Check decides with (one fetch
-// and one compile for both), its decisions are Check's, and it needs a
-// Fetcher and an http(s) site.
+// and one compile for both, which Parsed sees), its decisions are Check's,
+// and it needs a Fetcher and an http(s) site.
 func TestClientReading(t *testing.T) {
 	var fetches atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -21,7 +24,10 @@ func TestClientReading(t *testing.T) {
 		io.WriteString(w, "User-agent: *\nDisallow: /private/\n")
 	}))
 	defer srv.Close()
-	c := &Client{Fetcher: &fetch.Fetcher{UserAgent: "ExampleBot/1.0"}}
+	var parsed []string
+	c := &Client{Fetcher: &fetch.Fetcher{UserAgent: "ExampleBot/1.0"}, Parsed: func(r *fetch.Result, f *grammar.File) {
+		parsed = append(parsed, fmt.Sprintf("%s %d bytes, %d lines", r.URL, len(r.Body), len(f.Lines)))
+	}}
 	rd, err := c.Reading(context.Background(), srv.URL+"/any/page")
 	if err != nil || rd.Policy == nil || rd.Fetched.Status != fetch.Parse || rd.Fetched.URL != srv.URL+"/robots.txt" {
 		t.Fatalf("Reading = %+v, %v; want the parsed robots.txt of the site", rd, err)
@@ -37,6 +43,9 @@ func TestClientReading(t *testing.T) {
 	}
 	if n := fetches.Load(); n != 1 {
 		t.Errorf("robots.txt fetched %d times, want 1", n)
+	}
+	if want := []string{srv.URL + "/robots.txt 34 bytes, 2 lines"}; !slices.Equal(parsed, want) {
+		t.Errorf("Parsed saw %q, want %q: each compile once, with the body", parsed, want)
 	}
 	if _, err := c.Reading(context.Background(), "ftp://example.org/"); err == nil {
 		t.Error("Reading(ftp://example.org/) = no error, want one")
