@@ -52,7 +52,8 @@ gives no rules) with a warning.
 
 Without a SOURCE (the first argument is the absolute URL of a page and so
 is every other, or only --urls is given), each URL is checked against its
-own site's robots.txt, fetched once per site, as robots.Client does. The response is read as the profile's access
+own site's robots.txt, through robots.Client as serve and prefs decide,
+fetched once per site for the run. The response is read as the profile's access
 method says (docs/fetching.md): under rfc9309 and google a 4xx allows
 everything and a 5xx or network error disallows everything; under draft and
 norobots 401/403 disallow everything and a temporary failure disallows for
