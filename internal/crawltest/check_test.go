@@ -76,6 +76,21 @@ func TestCheck(t *testing.T) {
 			l.Add(Event{Who: "c", Kind: "report", URL: s.URL + a.Path, Sent: a.At, Answered: a.At, Code: 200, Status: 200})
 		}, "which robots.txt disallows"},
 		{"too close", func(s *Site, l *Log) { s.arrivals[1].At = s.arrivals[0].At.Add(900 * time.Millisecond) }, "apart; the site asks for 1s"},
+		{"close after a late request", func(s *Site, l *Log) { s.arrivals[0].At = s.arrivals[0].At.Add(100 * time.Millisecond) }, ""},
+		{"slots too close", func(s *Site, l *Log) {
+			for i := range l.events {
+				if l.events[i].Kind == "acquire" && l.events[i].URL == s.URL+"/s/1/1" {
+					l.events[i].Sent, l.events[i].Answered = l.events[i].Sent.Add(-600*time.Millisecond), l.events[i].Answered.Add(-600*time.Millisecond)
+				}
+			}
+		}, "slots for"},
+		{"before its slot", func(s *Site, l *Log) {
+			for i := range l.events {
+				if l.events[i].Kind == "acquire" && l.events[i].URL == s.URL+"/s/1/1" {
+					l.events[i].WaitMS = 500
+				}
+			}
+		}, "before the earliest its slot"},
 		{"not reported", func(s *Site, l *Log) { l.events = l.events[:len(l.events)-1] }, "want every response reported"},
 		{"reported late", func(s *Site, l *Log) {
 			for i := range l.events {
