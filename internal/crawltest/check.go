@@ -61,7 +61,7 @@ func (f Figures) String() string {
 		"%d page requests arrived during the pause (slots granted before the report)",
 		f.Pages, f.Robots, f.Private, f.Gap.Round(time.Millisecond), Interval, f.Excused, f.Late.Round(time.Millisecond), f.SlotGap.Round(time.Millisecond),
 		f.Acquires, f.Disallowed, f.Busy, f.Reports, f.Tickets, f.TicketReports,
-		f.ReportDelay.Round(time.Millisecond), f.PauseMS, strings.Join(after, ", "), f.Margin.Round(time.Millisecond), f.InPause)
+		f.ReportDelay.Round(100*time.Microsecond), f.PauseMS, strings.Join(after, ", "), f.Margin.Round(time.Millisecond), f.InPause)
 }
 
 // Check measures a crawl of site by the crawlers whos, whose pacer calls

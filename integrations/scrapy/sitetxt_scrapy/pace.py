@@ -65,8 +65,10 @@ class PaceMiddleware:
 
     def __init__(self, crawler):
         settings = crawler.settings
+        if not settings.getbool("TWISTED_REACTOR_ENABLED", True):
+            raise ValueError("sitetxt_scrapy.PaceMiddleware waits on a Twisted reactor: "
+                             "TWISTED_REACTOR_ENABLED = False (Scrapy's experimental mode without one) is not supported")
         self.crawler = crawler
-        self.stats = crawler.stats
         self.serve = Serve.from_settings(settings)
         self.profile = settings.get("SITETXT_PROFILE") or DEFAULT_PROFILE
         agent = settings.get("SITETXT_AGENT") or settings.get("ROBOTSTXT_USER_AGENT") or ""
@@ -78,6 +80,10 @@ class PaceMiddleware:
         # asks for its slot after them, so that a retry of a 429 is paced
         # by the pause the 429 asked for.
         self._reports = {}
+
+    @property
+    def stats(self):
+        return self.crawler.stats
 
     @classmethod
     def from_crawler(cls, crawler):

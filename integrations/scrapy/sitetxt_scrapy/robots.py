@@ -53,7 +53,20 @@ class RobotParser(_ScrapyRobotParser):
             verdict = self.serve.decide(self.text, agent, url, self.profile)
         except ServeError as e:
             logger.error("sitetxt: cannot decide %s, so it is disallowed: %s", url, e)
-            if self.crawler.stats is not None:
-                self.crawler.stats.inc_value("sitetxt/robots_errors")
+            self.crawler.stats.inc_value("sitetxt/robots_errors")
             return False
         return bool(verdict.get("allowed"))
+
+    def crawl_delay(self, user_agent):
+        """The Crawl-delay, in seconds, of the group that applies to the
+        crawler, or None when it has none (Scrapy 2.18's RobotParser
+        method; PaceMiddleware paces by it, and by Request-rate, through
+        serve)."""
+        agent = self.agent or product_token(user_agent)
+        try:
+            verdict = self.serve.decide(self.text, agent, "/", self.profile)
+        except ServeError as e:
+            logger.error("sitetxt: cannot read the Crawl-delay: %s", e)
+            self.crawler.stats.inc_value("sitetxt/robots_errors")
+            return None
+        return verdict.get("crawl_delay")

@@ -160,6 +160,16 @@ class RobotParserTest(unittest.TestCase):
         self.assertEqual(body, {"robots": "User-agent: *\nDisallow: /private/\n", "agent": "ExampleBot",
                                 "urls": ["http://a/private/x"], "profiles": ["google"]})
 
+    def test_crawl_delay(self):
+        verdict = {"allowed": True, "crawl_delay": 2.5}
+        s = StandIn({"/v1/test": (200, {}, {"results": [{"verdicts": [verdict]}]})})
+        self.addCleanup(s.close)
+        rp = RobotParser.from_crawler(crawler(SITETXT_URL=s.url), b"User-agent: *\nCrawl-delay: 2.5\n")
+        self.assertEqual(rp.crawl_delay("ExampleBot/1.0"), 2.5)
+        del verdict["crawl_delay"]
+        self.assertIsNone(rp.crawl_delay("ExampleBot/1.0"))
+        self.assertEqual(s.calls[0][2]["urls"], ["/"])
+
     def test_serve_down_disallows(self):
         c = crawler(SITETXT_URL=refused_url(), SITETXT_TIMEOUT=2)
         rp = RobotParser.from_crawler(c, b"")
@@ -187,6 +197,8 @@ class PaceMiddlewareTest(unittest.TestCase):
     def test_bad_settings(self):
         with self.assertRaises(ValueError):
             PaceMiddleware.from_crawler(crawler())
+        with self.assertRaises(ValueError):
+            PaceMiddleware.from_crawler(crawler(SITETXT_URL="http://127.0.0.1:9", TWISTED_REACTOR_ENABLED=False))
         with self.assertRaises(ValueError):
             PaceMiddleware.from_crawler(crawler(SITETXT_URL="http://127.0.0.1:9", SITETXT_AGENT="*"))
 
