@@ -21,6 +21,7 @@ import (
 	"github.com/sitetxt/sitetxt/pace/redispace"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // serveOptions are the options of "sitetxt serve".
@@ -155,6 +156,14 @@ with status 499 when the client did not receive the whole answer.`,
 	fl.IntVar(&opts.MaxAgent, "max-agent", serve.DefaultMaxAgent, "most bytes in a request's agent")
 	fl.StringSliceVar(&opts.Hosts, "host", nil, "a name this service answers to (the Host header; repeat for more); default: localhost and the listen address")
 	fl.DurationVar(&opts.Grace, "grace", 30*time.Second, "on SIGTERM, how long to wait for requests in flight")
+	paceFlags(fl, opts)
+	fl.StringVar(&opts.LogFormat, "log-format", "text", "log format: text or json")
+	fl.StringVar(&opts.LogLevel, "log-level", "info", "least level logged: debug, info, warn or error")
+	return cmd
+}
+
+// paceFlags registers the --pace-* flags of /v1/acquire and /v1/report.
+func paceFlags(fl *pflag.FlagSet, opts *serveOptions) {
 	fl.DurationVar(&opts.PaceDefault, "pace-default", pace.DefaultInterval, "POST /v1/acquire: the least time between two fetches from a site whose robots.txt asks for none (0: none)")
 	fl.DurationVar(&opts.PaceMax, "pace-max", pace.DefaultMax, "POST /v1/acquire: the slowest pace a site may ask for; a longer Crawl-delay or Request-rate is paced at this, with a diagnostic")
 	fl.DurationVar(&opts.PaceSlack, "pace-slack", pace.DefaultSlack, "POST /v1/acquire: time added between two slots at a site, for the crawlers' jitter between an answer and the request (0: none)")
@@ -163,9 +172,6 @@ with status 499 when the client did not receive the whole answer.`,
 	fl.IntVar(&opts.CallerSlots, "pace-caller-slots", serve.DefaultCallerSlots, "POST /v1/acquire: the most slots still to come one caller (an address; IPv6 by /64) holds at a site for one agent, and at most half --pace-horizon's worth")
 	fl.StringVar(&opts.SecretFile, "pace-secret-file", "", "sign the tickets of /v1/acquire's slots with the secret in this file, the same for every serve of a fleet (default: with --redis, a secret the fleet shares through Redis; else one of this process)")
 	fl.StringVar(&opts.PaceLines, "pace-lines", "profile", "POST /v1/acquire: which profiles honour Crawl-delay, Request-rate and Visit-time: profile (all but google, whose crawlers ignore them), always or never")
-	fl.StringVar(&opts.LogFormat, "log-format", "text", "log format: text or json")
-	fl.StringVar(&opts.LogLevel, "log-level", "info", "least level logged: debug, info, warn or error")
-	return cmd
 }
 
 func serveRun(ctx context.Context, opts *serveOptions) error {
