@@ -35,6 +35,13 @@ var (
 	AccessDraft = &Access{name: "draft", lifetime: DraftLifetime, maxLifetime: MaxLifetime, read: readDraft}
 	// AccessDataTxt is the data.txt draft's, section 3.1.
 	AccessDataTxt = &Access{name: "datatxt", lifetime: DraftLifetime, maxLifetime: MaxLifetime, read: readDataTxt}
+	// AccessDocument is that of a document a site publishes about its
+	// datasets that no draft defines an access method for (a data.json, a
+	// DCAT or Croissant file, a page read for its JSON-LD and links,
+	// package discover): 2xx is the document, 404 and 410 say there is
+	// none, anything else is an error; a copy is kept as its headers say,
+	// 24 hours when they say nothing (as Open keeps sitemaps).
+	AccessDocument = &Access{name: "document", lifetime: RFCLifetime, maxLifetime: MaxLifetime, read: readDocument}
 )
 
 // String returns the access method's name: the standard it follows.
@@ -135,6 +142,19 @@ func readDataTxt(k outcomeKind, code int, cause string) (Status, string) {
 		return NotFound, "no data.txt (" + statusText(code) + "): datasets may be found by other means (data.txt draft 3.1)"
 	default:
 		return Error, "data.txt could not be fetched (" + statusText(code) + ")"
+	}
+}
+
+func readDocument(k outcomeKind, code int, cause string) (Status, string) {
+	switch {
+	case k == networkError || k == badRedirect:
+		return Error, "could not be fetched (" + cause + ")"
+	case code >= 200 && code < 300:
+		return Parse, "success: the document is read"
+	case code == http.StatusNotFound || code == http.StatusGone:
+		return NotFound, "not published (" + statusText(code) + ")"
+	default:
+		return Error, "could not be fetched (" + statusText(code) + ")"
 	}
 }
 
