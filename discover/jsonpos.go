@@ -111,7 +111,9 @@ func (p *jparser) fail(err error) *jsonError {
 	var se *json.SyntaxError
 	switch {
 	case errors.As(err, &se):
-		return &jsonError{off: max(int(se.Offset)-1, 0), msg: se.Error()}
+		// The decoder's Offset counts from where its Token call began
+		// scanning; the token it stopped at starts at next.
+		return &jsonError{off: p.next(), msg: se.Error()}
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		return &jsonError{off: len(p.data), msg: "the document ends inside a JSON value"}
 	}

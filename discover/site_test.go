@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -46,6 +47,11 @@ func newTestSite(t *testing.T, dir string, override map[string]string) *testSite
 			p = "/index.html"
 		}
 		body, ok := override[p]
+		if code, isStatus := strings.CutPrefix(body, "status:"); ok && isStatus {
+			n, _ := strconv.Atoi(code)
+			w.WriteHeader(n)
+			return
+		}
 		if !ok {
 			b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(path.Clean(p))))
 			if err != nil || strings.HasPrefix(path.Base(p), "_") {
