@@ -8,6 +8,7 @@ import (
 
 	"github.com/sitetxt/sitetxt/datatxt"
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/slowtest"
 	"github.com/sitetxt/sitetxt/internal/validators"
 )
 
@@ -17,9 +18,7 @@ import (
 // validator names was reported missing by the export (so that the
 // command exits 1 naming it).
 func TestExportsValidate(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipped in -short mode: runs the node validators")
-	}
+	slowtest.Only(t, "runs the node validators over 10 documents (about 10 s on 2 cores)")
 	node, modules := validators.Find(t)
 	s := newTestSite(t, "testdata/site", nil)
 	c := discoverSite(t, s, Options{Pacer: &recordingPacer{}}).Catalog
