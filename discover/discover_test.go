@@ -1,6 +1,7 @@
 package discover
 
 import (
+	"github.com/sitetxt/sitetxt/internal/sitetest"
 	"sort"
 	"strings"
 	"testing"
@@ -16,7 +17,7 @@ import (
 // robots.txt is fetched once; every request is paced as robots.txt asks;
 // the broken JSON-LD block is a positioned error and the rest is listed.
 func TestSiteEverySource(t *testing.T) {
-	s := newTestSite(t, "testdata/site", nil)
+	s := sitetest.FromDir(t, "../testdata/discover/site", nil)
 	pacer := &recordingPacer{}
 	res := discoverSite(t, s, Options{Pacer: pacer})
 	c := res.Catalog
@@ -47,14 +48,14 @@ func TestSiteEverySource(t *testing.T) {
 	if len(c.Entries) != len(want) {
 		t.Errorf("%d datasets, want %d: %v", len(c.Entries), len(want), got)
 	}
-	if n := s.hitsOf("/robots.txt"); n != 1 {
+	if n := s.Hits()["/robots.txt"]; n != 1 {
 		t.Errorf("robots.txt fetched %d times, want 1", n)
 	}
-	if n := s.hitsOf("/private/secret.html"); n != 0 {
+	if n := s.Hits()["/private/secret.html"]; n != 0 {
 		t.Errorf("the disallowed page was fetched %d times, want never", n)
 	}
 	requests := 0
-	for p, n := range s.hits {
+	for p, n := range s.Hits() {
 		if p != "/robots.txt" {
 			requests += n
 		}
@@ -72,7 +73,7 @@ func TestSiteEverySource(t *testing.T) {
 	wantDiag(t, c.Diagnostics, "/catalog.jsonld:", `dataset "Air quality": description: dcat says`)
 	wantDiag(t, c.Diagnostics, "/:", "/catalog.ttl is text/turtle, not read")
 	t.Logf("%d datasets from %d documents; robots.txt fetched %d time; %d requests paced; the disallowed page fetched %d times; %d diagnostics",
-		len(c.Entries), len(res.Documents), s.hitsOf("/robots.txt"), len(pacer.paces), s.hitsOf("/private/secret.html"), len(c.Diagnostics))
+		len(c.Entries), len(res.Documents), s.Hits()["/robots.txt"], len(pacer.paces), s.Hits()["/private/secret.html"], len(c.Diagnostics))
 	for _, d := range c.Diagnostics {
 		t.Log(d)
 	}

@@ -1,6 +1,7 @@
 package discover
 
 import (
+	"github.com/sitetxt/sitetxt/internal/sitetest"
 	"os"
 	"slices"
 	"strings"
@@ -15,10 +16,9 @@ import (
 // Signposting test-bed landing page and schema.org's science-on-schema
 // Dataset example. Each comes out as its publisher wrote it.
 func TestRealFiles(t *testing.T) {
-	dir := t.TempDir()
 	files := map[string]string{
-		"robots.txt":           "User-agent: *\nAllow: /\nSitemap: {{site}}/sitemap.xml\n",
-		"sitemap.xml":          "{{site}}/datasets/apples.html\n{{site}}/datasets/carbon.html\n",
+		"robots.txt":           "User-agent: *\nAllow: /\nSitemap: $SITE/sitemap.xml\n",
+		"sitemap.xml":          "$SITE/datasets/apples.html\n$SITE/datasets/carbon.html\n",
 		"index.html":           `<html><head><link rel="describedby" type="application/ld+json" href="/mnist/croissant.json"></head></html>`,
 		"data.json":            "pod-catalog-sample.json",
 		"catalog.jsonld":       "dcat-ap-hvd-ms_catalogue.jsonld",
@@ -28,19 +28,19 @@ func TestRealFiles(t *testing.T) {
 	}
 	for name, content := range files {
 		if strings.HasSuffix(content, ".json") || strings.HasSuffix(content, ".jsonld") || strings.HasSuffix(content, ".html") && !strings.Contains(content, "<") {
-			b, err := os.ReadFile("testdata/real/" + content)
+			b, err := os.ReadFile("../testdata/discover/real/" + content)
 			if err != nil {
 				t.Fatal(err)
 			}
 			content = string(b)
 		}
-		p := dir + "/" + name
-		os.MkdirAll(p[:strings.LastIndexByte(p, '/')], 0o755)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		files[name] = content
 	}
-	s := newTestSite(t, dir, nil)
+	site := map[string]string{"/": files["index.html"]}
+	for name, content := range files {
+		site["/"+name] = content
+	}
+	s := sitetest.New(t, site)
 	res := discoverSite(t, s, Options{Pacer: &recordingPacer{}})
 	want := map[string]string{
 		"U.S. Widget Manufacturing Statistics":         "data.json",

@@ -1,6 +1,7 @@
 package discover
 
 import (
+	"github.com/sitetxt/sitetxt/internal/sitetest"
 	"slices"
 	"strings"
 	"testing"
@@ -23,7 +24,7 @@ func TestSiteSources(t *testing.T) {
 		{"dcat", []Kind{DCAT}, nil, []string{"Air quality", "Soil samples"}, "catalog.ttl is text/turtle, not read"},
 		{"schema.org", []Kind{SchemaOrg}, nil, []string{"Bird counts", "Ocean temperature"}, "/datasets/ocean.html:4:74: error: JSON-LD block is not JSON at byte 170"},
 		{"croissant", []Kind{Croissant}, nil, []string{"Forest cover"}, ""},
-		{"signposting", []Kind{Signposting}, nil, []string{"{{site}}/forest/forest.csv"}, "its Signposting links give no name"},
+		{"signposting", []Kind{Signposting}, nil, []string{"$SITE/forest/forest.csv"}, "its Signposting links give no name"},
 		{"data.json cut off", nil, map[string]string{"/data.json": `{"dataset": [{"title": "A", "identifier": "a"}, {"title": "B"`},
 			[]string{"A", "Air quality", "Bird counts", "Forest cover", "Ocean temperature", "River levels", "Soil samples"},
 			"/data.json:1:62: error: data.json is not JSON at byte 61: the document ends inside a JSON value"},
@@ -32,16 +33,16 @@ func TestSiteSources(t *testing.T) {
 		{"no title", []Kind{DataJSON}, map[string]string{"/data.json": `{"dataset": [{"identifier": "https://doi.org/10.9/x", "description": "d"}]}`},
 			[]string{"https://doi.org/10.9/x"}, "/data.json:1:14: error: data.json dataset 1 has no title"},
 		{"schema.org without a name", []Kind{SchemaOrg}, map[string]string{"/datasets/birds.html": `<script type="application/ld+json">{"@context": "https://schema.org", "@type": "Dataset", "url": "https://x.example/d"}</script>`},
-			[]string{"Ocean temperature", "{{site}}/datasets/birds.html"}, "/datasets/birds.html:1:36: error: schema.org dataset without a name"},
+			[]string{"$SITE/datasets/birds.html", "Ocean temperature"}, "/datasets/birds.html:1:36: error: schema.org dataset without a name"},
 		{"robots.txt unreachable", nil, map[string]string{"/robots.txt": "status:503"}, nil, "robots.txt: error: unreachable (HTTP 503 Service Unavailable)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newTestSite(t, "testdata/site", tt.override)
+			s := sitetest.FromDir(t, "../testdata/discover/site", tt.override)
 			res := discoverSite(t, s, Options{Kinds: tt.kinds, Pacer: &recordingPacer{}})
 			var got []string
 			for _, e := range res.Catalog.Entries {
-				got = append(got, strings.ReplaceAll(e.Title(), s.URL, "{{site}}"))
+				got = append(got, strings.ReplaceAll(e.Title(), s.URL, "$SITE"))
 			}
 			slices.Sort(got)
 			if !slices.Equal(got, tt.want) {

@@ -2,6 +2,7 @@ package discover
 
 import (
 	"bytes"
+	"github.com/sitetxt/sitetxt/internal/sitetest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -20,7 +21,7 @@ import (
 func TestExportsValidate(t *testing.T) {
 	slowtest.Only(t, "runs the node validators over 10 documents (about 10 s on 2 cores)")
 	node, modules := validators.Find(t)
-	s := newTestSite(t, "testdata/site", nil)
+	s := sitetest.FromDir(t, "../testdata/discover/site", nil)
 	c := discoverSite(t, s, Options{Pacer: &recordingPacer{}}).Catalog
 	dir := t.TempDir()
 	type export struct {
