@@ -38,11 +38,11 @@ type Options struct {
 	// front page, the pages its sitemaps list, the metadata files pages
 	// link to); 0 means DefaultMaxPages.
 	MaxPages int
-	// Delay is the least time between two requests to the site when its
-	// robots.txt asks for none (Crawl-delay, Request-rate, read as
-	// pace.Reading does under Profile); 0 means pace.DefaultInterval (1
-	// s), a negative value none.
-	Delay time.Duration
+	// Pace reads the pace the site's robots.txt asks (Crawl-delay,
+	// Request-rate, under Profile, at most Pace.Max); Pace.Default is the
+	// least time between two requests when it asks for none: 0 means
+	// pace.DefaultInterval (1 s), a negative value none.
+	Pace pace.Reading
 	// Pacer hands out the site's request slots; nil means a pace.Memory
 	// of this discovery (a fleet passes its shared one).
 	Pacer pace.Pacer
@@ -54,6 +54,11 @@ type Options struct {
 	// MaxSitemaps bounds the sitemap files read; 0 means
 	// sitemap.DefaultMaxFiles.
 	MaxSitemaps int
+	// ErrorText, when set, writes the error of a fetch of url that failed
+	// for diagnostics and Documents (a service facing strangers says "the
+	// site did not answer" where the cause would name an internal
+	// address); nil means err.Error().
+	ErrorText func(url string, err error) string
 }
 
 // Result is what a discovery found.
@@ -114,7 +119,7 @@ type run struct {
 // pages link to on the site. Every request goes through opts.Fetcher
 // behind the site's robots.txt, fetched once: a URL it disallows for
 // opts.Agent is never fetched, nor is a URL on another site, and requests
-// are spaced as it asks (or opts.Delay). Entries that several sources
+// are spaced as it asks (opts.Pace). Entries that several sources
 // give for one dataset (one identifier, distribution URL or landing page)
 // are merged into one. A source that cannot be read is a diagnostic; the
 // others' datasets are still listed. The error is set only when site is
@@ -166,7 +171,7 @@ func newRun(origin string, opts Options) *run {
 	if r.pacer == nil {
 		r.pacer = pace.NewMemory(pace.Options{})
 	}
-	r.reading = pace.Reading{Default: opts.Delay}
+	r.reading = opts.Pace
 	if r.opts.MaxPages <= 0 {
 		r.opts.MaxPages = DefaultMaxPages
 	}
@@ -247,8 +252,12 @@ func (r *run) robotsTxt(ctx context.Context) {
 			r.diags = append(r.diags, d)
 		}
 	case a.Err != nil || a.Status != fetch.AllowAll:
-		doc.Status, doc.Reason = "failed", a.Reason
-		r.diag(errorSev, "robots-unreachable", robotsURL, grammar.Pos{}, a.Reason+": nothing on the site is fetched")
+		reason := a.Reason
+		if a.Err != nil && r.opts.ErrorText != nil {
+			reason = r.opts.ErrorText(robotsURL, a.Err) + ": everything is disallowed"
+		}
+		doc.Status, doc.Reason = "failed", reason
+		r.diag(errorSev, "robots-unreachable", robotsURL, grammar.Pos{}, reason+": nothing on the site is fetched")
 	default:
 		doc.Status, doc.Reason = "not-found", a.Reason
 	}
@@ -267,6 +276,8 @@ func (r *run) allowed(ctx context.Context, u, as string) bool {
 		reason := errDisallowed.Error()
 		if a != nil && a.Decision != nil {
 			reason = fmt.Sprintf("robots.txt disallows it for %s: %s", r.agent, a.Decision)
+		} else if a != nil && a.Err != nil {
+			reason = "robots.txt could not be read, which disallows everything"
 		} else if a != nil {
 			reason = "robots.txt: " + a.Reason
 		}
@@ -300,14 +311,25 @@ func (r *run) get(ctx context.Context, u, as string, missingIsError bool) *fetch
 			r.diag(warnSev, "not-found", u, grammar.Pos{}, "linked, but "+res.Reason)
 		}
 	default:
-		doc.Status, doc.Reason = "failed", res.Failure().Error()
-		r.diag(errorSev, "fetch-failed", u, grammar.Pos{}, res.Failure().Error())
+		doc.Status, doc.Reason = "failed", res.Reason
+		if res.Err != nil {
+			doc.Reason = r.errText(u, res.Err)
+		}
+		r.diag(errorSev, "fetch-failed", u, grammar.Pos{}, "cannot fetch: "+doc.Reason)
 	}
 	r.result.Documents = append(r.result.Documents, doc)
 	if doc.Status != "read" {
 		return nil
 	}
 	return res
+}
+
+// errText writes a fetch's error (Options.ErrorText).
+func (r *run) errText(u string, err error) string {
+	if r.opts.ErrorText != nil {
+		return r.opts.ErrorText(u, err)
+	}
+	return err.Error()
 }
 
 // dataTxt reads /data.txt, following its pins board.
@@ -329,8 +351,8 @@ func (r *run) dataTxt(ctx context.Context) {
 	case errors.Is(err, datatxt.ErrNoDataTxt):
 		doc.Status, doc.Reason = "not-found", "no data.txt"
 	case err != nil:
-		doc.Status, doc.Reason = "failed", err.Error()
-		r.diag(errorSev, "fetch-failed", u, grammar.Pos{}, err.Error())
+		doc.Status, doc.Reason = "failed", r.errText(u, err)
+		r.diag(errorSev, "fetch-failed", u, grammar.Pos{}, doc.Reason)
 	}
 	r.result.Documents = append(r.result.Documents, doc)
 	if c == nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sitetxt/sitetxt/discover"
 	"github.com/sitetxt/sitetxt/fetch"
+	"github.com/sitetxt/sitetxt/pace"
 )
 
 // A site lists one dataset in its data.txt and describes it again in
@@ -40,7 +41,7 @@ func ExampleSite() {
 	res, err := discover.Site(context.Background(), srv.URL, discover.Options{
 		Fetcher: &fetch.Fetcher{UserAgent: "ExampleBot/1.0"},
 		Kinds:   []discover.Kind{discover.DataTxt, discover.SchemaOrg},
-		Delay:   -1, // the example's site is local; a real one gets a second between requests
+		Pace:    pace.Reading{Default: -1}, // the example's site is local; a real one gets a second between requests
 	})
 	if err != nil {
 		fmt.Println(err)

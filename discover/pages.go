@@ -65,8 +65,8 @@ func (r *run) sitemapPages(ctx context.Context, queue []pageJob) []pageJob {
 		}
 		queue = append(queue, pageJob{u, "page"})
 	}
-	if err := d.Err(); err != nil {
-		r.diag(errorSev, "sitemaps", r.site+"/robots.txt", grammar.Pos{}, err.Error())
+	if err := d.Err(); err != nil && r.policy != nil {
+		r.diag(errorSev, "sitemaps", r.site+"/robots.txt", grammar.Pos{}, r.errText(r.site+"/robots.txt", err))
 	}
 	if s := d.Stopped(); s != "" && r.result.Stopped == "" {
 		r.result.Stopped = s
@@ -89,8 +89,8 @@ func (r *run) sitemapFile(sf *sitemap.File) {
 	case sf.Guessed && errors.As(sf.Err, &se) && se.Code/100 == 4:
 		doc.Status, doc.Reason = "not-found", "robots.txt names no sitemap, and "+sf.Err.Error()
 	default:
-		doc.Status, doc.Reason = "failed", sf.Err.Error()
-		r.diag(errorSev, "fetch-failed", sf.URL, grammar.Pos{}, sf.Err.Error())
+		doc.Status, doc.Reason = "failed", r.errText(sf.URL, sf.Err)
+		r.diag(errorSev, "fetch-failed", sf.URL, grammar.Pos{}, "cannot fetch: "+doc.Reason)
 	}
 	r.result.Documents = append(r.result.Documents, doc)
 }

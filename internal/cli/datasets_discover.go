@@ -50,7 +50,7 @@ func discoverRun(opts *datasetsOptions, form datatxt.Form, prof robots.Profile) 
 		delay = -1 // discover.Options reads 0 as the default
 	}
 	dopts := discover.Options{Kinds: kinds, Fetcher: opts.Fetch.Fetcher(), Profile: prof, Agent: opts.Agent,
-		MaxPages: opts.MaxPages, Delay: delay, Board: boardLimits(opts),
+		MaxPages: opts.MaxPages, Pace: pace.Reading{Default: delay}, Board: boardLimits(opts),
 		DataTxt: datatxt.Options{Form: form, Rules: datatxt.CompileRules(robots.Compile, prof)}}
 	if opts.NoFollow {
 		dopts.Board.MaxDepth = -1
