@@ -3,6 +3,7 @@ package discover
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"sort"
@@ -197,7 +198,7 @@ func (r *run) merge(g []*record) *datatxt.Entry {
 		}
 		m.field(rec, "/name", &e.Name, rec.name)
 		m.field(rec, "/id", &e.ID, rec.id)
-		for _, k := range sortedKeys(rec.meta) {
+		for _, k := range slices.Sorted(maps.Keys(rec.meta)) {
 			m.meta(rec, k, rec.meta[k])
 		}
 		m.files(rec)
@@ -360,15 +361,6 @@ func union(a, b any) any {
 		}
 	}
 	return out
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // access decides each entry's access for the agent from the site's

@@ -158,7 +158,8 @@ func FuzzReadHTML(f *testing.F) {
 	})
 }
 
-// FuzzJSONLD: any document parses and reads as JSON-LD without a panic,
+// FuzzJSONLD: any document parses and reads as JSON-LD and as a data.json
+// without a panic,
 // and what parseJSON keeps lies inside the document.
 func FuzzJSONLD(f *testing.F) {
 	f.Add(`{"@context": "https://schema.org", "@type": "Dataset", "name": "x", "distribution": {"contentUrl": "a.csv"}}`)
@@ -170,8 +171,9 @@ func FuzzJSONLD(f *testing.F) {
 		}
 		if v != nil {
 			r := newRun("https://example.org", Options{})
-			ld := readLD(v, "https://example.org/doc")
-			r.ldRecords(doc{url: "https://example.org/doc", lines: grammar.NewLineIndex(src)}, ld, "")
+			d := doc{url: "https://example.org/doc", lines: grammar.NewLineIndex(src)}
+			r.ldRecords(d, readLD(v, d.url), "")
+			r.dataJSONRecords(d, v)
 		}
 	})
 }

@@ -132,31 +132,31 @@ func readRFC9309(k outcomeKind, code int, cause string) (Status, string) {
 	}
 }
 
-func readDataTxt(k outcomeKind, code int, cause string) (Status, string) {
-	switch {
-	case k == networkError || k == badRedirect:
-		return Error, "data.txt could not be fetched (" + cause + ")"
-	case code >= 200 && code < 300:
-		return Parse, "success: the datasets are listed (data.txt draft 3.1)"
-	case code == http.StatusNotFound || code == http.StatusGone:
-		return NotFound, "no data.txt (" + statusText(code) + "): datasets may be found by other means (data.txt draft 3.1)"
-	default:
-		return Error, "data.txt could not be fetched (" + statusText(code) + ")"
+// readFile returns the reading of a file no robots.txt standard governs
+// (a data.txt, a document about datasets): 2xx is the file, 404 and 410
+// say there is none, anything else is an error. The reasons name it:
+// failed and missing come before the cause, success is the whole reason
+// of a 2xx, and missing's is followed by then.
+func readFile(failed, success, missing, then string) func(outcomeKind, int, string) (Status, string) {
+	return func(k outcomeKind, code int, cause string) (Status, string) {
+		switch {
+		case k == networkError || k == badRedirect:
+			return Error, failed + " (" + cause + ")"
+		case code >= 200 && code < 300:
+			return Parse, success
+		case code == http.StatusNotFound || code == http.StatusGone:
+			return NotFound, missing + " (" + statusText(code) + ")" + then
+		default:
+			return Error, failed + " (" + statusText(code) + ")"
+		}
 	}
 }
 
-func readDocument(k outcomeKind, code int, cause string) (Status, string) {
-	switch {
-	case k == networkError || k == badRedirect:
-		return Error, "could not be fetched (" + cause + ")"
-	case code >= 200 && code < 300:
-		return Parse, "success: the document is read"
-	case code == http.StatusNotFound || code == http.StatusGone:
-		return NotFound, "not published (" + statusText(code) + ")"
-	default:
-		return Error, "could not be fetched (" + statusText(code) + ")"
-	}
-}
+var (
+	readDataTxt = readFile("data.txt could not be fetched", "success: the datasets are listed (data.txt draft 3.1)",
+		"no data.txt", ": datasets may be found by other means (data.txt draft 3.1)")
+	readDocument = readFile("could not be fetched", "success: the document is read", "not published", "")
+)
 
 func readDraft(k outcomeKind, code int, cause string) (Status, string) {
 	switch {
