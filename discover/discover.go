@@ -34,6 +34,11 @@ type Options struct {
 	// UserAgent.
 	Profile robots.Profile
 	Agent   string
+	// Robots is the robots.txt client the gate asks, when the caller has
+	// one for this Fetcher and Profile (a command's, a service's: one
+	// fetch and compile of robots.txt for all its users); nil means one
+	// of this discovery.
+	Robots *robots.Client
 	// MaxPages bounds the pages and linked documents read (the site's
 	// front page, the pages its sitemaps list, the metadata files pages
 	// link to); 0 means DefaultMaxPages.
@@ -175,7 +180,10 @@ func newRun(origin string, opts Options) *run {
 	if r.opts.MaxPages <= 0 {
 		r.opts.MaxPages = DefaultMaxPages
 	}
-	r.client = &robots.Client{Profile: opts.Profile, Fetcher: r.fetcher}
+	r.client = opts.Robots
+	if r.client == nil {
+		r.client = &robots.Client{Profile: opts.Profile, Fetcher: r.fetcher}
+	}
 	return r
 }
 

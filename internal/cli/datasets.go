@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -322,7 +321,7 @@ func readCatalogs(opts *datasetsOptions, sources, bases []string, popts datatxt.
 func probeCatalog(opts *datasetsOptions, prof robots.Profile, c *datatxt.Catalog) grammar.Diagnostics {
 	ff := opts.Fetch.Fetcher()
 	pf := &datatxt.Fetcher{Fetcher: ff}
-	rc := &robots.Client{Profile: prof, Fetcher: ff}
+	rc := opts.Fetch.robotsClient(prof)
 	delay := opts.ProbeDelay
 	if delay == 0 {
 		delay = -1 // ProbeOptions reads 0 as the default
@@ -333,9 +332,14 @@ func probeCatalog(opts *datasetsOptions, prof robots.Profile, c *datatxt.Catalog
 
 // datasetsSource reads one SOURCE: a file or standard input is parsed; a
 // URL is fetched and, unless --no-follow, followed as a pins board.
-func datasetsSource(opts *datasetsOptions, arg string, popts datatxt.Options) (*datatxt.Catalog, error) {
-	arg = siteArg(opts.IO, arg)
-	if fetch.IsURL(arg) && !opts.NoFollow {
+func datasetsSource(opts *datasetsOptions, typed string, popts datatxt.Options) (*datatxt.Catalog, error) {
+	s, err := sourceArg(typed)
+	if err != nil {
+		return nil, err
+	}
+	if s.Fetched() && !opts.NoFollow {
+		hostNote(opts.IO, s)
+		arg := s.URL
 		if err := opts.Fetch.prepare(opts.IO); err != nil {
 			return nil, err
 		}
@@ -356,12 +360,12 @@ func datasetsSource(opts *datasetsOptions, arg string, popts datatxt.Options) (*
 		}
 		return c, nil
 	}
-	if !fetch.IsURL(arg) {
-		if c, ok, err := localBoard(opts, arg, popts); ok {
+	if !s.Fetched() {
+		if c, ok, err := localBoard(opts, s.Typed, popts); ok {
 			return c, err
 		}
 	}
-	src, err := resolveSource(opts.IO, &opts.Fetch, arg, manifest.DataTxt)
+	src, err := openSource(opts.IO, &opts.Fetch, s, manifest.DataTxt)
 	if err != nil {
 		return nil, err
 	}
@@ -393,19 +397,21 @@ func readSourceList(ios *IOStreams, name string) ([]string, error) {
 		}
 		r = strings.NewReader(src.data)
 	}
+	display := name
+	if name == "-" {
+		display = "<stdin>"
+	}
 	var out []string
-	sc := bufio.NewScanner(r)
-	for sc.Scan() {
-		l := strings.TrimSpace(sc.Text())
-		if l == "" || strings.HasPrefix(l, "#") {
-			continue
+	err := eachLine(r, display, func(_ int, line string, long error) error {
+		if long != nil {
+			return cannotRead(display, long)
 		}
-		out = append(out, l)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, cannotRead(name, err)
-	}
-	return out, nil
+		if l := strings.TrimSpace(line); l != "" && !strings.HasPrefix(l, "#") {
+			out = append(out, l)
+		}
+		return nil
+	})
+	return out, err
 }
 
 // printDatasetsJSON writes one JSON object per dataset (JSON Lines).

@@ -9,7 +9,6 @@ import (
 
 	"github.com/sitetxt/sitetxt/datatxt"
 	"github.com/sitetxt/sitetxt/discover"
-	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/pace"
 	"github.com/sitetxt/sitetxt/robots"
 )
@@ -49,7 +48,7 @@ func discoverRun(opts *datasetsOptions, form datatxt.Form, prof robots.Profile) 
 	if delay == 0 {
 		delay = -1 // discover.Options reads 0 as the default
 	}
-	dopts := discover.Options{Kinds: kinds, Fetcher: opts.Fetch.Fetcher(), Profile: prof, Agent: opts.Agent,
+	dopts := discover.Options{Kinds: kinds, Fetcher: opts.Fetch.Fetcher(), Profile: prof, Agent: opts.Agent, Robots: opts.Fetch.robotsClient(prof),
 		MaxPages: opts.MaxPages, Pace: pace.Reading{Default: delay}, Board: boardLimits(opts),
 		DataTxt: datatxt.Options{Form: form, Rules: datatxt.CompileRules(robots.Compile, prof)}}
 	if opts.NoFollow {
@@ -58,13 +57,17 @@ func discoverRun(opts *datasetsOptions, form datatxt.Form, prof robots.Profile) 
 	var cats []*datatxt.Catalog
 	failed := false
 	for _, src := range sources {
-		site := siteArg(opts.IO, src)
-		if !fetch.IsURL(site) {
+		in, err := sourceArg(src)
+		if err != nil {
+			return err
+		}
+		if !in.Fetched() {
 			printErr(opts.IO, fmt.Errorf("--discover: %s is not a site (an http or https URL, or a host name)", src))
 			failed = true
 			continue
 		}
-		res, err := discover.Site(context.Background(), site, dopts)
+		hostNote(opts.IO, in)
+		res, err := discover.Site(context.Background(), in.URL, dopts)
 		if err != nil {
 			printErr(opts.IO, err)
 			failed = true

@@ -60,6 +60,9 @@ func public(p string) bool {
 // datatxt: entries and exports), the transport and the pacer.
 var discoverImports = []string{"robots", "datatxt", "sitemap", "mobileagent", "fetch", "cache", "pace", "grammar", "termsafe"}
 
+// inCache reports whether a package of the module is cache or under it.
+func inCache(p string) bool { return p == "cache" || strings.HasPrefix(p, "cache/") }
+
 // TestLayers checks the layering rules on the import graph.
 func TestLayers(t *testing.T) {
 	pkgs := list(t)
@@ -74,7 +77,9 @@ func TestLayers(t *testing.T) {
 				t.Errorf("interpreter %s imports interpreter %s: interpreters read the tree, never each other", p, rel)
 			case ours && p == "aipref" && rel != "grammar":
 				t.Errorf("aipref imports %s: the vocabularies sit beside the interpreters and use only grammar", rel)
-			case ours && (p == "fetch" || p == "cache" || strings.HasPrefix(p, "cache/")) && (slices.Contains(interpreters, rel) || rel == "pace" || strings.HasPrefix(rel, "pace/")):
+			case ours && inCache(p) && !inCache(rel):
+				t.Errorf("%s imports %s: cache/ is the bottom of the transport and imports nothing else of the module", p, rel)
+			case ours && (p == "fetch" || inCache(p)) && (slices.Contains(interpreters, rel) || rel == "pace" || strings.HasPrefix(rel, "pace/")):
 				t.Errorf("transport package %s imports %s: the transport lies under the interpreters and the pacer", p, rel)
 			case ours && (p == "pace" || strings.HasPrefix(p, "pace/")) && slices.Contains(interpreters, rel) && rel != "robots":
 				t.Errorf("%s imports %s: the pacer reads robots.txt's pace lines (robots) and no other interpreter", p, rel)

@@ -35,7 +35,7 @@ func (s *Server) discoverDatasets(ctx context.Context, req *datasetsRequest, age
 	if pages <= 0 || pages > DiscoverMaxPages {
 		pages = DiscoverMaxPages
 	}
-	res, err := discover.Site(fetch.WithLimit(ctx, s.flights), site, discover.Options{Kinds: kinds, Fetcher: s.siteFetch,
+	res, err := discover.Site(fetch.WithLimit(ctx, s.flights), site, discover.Options{Kinds: kinds, Fetcher: s.siteFetch, Robots: s.clients[prof],
 		Profile: prof, Agent: agent, MaxPages: pages, Pacer: s.pacer, Pace: s.cfg.Pace, ErrorText: s.publicFetchError,
 		DataTxt: datatxt.Options{Rules: datatxt.CompileRules(robots.Compile, prof)}})
 	if err != nil {
