@@ -107,12 +107,19 @@ type EntryView struct {
 	Allowed  *bool          `json:"allowed" yaml:"allowed"` // null when Access is Unknown
 	DeniedBy string         `json:"denied_by,omitempty" yaml:"denied_by,omitempty"`
 	Metadata map[string]any `json:"metadata" yaml:"metadata"`
+	// ID, Sources and Provenance are a discovered entry's (package
+	// discover); absent for an entry a data.txt lists. Sources is
+	// "found_in" in JSON: "sources" is prefs' list of statements' names,
+	// and one key has one type across the commands.
+	ID         string               `json:"id,omitempty" yaml:"id,omitempty"`
+	Sources    []SourceRef          `json:"found_in,omitempty" yaml:"found_in,omitempty"`
+	Provenance map[string]SourceRef `json:"provenance,omitempty" yaml:"provenance,omitempty"`
 }
 
 // View returns the JSON and YAML form of the entry.
 func (e *Entry) View() EntryView {
 	v := EntryView{Name: e.Name, URLs: e.URLs, Line: e.Pos.Line, Column: e.Pos.Column,
-		DeniedBy: e.DeniedBy, Metadata: e.Metadata}
+		DeniedBy: e.DeniedBy, Metadata: e.Metadata, ID: e.ID, Sources: e.Sources, Provenance: e.Provenance}
 	if e.Access != Unknown {
 		ok := e.Access == Allowed
 		v.Allowed = &ok
@@ -186,6 +193,9 @@ func writeCSV(w io.Writer, c *Catalog) error {
 		urls := e.urlByPath()
 		for i, p := range e.Paths {
 			cw.Write(csvSafe([]string{e.Name, p, urls[i], strconv.Itoa(e.Pos.Line), strconv.Itoa(e.Pos.Column), allowed, string(meta)}))
+		}
+		if len(e.Paths) == 0 { // a discovered dataset its sources give no file for
+			cw.Write(csvSafe([]string{e.Name, "", "", strconv.Itoa(e.Pos.Line), strconv.Itoa(e.Pos.Column), allowed, string(meta)}))
 		}
 	}
 	cw.Flush()

@@ -55,6 +55,11 @@ func public(p string) bool {
 	return p != "internal" && !strings.HasPrefix(p, "internal/") && !strings.HasPrefix(p, "cmd/")
 }
 
+// discoverImports are the packages of the module discover may import: it
+// sits above the interpreters (robots: the gate; sitemap: the walk;
+// datatxt: entries and exports), the transport and the pacer.
+var discoverImports = []string{"robots", "datatxt", "sitemap", "mobileagent", "fetch", "cache", "pace", "grammar", "termsafe"}
+
 // inCache reports whether a package of the module is cache or under it.
 func inCache(p string) bool { return p == "cache" || strings.HasPrefix(p, "cache/") }
 
@@ -78,6 +83,10 @@ func TestLayers(t *testing.T) {
 				t.Errorf("transport package %s imports %s: the transport lies under the interpreters and the pacer", p, rel)
 			case ours && (p == "pace" || strings.HasPrefix(p, "pace/")) && slices.Contains(interpreters, rel) && rel != "robots":
 				t.Errorf("%s imports %s: the pacer reads robots.txt's pace lines (robots) and no other interpreter", p, rel)
+			case ours && rel == "discover" && p != "discover" && public(p):
+				t.Errorf("%s imports discover: discovery sits above the interpreters and the transport, and no library package below the surfaces imports it", p)
+			case ours && p == "discover" && !slices.Contains(discoverImports, rel):
+				t.Errorf("discover imports %s: it may import the interpreters, the transport, the pacer and grammar only", rel)
 			case strings.HasPrefix(imp, "github.com/alecthomas/participle") && p != "grammar":
 				t.Errorf("%s imports %s: only grammar imports participle", p, imp)
 			}
