@@ -83,7 +83,7 @@ func (f Figures) String() string {
 		"the 429 reported %v after the site sent it, pause %d ms; slots asked for after it: %s, the earliest %v after the pause ended; "+
 		"%d page requests arrived during the pause (slots granted before the report)",
 		f.Pages, f.Robots, f.Private, f.Gap.Round(time.Millisecond), Interval, f.Excused,
-		f.SendLate.Round(time.Millisecond), f.AfterSend.Round(time.Millisecond), f.Late.Round(time.Millisecond), f.Stale, f.SlotGap.Round(time.Millisecond),
+		f.SendLate.Round(time.Millisecond), f.AfterSend.Round(100*time.Microsecond), f.Late.Round(time.Millisecond), f.Stale, f.SlotGap.Round(time.Millisecond),
 		f.Acquires, f.Disallowed, f.Busy, f.Reports, f.Tickets, f.TicketReports,
 		f.ReportDelay.Round(100*time.Microsecond), f.PauseMS, strings.Join(after, ", "), f.Margin.Round(time.Millisecond), f.InPause)
 }
