@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -222,6 +223,46 @@ func TestRecords(t *testing.T) {
 	}
 }
 
+// TestNodes: the tree's top level is the records and the gaps between
+// them, with the preamble and the lead before the first record.
+func TestNodes(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want string // each node: its kind and its first and last line
+	}{
+		{"empty", "", ""},
+		{"record", "User-agent: *\nDisallow: /\n", "record 1-2"},
+		{"preamble only", "# c\nDisallow: /\n", "preamble 1-2"},
+		{"preamble, record, gap", "# c\nUser-agent: a\nDisallow: /\n\nSitemap: /s\n", "preamble 1-1 record 2-3 gap 4-5"},
+		{"records with no gap", "User-agent: a\nDisallow: /\nUser-agent: b\nAllow: /\n", "record 1-2 record 3-4"},
+		{"comment ends with the record", "User-agent: a\nDisallow: /\n# c\n\n# d\nUser-agent: b\n", "record 1-3 gap 4-5 record 6-6"},
+		{"lead", "useragent: x\nDisallow: /\nUser-agent: a\n", "gap 1-2 record 3-3"},
+		{"preamble and lead", "# c\nuser agent: x\n\nUser-agent: a\nAllow: /\n", "preamble 1-1 gap 2-3 record 4-5"},
+		{"rules after a blank line", "User-agent: a\n\nDisallow: /\n", "record 1-1 gap 2-3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := ParseString("n", tt.in, Options{})
+			var got []string
+			for _, n := range f.Nodes {
+				kind := "gap"
+				if n.Record != nil {
+					kind = "record"
+				} else if n.IsPreamble() {
+					kind = "preamble"
+				}
+				ls := n.Lines()
+				got = append(got, fmt.Sprintf("%s %d-%d", kind, ls[0].Pos.Line, ls[len(ls)-1].Pos.Line))
+			}
+			if g := strings.Join(got, " "); g != tt.want {
+				t.Errorf("ParseString(%q).Nodes = %s, want %s", tt.in, g, tt.want)
+			}
+			checkInvariants(t, tt.in, f)
+		})
+	}
+}
+
 func readFile(t *testing.T, name string) string {
 	t.Helper()
 	b, err := os.ReadFile(name)
@@ -392,17 +433,15 @@ func checkInvariants(t *testing.T, in string, f *File) {
 	}
 }
 
-// checkRecords checks that the records are contiguous runs of the file's
-// lines where a plain reading of the drafts' BNF puts them, with the
-// positions participle set and their User-agent lines as Agents.
-func checkRecords(t *testing.T, f *File) {
-	t.Helper()
-	// The records are where a plain reading of the drafts' BNF puts them:
-	// a User-agent line in the BNF's form starts a record unless it follows
-	// one of the same record with no rule line between them; a blank line
-	// ends a record.
-	type span struct{ start, end int } // lines, 1-based, end exclusive
-	var want []span
+// lineSpan is a run of a file's lines, 1-based, end exclusive.
+type lineSpan struct{ start, end int }
+
+// bnfRecords returns the records where a plain reading of the drafts'
+// BNF, line by line, puts them: a User-agent line in the BNF's form
+// starts a record unless it follows one of the same record with no rule
+// line between them; a blank line ends a record.
+func bnfRecords(f *File) []lineSpan {
+	var want []lineSpan
 	inRec, seenRule := false, false
 	for i, l := range f.Lines {
 		bnf := !l.Typo && !l.NoColon
@@ -415,7 +454,7 @@ func checkRecords(t *testing.T, f *File) {
 			if inRec {
 				want[len(want)-1].end = i + 1
 			}
-			want = append(want, span{i + 1, 0})
+			want = append(want, lineSpan{i + 1, 0})
 			inRec, seenRule = true, false
 		case l.Kind.IsRule() && bnf:
 			seenRule = true
@@ -424,9 +463,25 @@ func checkRecords(t *testing.T, f *File) {
 	if inRec {
 		want[len(want)-1].end = len(f.Lines) + 1
 	}
-	var got []span
+	return want
+}
+
+// recordSpans returns the lines of the file's records.
+func recordSpans(f *File) []lineSpan {
+	var got []lineSpan
+	for _, r := range f.Records {
+		got = append(got, lineSpan{r.Pos.Line, r.Pos.Line + len(r.Lines)})
+	}
+	return got
+}
+
+// checkRecords checks that the records are contiguous runs of the file's
+// lines where a plain reading of the drafts' BNF puts them (bnfRecords),
+// with the positions participle set and their User-agent lines as Agents,
+// and that the tree's nodes are every line once, in order.
+func checkRecords(t *testing.T, f *File) {
+	t.Helper()
 	for i, r := range f.Records {
-		got = append(got, span{r.Pos.Line, r.Pos.Line + len(r.Lines)})
 		// participle's positions: the record's first line, and the line
 		// after its last (or the end of the input).
 		if r.Pos != f.Lines[r.Pos.Line-1].Pos {
@@ -451,8 +506,65 @@ func checkRecords(t *testing.T, f *File) {
 			t.Fatalf("record %d: Agents on lines %v, want its User-agent lines %v", i, lineNumbers(r.Agents), lineNumbers(agents))
 		}
 	}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
+	if got, want := recordSpans(f), bnfRecords(f); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("records span lines %v, want %v", got, want)
+	}
+	checkNodes(t, f)
+}
+
+// checkNodes checks the tree's top level: its nodes' lines are the
+// file's, each once and in order; each node's positions are where its
+// first line starts and where the next node starts (or the input ends);
+// Records are its record nodes, Preamble the lines of its preamble, the
+// first node; every gap but the preamble and the lead after it starts
+// at a blank line, and no gap holds a User-agent line in the BNF's form.
+func checkNodes(t *testing.T, f *File) {
+	t.Helper()
+	next, recs := 0, 0
+	for i, n := range f.Nodes {
+		lines := n.Lines()
+		if len(lines) == 0 || (n.Record == nil) == (n.Gap == nil) {
+			t.Fatalf("node %d: %d lines, record %v, gap %v", i, len(lines), n.Record != nil, n.Gap != nil)
+		}
+		for j, l := range lines {
+			if next+j >= len(f.Lines) || l != f.Lines[next+j] {
+				t.Fatalf("node %d: line %d is not the file's line %d", i, l.Pos.Line, next+j+1)
+			}
+		}
+		next += len(lines)
+		if n.Pos() != lines[0].Pos {
+			t.Fatalf("node %d: Pos %v, want its first line's %v", i, n.Pos(), lines[0].Pos)
+		}
+		if end := endPos("", f.Lines[:next]); n.EndPos() != end { // lines: src is not read
+			t.Fatalf("node %d: EndPos %v, want %v", i, n.EndPos(), end)
+		}
+		switch {
+		case n.Record != nil:
+			if recs >= len(f.Records) || f.Records[recs] != n.Record {
+				t.Fatalf("node %d: record not Records[%d]", i, recs)
+			}
+			recs++
+		case n.IsPreamble():
+			if i != 0 || !slices.Equal(f.Preamble, lines) {
+				t.Fatalf("node %d: a preamble, not the first node or not File.Preamble", i)
+			}
+		default:
+			lead := i <= 1 && lines[0].Kind == AgentLine && recs == 0
+			if lines[0].Kind != Blank && !lead {
+				t.Fatalf("node %d: a gap that starts with a %v line", i, lines[0].Kind)
+			}
+			for _, l := range lines {
+				if l.Kind == AgentLine && !l.Typo && !l.NoColon {
+					t.Fatalf("node %d: a gap holds User-agent line %d", i, l.Pos.Line)
+				}
+			}
+		}
+	}
+	if next != len(f.Lines) || recs != len(f.Records) {
+		t.Fatalf("the nodes hold %d of %d lines and %d of %d records", next, len(f.Lines), recs, len(f.Records))
+	}
+	if len(f.Nodes) > 0 && !f.Nodes[0].IsPreamble() && len(f.Preamble) > 0 {
+		t.Fatalf("Preamble has %d lines but the first node is no preamble", len(f.Preamble))
 	}
 }
 
@@ -529,6 +641,32 @@ func TestEBNF(t *testing.T) {
 	}
 	if got != string(want) {
 		t.Errorf("EBNF() differs from %s (run go test ./grammar -update):\n%s", golden, got)
+	}
+	// The file and record productions are over line classes, with the
+	// BNF's repetitions.
+	prods := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(got), "\n") {
+		name, rhs, _ := strings.Cut(line, " = ")
+		prods[name] = rhs
+	}
+	terms := regexp.MustCompile(`<[a-z]+>`)
+	for _, name := range []string{"Robotstxt", "Record", "Gap", "Preamble"} {
+		if _, ok := prods[name]; !ok {
+			t.Errorf("EBNF() has no production %s:\n%s", name, got)
+		}
+	}
+	if !strings.Contains(prods["Robotstxt"], "Record") || !strings.Contains(prods["Robotstxt"], ")*") {
+		t.Errorf("Robotstxt = %s, want a repetition of records", prods["Robotstxt"])
+	}
+	if r := prods["Record"]; !strings.Contains(r, "<agentline>") || !strings.Contains(r, "<ruleline>") || !strings.Contains(r, ")*") {
+		t.Errorf("Record = %s, want User-agent and rule lines with repetitions", r)
+	}
+	seen := map[string]bool{}
+	for _, m := range terms.FindAllString(got, -1) {
+		seen[m] = true
+	}
+	if len(seen) != len(symbols)-1 {
+		t.Errorf("the productions are over %d line classes, want all %d:\n%s", len(seen), len(symbols)-1, got)
 	}
 }
 
