@@ -279,22 +279,21 @@ func (a *Agent) Usage(u string) UsageDecision {
 //   - license-url: a License value that is not an absolute URL (an
 //     error, from Compile)
 func (l *linter) usage(pol *Policy) {
-	inPreamble := map[*grammar.Line]bool{}
-	for _, ln := range l.file.Preamble {
-		inPreamble[ln] = true
-	}
-	for _, ln := range l.file.Lines {
-		if ln.Kind != grammar.Extension || ln.NoColon {
-			continue
-		}
-		switch {
-		case ln.FieldIs("content-usage"):
-			if inPreamble[ln] {
-				l.warn("usage-outside-group", ln.Pos, ln.End(), "Content-Usage line before any User-agent line applies to no crawler")
+	for _, n := range l.file.Nodes { // the tree's lines, node after node
+		preamble := n.IsPreamble() // before any User-agent line
+		for _, ln := range n.Lines() {
+			if ln.Kind != grammar.Extension || ln.NoColon {
+				continue
 			}
-			l.usageValue(ln)
-		case ln.FieldIs("content-signal"):
-			l.problems(ln, 0, aipref.CheckSignals(ln.Value))
+			switch {
+			case ln.FieldIs("content-usage"):
+				if preamble {
+					l.warn("usage-outside-group", ln.Pos, ln.End(), "Content-Usage line before any User-agent line applies to no crawler")
+				}
+				l.usageValue(ln)
+			case ln.FieldIs("content-signal"):
+				l.problems(ln, 0, aipref.CheckSignals(ln.Value))
+			}
 		}
 	}
 	// A Content-Usage rule whose own path the group's crawlers may not
