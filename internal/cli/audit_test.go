@@ -166,8 +166,8 @@ func TestAuditHTMLChromium(t *testing.T) {
 	}
 	got := dom("")
 	for _, want := range []string{
-		`1 source, 360 answers, 7 disallowed.`, // written by the page's script
-		`AI training crawlers: 2 of 74 blocked from /`,
+		`1 source, 388 answers, 7 disallowed.`, // written by the page's script
+		`AI training crawlers: 2 of 81 blocked from /`,
 		`data-token="GPTBot"`,
 		`title="testdata/robots/aipref.txt:8: Disallow: /"`,
 		`>disallowed</td>`,
@@ -228,9 +228,9 @@ func TestAuditURLSource(t *testing.T) {
 		code    int
 		blocked string // the AI training verdict
 	}{
-		{200, "AI training crawlers: 1 of 74 blocked from /"},
-		{404, "AI training crawlers: 0 of 74 blocked from /"},
-		{503, "AI training crawlers: 74 of 74 blocked from /"},
+		{200, "AI training crawlers: 1 of 81 blocked from /"},
+		{404, "AI training crawlers: 0 of 81 blocked from /"},
+		{503, "AI training crawlers: 81 of 81 blocked from /"},
 	}
 	for _, tt := range tests {
 		code = tt.code
