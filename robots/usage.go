@@ -25,6 +25,10 @@ import (
 //     line, and under the record profiles between records) for the whole
 //     origin.
 //   - License: <absolute URL> (RSL 1.0): file-wide, may repeat.
+//   - LLM-Policy: <absolute URL>: file-wide, may repeat; the URL of an
+//     llms.txt or another policy for language models, a line
+//     crawler-commons reads (no specification defines it). sitetxt
+//     reports it; it decides nothing.
 //
 // docs/ai-preferences.md cites the section behind each rule.
 
@@ -83,8 +87,9 @@ func (pol *Policy) Signals() []*Signal {
 // from the Policy so that a file without them (most) does not pay for
 // them.
 type fileWide struct {
-	licenses []License
-	signals  []*Signal
+	licenses    []License
+	llmPolicies []License
+	signals     []*Signal
 }
 
 // wide returns the compiled policy's fileWide, made on first use.
@@ -111,6 +116,17 @@ func (pol *Policy) Licenses() []License {
 	return pol.fileWide.licenses
 }
 
+// LLMPolicies returns the file's LLM-Policy lines with an absolute URL,
+// in file order: each points to an llms.txt or a similar policy for
+// language models (crawler-commons reads the line, file-wide; no
+// specification defines it). They decide nothing.
+func (pol *Policy) LLMPolicies() []License {
+	if pol.fileWide == nil {
+		return nil
+	}
+	return pol.fileWide.llmPolicies
+}
+
 // HasUsage reports whether any group has a Content-Usage or
 // Content-Signal line: whether Agent.Usage can say anything for this file.
 func (pol *Policy) HasUsage() bool {
@@ -125,11 +141,12 @@ func (pol *Policy) HasUsage() bool {
 	return false
 }
 
-// usageLine reads a Content-Usage, Content-Signal or License line into g
-// (nil outside any group): a line whose field f is one of them, of Kind
-// Extension, with a colon.
+// usageLine reads a Content-Usage, Content-Signal, License or LLM-Policy
+// line into g (nil outside any group): a line whose field f is one of
+// them, of Kind Extension, with a colon.
 // What is odd about a line is Lint's to say; Compile reports only a
-// License that is not an absolute URL.
+// License (an error: RSL requires one) or LLM-Policy (a warning) that is
+// not an absolute URL.
 func (c *compiler) usageLine(g *Group, l *grammar.Line, f extField) {
 	switch f {
 	case fieldContentUsage:
@@ -164,6 +181,13 @@ func (c *compiler) usageLine(g *Group, l *grammar.Line, f extField) {
 		}
 		w := c.wide()
 		w.licenses = append(w.licenses, License{URL: l.Value, Line: l})
+	case fieldLLMPolicy:
+		if err := checkAbsURL(l.Value); err != nil {
+			c.diag(l, grammar.Warning, "llm-policy-url", fmt.Sprintf("LLM-Policy value %q is not an absolute URL (%v): crawlers that read the line (crawler-commons) want one; the line is not reported", l.Value, err))
+			return
+		}
+		w := c.wide()
+		w.llmPolicies = append(w.llmPolicies, License{URL: l.Value, Line: l})
 	}
 }
 

@@ -1,6 +1,8 @@
 package robots
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -178,6 +180,38 @@ func TestLicenses(t *testing.T) {
 	}
 	if ds := pol.Diagnostics(); len(ds) != 1 || ds[0].Code != "license-url" || ds[0].Range.Start.Line != 4 {
 		t.Errorf("Diagnostics() = %v, want one license-url at line 4", ds)
+	}
+}
+
+func TestLLMPolicies(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     []string // URL@line
+		diags    []string // code@line
+	}{
+		{"before any group", "LLM-Policy: https://example.com/llms.txt\nUser-agent: *\nAllow: /\n", []string{"https://example.com/llms.txt@1"}, nil},
+		{"in a group, still file-wide", "User-agent: A\nLLM-Policy: https://example.com/a.txt\nUser-agent: B\nDisallow: /\n", []string{"https://example.com/a.txt@2"}, nil},
+		{"any case, repeated", "llm-policy: https://example.com/a.txt\nLLM-POLICY: https://example.com/b.txt\n", []string{"https://example.com/a.txt@1", "https://example.com/b.txt@2"}, nil},
+		{"relative", "LLM-Policy: /llms.txt\n", nil, []string{"llm-policy-url@1"}},
+		{"empty", "LLM-Policy:\n", nil, []string{"llm-policy-url@1"}},
+		{"not the field", "LLM-Policies: https://example.com/a.txt\nVisit-time: 0600-0845\n", nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, p := range Profiles {
+				pol := Compile(grammar.ParseString("r", tt.in, grammar.Options{}), p)
+				var got, diags []string
+				for _, l := range pol.LLMPolicies() {
+					got = append(got, fmt.Sprintf("%s@%d", l.URL, l.Line.Pos.Line))
+				}
+				for _, d := range pol.Diagnostics() {
+					diags = append(diags, fmt.Sprintf("%s@%d", d.Code, d.Range.Start.Line))
+				}
+				if !slices.Equal(got, tt.want) || !slices.Equal(diags, tt.diags) {
+					t.Errorf("%s: LLMPolicies(%q) = %q, diagnostics %q; want %q, %q", p, tt.in, got, diags, tt.want, tt.diags)
+				}
+			}
+		})
 	}
 }
 

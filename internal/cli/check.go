@@ -172,8 +172,9 @@ func checkRun(opts *checkOptions) error {
 		}
 		switch {
 		case jl != nil:
-			if usage != nil {
-				return jl.write(audit.Verdict{Decision: cs.views.Of(u.Typed, opts.Agent, d), Usage: usage}) // the decision object plus "usage"
+			if usage != nil || cs.llmPolicy != nil {
+				// The decision object plus "usage", "llm_policy".
+				return jl.write(checkLine{Decision: cs.views.Of(u.Typed, opts.Agent, d), Usage: usage, LLMPolicy: cs.llmPolicy})
 			}
 			return jl.write(cs.views.Of(u.Typed, opts.Agent, d))
 		case cw != nil:
@@ -260,6 +261,17 @@ type checkSource struct {
 	// hasUsage is set when the file has usage-preference lines: each
 	// allowed URL then gets its preference too.
 	hasUsage bool
+	// llmPolicy is the file's LLM-Policy lines, nil when it has none.
+	llmPolicy []jsonview.Line
+}
+
+// checkLine is a line of check's JSON with more than the decision
+// object: "usage" where the file has usage lines and the URL may be
+// fetched, "llm_policy" where the file has LLM-Policy lines.
+type checkLine struct {
+	jsonview.Decision
+	Usage     *jsonview.Usage `json:"usage,omitempty"`
+	LLMPolicy []jsonview.Line `json:"llm_policy,omitempty"`
 }
 
 func newCheckSource(ios *IOStreams, src *source, prof robots.Profile, agent string) *checkSource {
@@ -272,6 +284,11 @@ func newCheckSource(ios *IOStreams, src *source, prof robots.Profile, agent stri
 	pol := robots.Compile(f, prof)
 	cs.agent = pol.Agent(agent)
 	cs.hasUsage = !cs.isFixed && pol.HasUsage()
+	if !cs.isFixed {
+		for _, l := range pol.LLMPolicies() {
+			cs.llmPolicy = append(cs.llmPolicy, jsonview.LineOf(src.name, l.Line, l.URL))
+		}
+	}
 	return cs
 }
 
