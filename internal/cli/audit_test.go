@@ -30,6 +30,40 @@ func TestAuditGolden(t *testing.T) {
 	}
 }
 
+// TestAuditTextFits holds the text of a small file to one screen or two:
+// at most 80 lines of at most 120 columns (a group shows its count and
+// the names that fit a line), and --all to every crawler's name.
+func TestAuditTextFits(t *testing.T) {
+	chdirRoot(t)
+	out, _, _ := runCLI(t, "", "audit", auditFile)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) > 80 {
+		t.Errorf("audit %s: %d lines, want at most 80", auditFile, len(lines))
+	}
+	for i, l := range lines {
+		if n := len([]rune(l)); n > auditWidth {
+			t.Errorf("audit %s: line %d has %d columns, want at most %d: %q", auditFile, i+1, n, auditWidth, l)
+		}
+	}
+	if !strings.Contains(out, "76 crawlers: ClaudeBot (Anthropic), ") || !strings.Contains(out, "--all names every crawler") {
+		t.Errorf("audit %s: no group with its count and its first names, or no word of --all:\n%s", auditFile, out)
+	}
+	all, _, _ := runCLI(t, "", "audit", "--all", auditFile)
+	for _, c := range audit.DefaultRegistry().Crawlers {
+		if !strings.Contains(all, c.Token+" (") {
+			t.Errorf("audit --all %s does not name %q", auditFile, c.Token)
+		}
+	}
+	if n := strings.Count(all, "\n"); n <= len(lines) {
+		t.Errorf("audit --all: %d lines, want more than the %d without it", n, len(lines))
+	}
+	for i, l := range strings.Split(strings.TrimSuffix(all, "\n"), "\n") {
+		if n := len([]rune(l)); n > auditWidth {
+			t.Errorf("audit --all %s: line %d has %d columns, want at most %d", auditFile, i+1, n, auditWidth)
+		}
+	}
+}
+
 func TestAuditJSON(t *testing.T) {
 	chdirRoot(t)
 	out, _, _ := runCLI(t, "", "audit", "-o", "json", auditFile, "testdata/robots/fict.org.txt")
@@ -247,10 +281,11 @@ func TestAuditURLSource(t *testing.T) {
 func TestAuditPathUsage(t *testing.T) {
 	chdirRoot(t)
 	out, _, _ := runCLI(t, "", "audit", "--path", "/ai-ok/page", auditFile)
+	out = unwrapAudit(out)
 	for _, want := range []string{
-		"    /: usage: Content-Usage train-ai=n, search=y (line 19); Content-Signal search allow, ai-input disallow, ai-train disallow (line 21)\n",
-		"    /ai-ok/page: usage: Content-Usage train-ai=y (line 20); Content-Signal search allow, ai-input disallow, ai-train disallow (line 21); derived by sitetxt (its own mapping): train-ai disallow (Content-Signal ai-train disallow is stricter than Content-Usage)",
-		"profiles disagree: /: draft reads Content-Usage line 11 (train-ai=n) where rfc9309 reads Content-Usage line 19",
+		"    /: usage: Content-Usage train-ai=n, search=y (line 19); Content-Signal search allow, ai-input disallow, ai-train disallow (line 21)",
+		"    /ai-ok/page: usage: Content-Usage train-ai=y (line 20); Content-Signal search allow, ai-input disallow, ai-train disallow (line 21); derived by sitetxt: train-ai disallow (Content-Signal ai-train disallow is stricter than Content-Usage)",
+		"profiles disagree: /: draft, norobots read Content-Usage line 11 (train-ai=n) where rfc9309 reads Content-Usage line 19",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("audit --path /ai-ok/page lacks %q", want)
@@ -258,19 +293,24 @@ func TestAuditPathUsage(t *testing.T) {
 	}
 }
 
+// unwrapAudit joins the lines audit's text wraps (continued with six
+// spaces) back into one.
+func unwrapAudit(s string) string { return strings.ReplaceAll(s, "\n      ", " ") }
+
 // TestAuditGroupsCrawlers: audit's text groups the crawlers that read the
 // same lines, so the 21-line aipref.txt reads at a glance (before issue 35
 // item 7 each crawler had a row and its usage lines under it: 123 lines
 // for the 50 crawlers known then): fewer lines than known crawlers, every
-// crawler named once, a usage line said at most once per group, and the
-// search engines that read line 17 one group.
+// crawler named once (with --all), a usage line said at most once per
+// group, and the search engines that read line 17 one group.
 func TestAuditGroupsCrawlers(t *testing.T) {
 	chdirRoot(t)
-	out, _, code := runCLI(t, "", "audit", "testdata/robots/aipref.txt")
+	out, _, code := runCLI(t, "", "audit", "--all", "testdata/robots/aipref.txt")
 	if code != ExitFindings {
 		t.Fatalf("audit aipref.txt: exit %d", code)
 	}
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	out = unwrapAudit(out)
 	crawlers := audit.DefaultRegistry().Crawlers
 	if len(lines) >= len(crawlers) {
 		t.Errorf("audit aipref.txt: %d lines for %d crawlers, want fewer:\n%s", len(lines), len(crawlers), out)
@@ -289,7 +329,7 @@ func TestAuditGroupsCrawlers(t *testing.T) {
 	if n := strings.Count(out, "/: usage: Content-Usage train-ai=n, search=y (line 19)"); n > rows {
 		t.Errorf("audit aipref.txt says the usage of line 19 %d times for %d groups, want at most once per group", n, rows)
 	}
-	i := strings.Index(out, "  / allowed  testdata/robots/aipref.txt:17: Allow: /\n    Googlebot (Google), ")
+	i := strings.Index(out, "  / allowed  testdata/robots/aipref.txt:17: Allow: /\n    11 crawlers: Googlebot (Google), ")
 	if i < 0 {
 		t.Fatalf("audit aipref.txt: no group of the search engines that read line 17:\n%s", out)
 	}
