@@ -29,6 +29,8 @@ type auditOptions struct {
 	Paths   []string
 	Summary bool
 	Stats   bool
+	// Merge sums the audit --summary -o json results named by Sources.
+	Merge bool
 	// All names every crawler in text (else a group shows its count and
 	// the names that fit a line).
 	All     bool
@@ -39,7 +41,7 @@ type auditOptions struct {
 func newAuditCmd(ios *IOStreams) *cobra.Command {
 	opts := &auditOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:   "audit [-o text|json|csv|html] [--path P]... SOURCE... | audit --summary [-o text|json|csv] SOURCE...",
+		Use:   "audit [-o text|json|csv|html] [--path P]... [--all] SOURCE... | audit --summary [-o text|json|csv] SOURCE... | audit --merge [-o text|json|csv] RESULT...",
 		Short: "Say which known crawlers, AI crawlers among them, may fetch and use a site",
 		Long: `Audit robots.txt files for every crawler of sitetxt's registry of known
 crawlers (search engines, AI training, AI search, AI assistants, SEO,
@@ -73,12 +75,21 @@ as in Common Crawl's robots.txt captures) or "-": a list of such names on
 standard input, one per line. Files are read as a stream on every core, in
 bounded memory. --stats adds the time taken on standard error.
 
+--merge adds up the results of separate "audit --summary -o json" runs
+(each RESULT a file, or "-" for standard input) and prints the counts one
+run over all their files would: map audit --summary over parts of a corpus
+(WARC files, lists) with any batch engine and reduce with --merge. Every
+part must come from this version's registry; a part cut short, or counted
+with another registry, is an error at its line.
+
 Exit codes: 0 when the profiles agree, 1 when they disagree about some
 crawler (not with --summary), 2 on usage or input errors.`,
 		Example: `  sitetxt audit testdata/robots/aipref.txt
   sitetxt audit --path /news/ -o html https://example.org/ > report.html
   sitetxt audit --summary ../shared/corpus/robots/
-  find . -name robots.txt | sitetxt audit --summary -o csv -`,
+  find . -name robots.txt | sitetxt audit --summary -o csv -
+  ls crawl/*.warc.gz | xargs -P 8 -I{} sh -c 'sitetxt audit --summary -o json {} > {}.json'
+  sitetxt audit --merge crawl/*.warc.gz.json`,
 		Args: minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Sources = args
@@ -90,12 +101,19 @@ crawler (not with --summary), 2 on usage or input errors.`,
 	opts.Fetch.AddFlags(cmd)
 	cmd.Flags().StringArrayVar(&opts.Paths, "path", nil, `a path to check besides "/" (repeatable)`)
 	cmd.Flags().BoolVar(&opts.Summary, "summary", false, "count over many files instead of reporting each")
+	cmd.Flags().BoolVar(&opts.Merge, "merge", false, "sum the results of separate audit --summary -o json runs (each SOURCE one, \"-\" standard input) into the counts one run over all their files gives")
 	cmd.Flags().BoolVar(&opts.All, "all", false, "in text, name every crawler of each group (else its count and the names that fit a line)")
 	cmd.Flags().BoolVar(&opts.Stats, "stats", false, "with --summary: print files, bytes, time and files per second on standard error")
 	return cmd
 }
 
 func auditRun(opts *auditOptions) error {
+	if opts.Merge {
+		if opts.Output == fHTML {
+			return unknownFormat(string(opts.Output), rowFormats)
+		}
+		return auditMergeRun(opts)
+	}
 	if opts.Summary {
 		if opts.Output == fHTML {
 			return unknownFormat(string(opts.Output), rowFormats)
@@ -282,20 +300,7 @@ func auditSummaryRun(opts *auditOptions) error {
 		}
 		return usageError("audit --summary: no file to audit (%s names none)", names)
 	}
-	out := bufio.NewWriterSize(opts.IO.Out, 64<<10)
-	var err error
-	switch opts.Output {
-	case fJSON:
-		err = summaryJSON(out, sum)
-	case fCSV:
-		err = summaryCSV(out, sum)
-	default:
-		err = summaryText(out, sum)
-	}
-	if ferr := out.Flush(); err == nil {
-		err = ferr
-	}
-	if err != nil {
+	if err := writeSummary(opts.IO.Out, opts.Output, sum); err != nil {
 		return err
 	}
 	if opts.Stats {
@@ -416,6 +421,24 @@ func readLimited(name string) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, maxRead))
 }
 
+// writeSummary writes the counts in the chosen format.
+func writeSummary(w io.Writer, f format, sum *audit.Summary) error {
+	out := bufio.NewWriterSize(w, 64<<10)
+	var err error
+	switch f {
+	case fJSON:
+		err = summaryJSON(out, sum)
+	case fCSV:
+		err = summaryCSV(out, sum)
+	default:
+		err = summaryText(out, sum)
+	}
+	if ferr := out.Flush(); err == nil {
+		err = ferr
+	}
+	return err
+}
+
 func summaryText(w io.Writer, s *audit.Summary) error {
 	fmt.Fprintf(w, "%s audited, %d unreadable, %s without a file (HTTP status not 2xx); the profiles disagree on %d\n", plural(s.Files, "file"), s.Errors, plural(s.NotOK, "capture"), s.Disagree)
 	fmt.Fprintf(w, "usage-preference lines: %s with Content-Usage, %d with Content-Signal, %d with License\n", plural(s.ContentUsage, "file"), s.ContentSignal, s.License)
@@ -496,15 +519,24 @@ func summaryJSON(w io.Writer, s *audit.Summary) error {
 			return err
 		}
 	}
-	return enc.write(struct {
-		Files         int `json:"audited"`
-		Unreadable    int `json:"unreadable"`
-		NotOK         int `json:"not_ok"`
-		Disagree      int `json:"disagreements"`
-		ContentUsage  int `json:"with_content_usage"`
-		ContentSignal int `json:"with_content_signal"`
-		License       int `json:"with_license"`
-	}{s.Files, s.Errors, s.NotOK, s.Disagree, s.ContentUsage, s.ContentSignal, s.License})
+	r := s.Registry
+	return enc.write(summaryTotals{s.Files, s.Errors, s.NotOK, s.Disagree, s.ContentUsage, s.ContentSignal, s.License, s.Bytes,
+		&audit.RegistryRef{Source: r.Source, Date: r.Date, Crawlers: len(r.Crawlers), List: r.List}})
+}
+
+// summaryTotals is the last line of audit --summary -o json: the totals,
+// the bytes audited and the registry counted with (which audit --merge
+// holds every part to).
+type summaryTotals struct {
+	Files         int                `json:"audited"`
+	Unreadable    int                `json:"unreadable"`
+	NotOK         int                `json:"not_ok"`
+	Disagree      int                `json:"disagreements"`
+	ContentUsage  int                `json:"with_content_usage"`
+	ContentSignal int                `json:"with_content_signal"`
+	License       int                `json:"with_license"`
+	Bytes         int64              `json:"bytes"`
+	Registry      *audit.RegistryRef `json:"registry"`
 }
 
 func summaryCSV(w io.Writer, s *audit.Summary) error {

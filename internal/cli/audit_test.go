@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/sitetxt/sitetxt/internal/audit"
+	"github.com/sitetxt/sitetxt/internal/shareddata"
 )
 
 const auditFile = "testdata/robots/aipref.txt"
@@ -344,5 +346,69 @@ func TestAuditGroupsCrawlers(t *testing.T) {
 		if !strings.Contains(group, name) {
 			t.Errorf("%s is not in the group of Googlebot:\n%s", name, group)
 		}
+	}
+}
+
+// TestAuditMerge splits real robots.txt files into parts, counts each
+// part with audit --summary -o json as separate runs would, and holds
+// audit --merge of the parts to exactly what one run over all the files
+// prints (a sample of the corpus; the slow tier, all of it).
+func TestAuditMerge(t *testing.T) {
+	dir := shareddata.Require(t, "corpus", "robots")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, filepath.Join(dir, e.Name()))
+	}
+	names = shareddata.SampleEveryN(t, names, 256)
+	all := strings.Join(names, "\n") + "\n"
+	tmp := t.TempDir()
+	// Three parts of uneven size, as a batch engine's tasks would be.
+	cuts := []int{0, len(names) / 5, len(names) / 2, len(names)}
+	var parts []string
+	for i := 0; i+1 < len(cuts); i++ {
+		out, errOut, code := runCLI(t, strings.Join(names[cuts[i]:cuts[i+1]], "\n")+"\n", "audit", "--summary", "-o", "json", "-")
+		if code != ExitOK {
+			t.Fatalf("audit --summary of part %d: exit %d, %s", i, code, errOut)
+		}
+		p := filepath.Join(tmp, fmt.Sprintf("part%d.json", i))
+		if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, p)
+	}
+	for _, format := range []string{"json", "text"} { // csv is written from the same counts as text
+		t.Run(format, func(t *testing.T) {
+			one, _, code := runCLI(t, all, "audit", "--summary", "-o", format, "-")
+			if code != ExitOK {
+				t.Fatalf("audit --summary of all: exit %d", code)
+			}
+			merged, errOut, code := runCLI(t, "", append([]string{"audit", "--merge", "-o", format}, parts...)...)
+			if code != ExitOK || merged != one {
+				t.Errorf("audit --merge of %d parts: exit %d (%s), output %s; want exit 0 and what one run over the %d files prints:\n%s",
+					len(parts), code, errOut, merged, len(names), one)
+			}
+		})
+	}
+	// A part cut short, another registry, a crawler twice: exit 2, at the line.
+	whole, _ := os.ReadFile(parts[0])
+	lines := strings.SplitAfter(string(whole), "\n")
+	for _, tt := range []struct{ name, in, want string }{
+		{"cut", strings.Join(lines[:3], ""), "no counts for crawler"},
+		{"no totals", strings.Join(lines[:len(lines)-2], ""), "no line of totals"},
+		{"crawler twice", lines[0] + string(whole), ":2: crawler"},
+		{"not JSON", "audited 3 files\n", ":1: not a line of audit --summary -o json"},
+		{"other registry", strings.Replace(string(whole), `"crawler_count":`, `"crawler_count":1`, 1), "counted with another registry"},
+		{"unknown crawler", strings.Replace(string(whole), `{"crawler":"Googlebot"`, `{"crawler":"NoSuchBot"`, 1), `crawler "NoSuchBot" is not in this sitetxt's registry`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errOut, code := runCLI(t, tt.in, "audit", "--merge", "-")
+			if code != ExitError || !strings.Contains(errOut, tt.want) || !strings.Contains(errOut, "<stdin>:") {
+				t.Errorf("audit --merge of a bad part: exit %d, stderr %q; want exit 2 and %q at <stdin>", code, errOut, tt.want)
+			}
+		})
 	}
 }
