@@ -69,6 +69,8 @@ func TestLayers(t *testing.T) {
 				t.Errorf("interpreter %s imports interpreter %s: interpreters read the tree, never each other", p, rel)
 			case ours && p == "aipref" && rel != "grammar":
 				t.Errorf("aipref imports %s: the vocabularies sit beside the interpreters and use only grammar", rel)
+			case ours && p == "webbotauth" && rel != "grammar":
+				t.Errorf("webbotauth imports %s: the key directory reader sits beside the interpreters and uses only grammar (positions, diagnostics)", rel)
 			case ours && (p == "fetch" || p == "cache" || strings.HasPrefix(p, "cache/")) && (slices.Contains(interpreters, rel) || rel == "pace" || strings.HasPrefix(rel, "pace/")):
 				t.Errorf("transport package %s imports %s: the transport lies under the interpreters and the pacer", p, rel)
 			case ours && (p == "pace" || strings.HasPrefix(p, "pace/")) && slices.Contains(interpreters, rel) && rel != "robots":
