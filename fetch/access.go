@@ -169,6 +169,7 @@ func readSignatures(k outcomeKind, code int, cause string) (Status, string) {
 		return Error, "the key directory could not be fetched (" + statusText(code) + "; only 200 gives keys): a discovery failure (draft-ietf-webbotauth-httpsig-protocol-01)"
 	}
 }
+
 var (
 	readDataTxt = readFile("data.txt could not be fetched", "success: the datasets are listed (data.txt draft 3.1)",
 		"no data.txt", ": datasets may be found by other means (data.txt draft 3.1)")
