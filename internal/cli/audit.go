@@ -520,15 +520,16 @@ func summaryJSON(w io.Writer, s *audit.Summary) error {
 		}
 	}
 	r := s.Registry
-	return enc.write(summaryTotals{s.Files, s.Errors, s.NotOK, s.Disagree, s.ContentUsage, s.ContentSignal, s.License, s.Bytes,
+	return enc.write(summaryTotals{&s.Files, s.Errors, s.NotOK, s.Disagree, s.ContentUsage, s.ContentSignal, s.License, s.Bytes,
 		&audit.RegistryRef{Source: r.Source, Date: r.Date, Crawlers: len(r.Crawlers), List: r.List}})
 }
 
 // summaryTotals is the last line of audit --summary -o json: the totals,
 // the bytes audited and the registry counted with (which audit --merge
-// holds every part to).
+// holds every part to). Read back (audit --merge), Audited is nil on the
+// lines that are not the totals.
 type summaryTotals struct {
-	Files         int                `json:"audited"`
+	Audited       *int               `json:"audited"`
 	Unreadable    int                `json:"unreadable"`
 	NotOK         int                `json:"not_ok"`
 	Disagree      int                `json:"disagreements"`

@@ -52,21 +52,7 @@ type summaryLine struct {
 	Crawler  *string         `json:"crawler"`
 	Category *string         `json:"category"`
 	Files    []summaryCounts `json:"files"`
-	summaryTotalsIn
-}
-
-// summaryTotalsIn is summaryTotals as read: Audited is nil on the lines
-// that are not the totals.
-type summaryTotalsIn struct {
-	Audited       *int               `json:"audited"`
-	Unreadable    int                `json:"unreadable"`
-	NotOK         int                `json:"not_ok"`
-	Disagree      int                `json:"disagreements"`
-	ContentUsage  int                `json:"with_content_usage"`
-	ContentSignal int                `json:"with_content_signal"`
-	License       int                `json:"with_license"`
-	Bytes         int64              `json:"bytes"`
-	Registry      *audit.RegistryRef `json:"registry"`
+	summaryTotals
 }
 
 // readSummaryJSON reads one part for --merge: every crawler of reg once,

@@ -354,16 +354,7 @@ func TestAuditGroupsCrawlers(t *testing.T) {
 // audit --merge of the parts to exactly what one run over all the files
 // prints (a sample of the corpus; the slow tier, all of it).
 func TestAuditMerge(t *testing.T) {
-	dir := shareddata.Require(t, "corpus", "robots")
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range ents {
-		names = append(names, filepath.Join(dir, e.Name()))
-	}
-	names = shareddata.SampleEveryN(t, names, 256)
+	names := shareddata.SampleEveryN(t, shareddata.Files(t, "corpus", "robots"), 256)
 	all := strings.Join(names, "\n") + "\n"
 	tmp := t.TempDir()
 	// Three parts of uneven size, as a batch engine's tasks would be.
