@@ -15,7 +15,7 @@ var knownFields = map[string]bool{
 	"sitemap": true, "crawl-delay": true, "request-rate": true, "visit-time": true,
 	"host": true, "clean-param": true, "noindex": true, "noarchive": true, "nofollow": true,
 	"mobile-agent-server": true,
-	"content-usage":       true, "content-signal": true, "license": true,
+	"content-usage":       true, "content-signal": true, "license": true, "llm-policy": true,
 }
 
 // canonicalField returns the BNF spelling of a line's field.
@@ -61,7 +61,8 @@ func canonicalField(k grammar.Kind) string {
 //   - usage-label, usage-value, usage-syntax, usage-path, usage-disallowed,
 //     usage-outside-group: the Content-Usage and Content-Signal lines (see
 //     docs/ai-preferences.md); content-usage, content-signal, license-url:
-//     their values that cannot be read (errors; the line is ignored)
+//     their values that cannot be read (errors; the line is ignored);
+//     llm-policy-url: an LLM-Policy value that is not an absolute URL
 func Lint(f *grammar.File) grammar.Diagnostics {
 	l := linter{file: f}
 	l.fields()
