@@ -14,7 +14,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/sitetxt/sitetxt/cache"
 	"github.com/sitetxt/sitetxt/cache/rediscache"
 	"github.com/sitetxt/sitetxt/internal/serve"
 	"github.com/sitetxt/sitetxt/pace"
@@ -27,7 +26,7 @@ import (
 type serveOptions struct {
 	IO           *IOStreams
 	Listen       string
-	Redis        string
+	Redis        redisFlags
 	RedisTimeout time.Duration
 	Profile      string
 	AllowPrivate bool
@@ -125,7 +124,7 @@ with status 499 when the client did not receive the whole answer.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Listen, "listen", "127.0.0.1:8080", "address to listen on")
-	fl.StringVar(&opts.Redis, "redis", "", "share the cache and fetch leases through this Redis (redis://host:6379/0)")
+	opts.Redis.add(fl)
 	fl.DurationVar(&opts.RedisTimeout, "redis-timeout", rediscache.DefaultTimeout, "give up on a Redis command after this long, and answer without Redis for a moment")
 	profileFlag(cmd, &opts.Profile)
 	fl.BoolVar(&opts.AllowPrivate, "allow-private", false, "allow fetching from loopback, private and link-local addresses")
@@ -193,20 +192,20 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 			return usageError("--token-file %s is empty", opts.TokenFile)
 		}
 	}
-	if opts.Redis != "" {
+	if opts.Redis.set() {
 		rc, err := openRedis(ctx, opts, log, maxMem)
 		if err != nil {
 			return err
 		}
 		defer rc.Close()
-		cfg.Cache, cfg.Redis, cfg.Pacer = rc, rc, redispace.New(rc, pace.Options{})
+		cfg.Cache, cfg.Redis, cfg.Pacer = rc, rc, redispace.Via(rc, pace.Options{})
 	}
 	ln, err := net.Listen("tcp", opts.Listen)
 	if err != nil {
 		return usageError("--listen: %v", err)
 	}
 	addr := ln.Addr().String()
-	log.Info("serving", "addr", addr, "profile", prof.String(), "redis", opts.Redis != "", "allow_private", opts.AllowPrivate, "max_memory", maxMem)
+	log.Info("serving", "addr", addr, "profile", prof.String(), "redis", opts.Redis.set(), "allow_private", opts.AllowPrivate, "max_memory", maxMem)
 	if opts.ready != nil {
 		opts.ready(addr)
 	}
@@ -251,24 +250,6 @@ func paceReading(opts *serveOptions) (pace.Reading, error) {
 		r.Slack = -1 // none
 	}
 	return r, nil
-}
-
-// openRedis opens the --redis cache, its local copy sized from the memory
-// budget, and asks it once whether it is there: Redis being down is
-// logged once, by the cache, with its address and the cause in words,
-// and serving goes on without it.
-func openRedis(ctx context.Context, opts *serveOptions, log *slog.Logger, maxMem int64) (*rediscache.Cache, error) {
-	if opts.RedisTimeout <= 0 {
-		return nil, usageError("--redis-timeout must be positive")
-	}
-	rediscache.LogDriverTo(log)
-	rc, err := rediscache.Open(opts.Redis, rediscache.Options{Logger: log, Timeout: opts.RedisTimeout,
-		Local: &cache.Memory{MaxBytes: serve.ResponseCacheBytes(maxMem)}})
-	if err != nil {
-		return nil, usageError("--redis: %v", err)
-	}
-	rc.Ping(ctx)
-	return rc, nil
 }
 
 // parseBytes reads a size: a number with an optional unit (B, KiB, MiB,

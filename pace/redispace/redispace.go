@@ -11,11 +11,15 @@
 // when its state no longer matters, and a process that restarts finds its
 // sites' pace where the fleet left it.
 //
-// Redis is reached through the rediscache.Cache (rediscache.Cache.Do): its
-// deadline, its backoff after a failure, its Stats. While Redis cannot be
-// reached, each process paces on its own with a pace.Memory that has seen
-// every slot it handed out: a site may then get one request per process
-// per interval, until Redis answers again.
+// Any redis.UniversalClient will do: one server, a Redis Cluster (each
+// script touches the keys of one site, all in one slot, and the sites
+// spread over every shard), a primary behind Sentinels. Redis is reached
+// through a rediscache.Cache on that client (rediscache.Cache.Do): its
+// deadline, its backoff from a server that failed, its Stats. While a
+// site's server cannot be reached, each process paces that site on its
+// own with a pace.Memory that has seen every slot it handed out: a site
+// may then get one request per process per interval, until its server
+// answers again.
 package redispace
 
 import (
@@ -36,9 +40,17 @@ type Pacer struct {
 
 var _ pace.Pacer = (*Pacer)(nil)
 
-// New returns the fleet's Pacer on c's Redis. opts.Now, when set,
-// replaces Redis's clock (tests).
-func New(c *rediscache.Cache, opts pace.Options) *Pacer {
+// New returns the fleet's Pacer on rdb, its keys under
+// rediscache.DefaultPrefix, through a rediscache.Cache on rdb with the
+// default options (the backoff of rdb's servers is shared with every
+// Cache on rdb). opts.Now, when set, replaces Redis's clock (tests).
+func New(rdb redis.UniversalClient, opts pace.Options) *Pacer {
+	return Via(rediscache.New(rdb, rediscache.Options{}), opts)
+}
+
+// Via returns the fleet's Pacer whose commands go through c: c's prefix,
+// deadline, backoff and Stats (serve's cache and pacer share one Cache).
+func Via(c *rediscache.Cache, opts pace.Options) *Pacer {
 	opts.Backoff = opts.Backoff.WithDefaults()
 	return &Pacer{c: c, opts: opts, local: pace.NewMemory(opts)}
 }
