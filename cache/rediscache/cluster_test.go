@@ -29,9 +29,9 @@ func dialCluster(t *testing.T, cl *redistest.Cluster, log *slog.Logger) *redisca
 
 // TestClusterKeysSpread: on a real Redis Cluster (three primaries, three
 // replicas), the values, failure records and leases of 300 sites are
-// read back by another process and spread over every primary; /healthz's
-// Health says the cluster is ok with three shards up; a key with a "{"
-// (a URL's) names no hash tag.
+// read back by another process and spread over every primary, each
+// site's keys in one slot; Health says the cluster is ok with three
+// shards up.
 func TestClusterKeysSpread(t *testing.T) {
 	slowtest.Only(t, "a Redis Cluster of six redis-servers")
 	cl := redistest.StartCluster(t)
@@ -63,7 +63,7 @@ func TestClusterKeysSpread(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("keys per primary (750 in all: 300 values, 300 leases, 150 failure records): %v", keys)
+	t.Logf("keys per primary (752 in all: 300 values, 300 leases, 150 failure records, 2 values with a brace): %v", keys)
 	total := 0
 	for addr, n := range keys {
 		total += n
@@ -74,21 +74,36 @@ func TestClusterKeysSpread(t *testing.T) {
 	if len(keys) != 3 || total != 752 {
 		t.Errorf("keys per primary = %v (%d in all); want 752 on 3 primaries", keys, total)
 	}
+	// A site's keys share a slot; two sites' do not.
+	slot := func(key string) string {
+		s, err := redistest.Command(cl.Nodes[0].Addr, "CLUSTER", "KEYSLOT", key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	site := "https://site7.example/robots.txt"
+	if v, l, f := slot(rediscache.Key(a, site)), slot(rediscache.Key(a, "lease:"+site)), slot(rediscache.Key(a, "failure:"+site)); v != l || v != f ||
+		v == slot(rediscache.Key(a, "https://site8.example/robots.txt")) {
+		t.Errorf("slots of a site's value, lease and failure record = %s, %s, %s; want one, and another site's elsewhere", v, l, f)
+	}
 	h := a.Health(ctx)
 	if h.State != "up" || h.Cluster == nil || *h.Cluster != (rediscache.ClusterHealth{State: "ok", Shards: 3, ShardsUp: 3}) || len(h.Shards) != 3 {
 		t.Errorf("Health = %+v (cluster %+v); want up, ok with 3 of 3 shards", h, h.Cluster)
 	}
 }
 
-// TestClusterFailover: a primary is killed while a process reads and
-// writes 300 keys in a loop. No operation fails (a Get whose shard is
-// down answers from the local copy); the keys of the two other shards go
-// on through Redis meanwhile (the backoff is per shard); and once the
-// cluster has promoted the replica (cluster_state:ok), every key goes
-// through Redis again within the map's refresh and a backoff.
+// TestClusterFailover: a primary is killed while a process reads 300
+// keys in a loop, on a cluster that serves the slots it can meanwhile
+// (cluster-require-full-coverage no; by default every node answers
+// CLUSTERDOWN until a replica is promoted). No Get fails (one whose
+// shard is down answers from the local copy); the keys of the two other
+// shards go on through Redis meanwhile (the backoff is per shard); and
+// once the cluster has promoted the replica (cluster_state:ok), every
+// key goes through Redis again within the map's refresh and a backoff.
 func TestClusterFailover(t *testing.T) {
 	slowtest.Only(t, "a Redis Cluster of six redis-servers, a primary killed")
-	cl := redistest.StartCluster(t)
+	cl := redistest.StartCluster(t, "--cluster-require-full-coverage", "no")
 	var logs strings.Builder
 	var logMu sync.Mutex
 	c := dialCluster(t, cl, slog.New(slog.NewTextHandler(&lockedWriter{w: &logs, mu: &logMu}, nil)))

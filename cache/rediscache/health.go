@@ -56,14 +56,21 @@ type ShardHealth struct {
 	// Errors are the commands that failed on it; Moved and Ask the
 	// redirections it answered (a cluster's slot elsewhere, or moving).
 	Errors, Moved, Ask uint64
+	// Gone is set when the client no longer sends the server commands (a
+	// cluster's map names it no primary): its counters stay.
+	Gone bool
 }
 
 // Shards returns each server's state as the last commands left it, and
-// its counters, without asking anything.
+// its counters, without asking anything: every server the client sent
+// commands to, those no longer in use (a cluster's primary replaced)
+// marked Gone.
 func (c *Cache) Shards() []ShardHealth {
 	var out []ShardHealth
-	for _, sh := range c.shards.list() {
-		out = append(out, sh.health(nil, false))
+	for _, sh := range c.shards.list(true) {
+		h := sh.health(nil, false)
+		h.Gone = sh.gone.Load()
+		out = append(out, h)
 	}
 	return out
 }
@@ -95,7 +102,7 @@ func (c *Cache) Health(ctx context.Context) Health {
 		h = c.clusterHealth(ctx)
 	} else {
 		err := c.Ping(ctx)
-		for _, sh := range c.shards.list() {
+		for _, sh := range c.shards.list(false) {
 			h.Shards = append(h.Shards, sh.health(err, true))
 		}
 	}

@@ -239,13 +239,35 @@ func (c *Cache) PutTTL(key string, value []byte, ttl time.Duration) {
 	})
 }
 
-// key is the Redis key of a value: Prefix+key, with any "{" in key
-// written %7B (as in a URL), so that no key names a cluster's hash tag:
-// each value, failure record and lease is a key of its own, hashed whole
-// to a slot, and a fleet's keys spread over every shard, whatever URLs
-// strangers ask about.
+// key is the Redis key of a value: Prefix+key, its URL's origin in a
+// hash tag ("sitetxt:{https://example.org}/robots.txt", the failure
+// record "sitetxt:failure:{https://example.org}/robots.txt", the lease
+// "sitetxt:lease:{...}..."). On a Redis Cluster a site's keys then live
+// in one slot, so that a dead primary stops the sharing of its own sites
+// only (a third of them of three shards) rather than of every site one
+// of whose keys it held (five ninths); the sites spread over every shard.
+// A "{" in key is written %7B (as in a URL), so that no stranger's URL
+// names a tag of its own. A key without a URL is hashed whole.
 func (c *Cache) key(key string) string {
-	return c.opts.Prefix + strings.ReplaceAll(key, "{", "%7B")
+	key = strings.ReplaceAll(key, "{", "%7B")
+	if i := strings.Index(key, "://"); i > 0 {
+		start, end := i, i+3
+		for start > 0 && isSchemeByte(key[start-1]) {
+			start--
+		}
+		for end < len(key) && !strings.ContainsRune("/?#", rune(key[end])) {
+			end++
+		}
+		if start < i && end > i+3 {
+			key = key[:start] + "{" + key[start:end] + "}" + key[end:]
+		}
+	}
+	return c.opts.Prefix + key
+}
+
+// isSchemeByte reports whether b may be in a URL's scheme (RFC 3986 3.1).
+func isSchemeByte(b byte) bool {
+	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '+' || b == '-' || b == '.'
 }
 
 func (c *Cache) leaseKey(key string) string { return c.key("lease:" + key) }

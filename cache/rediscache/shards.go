@@ -211,12 +211,13 @@ func (s *shards) get(addr string) *shard {
 	return sh
 }
 
-// list returns the shards in use, by address.
-func (s *shards) list() []*shard {
+// list returns the shards in use (and those gone, with gone), by
+// address.
+func (s *shards) list(gone bool) []*shard {
 	s.mu.Lock()
 	out := make([]*shard, 0, len(s.all))
 	for _, sh := range s.all {
-		if !sh.gone.Load() {
+		if gone || !sh.gone.Load() {
 			out = append(out, sh)
 		}
 	}
@@ -227,7 +228,7 @@ func (s *shards) list() []*shard {
 
 // up reports whether no shard in use is down or failing.
 func (s *shards) up() bool {
-	for _, sh := range s.list() {
+	for _, sh := range s.list(false) {
 		if sh.down.Load() {
 			return false
 		}

@@ -25,12 +25,13 @@ type Cluster struct {
 	Nodes []*Server // the six nodes, in the order given to redis-cli
 }
 
-// StartCluster starts a Cluster, or skips t with a message when
-// redis-server or redis-cli (Debian packages redis-server and
-// redis-tools) is not installed. It returns once every slot is served
-// and every node says cluster_state:ok; the nodes stop when the test
-// ends.
-func StartCluster(t testing.TB) *Cluster {
+// StartCluster starts a Cluster, each node with the extra arguments
+// given ("--cluster-require-full-coverage", "no", say), or skips t with a
+// message when redis-server or redis-cli (Debian packages redis-server
+// and redis-tools) is not installed. It returns once every slot is
+// served, every node says cluster_state:ok and every replica has synced;
+// the nodes stop when the test ends.
+func StartCluster(t testing.TB, extra ...string) *Cluster {
 	t.Helper()
 	server, cli := Path(), lookPath("redis-cli")
 	if server == "" || cli == "" {
@@ -41,13 +42,13 @@ func StartCluster(t testing.TB) *Cluster {
 	for range 6 {
 		s := &Server{path: server}
 		err := s.startFree(t, func(port int) []string {
-			return []string{"--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+			return append([]string{"--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
 				"--protected-mode", "no", "--cluster-enabled", "yes", "--cluster-port", strconv.Itoa(sitetest.FreePort(t)),
 				"--cluster-config-file", filepath.Join(dir, fmt.Sprintf("nodes-%d.conf", port)),
 				"--cluster-node-timeout", "1000", "--dir", dir,
 				// A replica syncs at once (not 5 s later, waiting for others)
 				// and may be promoted however long ago it heard from its primary.
-				"--repl-diskless-sync-delay", "0", "--cluster-replica-validity-factor", "0"}
+				"--repl-diskless-sync-delay", "0", "--cluster-replica-validity-factor", "0"}, extra...)
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -34,11 +34,13 @@ func (m *shardMetrics) Describe(ch chan<- *prometheus.Desc) {
 
 func (m *shardMetrics) Collect(ch chan<- prometheus.Metric) {
 	for _, sh := range m.rc.Shards() {
-		up := 0.0
-		if sh.State == rediscache.StateUp {
-			up = 1
+		if !sh.Gone {
+			up := 0.0
+			if sh.State == rediscache.StateUp {
+				up = 1
+			}
+			ch <- prometheus.MustNewConstMetric(m.up, prometheus.GaugeValue, up, sh.Addr)
 		}
-		ch <- prometheus.MustNewConstMetric(m.up, prometheus.GaugeValue, up, sh.Addr)
 		ch <- prometheus.MustNewConstMetric(m.errs, prometheus.CounterValue, float64(sh.Errors), sh.Addr)
 		ch <- prometheus.MustNewConstMetric(m.redirection, prometheus.CounterValue, float64(sh.Moved), sh.Addr, "moved")
 		ch <- prometheus.MustNewConstMetric(m.redirection, prometheus.CounterValue, float64(sh.Ask), sh.Addr, "ask")

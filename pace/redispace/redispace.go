@@ -66,18 +66,21 @@ end
 `
 
 // reserve is Acquire's script: the slot starts at the latest of now, the
-// last slot plus the interval and the end of a pause, moved into the
-// Visit-time window (as pace.Window.Next does); it is stored as the last
-// slot, and the key lives until the slot's interval is over (never less
-// than it had to live). It answers the wait in milliseconds.
+// last slot plus the interval, the end of a pause and the caller's floor
+// (now plus ARGV[5] ms), moved into the Visit-time window (as
+// pace.Window.Next does); it is stored as the last slot, and the key
+// lives until the slot's interval is over (never less than it had to
+// live). It answers the wait in milliseconds.
 //
 // KEYS[1] the site's hash; ARGV now (ms, 0: Redis's TIME), spacing (ms),
-// window from and to (minutes after midnight UTC; from -1: none).
+// window from and to (minutes after midnight UTC; from -1: none), floor
+// (ms from now).
 var reserve = redis.NewScript(luaNow + `local iv = tonumber(ARGV[2])
 local s = redis.call('HMGET', KEYS[1], 'l', 'p')
 local start = now
 if s[1] then start = math.max(start, tonumber(s[1]) + iv) end
 if s[2] then start = math.max(start, tonumber(s[2])) end
+start = math.max(start, now + tonumber(ARGV[5]))
 local from, to = tonumber(ARGV[3]), tonumber(ARGV[4])
 if from >= 0 and from ~= to then
   local minute = math.floor(start / 60000)
@@ -143,16 +146,25 @@ func (p *Pacer) Acquire(ctx context.Context, site string, pc pace.Pace) (time.Du
 	if pc.Window != nil {
 		from, to = pc.Window.From, pc.Window.To
 	}
+	// The floor is this process's next slot as it knows the site: every
+	// slot Redis gave it, and those it gave on its own while Redis could
+	// not be reached. Redis's slot comes no sooner, so that the slots a
+	// process handed out before a restart of Redis (its state lost) or
+	// while a primary failed over stay spaced once Redis is back.
+	floor, err := p.local.Acquire(ctx, site, pc)
+	if err != nil {
+		return 0, err
+	}
 	var wait int64
-	err := p.c.Do(ctx, func(ctx context.Context, rdb redis.UniversalClient) (err error) {
-		wait, err = reserve.Run(ctx, rdb, []string{p.key(site)}, p.now(), ms(pc.Spacing()), from, to).Int64()
+	err = p.c.Do(ctx, func(ctx context.Context, rdb redis.UniversalClient) (err error) {
+		wait, err = reserve.Run(ctx, rdb, []string{p.key(site)}, p.now(), ms(pc.Spacing()), from, to, ms(floor)).Int64()
 		return err
 	})
 	if err != nil {
 		if ctx.Err() != nil {
 			return 0, ctx.Err()
 		}
-		return p.local.Acquire(ctx, site, pc)
+		return floor, nil // the slot this process booked on its own
 	}
 	d := time.Duration(wait) * time.Millisecond
 	p.local.Reserved(site, p.localNow().Add(d), pc)
