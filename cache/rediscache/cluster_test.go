@@ -188,3 +188,81 @@ func (l *lockedWriter) Write(b []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.w.Write(b)
 }
+
+// TestClusterRedirections: a slot given to another primary behind the
+// client's back answers MOVED, and a slot being migrated ASK; the Cache
+// follows both (the value comes back) and counts each for the node that
+// answered it (Shards, /metrics).
+func TestClusterRedirections(t *testing.T) {
+	slowtest.Only(t, "a Redis Cluster of six redis-servers, slots moved")
+	cl := redistest.StartCluster(t)
+	c := dialCluster(t, cl, slog.New(slog.DiscardHandler))
+	primaries, err := cl.Primaries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := map[string]string{} // address -> node ID
+	for _, p := range primaries {
+		if id[p.Addr], err = redistest.Command(p.Addr, "CLUSTER", "MYID"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// owner returns the primary serving key's slot, and another one.
+	owner := func(key string) (slot string, from, to *redistest.Server) {
+		slot, err := redistest.Command(primaries[0].Addr, "CLUSTER", "KEYSLOT", rediscache.Key(c, key))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, p := range primaries {
+			// A primary serves GET of a key in its slot (a miss), else
+			// answers MOVED.
+			if _, err := redistest.Command(p.Addr, "GET", rediscache.Key(c, key)); err == nil || !strings.Contains(err.Error(), "MOVED") {
+				return slot, p, primaries[(i+1)%len(primaries)]
+			}
+		}
+		t.Fatalf("no primary serves slot %s", slot)
+		return
+	}
+	counts := func(addr string) (moved, ask uint64) {
+		for _, sh := range c.Shards() {
+			if sh.Addr == addr {
+				return sh.Moved, sh.Ask
+			}
+		}
+		return 0, 0
+	}
+
+	moved := "https://moved.example/robots.txt"
+	c.Get(moved) // the client learns the map, and that the key is missing
+	slot, from, to := owner(moved)
+	for _, p := range primaries { // the slot (empty) is another primary's now
+		if _, err := redistest.Command(p.Addr, "CLUSTER", "SETSLOT", slot, "NODE", id[to.Addr]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.Put(moved, []byte("v"))
+	if v, ok := c.Get(moved); !ok || string(v) != "v" {
+		t.Fatalf("Get after MOVED = %q, %v", v, ok)
+	}
+	if m, _ := counts(from.Addr); m == 0 {
+		t.Errorf("MOVED answers counted for %s = 0; want the redirections it answered", from.Addr)
+	}
+
+	asked := "https://ask.example/robots.txt"
+	c.Get(asked)
+	slot, from, to = owner(asked)
+	if _, err := redistest.Command(to.Addr, "CLUSTER", "SETSLOT", slot, "IMPORTING", id[from.Addr]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := redistest.Command(from.Addr, "CLUSTER", "SETSLOT", slot, "MIGRATING", id[to.Addr]); err != nil {
+		t.Fatal(err)
+	}
+	c.Put(asked, []byte("w")) // not on the migrating primary: ASK the importing one
+	if v, ok := c.Get(asked); !ok || string(v) != "w" {
+		t.Fatalf("Get after ASK = %q, %v", v, ok)
+	}
+	if _, a := counts(from.Addr); a < 2 {
+		t.Errorf("ASK answers counted for %s = %d; want the two redirections it answered", from.Addr, a)
+	}
+	t.Logf("shards: %+v", c.Shards())
+}

@@ -288,5 +288,5 @@ func (w *waves) lastRepeat(ok time.Time) (time.Time, string) {
 		}
 		parts = append(parts, fmt.Sprintf("%+.1fs %d/%d", wv.at.Sub(ok).Seconds(), once, len(wv.sites)))
 	}
-	return last, fmt.Sprintf("sites fetched once per wave, by its time from the cluster being ok: %s", strings.Join(parts, ", "))
+	return last, fmt.Sprintf("sites fetched once per wave, by when it was asked, from the recovery (the cluster ok, the replica named): %s", strings.Join(parts, ", "))
 }
