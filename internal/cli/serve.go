@@ -59,7 +59,7 @@ type serveOptions struct {
 func newServeCmd(ios *IOStreams) *cobra.Command {
 	opts := &serveOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:   "serve [--listen ADDR] [--redis URL] [--profile P]",
+		Use:   "serve [--listen ADDR] [--redis URL | --redis-cluster ADDRS | --redis-sentinel MASTER@ADDRS] [--profile P]",
 		Short: "Answer robots.txt decisions over HTTP for crawlers in any language",
 		Long: `Serve robots.txt decisions over HTTP: POST /v1/check with
   {"agent": "ExampleBot", "urls": ["https://example.org/a", ...], "profile": "rfc9309"}
@@ -67,8 +67,10 @@ answers {"results": [...]}, one object per URL in order: the decision object
 of check -o json ("url", "agent", "profile", "allowed", "reason", "rule",
 "group", "fetch"), plus "crawl_delay" (seconds) and "request_rate"
 ({"requests", "seconds"}) when the agent's group has them. GET /healthz
-says whether the service is ready and Redis reachable; GET /metrics gives
-Prometheus metrics. GET / is the manifest tester, a page for testing a
+says whether the service is ready and Redis up, down or failing, with the
+class of the cause and a cluster's state (the servers' own words and
+addresses only with the bearer token); GET /metrics gives Prometheus
+metrics, per Redis shard too. GET / is the manifest tester, a page for testing a
 robots.txt, data.txt or Mobile-agent-server lines in a browser, and POST
 /v1/test, /v1/datasets and /v1/agents its API (GET /openapi.json describes
 every endpoint; docs/tester.md).
@@ -76,8 +78,13 @@ every endpoint; docs/tester.md).
 Each site's robots.txt is fetched once per expiry and cached in memory. With
 --redis, every serve process (and every robots.Client) sharing that Redis
 shares the cache and a lease per robots.txt, so a site sees one request per
-expiry from the whole fleet. When Redis is down or slow, answers continue
-from the local cache and direct fetches; nothing fails (docs/fleet.md).
+expiry from the whole fleet. --redis-cluster runs them on a Redis Cluster
+(seed nodes host:port, a site's keys in one slot, each shard followed on
+its own), --redis-sentinel on the primary that Sentinels watch; the
+password comes from --redis-password-file or $REDIS_PASSWORD, TLS from
+rediss:// addresses. When Redis (or one shard) is down or slow, answers
+continue from the local cache and direct fetches; nothing fails
+(docs/fleet.md).
 
 POST /v1/acquire {"url": ..., "agent": ...} paces a crawler: it answers the
 decision of /v1/check for the URL and, when it may be fetched, "wait_ms"
@@ -114,6 +121,7 @@ SIGINT stops accepting connections and finishes the requests in flight
 with status 499 when the client did not receive the whole answer.`,
 		Example: `  sitetxt serve --listen 127.0.0.1:8080
   sitetxt serve --listen :8080 --redis redis://10.0.0.5:6379/0 --token-file /etc/sitetxt/token
+  sitetxt serve --listen :8080 --redis-cluster 10.0.0.5:7000,10.0.0.6:7000 --redis-password-file /etc/sitetxt/redis-password
   curl -s -H 'Content-Type: application/json' -d '{"agent":"ExampleBot","urls":["https://example.org/private/x"]}' http://127.0.0.1:8080/v1/check`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
