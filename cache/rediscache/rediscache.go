@@ -2,17 +2,21 @@
 // fleet of crawlers shares so that each site sees one robots.txt request
 // per expiry from all of them, not one per machine.
 //
-// Values are kept under Prefix+key with the time to live sitetxt asks for;
-// a fetch's lease is a key Prefix+"lease:"+key set with SET NX PX, so a
+// The Redis may be one server, a Redis Cluster or a primary behind
+// Sentinels (Dial, or New with any redis.UniversalClient). Values are kept
+// under Prefix+key with the time to live sitetxt asks for, the key's URL
+// origin in a hash tag so that a site's keys share a cluster's slot; a
+// fetch's lease is a key Prefix+"lease:"+key set with SET NX PX, so a
 // crashed holder's lease expires by itself, and released by a script that
 // deletes it only for its own token.
 //
 // Redis is an optimisation, never a dependency of an answer. Every command
 // has a short deadline (Options.Timeout); when one fails, the Cache answers
 // from its local copy (Options.Local, in memory by default) and reports
-// errors for Options.Backoff without asking Redis, so sitetxt fetches
-// directly meanwhile. The change of state is logged once each way, and
-// Stats counts what happened, for metrics.
+// errors for Options.Backoff without asking that server (a cluster's
+// shard: the others go on), so sitetxt fetches directly meanwhile. The
+// change of state is logged once each way, and Stats, Shards and Health
+// say what happened, for metrics and /healthz.
 package rediscache
 
 import (

@@ -1,7 +1,6 @@
 package fleettest
 
 import (
-	"fmt"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -75,13 +74,7 @@ func TestFleetRedisBack(t *testing.T) {
 	w.ask(asked, later)
 	clients.Wait()
 
-	f.sites.mu.Lock()
-	sp := measureSpacing(f.sites.arrivals, f.sites.interval, paceTolerance, paceSlack)
-	f.sites.mu.Unlock()
-	last := "none"
-	if !sp.lastPairAsked.IsZero() {
-		last = fmt.Sprintf("asked for %+.1f s from Redis being back", sp.lastPairAsked.Sub(back).Seconds())
-	}
+	sp, last := f.spacingFrom(back, "Redis being back")
 	once := w.fetchedOnce(asked)
 	t.Logf("Redis restarted under 2 processes (48 acquisitions at once on each before; %d failed); %d sites first asked 3 s after it was back: %d fetched once (%s); "+
 		"pacing: %d fetches, %d slots and %d arrivals closer than asked (%d after a late client), the first of the last such pair %s; %d check and %d pacing requests failed",

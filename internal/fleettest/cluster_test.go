@@ -122,13 +122,7 @@ func clusterFailover(t *testing.T, cl *redistest.Cluster, w *waves, f *paceFleet
 	end.Store(&stopAt)
 	wg.Wait()
 
-	f.sites.mu.Lock()
-	sp := measureSpacing(f.sites.arrivals, f.sites.interval, paceTolerance, paceSlack)
-	f.sites.mu.Unlock()
-	lastShort := "none"
-	if !sp.lastPairAsked.IsZero() {
-		lastShort = fmt.Sprintf("asked for %+.1f s from the cluster being ok", sp.lastPairAsked.Sub(ok).Seconds())
-	}
+	sp, lastShort := f.spacingFrom(ok, "the cluster being ok")
 	lastRepeat, repeats := w.lastRepeat(ok)
 	t.Logf("primary %s killed; the cluster was ok again %.1f s later (a replica promoted); %d check requests and %d pacing requests failed; "+
 		"new sites asked through both processes at once in waves every 500 ms: %s; pacing: %d fetches, %d slots and %d arrivals closer than asked "+

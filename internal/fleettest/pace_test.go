@@ -275,6 +275,19 @@ func (f *paceFleet) checkPause(t *testing.T) {
 	}
 }
 
+// spacingFrom measures the spacing of what the sites saw, and says when
+// the first of the last pair closer than asked was asked for, from
+// origin (the recovery of a Redis, named by what).
+func (f *paceFleet) spacingFrom(origin time.Time, what string) (*spacing, string) {
+	f.sites.mu.Lock()
+	sp := measureSpacing(f.sites.arrivals, f.sites.interval, paceTolerance, paceSlack)
+	f.sites.mu.Unlock()
+	if sp.lastPairAsked.IsZero() {
+		return sp, "none"
+	}
+	return sp, fmt.Sprintf("asked for %+.1f s from %s", sp.lastPairAsked.Sub(origin).Seconds(), what)
+}
+
 // spacing is what measureSpacing found.
 type spacing struct {
 	fetches int

@@ -272,15 +272,17 @@ func (p *sizingProc) ask(b testing.TB, path string, i int) {
 //     replication backlog and the clients' buffers, summed over the
 //     primaries, after each site was decided once) and of the pace state
 //     (after one acquisition at each of as many other sites);
+//
 //   - Redis commands per decision (a site new to the fleet; a site another
 //     process fetched; a site the process holds) and per acquisition (the
 //     commands the clients sent, counted by a hook);
+//
 //   - acquisitions a second: of the Redis pacer alone and of serve's POST
 //     /v1/acquire, from 16 goroutines per core, on one node and on the
 //     cluster, and Redis's own time per acquisition (commandstats usec of
 //     EVALSHA).
 //
-//	go test -run '^$' -bench RedisSizing -benchtime 100000x ./internal/fleettest
+//     go test -run '^$' -bench RedisSizing -benchtime 100000x ./internal/fleettest
 func BenchmarkRedisSizing(b *testing.B) {
 	sites := loadCorpusSites(b)
 	// 2,000 sites, files taken evenly over the corpus: a process keeps
