@@ -35,6 +35,13 @@ var (
 	AccessDraft = &Access{name: "draft", lifetime: DraftLifetime, maxLifetime: MaxLifetime, read: readDraft}
 	// AccessDataTxt is the data.txt draft's, section 3.1.
 	AccessDataTxt = &Access{name: "datatxt", lifetime: DraftLifetime, maxLifetime: MaxLifetime, read: readDataTxt}
+	// AccessDocument is that of a document a site publishes about its
+	// datasets that no draft defines an access method for (a data.json, a
+	// DCAT or Croissant file, a page read for its JSON-LD and links,
+	// package discover): 2xx is the document, 404 and 410 say there is
+	// none, anything else is an error; a copy is kept as its headers say,
+	// 24 hours when they say nothing (as Open keeps sitemaps).
+	AccessDocument = &Access{name: "document", lifetime: RFCLifetime, maxLifetime: MaxLifetime, read: readDocument}
 )
 
 // String returns the access method's name: the standard it follows.
@@ -125,18 +132,31 @@ func readRFC9309(k outcomeKind, code int, cause string) (Status, string) {
 	}
 }
 
-func readDataTxt(k outcomeKind, code int, cause string) (Status, string) {
-	switch {
-	case k == networkError || k == badRedirect:
-		return Error, "data.txt could not be fetched (" + cause + ")"
-	case code >= 200 && code < 300:
-		return Parse, "success: the datasets are listed (data.txt draft 3.1)"
-	case code == http.StatusNotFound || code == http.StatusGone:
-		return NotFound, "no data.txt (" + statusText(code) + "): datasets may be found by other means (data.txt draft 3.1)"
-	default:
-		return Error, "data.txt could not be fetched (" + statusText(code) + ")"
+// readFile returns the reading of a file no robots.txt standard governs
+// (a data.txt, a document about datasets): 2xx is the file, 404 and 410
+// say there is none, anything else is an error. The reasons name it:
+// failed and missing come before the cause, success is the whole reason
+// of a 2xx, and missing's is followed by then.
+func readFile(failed, success, missing, then string) func(outcomeKind, int, string) (Status, string) {
+	return func(k outcomeKind, code int, cause string) (Status, string) {
+		switch {
+		case k == networkError || k == badRedirect:
+			return Error, failed + " (" + cause + ")"
+		case code >= 200 && code < 300:
+			return Parse, success
+		case code == http.StatusNotFound || code == http.StatusGone:
+			return NotFound, missing + " (" + statusText(code) + ")" + then
+		default:
+			return Error, failed + " (" + statusText(code) + ")"
+		}
 	}
 }
+
+var (
+	readDataTxt = readFile("data.txt could not be fetched", "success: the datasets are listed (data.txt draft 3.1)",
+		"no data.txt", ": datasets may be found by other means (data.txt draft 3.1)")
+	readDocument = readFile("could not be fetched", "success: the document is read", "not published", "")
+)
 
 func readDraft(k outcomeKind, code int, cause string) (Status, string) {
 	switch {

@@ -504,16 +504,16 @@ func feedSources(ios *IOStreams, sources []string, in chan<- audit.Input) error 
 	}
 	one = func(name string) error {
 		if name == "-" {
-			sc := bufio.NewScanner(ios.In)
-			sc.Buffer(make([]byte, 64<<10), 1<<20)
-			for sc.Scan() {
-				if l := strings.TrimSpace(sc.Text()); l != "" && l != "-" {
-					if err := one(l); err != nil {
-						return err
-					}
+			return eachLine(ios.In, "<stdin>", func(_ int, line string, long error) error {
+				if long != nil {
+					fail("<stdin>", long) // the error names the line
+					return nil
 				}
-			}
-			return sc.Err()
+				if l := strings.TrimSpace(line); l != "" && l != "-" {
+					return one(l)
+				}
+				return nil
+			})
 		}
 		st, err := os.Stat(name)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sitetxt/sitetxt/internal/redistest"
+	"github.com/sitetxt/sitetxt/internal/servetest"
 	"github.com/sitetxt/sitetxt/internal/slowtest"
 )
 
@@ -30,7 +31,7 @@ func TestFleetRedisBack(t *testing.T) {
 		t.Skip("redis-server is not installed (Debian package redis-server); skipping the fleet test of a Redis restart")
 	}
 	const fill, later = 48, 30
-	bin := buildSitetxt(t)
+	bin := servetest.Build(t)
 	rds := redistest.Start(t)
 	procs := startFleet(t, bin, rds, 2)
 	st := startSites(t, 2*fill+later, 3600)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/sitetxt/sitetxt/internal/redistest"
+	"github.com/sitetxt/sitetxt/internal/servetest"
 	"github.com/sitetxt/sitetxt/internal/slowtest"
 )
 
@@ -34,7 +35,7 @@ import (
 func TestFleetCluster(t *testing.T) {
 	slowtest.Only(t, "a Redis Cluster of six redis-servers and two serve processes, a primary killed")
 	cl := redistest.StartCluster(t)
-	bin := buildSitetxt(t)
+	bin := servetest.Build(t)
 	procs := startFleetOn(t, bin, 2, "--redis-cluster", strings.Join(cl.Addrs()[:3], ","))
 	const shared, waveSites = 300, 8
 	st := startSites(t, shared+60*waveSites, 3600)

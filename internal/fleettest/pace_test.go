@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/sitetxt/sitetxt/internal/redistest"
+	"github.com/sitetxt/sitetxt/internal/servetest"
 	"github.com/sitetxt/sitetxt/internal/slowtest"
 	"github.com/sitetxt/sitetxt/pace"
 )
@@ -162,7 +163,7 @@ type paceFleet struct {
 }
 
 func startPaceFleet(t *testing.T, nSites, clients int) *paceFleet {
-	bin := buildSitetxt(t)
+	bin := servetest.Build(t)
 	rds := redistest.Start(t)
 	return &paceFleet{
 		procs: startFleet(t, bin, rds, 2),

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sitetxt/sitetxt/internal/redistest"
+	"github.com/sitetxt/sitetxt/internal/servetest"
 	"github.com/sitetxt/sitetxt/internal/slowtest"
 )
 
@@ -21,7 +22,7 @@ import (
 func TestFleetSentinel(t *testing.T) {
 	slowtest.Only(t, "Sentinels, a failover, two serve processes")
 	st := redistest.StartSentinels(t)
-	bin := buildSitetxt(t)
+	bin := servetest.Build(t)
 	procs := startFleetOn(t, bin, 2, "--redis-sentinel", redistest.SentinelMaster+"@"+strings.Join(st.Addrs(), ","))
 	const first, waveSites = 50, 8
 	sites := startSites(t, first+50*waveSites, 3600)

@@ -33,14 +33,14 @@ func StartSentinels(t testing.TB) *Sentinels {
 		t.Skip("redis-server or redis-sentinel is not installed (Debian packages redis-server, redis-sentinel); skipping the test that needs Sentinels")
 	}
 	st := &Sentinels{Primary: Start(t), Replica: &Server{path: Path()}}
+	dir := t.TempDir() // the replica writes the copy it syncs there
 	err := st.Replica.startFree(t, func(port int) []string {
 		return []string{"--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-			"--protected-mode", "no", "--replicaof", "127.0.0.1", strconv.Itoa(st.Primary.port)}
+			"--protected-mode", "no", "--replicaof", "127.0.0.1", strconv.Itoa(st.Primary.port), "--dir", dir}
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
 	for i := range 3 {
 		s := &Server{path: sentinel, ready: "+monitor master"}
 		err := s.startFree(t, func(port int) []string {

@@ -149,7 +149,10 @@ function count(n, word) {
   }
 
   function source(k) {
-    return from() === "site" ? { site: sites[k] } : { [k]: texts[k] };
+    if (from() !== "site") return { [k]: texts[k] };
+    const s = { site: sites[k] };
+    if (k === "datatxt" && $("discover").checked) s.discover = ["all"]; // POST /v1/datasets reads every source
+    return s;
   }
 
   function agentField() {
@@ -178,7 +181,7 @@ function count(n, word) {
         render = renderAgents;
       } else {
         body = Object.assign(source("datatxt"), { agent: agentField() });
-        if ($("base").value.trim()) body.base = $("base").value.trim();
+        if ($("base").value.trim() && !body.discover) body.base = $("base").value.trim();
         render = renderDatasets;
       }
       const path = { robots: "/v1/test", agents: "/v1/agents", datatxt: "/v1/datasets" }[tab];
@@ -440,7 +443,8 @@ function count(n, word) {
     for (const d of resp.datasets) {
       mark(marks, d.line, "decides");
       const access = d.allowed === null ? el("span", "muted", "unknown") : verdict(d.allowed);
-      const tr = el("tr", "", el("td", "", d.name || "(no name)"), el("td", "mono", d.urls.length ? d.urls.join("\n") : d.paths.join("\n")),
+      const from = d.found_in ? " (" + [...new Set(d.found_in.map((f) => f.kind))].join(", ") + ")" : "";
+      const tr = el("tr", "", el("td", "", (d.name || "(no name)") + from), el("td", "mono", d.urls.length ? d.urls.join("\n") : d.paths.join("\n")),
         el("td", "", access, d.denied_by ? " " + d.denied_by : ""), el("td", "", lineLink(d.line)));
       tb.appendChild(tr);
     }
@@ -455,7 +459,7 @@ function count(n, word) {
     saveInputs();
     try {
       const body = Object.assign(source("datatxt"), { agent: agentField(), format: $("format").value });
-      if ($("base").value.trim()) body.base = $("base").value.trim();
+      if ($("base").value.trim() && !body.discover) body.base = $("base").value.trim();
       if ($("publisher").value.trim()) body.publisher = $("publisher").value.trim();
       const r = await api("/v1/datasets", body);
       showExportDiagnostics(r);
