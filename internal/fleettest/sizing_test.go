@@ -341,12 +341,14 @@ func BenchmarkRedisSizing(b *testing.B) {
 			})
 		}
 	}
-	for _, what := range []string{"pacer", "serve"} {
-		one, three := rates["BenchmarkRedisSizing/acquire/"+what+"/one-node"], rates["BenchmarkRedisSizing/acquire/"+what+"/cluster-3-shards"]
-		if one > 0 && three > 0 {
-			b.Logf("acquisitions/s, %s: one node %.0f, three shards %.0f: %.2fx", what, one, three, three/one)
+	b.Run("ratio/three-shards-to-one-node", func(b *testing.B) {
+		for _, what := range []string{"pacer", "serve"} {
+			one, three := rates["BenchmarkRedisSizing/acquire/"+what+"/one-node"], rates["BenchmarkRedisSizing/acquire/"+what+"/cluster-3-shards"]
+			if one > 0 {
+				b.ReportMetric(three/one, what+"-x")
+			}
 		}
-	}
+	})
 }
 
 // sizeSide measures the memory per site and the commands per operation
