@@ -313,7 +313,8 @@ func BenchmarkRedisSizing(b *testing.B) {
 				every := pace.Pace{Interval: time.Second, Slack: pace.DefaultSlack}
 				siteOf := make([]string, n)
 				for i := range siteOf {
-					siteOf[i], _ = pace.Site(corpusURL(i))
+					site, _ := pace.Site(corpusURL(i))
+					siteOf[i] = pace.Queue(site, "ExampleBot")
 				}
 				before := commandStats(b, side.nodes())
 				b.SetParallelism(16)
@@ -383,7 +384,7 @@ func sizeSide(b *testing.B, side redisSide, sites corpusSites, n int) {
 	pacer, hour := redispace.Via(p1.rc, pace.Options{}), pace.Pace{Interval: time.Hour}
 	mem3 := dataMemory(b, side.nodes())
 	for i := range n {
-		if _, err := pacer.Acquire(context.Background(), "http://pace"+strconv.Itoa(i)+".example", hour); err != nil {
+		if _, err := pacer.Acquire(context.Background(), pace.Queue("http://pace"+strconv.Itoa(i)+".example", "ExampleBot"), hour); err != nil {
 			b.Fatal(err)
 		}
 	}
