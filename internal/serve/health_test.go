@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sitetxt/sitetxt/cache/rediscache"
 	"github.com/sitetxt/sitetxt/internal/redistest"
@@ -30,7 +31,8 @@ func TestHealthzPublicWords(t *testing.T) {
 		{"a closed port", fmt.Sprintf("redis://127.0.0.1:%d/0", sitetest.RefusedPort(t)), "down", "unreachable", "connection refused"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rc, err := rediscache.Open(tc.url, rediscache.Options{Logger: quiet()})
+			// 5 s: a loaded machine can miss the 250 ms default, a timeout.
+			rc, err := rediscache.Open(tc.url, rediscache.Options{Logger: quiet(), Timeout: 5 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}
