@@ -126,6 +126,24 @@ func (p Pace) Spacing() time.Duration {
 	return p.Interval + p.Slack
 }
 
+// MinAllowance is the least Allowance, that of a Pace without slack.
+const MinAllowance = 5 * time.Millisecond
+
+// Allowance is how late after its slot a request may still leave on it:
+// half the Slack, at least MinAllowance. The other half is left for what
+// comes after the crawler's last look at the clock, which it cannot
+// check: the pacer's answer on its way to the crawler, the request on its
+// way to the site.
+func (p Pace) Allowance() time.Duration { return max(p.Slack/2, MinAllowance) }
+
+// Stale reports whether a slot is stale for a request about to leave late
+// after it: later than Allowance, in a queue paced at an interval (in one
+// paced at none, lateness brings no request closer than asked). A crawler
+// gives a stale slot up and acquires a new one, which comes after every
+// slot booked already, so that a request that would leave late does not
+// come closer than Interval to the one after it.
+func (p Pace) Stale(late time.Duration) bool { return p.Spacing() > 0 && late > p.Allowance() }
+
 // Window is a Visit-time window: From and To are minutes after midnight
 // UTC; To less than From is a window across midnight. A request may start
 // from From up to, not including, To.

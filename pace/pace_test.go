@@ -157,6 +157,33 @@ func TestClassify(t *testing.T) {
 	}
 }
 
+// TestPaceStale: a slot is stale for a request leaving more than half the
+// slack (at least pace.MinAllowance) after it, in a paced queue only.
+func TestPaceStale(t *testing.T) {
+	ms := time.Millisecond
+	tests := []struct {
+		interval, slack, late time.Duration
+		want                  bool
+	}{
+		{time.Second, 50 * ms, 0, false},
+		{time.Second, 50 * ms, 25 * ms, false},
+		{time.Second, 50 * ms, 26 * ms, true},
+		{time.Second, 50 * ms, 128 * ms, true},
+		{time.Second, 0, 5 * ms, false},
+		{time.Second, 0, 6 * ms, true},
+		{time.Second, 400 * ms, 150 * ms, false},
+		{0, 50 * ms, time.Hour, false},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%v+%v late %v", tt.interval, tt.slack, tt.late), func(t *testing.T) {
+			p := pace.Pace{Interval: tt.interval, Slack: tt.slack}
+			if got := p.Stale(tt.late); got != tt.want {
+				t.Errorf("Pace{%v, slack %v}.Stale(%v) = %v, want %v (allowance %v)", tt.interval, tt.slack, tt.late, got, tt.want, p.Allowance())
+			}
+		})
+	}
+}
+
 func TestBackoffAfter(t *testing.T) {
 	b := pace.Backoff{Base: time.Second, Max: 10 * time.Second}
 	for n, want := range map[int]time.Duration{1: time.Second, 2: 2 * time.Second, 4: 8 * time.Second, 5: 10 * time.Second, 1000: 10 * time.Second} {

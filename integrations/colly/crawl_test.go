@@ -37,7 +37,7 @@ func (r recording) report(ctx context.Context, url string, g grant, status int, 
 	if !ok {
 		panic("recording wraps the in-process pacer")
 	}
-	p, err := l.pacer.Report(ctx, g.site, status, retryAfter)
+	p, err := l.pacer.Report(ctx, g.queue, status, retryAfter)
 	e.Answered, e.PauseMS = time.Now(), p.Wait.Milliseconds()
 	if err == nil {
 		r.log.Add(e)
@@ -47,9 +47,10 @@ func (r recording) report(ctx context.Context, url string, g grant, status int, 
 
 // crawl runs a colly crawler, attached with opts, over shard 1 of site:
 // asynchronous, four requests at a time, following every link, retrying
-// a 429. wrap, when set, replaces the pacer Attach made. It returns how
-// many requests were disallowed.
-func crawl(t *testing.T, site *crawltest.Site, opts Options, wrap func(pacer) pacer) int64 {
+// a 429; each request leaving on its slot is recorded in log. wrap, when
+// set, replaces the pacer Attach made. It returns how many requests were
+// disallowed.
+func crawl(t *testing.T, site *crawltest.Site, log *crawltest.Log, opts Options, wrap func(pacer) pacer) int64 {
 	c := colly.NewCollector(colly.UserAgent("SitetxtTestBot/1.0 (+http://127.0.0.1/bot)"), colly.Async(true))
 	if err := c.Limit(&colly.LimitRule{DomainGlob: "*", Parallelism: 4}); err != nil {
 		t.Fatal(err)
@@ -60,6 +61,9 @@ func crawl(t *testing.T, site *crawltest.Site, opts Options, wrap func(pacer) pa
 	}
 	if wrap != nil {
 		tr.pacer = wrap(tr.pacer)
+	}
+	tr.sending = func(url string, g grant) {
+		log.Add(crawltest.Event{Who: "colly", Kind: "send", URL: url, Sent: time.Now(), Held: g.slot()})
 	}
 	var disallowed atomic.Int64
 	c.OnHTML("a[href]", func(e *colly.HTMLElement) { e.Request.Visit(e.Attr("href")) })
@@ -100,7 +104,7 @@ func TestCrawlInProcess(t *testing.T) {
 	site := crawltest.NewSite(t)
 	log := &crawltest.Log{}
 	start := time.Now()
-	n := crawl(t, site, Options{}, func(p pacer) pacer { return recording{p, log} })
+	n := crawl(t, site, log, Options{}, func(p pacer) pacer { return recording{p, log} })
 	checkCrawl(t, "in process", site, log, n, time.Since(start))
 }
 
@@ -116,7 +120,7 @@ func TestCrawlThroughServe(t *testing.T) {
 	site := crawltest.NewSite(t)
 	log := &crawltest.Log{}
 	start := time.Now()
-	n := crawl(t, site, Options{ServeURL: crawltest.Proxy(t, log, "colly", srv.Addr)}, nil)
+	n := crawl(t, site, log, Options{ServeURL: crawltest.Proxy(t, log, "colly", srv.Addr)}, nil)
 	checkCrawl(t, "through serve", site, log, n, time.Since(start))
 	if t.Failed() {
 		t.Logf("serve's log:\n%s", srv.Log())

@@ -3,6 +3,7 @@ package sitetxtcolly
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/pace"
@@ -38,12 +39,20 @@ func (l *local) acquire(ctx context.Context, url string) (grant, error) {
 	if err != nil {
 		return grant{}, err
 	}
-	wait, err := l.pacer.Acquire(ctx, site, l.reading.Of(a.Policy(), l.agent))
-	return grant{allowed: true, wait: wait, site: site}, err
+	// The crawler's own queue at the site, as serve keeps it (a
+	// pace.HorizonError, for a slot past the horizon, goes to the
+	// transport, which asks again after its RetryAfter).
+	q := pace.Queue(site, l.agent)
+	p := l.reading.Of(a.Policy(), l.agent)
+	wait, err := l.pacer.Acquire(ctx, q, p)
+	if err != nil {
+		return grant{}, err
+	}
+	return grant{allowed: true, wait: wait, at: time.Now(), pace: p, queue: q}, nil
 }
 
 func (l *local) report(ctx context.Context, _ string, g grant, status int, retryAfter string) error {
-	_, err := l.pacer.Report(ctx, g.site, status, retryAfter)
+	_, err := l.pacer.Report(ctx, g.queue, status, retryAfter)
 	return err
 }
 

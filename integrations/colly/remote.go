@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"time"
 
 	"github.com/sitetxt/sitetxt/fetch"
+	"github.com/sitetxt/sitetxt/pace"
 )
 
 // remote decides and paces through a sitetxt serve.
@@ -30,6 +32,10 @@ type acquireAnswer struct {
 		Pattern   string `json:"pattern"`
 		Line      int    `json:"line"`
 	} `json:"rule"`
+	Pace *struct {
+		Seconds float64 `json:"seconds"`
+		Slack   float64 `json:"slack"`
+	} `json:"pace"`
 }
 
 // reason says why the answer says no, as robots.Decision.String does.
@@ -43,35 +49,34 @@ func (a *acquireAnswer) reason() string {
 	return "disallowed: " + a.Reason
 }
 
+// pace is the interval and the slack of the answer's pace (none when it
+// has no pace).
+func (a *acquireAnswer) pace() pace.Pace {
+	if a.Pace == nil {
+		return pace.Pace{}
+	}
+	d := func(s float64) time.Duration { return time.Duration(math.Round(s * float64(time.Second))) }
+	return pace.Pace{Interval: d(a.Pace.Seconds), Slack: d(a.Pace.Slack)}
+}
+
 // busyError is serve's "429: later" to an acquire: the site's slots are
 // booked to serve's horizon, or the caller's share of them.
 type busyError struct{ retry time.Duration }
 
 func (e *busyError) Error() string { return fmt.Sprintf("serve is busy; again in %v", e.retry) }
 
-// maxBusy is how long an acquire is asked again while serve answers
-// "429: later", before the request fails.
-const maxBusy = 10 * time.Minute
+// RetryAfter is serve's Retry-After.
+func (e *busyError) RetryAfter() time.Duration { return e.retry }
 
 func (r *remote) acquire(ctx context.Context, url string) (grant, error) {
-	giveUp := time.Now().Add(maxBusy)
-	for {
-		var a acquireAnswer
-		err := r.post(ctx, "/v1/acquire", map[string]string{"url": url, "agent": r.agent, "profile": r.profile}, &a)
-		if busy, ok := err.(*busyError); ok && time.Now().Before(giveUp) {
-			if err := sleep(ctx, busy.retry); err != nil {
-				return grant{}, err
-			}
-			continue
-		}
-		if err != nil {
-			return grant{}, err
-		}
-		if !a.Allowed {
-			return grant{reason: a.reason()}, nil
-		}
-		return grant{allowed: true, wait: time.Duration(a.WaitMS) * time.Millisecond, ticket: a.Ticket}, nil
+	var a acquireAnswer
+	if err := r.post(ctx, "/v1/acquire", map[string]string{"url": url, "agent": r.agent, "profile": r.profile}, &a); err != nil {
+		return grant{}, err
 	}
+	if !a.Allowed {
+		return grant{reason: a.reason()}, nil
+	}
+	return grant{allowed: true, wait: time.Duration(a.WaitMS) * time.Millisecond, at: time.Now(), pace: a.pace(), ticket: a.Ticket}, nil
 }
 
 // report sends POST /v1/report: the agent and the ticket go with it only

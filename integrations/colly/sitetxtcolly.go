@@ -12,7 +12,10 @@
 //  1. acquire: decide the URL under the site's robots.txt (a disallowed
 //     URL fails with a *DisallowedError, which colly hands to OnError) and
 //     reserve the site's next slot for the crawler;
-//  2. wait for the slot (the request's context ends the wait);
+//  2. wait for the slot (the request's context ends the wait); a request
+//     about to leave later after its slot than its pace allows (the
+//     machine was busy: pace.Pace.Stale) gives the slot up and acquires
+//     again, so that it never leaves on a stale slot;
 //  3. send the request;
 //  4. report the response's status and Retry-After, so that a 429 or 503
 //     pauses the site (for the fleet, through serve).
@@ -37,6 +40,7 @@ import (
 	"time"
 
 	"github.com/gocolly/colly/v2"
+	"github.com/sitetxt/sitetxt/pace"
 	"github.com/sitetxt/sitetxt/robots"
 )
 
@@ -75,15 +79,35 @@ func (e *DisallowedError) Error() string {
 	return fmt.Sprintf("sitetxtcolly: robots.txt disallows %s: %s", e.URL, e.Reason)
 }
 
+// LateError is the error of a request that was about to leave late after
+// each of the slots it acquired (maxStale in a row; pace.Pace.Stale):
+// nothing was sent. The machine is too busy to keep the site's pace;
+// OnError may Retry the request.
+type LateError struct {
+	URL   string
+	Slots int           // the slots given up
+	Late  time.Duration // how late after the last one the request was
+}
+
+func (e *LateError) Error() string {
+	return fmt.Sprintf("sitetxtcolly: %s was not sent: it was about to leave %v after each of %d slots in a row, later than its pace allows",
+		e.URL, e.Late.Round(time.Millisecond), e.Slots)
+}
+
 // grant is an acquire's answer: whether the URL may be fetched, why not,
-// the wait for its slot, and what the report needs.
+// the slot, and what the report needs.
 type grant struct {
 	allowed bool
 	reason  string
-	wait    time.Duration
-	site    string // in process: the pacer's site
-	ticket  string // through serve: the slot's ticket, "" when serve hands out none
+	wait    time.Duration // from the answer to the slot
+	at      time.Time     // when the answer came: the slot is at the latest at+wait
+	pace    pace.Pace     // the queue's interval and slack (Pace.Stale), zero when unknown
+	queue   string        // in process: the pacer's queue
+	ticket  string        // through serve: the slot's ticket, "" when serve hands out none
 }
+
+// slot is the time of g's slot, at the latest.
+func (g grant) slot() time.Time { return g.at.Add(g.wait) }
 
 // pacer decides and paces: in process or through serve.
 type pacer interface {
@@ -137,7 +161,21 @@ type transport struct {
 	base  http.RoundTripper
 	pacer pacer
 	log   *slog.Logger
+	// sending, when set, is called as a request leaves on its slot (the
+	// tests record it).
+	sending func(url string, g grant)
 }
+
+// The bounds of transport.acquire and transport.slot.
+const (
+	// maxBusy is how long an acquire is asked again while the pacer is
+	// busy (serve's "429: later", a pace.HorizonError), before the
+	// request fails.
+	maxBusy = 10 * time.Minute
+	// maxStale is how many stale slots in a row a request gives up before
+	// it fails with a *LateError.
+	maxStale = 5
+)
 
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.URL.Path == "/robots.txt" || req.URL.Scheme != "http" && req.URL.Scheme != "https" {
@@ -145,15 +183,12 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	ctx := req.Context()
 	url := req.URL.String()
-	g, err := t.pacer.acquire(ctx, url)
+	g, err := t.slot(ctx, url)
 	if err != nil {
 		return nil, err
 	}
-	if !g.allowed {
-		return nil, &DisallowedError{URL: url, Reason: g.reason}
-	}
-	if err := sleep(ctx, g.wait); err != nil {
-		return nil, err
+	if t.sending != nil {
+		t.sending(url, g)
 	}
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {
@@ -163,6 +198,52 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		t.log.Warn("sitetxtcolly: the report was not taken", "url", url, "status", resp.StatusCode, "error", err)
 	}
 	return resp, nil
+}
+
+// slot acquires url's slot and waits for it, just before the request is
+// sent. A slot the request would leave on later than its pace allows
+// (pace.Pace.Stale: the wait overran, the machine was busy) is stale: the
+// request would come closer than asked to the one with the next slot. It
+// is given up (nothing is sent on it) and a new one acquired, after every
+// slot booked already; after maxStale stale slots in a row the request
+// fails with a *LateError.
+func (t *transport) slot(ctx context.Context, url string) (grant, error) {
+	for stale := 0; ; stale++ {
+		g, err := t.acquire(ctx, url)
+		if err != nil {
+			return grant{}, err
+		}
+		if !g.allowed {
+			return grant{}, &DisallowedError{URL: url, Reason: g.reason}
+		}
+		if err := sleep(ctx, time.Until(g.slot())); err != nil {
+			return grant{}, err
+		}
+		late := time.Since(g.slot())
+		if !g.pace.Stale(late) {
+			return g, nil
+		}
+		if stale+1 == maxStale {
+			return grant{}, &LateError{URL: url, Slots: maxStale, Late: late}
+		}
+		t.log.Debug("sitetxtcolly: a stale slot given up", "url", url, "late", late, "allowance", g.pace.Allowance())
+	}
+}
+
+// acquire asks the pacer for url's slot, again after its RetryAfter while
+// it is busy, for up to maxBusy.
+func (t *transport) acquire(ctx context.Context, url string) (grant, error) {
+	giveUp := time.Now().Add(maxBusy)
+	for {
+		g, err := t.pacer.acquire(ctx, url)
+		var busy interface{ RetryAfter() time.Duration }
+		if err == nil || !errors.As(err, &busy) || !time.Now().Before(giveUp) {
+			return g, err
+		}
+		if err := sleep(ctx, max(busy.RetryAfter(), 10*time.Millisecond)); err != nil {
+			return grant{}, err
+		}
+	}
 }
 
 // sleep waits d, or until ctx ends.

@@ -73,8 +73,21 @@ type scrapyRun struct {
 	settings []string
 	out      bytes.Buffer
 	stats    map[string]any
+	sends    []scrapySend
 	err      error
 }
+
+// scrapySend is a request as it went on from PaceMiddleware, as the
+// spider recorded it: its URL, its slot as the middleware held it and the
+// time it went on (Unix seconds).
+type scrapySend struct {
+	URL  string  `json:"url"`
+	Slot float64 `json:"slot"`
+	Sent float64 `json:"sent"`
+}
+
+// unix is the time of Unix seconds s.
+func unix(s float64) time.Time { return time.Unix(0, int64(s*1e9)) }
 
 // The settings every process of the fleet test has.
 var fleetSettings = []string{
@@ -130,6 +143,11 @@ func TestScrapyFleet(t *testing.T) {
 			t.Fatalf("%s: %v\n%s", r.who, r.err, r.out.String())
 		}
 	}
+	for _, r := range runs {
+		for _, s := range r.sends {
+			log.Add(crawltest.Event{Who: r.who, Kind: "send", URL: s.URL, Sent: unix(s.Sent), Held: unix(s.Slot)})
+		}
+	}
 	f := crawltest.Check(t, site, log, []string{"scrapy-1", "scrapy-2"}, 2*crawltest.ShardPages+1)
 	t.Logf("%s, two processes in %.1f s: %v", version, elapsed.Seconds(), f)
 	checkStats(t, runs)
@@ -154,11 +172,15 @@ func (r *scrapyRun) run(ctx context.Context, t *testing.T, py, start, serve stri
 	if r.err = cmd.Run(); r.err != nil {
 		return
 	}
+	var v struct {
+		Stats map[string]any
+		Sends []scrapySend
+	}
 	b, err := os.ReadFile(out)
 	if err == nil {
-		err = json.Unmarshal(b, &r.stats)
+		err = json.Unmarshal(b, &v)
 	}
-	r.err = err
+	r.stats, r.sends, r.err = v.Stats, v.Sends, err
 }
 
 // checkStats checks what each process counted: a finished crawl without
@@ -170,14 +192,15 @@ func checkStats(t *testing.T, runs []*scrapyRun) {
 	}
 	for _, r := range runs {
 		var counts []string
-		for _, k := range []string{"robotstxt/forbidden", "sitetxt/acquired", "sitetxt/disallowed", "sitetxt/waited", "sitetxt/reported", "retry/count"} {
+		for _, k := range []string{"robotstxt/forbidden", "sitetxt/acquired", "sitetxt/disallowed", "sitetxt/waited", "sitetxt/stale",
+			"sitetxt/downloader_late_max_ms", "sitetxt/downloader_late", "sitetxt/reported", "retry/count"} {
 			counts = append(counts, fmt.Sprintf("%s %d", k, num(r, k)))
 		}
 		t.Logf("%s: %s", r.who, strings.Join(counts, ", "))
 		if reason, _ := r.stats["finish_reason"].(string); reason != "finished" {
 			t.Errorf("%s: finish_reason %q, want finished", r.who, reason)
 		}
-		for _, k := range []string{"log_count/ERROR", "sitetxt/errors", "sitetxt/report_errors", "sitetxt/robots_errors"} {
+		for _, k := range []string{"log_count/ERROR", "sitetxt/errors", "sitetxt/report_errors", "sitetxt/robots_errors", "sitetxt/late_dropped"} {
 			if n := num(r, k); n != 0 {
 				t.Errorf("%s: %s %d, want 0", r.who, k, n)
 			}

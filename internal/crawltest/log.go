@@ -14,13 +14,16 @@ import (
 
 // Event is one call to a pacer: a slot asked for (Kind "acquire") or an
 // answer reported ("report"), with when the call was made and when its
-// answer came, on the test's clock.
+// answer came, on the test's clock; or a request leaving the crawler on
+// its slot ("send"): when the crawler last looked at the clock before it
+// handed the request on to be sent, and the slot as it reckoned it.
 type Event struct {
 	Who      string // the crawler that called
-	Kind     string // "acquire" or "report"
+	Kind     string // "acquire", "report" or "send"
 	URL      string
-	Sent     time.Time // when the call left for the pacer
+	Sent     time.Time // when the call left for the pacer; when a request left the crawler
 	Answered time.Time // when its answer came back
+	Held     time.Time // a send's slot, as the crawler held it (its acquire's answer plus the wait)
 	Code     int       // the HTTP status of serve's answer (200 for a pacer in process that answered)
 	// An acquire's answer.
 	Allowed bool

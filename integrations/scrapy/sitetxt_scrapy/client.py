@@ -22,6 +22,32 @@ MAX_ROBOTS_BYTES = 500 << 10
 
 _NAME_END = set('"(),/:;<=>?@[\\]{}')
 
+# The least allowance of a slot, that of a pace without slack (Go's
+# pace.MinAllowance), in seconds.
+MIN_ALLOWANCE = 0.005
+
+
+def allowance(answer):
+    """How late after its slot, in seconds, a request may still leave on the
+    slot an acquire's answer gave: half its pace's slack, at least
+    MIN_ALLOWANCE (Go's pace.Pace.Allowance); None when the answer's pace
+    has no interval (lateness then brings no request closer than asked).
+    The other half of the slack is left for what comes after the last look
+    at the clock: the answer on its way from serve, the request on its way
+    to the site."""
+    pace = answer.get("pace") or {}
+    if not pace.get("seconds"):
+        return None
+    return max((pace.get("slack") or 0) / 2.0, MIN_ALLOWANCE)
+
+
+def stale(answer, late):
+    """Whether the slot an acquire's answer gave is stale for a request about
+    to leave late seconds after it (Go's pace.Pace.Stale): the request must
+    not leave on it, and acquires a new one."""
+    a = allowance(answer)
+    return a is not None and late > a
+
 
 def product_token(user_agent):
     """Return the crawler name a User-Agent header starts with, as sitetxt's

@@ -7,6 +7,14 @@ A downloader middleware (put it at 543, before RetryMiddleware's 550):
   otherwise the request waits ``wait_ms`` for the slot serve reserved for
   it, without blocking the reactor (the call to serve runs in Twisted's
   thread pool, the wait is a ``deferLater``), and goes on;
+- the last thing before it goes on, it looks at the clock: a request about
+  to leave later after its slot than the slot's pace allows (half serve's
+  ``--pace-slack``: the reactor was busy, the machine loaded) would come
+  closer than asked to the request with the next slot, so it does not go
+  on that stale slot but acquires a new one, after every slot booked
+  already (at most MAX_STALE in a row, then it is dropped); and
+  ``signals.request_reached_downloader`` measures how late after its slot
+  it reached the downloader;
 - after each response, from ``signals.response_downloaded`` (which fires
   before RetryMiddleware turns a 429 or 503 into a retry), ``POST
   /v1/report`` with its status, its Retry-After and the acquire's ticket,
@@ -26,7 +34,7 @@ from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet import task, threads
 from twisted.internet.defer import DeferredList
 
-from .client import DEFAULT_PROFILE, Serve, ServeError, product_token
+from .client import DEFAULT_PROFILE, Serve, ServeError, allowance, product_token, stale
 
 logger = logging.getLogger(__name__)
 
@@ -35,8 +43,14 @@ logger = logging.getLogger(__name__)
 # before it is dropped.
 MAX_BUSY_SECONDS = 600.0
 
-# The key of Request.meta holding the slot of a paced request: its agent
-# and the acquire's ticket (None where serve hands out none).
+# How many stale slots in a row a request gives up before it is dropped:
+# a machine that late every time cannot keep the site's pace.
+MAX_STALE = 5
+
+# The key of Request.meta holding the slot of a paced request: its agent,
+# the acquire's ticket (None where serve hands out none), the slot as the
+# middleware held it and the time the request went on (time.time()), and
+# the slot's allowance in seconds (None: any lateness will do).
 SLOT_META = "sitetxt_slot"
 
 
@@ -56,11 +70,15 @@ class PaceMiddleware:
     """Decides and paces every http(s) request through sitetxt serve.
 
     Stats: ``sitetxt/acquired`` (slots taken), ``sitetxt/waited`` and
-    ``sitetxt/wait_ms`` (requests that waited, and for how long in all),
-    ``sitetxt/disallowed``, ``sitetxt/busy`` (acquires serve answered
-    "later"), ``sitetxt/reported``, ``sitetxt/report_errors`` and
-    ``sitetxt/errors`` (requests dropped because serve could not be
-    asked).
+    ``sitetxt/wait_ms`` (slots waited for, and for how long in all),
+    ``sitetxt/stale`` (slots given up because the request was late for
+    them), ``sitetxt/disallowed``, ``sitetxt/busy`` (acquires serve
+    answered "later"), ``sitetxt/reported``, ``sitetxt/report_errors``,
+    ``sitetxt/errors`` (requests dropped because serve could not be asked)
+    and ``sitetxt/late_dropped`` (dropped after MAX_STALE stale slots);
+    ``sitetxt/downloader_late_max_ms`` (the most a request reached the
+    downloader after its slot) and ``sitetxt/downloader_late`` (requests
+    that reached it later than their allowance, after the last check).
     """
 
     def __init__(self, crawler):
@@ -89,6 +107,7 @@ class PaceMiddleware:
     def from_crawler(cls, crawler):
         mw = cls(crawler)
         crawler.signals.connect(mw.response_downloaded, signal=signals.response_downloaded)
+        crawler.signals.connect(mw.request_reached_downloader, signal=signals.request_reached_downloader)
         return mw
 
     def _agent(self, request):
@@ -108,24 +127,63 @@ class PaceMiddleware:
         pending = self._reports.get(site)
         if pending:
             await maybe_deferred_to_future(DeferredList(list(pending), consumeErrors=True))
-        answer, answered = await self._acquire(request, agent)
-        if not answer.get("allowed"):
-            self.stats.inc_value("sitetxt/disallowed")
-            logger.debug("Forbidden by robots.txt (sitetxt: %s): %s", answer.get("reason", ""), request)
-            raise IgnoreRequest("Forbidden by robots.txt (sitetxt)")
-        self.stats.inc_value("sitetxt/acquired")
-        request.meta[SLOT_META] = {"agent": agent, "ticket": answer.get("ticket")}
-        wait_ms = answer.get("wait_ms") or 0
-        if wait_ms > 0:
-            self.stats.inc_value("sitetxt/waited")
-            self.stats.inc_value("sitetxt/wait_ms", wait_ms)
+        request.meta[SLOT_META] = await self._slot(request, agent)
+        return None
+
+    async def _slot(self, request, agent):
+        """Acquires the slot of request and waits for it; returns what
+        SLOT_META holds. A slot the request would leave on later than its
+        allowance (client.stale) is given up, and a new one acquired: after
+        every slot booked already, so that a late request does not come
+        closer than asked to the one with the next slot. After MAX_STALE
+        stale slots in a row, the request is dropped."""
+        for _ in range(MAX_STALE):
+            answer, answered = await self._acquire(request, agent)
+            if not answer.get("allowed"):
+                self.stats.inc_value("sitetxt/disallowed")
+                logger.debug("Forbidden by robots.txt (sitetxt: %s): %s", answer.get("reason", ""), request)
+                raise IgnoreRequest("Forbidden by robots.txt (sitetxt)")
+            self.stats.inc_value("sitetxt/acquired")
             # The slot is wait_ms after serve answered, so at the latest
             # wait_ms after the answer came: the time the answer took to
             # reach the reactor thread is not waited again.
-            left = answered + wait_ms / 1000.0 - time.monotonic()
+            wait_ms = answer.get("wait_ms") or 0
+            slot = answered + wait_ms / 1000.0
+            left = slot - time.monotonic()
+            if wait_ms > 0:
+                self.stats.inc_value("sitetxt/waited")
+                self.stats.inc_value("sitetxt/wait_ms", wait_ms)
             if left > 0:
                 await maybe_deferred_to_future(_sleep(left))
-        return None
+            # The last look at the clock before the request goes on.
+            late = time.monotonic() - slot
+            if not stale(answer, late):
+                now = time.time()
+                return {"agent": agent, "ticket": answer.get("ticket"), "slot": now - late, "sent": now,
+                        "allowance": allowance(answer)}
+            self.stats.inc_value("sitetxt/stale")
+            logger.debug("sitetxt: %s was %.0f ms late for its slot: it acquires a new one", request, late * 1000)
+        self.stats.inc_value("sitetxt/late_dropped")
+        logger.error("sitetxt: %s dropped: it was late for %d slots in a row (%.0f ms after the last), "
+                     "later than its pace allows: the machine is too busy to keep the site's pace",
+                     request, MAX_STALE, late * 1000)
+        raise IgnoreRequest("sitetxt: late for %d slots in a row" % MAX_STALE)
+
+    def request_reached_downloader(self, request, spider=None):
+        """Measures how late after its slot a paced request reached the
+        downloader, after the middlewares that follow this one: past the
+        slot's allowance it is logged (a warning) and counted, since it
+        goes to the site on a stale slot."""
+        slot = request.meta.get(SLOT_META)
+        if slot is None:
+            return
+        late = time.time() - slot["slot"]
+        self.stats.max_value("sitetxt/downloader_late_max_ms", round(late * 1000))
+        if slot["allowance"] is not None and late > slot["allowance"]:
+            self.stats.inc_value("sitetxt/downloader_late")
+            logger.warning("sitetxt: %s reached the downloader %.0f ms after its slot, %.0f ms after it left "
+                           "this middleware: later than its allowance of %.0f ms", request, late * 1000,
+                           (time.time() - slot["sent"]) * 1000, slot["allowance"] * 1000)
 
     def _acquire_now(self, url, agent):
         """The acquire of url, in a thread: serve's answer, and when it came

@@ -10,17 +10,22 @@ import json
 import threading
 import unittest
 
+from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Request
 from scrapy.utils.test import get_crawler
+from twisted.internet.defer import Deferred
+from twisted.trial import unittest as trial
 
 from sitetxt_scrapy import PaceMiddleware, RobotParser
 from sitetxt_scrapy.client import (MAX_ROBOTS_BYTES, Serve, ServeError, product_token, report_body,
-                                   retry_after_seconds, robots_text)
+                                   retry_after_seconds, robots_text, stale)
+from sitetxt_scrapy.pace import MAX_STALE, SLOT_META
 
 
 class StandIn:
     """A stand-in serve: answers each path with a (status, headers, body)
-    from answers, and records every request's path, headers and body."""
+    from answers (or with those of a list in turn), and records every
+    request's path, headers and body."""
 
     def __init__(self, answers):
         self.answers = answers
@@ -31,7 +36,10 @@ class StandIn:
             def do_POST(self):
                 n = int(self.headers.get("Content-Length", "0"))
                 standin.calls.append((self.path, dict(self.headers), json.loads(self.rfile.read(n))))
-                status, headers, body = standin.answers[self.path]
+                answer = standin.answers[self.path]
+                if isinstance(answer, list):  # answered in turn, the last again and again
+                    answer = answer.pop(0) if len(answer) > 1 else answer[0]
+                status, headers, body = answer
                 data = json.dumps(body).encode()
                 self.send_response(status)
                 for k, v in headers.items():
@@ -95,6 +103,24 @@ class RetryAfterTest(unittest.TestCase):
         for value, want in cases:
             with self.subTest(value=value):
                 self.assertEqual(retry_after_seconds(value, now=now), want, "retry_after_seconds(%r)" % (value,))
+
+
+class StaleTest(unittest.TestCase):
+    def test_stale(self):
+        paced = {"pace": {"seconds": 1, "slack": 0.05, "source": "crawl-delay"}}
+        cases = [
+            (paced, 0.0, False),
+            (paced, 0.025, False),
+            (paced, 0.026, True),
+            (paced, 0.128, True),
+            ({"pace": {"seconds": 1, "slack": 0}}, 0.005, False),
+            ({"pace": {"seconds": 1, "slack": 0}}, 0.006, True),
+            ({"pace": {"seconds": 0, "slack": 0.05}}, 3600, False),
+            ({}, 3600, False),
+        ]
+        for answer, late, want in cases:
+            with self.subTest(answer=answer, late=late):
+                self.assertEqual(stale(answer, late), want, "stale(%r, %r)" % (answer, late))
 
 
 class BodiesTest(unittest.TestCase):
@@ -201,6 +227,70 @@ class PaceMiddlewareTest(unittest.TestCase):
             PaceMiddleware.from_crawler(crawler(SITETXT_URL="http://127.0.0.1:9", TWISTED_REACTOR_ENABLED=False))
         with self.assertRaises(ValueError):
             PaceMiddleware.from_crawler(crawler(SITETXT_URL="http://127.0.0.1:9", SITETXT_AGENT="*"))
+
+
+class LateOnce(PaceMiddleware):
+    """A PaceMiddleware whose first late acquires (self.late of them) are
+    answered a second before they come: their slots are stale."""
+
+    late = 1
+
+    def _acquire_now(self, url, agent):
+        answer, answered = super()._acquire_now(url, agent)
+        if self.late > 0:
+            self.late -= 1
+            answered -= 1.0
+        return answer, answered
+
+
+class PaceMiddlewareSlotTest(trial.TestCase):
+    """process_request on a running reactor (trial's), against a stand-in
+    serve that hands out slots at once, at a pace of one a second."""
+
+    def slot(self, n):
+        return (200, {}, {"allowed": True, "wait_ms": 0, "ticket": "t%d" % n,
+                          "pace": {"seconds": 1, "slack": 0.05, "source": "crawl-delay"}})
+
+    def middleware(self, late):
+        s = StandIn({"/v1/acquire": [self.slot(1), self.slot(2)]})
+        self.addCleanup(s.close)
+        mw = LateOnce.from_crawler(crawler(SITETXT_URL=s.url, SITETXT_AGENT="ExampleBot"))
+        mw.late = late
+        return s, mw
+
+    def test_stale_slot_acquired_again(self):
+        s, mw = self.middleware(1)
+        req = Request("http://a/x")
+
+        def check(result):
+            self.assertIsNone(result)
+            self.assertEqual(len(s.calls), 2, "acquires")
+            self.assertEqual(req.meta[SLOT_META]["ticket"], "t2")
+            self.assertEqual(mw.stats.get_value("sitetxt/stale"), 1)
+            mw.request_reached_downloader(req)
+            self.assertIsNone(mw.stats.get_value("sitetxt/downloader_late"))
+
+        return Deferred.fromCoroutine(mw.process_request(req)).addCallback(check)
+
+    def test_late_every_time_dropped(self):
+        s, mw = self.middleware(MAX_STALE)
+        req = Request("http://a/x")
+        d = Deferred.fromCoroutine(mw.process_request(req))
+        self.assertFailure(d, IgnoreRequest)
+
+        def check(_):
+            self.assertEqual(len(s.calls), MAX_STALE, "acquires")
+            self.assertEqual(mw.stats.get_value("sitetxt/late_dropped"), 1)
+            self.assertNotIn(SLOT_META, req.meta)
+
+        return d.addCallback(check)
+
+    def test_late_at_the_downloader_counted(self):
+        _, mw = self.middleware(0)
+        req = Request("http://a/x", meta={SLOT_META: {"agent": "ExampleBot", "ticket": "t1", "slot": 0.0,
+                                                    "sent": 0.0, "allowance": 0.025}})
+        mw.request_reached_downloader(req)
+        self.assertEqual(mw.stats.get_value("sitetxt/downloader_late"), 1)
 
 
 if __name__ == "__main__":
