@@ -90,8 +90,8 @@ behind the site's robots.txt, read once (a page it disallows for --agent is
 never fetched), spaced as it asks (Crawl-delay, Request-rate) or by
 --delay; at most --max-pages pages and linked documents are read. A
 dataset several sources give (one identifier, file URL or landing page)
-is listed once, with its sources; -o json adds "found_in" (its sources)
-and, per field, "provenance"; where sources disagree a warning says which value was kept.
+is listed once, with its sources; -o json adds "sources" (each {"kind",
+"url"}) and, per field, "provenance"; where sources disagree a warning says which value was kept.
 docs/datatxt.md describes each source and the merge.
 
 Output formats (-o): text (aligned columns), json (JSON Lines, one object
