@@ -68,7 +68,7 @@ func (s *Server) runTest(ctx context.Context, req *testRequest) (*testResponse, 
 		return nil, aerr
 	}
 	if req.Audit && len(req.URLs) > AuditMaxURLs {
-		return nil, &apiError{http.StatusRequestEntityTooLarge, fmt.Sprintf(`"audit" with %d URLs; at most %d (each is answered for every known crawler)`, len(req.URLs), AuditMaxURLs)}
+		return nil, &apiError{code: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf(`"audit" with %d URLs; at most %d (each is answered for every known crawler)`, len(req.URLs), AuditMaxURLs)}
 	}
 	profs, aerr := profilesOf(req.Profiles)
 	if aerr != nil {
