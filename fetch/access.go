@@ -35,6 +35,11 @@ var (
 	AccessDraft = &Access{name: "draft", lifetime: DraftLifetime, maxLifetime: MaxLifetime, read: readDraft}
 	// AccessDataTxt is the data.txt draft's, section 3.1.
 	AccessDataTxt = &Access{name: "datatxt", lifetime: DraftLifetime, maxLifetime: MaxLifetime, read: readDataTxt}
+	// AccessSignatures is Web Bot Auth's, for a key directory
+	// (draft-ietf-webbotauth-httpsig-protocol-01, key distribution): only
+	// 200 gives keys, any other answer is a discovery failure; a copy
+	// lives as its caching headers say, else as long as a robots.txt.
+	AccessSignatures = &Access{name: "signatures", lifetime: RFCLifetime, maxLifetime: MaxLifetime, read: readSignatures}
 	// AccessDocument is that of a document a site publishes about its
 	// datasets that no draft defines an access method for (a data.json, a
 	// DCAT or Croissant file, a page read for its JSON-LD and links,
@@ -149,6 +154,19 @@ func readFile(failed, success, missing, then string) func(outcomeKind, int, stri
 		default:
 			return Error, failed + " (" + statusText(code) + ")"
 		}
+	}
+}
+
+func readSignatures(k outcomeKind, code int, cause string) (Status, string) {
+	switch {
+	case k == networkError || k == badRedirect:
+		return Error, "the key directory could not be fetched (" + cause + "): a discovery failure (draft-ietf-webbotauth-httpsig-protocol-01)"
+	case code == http.StatusOK:
+		return Parse, "success: the keys are listed (draft-ietf-webbotauth-httpsig-protocol-01)"
+	case code == http.StatusNotFound || code == http.StatusGone:
+		return NotFound, "no key directory (" + statusText(code) + "): the site publishes no Web Bot Auth keys here"
+	default:
+		return Error, "the key directory could not be fetched (" + statusText(code) + "; only 200 gives keys): a discovery failure (draft-ietf-webbotauth-httpsig-protocol-01)"
 	}
 }
 

@@ -180,8 +180,9 @@ func checkRun(opts *checkOptions) error {
 		}
 		switch {
 		case jl != nil:
-			if usage != nil {
-				return jl.write(audit.Verdict{Decision: cs.views.Of(u.Typed, opts.Agent, d), Usage: usage}) // the decision object plus "usage"
+			if usage != nil || cs.llmPolicy != nil {
+				// The decision object plus "usage", "llm_policy".
+				return jl.write(checkLine{Decision: cs.views.Of(u.Typed, opts.Agent, d), Usage: usage, LLMPolicy: cs.llmPolicy})
 			}
 			return jl.write(cs.views.Of(u.Typed, opts.Agent, d))
 		case cw != nil:
@@ -274,6 +275,17 @@ type checkSource struct {
 	// hasUsage is set when the file has usage-preference lines: each
 	// allowed URL then gets its preference too.
 	hasUsage bool
+	// llmPolicy is the file's LLM-Policy lines, nil when it has none.
+	llmPolicy []jsonview.Line
+}
+
+// checkLine is a line of check's JSON with more than the decision
+// object: "usage" where the file has usage lines and the URL may be
+// fetched, "llm_policy" where the file has LLM-Policy lines.
+type checkLine struct {
+	jsonview.Decision
+	Usage     *jsonview.Usage `json:"usage,omitempty"`
+	LLMPolicy []jsonview.Line `json:"llm_policy,omitempty"`
 }
 
 // newCheckSource parses and compiles src (a file, or a SOURCE fetched
@@ -293,6 +305,9 @@ func checkSourceOf(ios *IOStreams, src *source, f *grammar.File, rd robots.Readi
 	if cs.fixed, cs.isFixed = rd.Fixed(); !cs.isFixed {
 		cs.agent = rd.Policy.Agent(agent)
 		cs.hasUsage = rd.Policy.HasUsage()
+		for _, l := range rd.Policy.LLMPolicies() {
+			cs.llmPolicy = append(cs.llmPolicy, jsonview.LineOf(src.name, l.Line, l.URL))
+		}
 	}
 	return cs
 }

@@ -177,18 +177,26 @@ func eachLine(r io.Reader, name string, fn func(n int, line string, long error) 
 	return eachLineUpTo(r, name, maxLine, fn)
 }
 
+// maxSkip is how many bytes of a line over limit are passed over in
+// search of its end before the reading stops (an endless line on a pipe
+// has none): four times the limit, or of the reader's 64 KiB buffer.
+func maxSkip(limit int) int { return 4 * max(limit, 64<<10) }
+
 // eachLineUpTo is eachLine with lines of at most limit bytes.
 func eachLineUpTo(r io.Reader, name string, limit int, fn func(n int, line string, long error) error) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var long []byte // a line longer than the buffer, gathered
 	for n := 1; ; n++ {
 		chunk, err := br.ReadSlice('\n')
-		over := false
+		over, skipped := false, 0
 		for err == bufio.ErrBufferFull {
 			if !over && len(long)+len(chunk) <= limit+2 { // room for "\r\n"
 				long = append(long, chunk...)
 			} else {
 				over, long = true, long[:0]
+				if skipped += len(chunk); skipped > maxSkip(limit) {
+					return cannotRead(name, &lineError{n, limit})
+				}
 			}
 			chunk, err = br.ReadSlice('\n')
 		}

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -245,5 +246,12 @@ func TestEachLine(t *testing.T) {
 		if err != nil || !slices.Equal(got, tt.want) {
 			t.Errorf("eachLineUpTo(%.40q, %d) = %.200q, %v; want %.200q", tt.in, tt.limit, got, err, tt.want)
 		}
+	}
+	// An endless line: the reading stops once maxSkip bytes of it are
+	// passed over, with the line's error.
+	endless := io.LimitReader(&repeatReader{s: "u"}, 1<<30)
+	err := eachLineUpTo(endless, "in", limit, func(int, string, error) error { return nil })
+	if want := "cannot read in: line 1 is longer than 100 bytes, the most sitetxt reads of one line"; err == nil || err.Error() != want {
+		t.Errorf("eachLineUpTo(an endless line, %d) = %v, want %q", limit, err, want)
 	}
 }

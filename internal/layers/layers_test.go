@@ -77,6 +77,8 @@ func TestLayers(t *testing.T) {
 				t.Errorf("interpreter %s imports interpreter %s: interpreters read the tree, never each other", p, rel)
 			case ours && p == "aipref" && rel != "grammar":
 				t.Errorf("aipref imports %s: the vocabularies sit beside the interpreters and use only grammar", rel)
+			case ours && p == "webbotauth" && rel != "grammar":
+				t.Errorf("webbotauth imports %s: the key directory reader sits beside the interpreters and uses only grammar (positions, diagnostics)", rel)
 			case ours && inCache(p) && !inCache(rel):
 				t.Errorf("%s imports %s: cache/ is the bottom of the transport and imports nothing else of the module", p, rel)
 			case ours && (p == "fetch" || inCache(p)) && (slices.Contains(interpreters, rel) || rel == "pace" || strings.HasPrefix(rel, "pace/")):

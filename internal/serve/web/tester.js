@@ -332,7 +332,8 @@ function count(n, word) {
   }
 
   // facts lists the pace and usage preference of the reference verdict,
-  // and the file's License lines, which apply to every path it may fetch.
+  // and the file's License and LLM-Policy lines, which apply to every path
+  // it may fetch.
   function facts(v, licenses) {
     const dl = el("dl", "facts");
     const add = (k, ...val) => { dl.appendChild(el("dt", "", k)); dl.appendChild(el("dd", "", ...val)); };
@@ -347,7 +348,7 @@ function count(n, word) {
       if (d.purpose) derived += "; this crawler's use (" + d.purpose + "): " + d.answer + (d.overridden ? " (search governs it whatever " + d.overridden.join(" and ") + " say: vocab-08 4.3)" : "");
       add("Derived (sitetxt)", derived);
     }
-    for (const l of licenses) add("License", l.value + " · ", lineLink(l.line));
+    for (const l of licenses) add(l.field || "License", l.value + " · ", lineLink(l.line));
     if (!dl.firstChild) add("Pace, usage", el("span", "muted", "the group sets no pace; the file states no usage preference for this URL"));
     return dl;
   }
@@ -381,7 +382,8 @@ function count(n, word) {
     const { marks, res, extra, failedFetch } = startResults(resp);
     for (const n of resp.notes || []) res.appendChild(el("p", "note", "Note: " + n));
     if (resp.results.length === 0) res.appendChild(el("p", "muted", "No URL given: the diagnostics and sitemaps of the file are below."));
-    for (const r of resp.results) res.appendChild(resultCard(r, marks, resp.licenses));
+    const fileWide = resp.licenses.concat((resp.llm_policy || []).map((l) => Object.assign({ field: "LLM-Policy" }, l)));
+    for (const r of resp.results) res.appendChild(resultCard(r, marks, fileWide));
     extra.appendChild(diagnosticsList(resp.diagnostics, marks));
     const sm = el("div", "", el("h2", "", "Sitemaps (" + resp.sitemaps.length + ")"));
     const ul = el("ul");
