@@ -48,7 +48,7 @@ func TestAsk(t *testing.T) {
 	tests := []struct {
 		path    string
 		fetched bool
-		usage   string // combined train_ai ai_use search, then the sources
+		usage   string // combined train_ai ai_use search, then the statements
 		signal  string // combined search ai_input ai_train use
 		extra   string // what else the answer must say (a JSON-ish probe on the Result)
 	}{
@@ -69,7 +69,7 @@ func TestAsk(t *testing.T) {
 				t.Errorf("Ask(%q).Fetched = %v (requests %d), want %v", tt.path, r.Fetched, site.Hits()[tt.path]-before, tt.fetched)
 			}
 			c := r.ContentUsage
-			if got := c.TrainAI + " " + c.AIUse + " " + c.Search + " [" + strings.Join(c.Sources, " ") + "]"; got != tt.usage {
+			if got := c.TrainAI + " " + c.AIUse + " " + c.Search + " [" + strings.Join(c.Statements, " ") + "]"; got != tt.usage {
 				t.Errorf("Ask(%q).ContentUsage = %q, want %q", tt.path, got, tt.usage)
 			}
 			s := r.ContentSignal

@@ -445,7 +445,7 @@ function count(n, word) {
     for (const d of resp.datasets) {
       mark(marks, d.line, "decides");
       const access = d.allowed === null ? el("span", "muted", "unknown") : verdict(d.allowed);
-      const from = d.found_in ? " (" + [...new Set(d.found_in.map((f) => f.kind))].join(", ") + ")" : "";
+      const from = d.sources ? " (" + [...new Set(d.sources.map((f) => f.kind))].join(", ") + ")" : "";
       const tr = el("tr", "", el("td", "", (d.name || "(no name)") + from), el("td", "mono", d.urls.length ? d.urls.join("\n") : d.paths.join("\n")),
         el("td", "", access, d.denied_by ? " " + d.denied_by : ""), el("td", "", lineLink(d.line)));
       tb.appendChild(tr);
