@@ -28,6 +28,7 @@ func TestMistyped(t *testing.T) {
 		{[]string{"help", "xyzzy"}, `sitetxt: unknown help topic "xyzzy" (run sitetxt help for the commands)` + "\n"},
 		{[]string{"check", "--profile", "goggle", "-", "/"},
 			`sitetxt: unknown profile "goggle" (did you mean google? want rfc9309, google, draft, norobots)` + "\n"},
+		{[]string{"audit", "../../testdata/robots"}, "sitetxt: ../../testdata/robots is a directory: audit --summary ../../testdata/robots counts over the files in it; audit FILE reports one file\n"},
 		{[]string{"check", "--profile", "RFC9390", "-", "/"},
 			`sitetxt: unknown profile "rfc9390" (did you mean rfc9309? want rfc9309, google, draft, norobots)` + "\n"},
 	}
