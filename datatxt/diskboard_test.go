@@ -2,6 +2,7 @@ package datatxt
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -181,5 +182,36 @@ func TestCutCounted(t *testing.T) {
 		if want := "the server sent more than 512000 bytes; sitetxt read only those"; !hasDiag(c, "too-large", want) {
 			t.Errorf("fetched diagnostics = %q, want too-large %q", diagStrings(c.Diagnostics), want)
 		}
+	}
+}
+
+// TestBoardDistributionNamed: a pin whose file data.json's validator
+// rejects (a downloadURL without a mediaType makes the distribution
+// invalid) is named on the pin's data.txt at the file's line, with the
+// distribution and the missing field, as every other rejected field is.
+func TestBoardDistributionNamed(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"_pins.yaml": "odd:\n- odd/20240101T000000Z-abcde/\n",
+		"odd/20240101T000000Z-abcde/data.txt": "title: odd\ndescription: a pin of a file type sitetxt does not know\n" +
+			"file: odd.weird\ntype: file\napi_version: 1.0\n",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := DiscoverDir(context.Background(), dir, Options{Base: "https://example.org/board/"}, BoardLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, probs := DataJSON(c, ExportOptions{Publisher: "P", ContactName: "C"})
+	want := fmt.Sprintf("%s:3:7: error: datajson: dataset \"odd\": no mediaType in distribution https://example.org/board/odd/20240101T000000Z-abcde/odd.weird: ",
+		filepath.Join(dir, "odd", "20240101T000000Z-abcde", "data.txt"))
+	if len(probs) != 1 || !strings.HasPrefix(probs[0].Error(), want) || probs[0].Field != "mediaType" {
+		t.Errorf("DataJSON(board) problems = %v, want one starting %q", probs, want)
 	}
 }
