@@ -100,13 +100,22 @@ func publicError(fileURL string, err error) string {
 			what = k.File
 		}
 	}
-	var re *ErrRefused
-	if errors.As(err, &re) && perr == nil {
-		if _, aerr := netip.ParseAddr(u.Hostname()); aerr == nil {
-			return "could not fetch " + what + notPublicEnd
-		}
+	if perr == nil && refusedLiteral(u, err) {
+		return "could not fetch " + what + notPublicEnd
 	}
 	return "could not fetch " + what + didNotAnswer
+}
+
+// refusedLiteral reports whether the guard refused the address u gave
+// itself (an IP literal), which the client may then be told: of a name
+// that resolves to a refused address nothing is said (publicError).
+func refusedLiteral(u *url.URL, err error) bool {
+	var re *ErrRefused
+	if !errors.As(err, &re) {
+		return false
+	}
+	_, aerr := netip.ParseAddr(u.Hostname())
+	return aerr == nil
 }
 
 // publicFetchError is what a client is told of a fetch of u that failed
