@@ -99,7 +99,7 @@ func newExporter(format string, c *Catalog, opts ExportOptions) *exporter {
 	used := map[string]bool{}
 	for _, e := range c.Entries {
 		k := slug(e.Name)
-		if k == "" {
+		if k == "" && len(e.Paths) > 0 {
 			k = slug(strings.TrimSuffix(path.Base(e.Paths[0]), path.Ext(e.Paths[0])))
 		}
 		if k == "" {
@@ -130,8 +130,8 @@ func (x *exporter) problemAt(sev grammar.Severity, e *Entry, i int, field, msg s
 			at = e.pathPos[i]
 		}
 		d.Range = grammar.Range{Start: at, End: at}
-		if e.file != "" {
-			d.Filename = e.file
+		if n := e.fileName(); n != "" {
+			d.Filename = n
 		}
 		d.Summary = fmt.Sprintf("%s: dataset %q: %s", x.format, name, msg)
 	} else {
@@ -145,10 +145,14 @@ func (x *exporter) missing(e *Entry, field, msg string) {
 	x.problem(grammar.Error, e, field, fmt.Sprintf("no %s: %s", field, msg))
 }
 
-// iri returns the entry's IRI: its data.txt's absolute URL (the one it was
-// fetched from, else the catalog's base, --base) with the entry's key as
-// fragment, or "" when neither is absolute.
+// iri returns the entry's IRI: its own ID when its sources gave one,
+// else its data.txt's absolute URL (the one it was fetched from, else the
+// catalog's base, --base) with the entry's key as fragment, or "" when
+// neither is absolute.
 func (x *exporter) iri(e *Entry) string {
+	if e.ID != "" {
+		return e.ID
+	}
 	for _, src := range []string{e.Source, x.c.Base} {
 		if u, err := url.Parse(src); err == nil && u.IsAbs() && u.Host != "" {
 			u.Fragment = x.ids[e]

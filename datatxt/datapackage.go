@@ -55,7 +55,7 @@ func DataPackage(c *Catalog, opts ExportOptions) (map[string]any, Problems) {
 	for _, e := range c.Entries {
 		x.badDates(e)
 		base := slug(e.Name)
-		if base == "" {
+		if base == "" && len(e.Paths) > 0 {
 			base = slug(strings.TrimSuffix(path.Base(e.Paths[0]), path.Ext(e.Paths[0])))
 		}
 		urls := e.urlByPath()

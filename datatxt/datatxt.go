@@ -163,12 +163,33 @@ type Entry struct {
 	// keyed by URL (a probe fills it); exports use it where the data.txt
 	// says nothing.
 	Files map[string]FileInfo
+	// ID is the dataset's own identifier as its sources give it, an
+	// absolute IRI (a data.json identifier that is a URL, a JSON-LD @id, a
+	// DOI), or "": the exports then use it as the dataset's IRI instead of
+	// minting one from Source. Parse leaves it empty.
+	ID string
+	// Sources are the documents a discovered entry was read from (package
+	// discover), in the order their statements take precedence; nil for
+	// an entry Parse read, whose Source says where it was listed.
+	Sources []SourceRef
+	// Provenance maps a JSON Pointer into the entry's JSON form ("/name",
+	// "/metadata/description", "/paths/0") to the source that value came
+	// from; nil for an entry Parse read.
+	Provenance map[string]SourceRef
 
 	file     string        // the name Parse was given, for positions
 	pathPos  []grammar.Pos // where each path is written
 	badPaths []int         // indexes of paths with no URL
 	colOrder []string      // the keys of a "columns" mapping, in file order
 	namePos  grammar.Pos   // where the name is written, else Pos
+}
+
+// SourceRef names a document a dataset was read from: its kind
+// ("data.txt", "data.json", "dcat", "schema.org", "croissant",
+// "signposting") and its URL.
+type SourceRef struct {
+	Kind string `json:"kind" yaml:"kind"`
+	URL  string `json:"url" yaml:"url"`
 }
 
 // FileInfo is what a server said about a file: its media type, size (-1
@@ -180,7 +201,7 @@ type FileInfo struct {
 }
 
 // Title returns the entry's title metadata, else its name, else its first
-// path.
+// path, else (a discovered entry without a file) its ID or Source.
 func (e *Entry) Title() string {
 	if s, ok := e.Metadata["title"].(string); ok && s != "" {
 		return s
@@ -188,7 +209,22 @@ func (e *Entry) Title() string {
 	if e.Name != "" {
 		return e.Name
 	}
-	return e.Paths[0]
+	if len(e.Paths) > 0 {
+		return e.Paths[0]
+	}
+	if e.ID != "" {
+		return e.ID
+	}
+	return e.Source
+}
+
+// fileName is the name the entry's positions are in: the file Parse was
+// given, else (a discovered entry) its Source.
+func (e *Entry) fileName() string {
+	if e.file != "" {
+		return e.file
+	}
+	return e.Source
 }
 
 // Text returns the metadata value for key as a string, or "" when it is

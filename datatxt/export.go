@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"slices"
 	"sort"
 	"strconv"
 
@@ -15,26 +14,87 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
+// exportFormat is one format Export writes: a row of the table.
+type exportFormat struct {
+	// name names the format in Export, sitetxt's -o and serve's "format".
+	name string
+	// mediaType is the media type of the document written.
+	mediaType string
+	// doc builds the document, written as indented JSON, and checks it:
+	// the Problems name each required field no input gave (a catalog
+	// document's checks; the entry list has none). nil for a format with
+	// a writer of its own.
+	doc func(*Catalog, ExportOptions) (any, Problems)
+	// write writes a format that is not a JSON document; nil when doc is
+	// set.
+	write func(io.Writer, *Catalog) error
+	// catalog is set for a catalog document (CatalogFormats).
+	catalog bool
+}
+
+// exportFormats is the table of the formats Export writes, in the order
+// Formats lists them: the entries as JSON, YAML and CSV, then the catalog
+// documents.
+var exportFormats = []exportFormat{
+	{name: "json", mediaType: "application/json", doc: func(c *Catalog, _ ExportOptions) (any, Problems) { return c.Views(), nil }},
+	{name: "yaml", mediaType: "application/yaml", write: func(w io.Writer, c *Catalog) error { return writeYAML(w, c.Views()) }},
+	{name: "csv", mediaType: "text/csv", write: writeCSV},
+	{name: "schemaorg", mediaType: "application/ld+json", doc: document(SchemaOrg), catalog: true},
+	{name: "dcat", mediaType: "application/ld+json", doc: document(DCAT), catalog: true},
+	{name: "datajson", mediaType: "application/json", doc: document(DataJSON), catalog: true},
+	{name: "datapackage", mediaType: "application/json", doc: document(DataPackage), catalog: true},
+	{name: "croissant", mediaType: "application/ld+json", doc: document(Croissant), catalog: true},
+}
+
+// document makes a catalog document's builder (SchemaOrg, DCAT, ...) a
+// row's doc.
+func document[D any](build func(*Catalog, ExportOptions) (D, Problems)) func(*Catalog, ExportOptions) (any, Problems) {
+	return func(c *Catalog, opts ExportOptions) (any, Problems) { return build(c, opts) }
+}
+
 // Formats lists the formats Export writes: the entries as JSON, YAML and
 // CSV, then the CatalogFormats.
-var Formats = append([]string{"json", "yaml", "csv"}, CatalogFormats...)
+var Formats = formatNames(false)
 
 // CatalogFormats are the Formats that are catalog documents.
-var CatalogFormats = []string{"schemaorg", "dcat", "datajson", "datapackage", "croissant"}
+var CatalogFormats = formatNames(true)
 
-// formatTypes are the media types of the Formats' documents.
-var formatTypes = map[string]string{
-	"json": "application/json", "yaml": "application/yaml", "csv": "text/csv",
-	"schemaorg": "application/ld+json", "dcat": "application/ld+json", "croissant": "application/ld+json",
-	"datajson": "application/json", "datapackage": "application/json",
+// formatNames returns the names of the table's formats, in order: every
+// one, or only the catalog documents.
+func formatNames(catalogOnly bool) []string {
+	var out []string
+	for _, f := range exportFormats {
+		if f.catalog || !catalogOnly {
+			out = append(out, f.name)
+		}
+	}
+	return out
+}
+
+// formatOf returns the row of the format called name, nil for none.
+func formatOf(name string) *exportFormat {
+	for i := range exportFormats {
+		if exportFormats[i].name == name {
+			return &exportFormats[i]
+		}
+	}
+	return nil
 }
 
 // MediaType returns the media type of the document Export writes in
 // format (one of Formats), "" for another format.
-func MediaType(format string) string { return formatTypes[format] }
+func MediaType(format string) string {
+	if f := formatOf(format); f != nil {
+		return f.mediaType
+	}
+	return ""
+}
 
 // IsCatalogFormat reports whether format is one of CatalogFormats.
-func IsCatalogFormat(format string) bool { return slices.Contains(CatalogFormats, format) }
+func IsCatalogFormat(format string) bool {
+	f := formatOf(format)
+	return f != nil && f.catalog
+}
 
 // EntryView is the JSON and YAML form of an entry: "path" is a string for
 // one path and a list for several.
@@ -47,12 +107,19 @@ type EntryView struct {
 	Allowed  *bool          `json:"allowed" yaml:"allowed"` // null when Access is Unknown
 	DeniedBy string         `json:"denied_by,omitempty" yaml:"denied_by,omitempty"`
 	Metadata map[string]any `json:"metadata" yaml:"metadata"`
+	// ID, Sources and Provenance are a discovered entry's (package
+	// discover); absent for an entry a data.txt lists. Sources is
+	// "found_in" in JSON: "sources" is prefs' list of statements' names,
+	// and one key has one type across the commands.
+	ID         string               `json:"id,omitempty" yaml:"id,omitempty"`
+	Sources    []SourceRef          `json:"found_in,omitempty" yaml:"found_in,omitempty"`
+	Provenance map[string]SourceRef `json:"provenance,omitempty" yaml:"provenance,omitempty"`
 }
 
 // View returns the JSON and YAML form of the entry.
 func (e *Entry) View() EntryView {
 	v := EntryView{Name: e.Name, URLs: e.URLs, Line: e.Pos.Line, Column: e.Pos.Column,
-		DeniedBy: e.DeniedBy, Metadata: e.Metadata}
+		DeniedBy: e.DeniedBy, Metadata: e.Metadata, ID: e.ID, Sources: e.Sources, Provenance: e.Provenance}
 	if e.Access != Unknown {
 		ok := e.Access == Allowed
 		v.Allowed = &ok
@@ -97,30 +164,14 @@ func (c *Catalog) Views() []EntryView {
 // that no input gave is left out (never invented) and reported as an
 // error naming it; the document is written all the same.
 func Export(w io.Writer, c *Catalog, format string, opts ExportOptions) (Problems, error) {
-	var (
-		doc   any
-		probs Problems
-	)
-	switch format {
-	case "json":
-		doc = c.Views()
-	case "yaml":
-		return nil, writeYAML(w, c.Views())
-	case "csv":
-		return nil, writeCSV(w, c)
-	case "schemaorg":
-		doc, probs = SchemaOrg(c, opts)
-	case "dcat":
-		doc, probs = DCAT(c, opts)
-	case "datajson":
-		doc, probs = DataJSON(c, opts)
-	case "datapackage":
-		doc, probs = DataPackage(c, opts)
-	case "croissant":
-		doc, probs = Croissant(c, opts)
-	default:
+	f := formatOf(format)
+	switch {
+	case f == nil:
 		return nil, fmt.Errorf("unknown export format %q", format)
+	case f.write != nil:
+		return nil, f.write(w, c)
 	}
+	doc, probs := f.doc(c, opts)
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
@@ -142,6 +193,9 @@ func writeCSV(w io.Writer, c *Catalog) error {
 		urls := e.urlByPath()
 		for i, p := range e.Paths {
 			cw.Write(csvSafe([]string{e.Name, p, urls[i], strconv.Itoa(e.Pos.Line), strconv.Itoa(e.Pos.Column), allowed, string(meta)}))
+		}
+		if len(e.Paths) == 0 { // a discovered dataset its sources give no file for
+			cw.Write(csvSafe([]string{e.Name, "", "", strconv.Itoa(e.Pos.Line), strconv.Itoa(e.Pos.Column), allowed, string(meta)}))
 		}
 	}
 	cw.Flush()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -318,5 +319,29 @@ func TestMediaType(t *testing.T) {
 	}
 	if got := MediaType("xml"); got != "" {
 		t.Errorf("MediaType(%q) = %q, want \"\"", "xml", got)
+	}
+}
+
+// TestExportFormatsTable: each row of the table is written one way (a
+// JSON document or a writer of its own) and exports, and the lists the
+// API gives are the table's, in its order.
+func TestExportFormatsTable(t *testing.T) {
+	want := []string{"json", "yaml", "csv", "schemaorg", "dcat", "datajson", "datapackage", "croissant"}
+	if !slices.Equal(Formats, want) {
+		t.Errorf("Formats = %q, want %q", Formats, want)
+	}
+	if !slices.Equal(CatalogFormats, want[3:]) {
+		t.Errorf("CatalogFormats = %q, want %q", CatalogFormats, want[3:])
+	}
+	for _, f := range exportFormats {
+		if (f.doc == nil) == (f.write == nil) {
+			t.Errorf("format %q: doc set %v, write set %v; want exactly one", f.name, f.doc != nil, f.write != nil)
+		}
+		if _, err := Export(io.Discard, &Catalog{Name: "empty"}, f.name, ExportOptions{}); err != nil {
+			t.Errorf("Export(empty, %q): %v", f.name, err)
+		}
+	}
+	if _, err := Export(io.Discard, &Catalog{}, "xml", ExportOptions{}); err == nil || err.Error() != `unknown export format "xml"` {
+		t.Errorf("Export(xml) error = %v, want unknown export format", err)
 	}
 }

@@ -138,7 +138,7 @@ func (p *prober) report(sev grammar.Severity, code string, j *probeJob, msg stri
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, e := range j.entries {
-		name := e.file
+		name := e.fileName()
 		if name == "" {
 			name = p.c.Name
 		}

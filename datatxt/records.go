@@ -18,10 +18,6 @@ func (p *parser) records(src []byte) {
 	f := grammar.Parse(p.name, src, grammar.Options{MaxSize: p.opts.MaxSize})
 	p.c.File = f
 	p.c.Diagnostics = append(p.c.Diagnostics, f.Diagnostics...)
-	preamble := make(map[*grammar.Line]bool, len(f.Preamble))
-	for _, l := range f.Preamble {
-		preamble[l] = true
-	}
 	var (
 		cur      *Entry
 		orphan   []*grammar.Line // field lines with no Path line above them
@@ -48,54 +44,59 @@ func (p *parser) records(src []byte) {
 			orphan = nil
 		}
 	}
-	for _, l := range f.Lines {
-		switch {
-		case l.Kind == grammar.Blank:
-			end()
-			inRecord = false
-		case l.Kind == grammar.CommentLine, l.Kind == grammar.Invalid:
-			// Comments do not end an entry; the grammar reports invalid lines.
-		case l.Kind == grammar.AgentLine:
-			end()
-			inRecord = true
-		case l.Kind.IsRule():
-			end()
-			if preamble[l] {
-				p.diag(grammar.Warning, "rule-outside-record", l.Pos, l.End(),
-					fmt.Sprintf("%q line is not in a User-agent record; it applies to no agent", l.Field))
-			}
-		case l.FieldIs("path"):
-			end()
-			vp := l.ValuePos()
-			cur = &Entry{Pos: l.Pos, namePos: l.Pos, Metadata: map[string]any{}}
-			if l.Value == "" {
-				d := p.diag(grammar.Error, "missing-path", l.Pos, l.End(), `"Path" line has no value; the dataset entry is left out`)
-				d.Detail = "the field lines under it belong to this entry and are left out with it"
-			} else {
-				cur.Paths, cur.pathPos = []string{l.Value}, []grammar.Pos{vp}
-			}
-		case cur != nil:
-			key := strings.ToLower(l.Field)
-			if key == "name" {
-				if cur.Name != "" {
-					p.diag(grammar.Warning, "duplicate-key", l.FieldPos(), l.FieldPos(),
-						fmt.Sprintf("key %q is also given at line %d; the later value is used", l.Field, cur.namePos.Line))
+	// The lines of the grammar's tree, node after node; a rule line in the
+	// preamble (before any User-agent line) is in no record.
+	for _, n := range f.Nodes {
+		preamble := n.IsPreamble()
+		for _, l := range n.Lines() {
+			switch {
+			case l.Kind == grammar.Blank:
+				end()
+				inRecord = false
+			case l.Kind == grammar.CommentLine, l.Kind == grammar.Invalid:
+				// Comments do not end an entry; the grammar reports invalid lines.
+			case l.Kind == grammar.AgentLine:
+				end()
+				inRecord = true
+			case l.Kind.IsRule():
+				end()
+				if preamble {
+					p.diag(grammar.Warning, "rule-outside-record", l.Pos, l.End(),
+						fmt.Sprintf("%q line is not in a User-agent record; it applies to no agent", l.Field))
 				}
-				cur.Name, cur.namePos = l.Value, l.ValuePos()
-				continue
-			}
-			switch old := cur.Metadata[key].(type) {
-			case nil:
-				cur.Metadata[key] = l.Value
-			case []any:
-				cur.Metadata[key] = append(old, l.Value)
+			case l.FieldIs("path"):
+				end()
+				vp := l.ValuePos()
+				cur = &Entry{Pos: l.Pos, namePos: l.Pos, Metadata: map[string]any{}}
+				if l.Value == "" {
+					d := p.diag(grammar.Error, "missing-path", l.Pos, l.End(), `"Path" line has no value; the dataset entry is left out`)
+					d.Detail = "the field lines under it belong to this entry and are left out with it"
+				} else {
+					cur.Paths, cur.pathPos = []string{l.Value}, []grammar.Pos{vp}
+				}
+			case cur != nil:
+				key := strings.ToLower(l.Field)
+				if key == "name" {
+					if cur.Name != "" {
+						p.diag(grammar.Warning, "duplicate-key", l.FieldPos(), l.FieldPos(),
+							fmt.Sprintf("key %q is also given at line %d; the later value is used", l.Field, cur.namePos.Line))
+					}
+					cur.Name, cur.namePos = l.Value, l.ValuePos()
+					continue
+				}
+				switch old := cur.Metadata[key].(type) {
+				case nil:
+					cur.Metadata[key] = l.Value
+				case []any:
+					cur.Metadata[key] = append(old, l.Value)
+				default:
+					cur.Metadata[key] = []any{old, l.Value}
+				}
+			case inRecord:
+				// A robots.txt extension line in an access record.
 			default:
-				cur.Metadata[key] = []any{old, l.Value}
+				orphan = append(orphan, l)
 			}
-		case inRecord:
-			// A robots.txt extension line in an access record.
-		default:
-			orphan = append(orphan, l)
 		}
 	}
 	end()

@@ -1,24 +1,17 @@
 package datatxt
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
-	"github.com/sitetxt/sitetxt/internal/shareddata"
+	"github.com/sitetxt/sitetxt/internal/validators"
 )
-
-// validatorsDir holds the catalog validators (../shared/validators seen
-// from the repository root); README.md there says how to install them.
-var validatorsDir = shareddata.Path("validators")
 
 // validatorRun is one export checked by the real validators.
 type validatorRun struct {
@@ -50,32 +43,15 @@ func TestValidators(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipped in -short mode: runs the node validators over 650 documents (about 10 s)")
 	}
-	node, modules := findValidators(t)
+	node, modules := validators.Find(t)
 	inputs, local := validatorInputs(t)
 	dir := t.TempDir()
 	runs := exportForValidators(t, dir, inputs, local)
-	stdout, stderr := runValidators(t, node, modules, dir, runs)
-	checkValidated(t, runs, stdout, stderr)
-}
-
-// findValidators returns node and the validators' node_modules, or skips
-// the test, saying what is missing.
-func findValidators(t *testing.T) (node, modules string) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed: catalog validators not run (apt-get install nodejs npm; see ../shared/validators/README.md)")
+	docs := make([]validators.Doc, len(runs))
+	for i, r := range runs {
+		docs[i] = validators.Doc{Format: r.vformat, File: r.out}
 	}
-	if _, err := os.Stat(filepath.Join(validatorsDir, "validate.mjs")); err != nil {
-		t.Skipf("validators not found at %s: catalog exports not validated", validatorsDir)
-	}
-	modules = os.Getenv("VALIDATORS_NODE_MODULES")
-	if modules == "" {
-		modules = filepath.Join(os.TempDir(), "catalog-validators", "node_modules")
-	}
-	if _, err := os.Stat(filepath.Join(modules, "ajv", "package.json")); err != nil {
-		t.Skipf("the validators' npm packages are not installed at %s (set VALIDATORS_NODE_MODULES; see ../shared/validators/README.md)", modules)
-	}
-	return node, modules
+	checkValidated(t, runs, validators.Run(t, node, modules, dir, docs))
 }
 
 // validatorInputs returns the data.txt files to export: the corpus (when
@@ -113,11 +89,7 @@ func exportForValidators(t *testing.T, dir string, inputs, local []string) []*va
 		if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		vf := format
-		if format == "datajson" && opts.Federal() {
-			vf = "datajson-federal"
-		}
-		runs = append(runs, &validatorRun{file: file, format: format, vformat: vf, out: out, probs: probs, datasets: len(c.Entries)})
+		runs = append(runs, &validatorRun{file: file, format: format, vformat: validators.Format(format, opts.Federal()), out: out, probs: probs, datasets: len(c.Entries)})
 	}
 	add := func(file, format string, base string, opts ExportOptions, tag string) {
 		src, err := os.ReadFile(file)
@@ -160,79 +132,25 @@ func exportForValidators(t *testing.T, dir string, inputs, local []string) []*va
 	return runs
 }
 
-// runValidators runs validate.mjs once over every export listed in a file
-// in dir and returns its JSON Lines and its standard error.
-func runValidators(t *testing.T, node, modules, dir string, runs []*validatorRun) (stdout []byte, stderr string) {
-	var list strings.Builder
-	for _, r := range runs {
-		fmt.Fprintf(&list, "%s\t%s\n", r.vformat, r.out)
-	}
-	listFile := filepath.Join(dir, "list.tsv")
-	if err := os.WriteFile(listFile, []byte(list.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	// validate.mjs runs only when named by its real path (it compares
-	// argv[1] with its own URL), so symbolic links are resolved.
-	script, err := filepath.EvalSymlinks(filepath.Join(validatorsDir, "validate.mjs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(node, script, "--json", "--batch", listFile)
-	cmd.Env = append(os.Environ(), "VALIDATORS_NODE_MODULES="+modules)
-	var errBuf bytes.Buffer
-	cmd.Stderr = &errBuf
-	stdout, err = cmd.Output()
-	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 1) {
-		t.Fatalf("validate.mjs: %v\n%s", err, errBuf.String())
-	}
-	return stdout, errBuf.String()
-}
-
-// validatorResult is one line of validate.mjs --json.
-type validatorResult struct {
-	File   string `json:"file"`
-	Format string `json:"format"`
-	Valid  bool   `json:"valid"`
-	Errors []struct {
-		Field   string `json:"field"`
-		Message string `json:"message"`
-	} `json:"errors"`
-}
-
 // validatorTally counts the documents of one format and kind of export.
 type validatorTally struct{ files, valid, explained, datasets, validDatasets int }
 
-// checkValidated reads the validators' verdicts: every document answered,
-// each invalid one's every failing field reported by the export; and
-// logs the tally per format.
-func checkValidated(t *testing.T, runs []*validatorRun, stdout []byte, stderr string) {
-	byOut := map[string]*validatorRun{}
-	for _, r := range runs {
-		byOut[r.out] = r
-	}
+// checkValidated reads the validators' verdicts: each invalid document's
+// every failing field reported by the export; and logs the tally per
+// format.
+func checkValidated(t *testing.T, runs []*validatorRun, results map[string]validators.Result) {
 	tallies := map[string]*validatorTally{}
-	seen := 0
-	sc := bufio.NewScanner(bytes.NewReader(stdout))
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		var res validatorResult
-		if err := json.Unmarshal(sc.Bytes(), &res); err != nil {
-			t.Fatalf("validator output %q: %v", sc.Text(), err)
+	for _, r := range runs {
+		res, ok := results[r.out]
+		if !ok {
+			continue // Run reported it
 		}
-		r := byOut[res.File]
-		if r == nil {
-			t.Fatalf("validator reported on unknown file %s", res.File)
-		}
-		seen++
 		tag := strings.Split(filepath.Base(r.out), ".")
 		key := r.vformat + " (" + tag[len(tag)-3] + ")"
 		if tallies[key] == nil {
 			tallies[key] = &validatorTally{}
 		}
 		checkVerdict(t, r, res, tallies[key])
-	}
-	if seen != len(runs) {
-		t.Errorf("validator reported on %d of %d documents; stderr:\n%s", seen, len(runs), stderr)
 	}
 	names := make([]string, 0, len(tallies))
 	for k := range tallies {
@@ -248,7 +166,7 @@ func checkValidated(t *testing.T, runs []*validatorRun, stdout []byte, stderr st
 
 // checkVerdict counts one document in tl and, when it is invalid, fails
 // for each field the validator names that the export did not report.
-func checkVerdict(t *testing.T, r *validatorRun, res validatorResult, tl *validatorTally) {
+func checkVerdict(t *testing.T, r *validatorRun, res validators.Result, tl *validatorTally) {
 	tl.files++
 	tl.datasets += r.datasets
 	if res.Valid {

@@ -35,6 +35,18 @@ var (
 	AccessDraft = &Access{name: "draft", lifetime: DraftLifetime, maxLifetime: MaxLifetime, read: readDraft}
 	// AccessDataTxt is the data.txt draft's, section 3.1.
 	AccessDataTxt = &Access{name: "datatxt", lifetime: DraftLifetime, maxLifetime: MaxLifetime, read: readDataTxt}
+	// AccessSignatures is Web Bot Auth's, for a key directory
+	// (draft-ietf-webbotauth-httpsig-protocol-01, key distribution): only
+	// 200 gives keys, any other answer is a discovery failure; a copy
+	// lives as its caching headers say, else as long as a robots.txt.
+	AccessSignatures = &Access{name: "signatures", lifetime: RFCLifetime, maxLifetime: MaxLifetime, read: readSignatures}
+	// AccessDocument is that of a document a site publishes about its
+	// datasets that no draft defines an access method for (a data.json, a
+	// DCAT or Croissant file, a page read for its JSON-LD and links,
+	// package discover): 2xx is the document, 404 and 410 say there is
+	// none, anything else is an error; a copy is kept as its headers say,
+	// 24 hours when they say nothing (as Open keeps sitemaps).
+	AccessDocument = &Access{name: "document", lifetime: RFCLifetime, maxLifetime: MaxLifetime, read: readDocument}
 )
 
 // String returns the access method's name: the standard it follows.
@@ -125,18 +137,44 @@ func readRFC9309(k outcomeKind, code int, cause string) (Status, string) {
 	}
 }
 
-func readDataTxt(k outcomeKind, code int, cause string) (Status, string) {
-	switch {
-	case k == networkError || k == badRedirect:
-		return Error, "data.txt could not be fetched (" + cause + ")"
-	case code >= 200 && code < 300:
-		return Parse, "success: the datasets are listed (data.txt draft 3.1)"
-	case code == http.StatusNotFound || code == http.StatusGone:
-		return NotFound, "no data.txt (" + statusText(code) + "): datasets may be found by other means (data.txt draft 3.1)"
-	default:
-		return Error, "data.txt could not be fetched (" + statusText(code) + ")"
+// readFile returns the reading of a file no robots.txt standard governs
+// (a data.txt, a document about datasets): 2xx is the file, 404 and 410
+// say there is none, anything else is an error. The reasons name it:
+// failed and missing come before the cause, success is the whole reason
+// of a 2xx, and missing's is followed by then.
+func readFile(failed, success, missing, then string) func(outcomeKind, int, string) (Status, string) {
+	return func(k outcomeKind, code int, cause string) (Status, string) {
+		switch {
+		case k == networkError || k == badRedirect:
+			return Error, failed + " (" + cause + ")"
+		case code >= 200 && code < 300:
+			return Parse, success
+		case code == http.StatusNotFound || code == http.StatusGone:
+			return NotFound, missing + " (" + statusText(code) + ")" + then
+		default:
+			return Error, failed + " (" + statusText(code) + ")"
+		}
 	}
 }
+
+func readSignatures(k outcomeKind, code int, cause string) (Status, string) {
+	switch {
+	case k == networkError || k == badRedirect:
+		return Error, "the key directory could not be fetched (" + cause + "): a discovery failure (draft-ietf-webbotauth-httpsig-protocol-01)"
+	case code == http.StatusOK:
+		return Parse, "success: the keys are listed (draft-ietf-webbotauth-httpsig-protocol-01)"
+	case code == http.StatusNotFound || code == http.StatusGone:
+		return NotFound, "no key directory (" + statusText(code) + "): the site publishes no Web Bot Auth keys here"
+	default:
+		return Error, "the key directory could not be fetched (" + statusText(code) + "; only 200 gives keys): a discovery failure (draft-ietf-webbotauth-httpsig-protocol-01)"
+	}
+}
+
+var (
+	readDataTxt = readFile("data.txt could not be fetched", "success: the datasets are listed (data.txt draft 3.1)",
+		"no data.txt", ": datasets may be found by other means (data.txt draft 3.1)")
+	readDocument = readFile("could not be fetched", "success: the document is read", "not published", "")
+)
 
 func readDraft(k outcomeKind, code int, cause string) (Status, string) {
 	switch {

@@ -28,7 +28,9 @@ type entry struct {
 }
 
 // keptHeaders are the response headers an entry keeps.
-var keptHeaders = []string{"Content-Type", "Cache-Control", "Pragma", "Expires", "Date", "Age", "ETag", "Last-Modified"}
+// Link is kept for the Signposting links a page's response carries (RFC
+// 8288, read by package discover).
+var keptHeaders = []string{"Content-Type", "Cache-Control", "Pragma", "Expires", "Date", "Age", "ETag", "Last-Modified", "Link"}
 
 // cacheMagic starts every encoded entry; the digit is the format version.
 const cacheMagic = "sitetxt-fetch-cache 1\n"

@@ -95,6 +95,10 @@ type Result struct {
 	// none (a network error).
 	HTTPStatus  int
 	ContentType string
+	// Header holds the response's header fields the cache keeps
+	// (Content-Type, the caching fields, Link); nil when there was no
+	// response. It may be shared with the cache: do not modify it.
+	Header http.Header
 	// FetchedAt is when the response arrived (for a cached one, when it was
 	// first fetched or last revalidated).
 	FetchedAt time.Time
@@ -264,7 +268,7 @@ func fetchKey(rawURL string) (string, error) {
 func resultOf(e *entry, m *Access) *Result {
 	st, reason := meaning(m, gotResponse, e.StatusCode, "")
 	r := &Result{URL: e.URL, Access: m, Status: st, Reason: reason, FinalURL: e.FinalURL, Redirects: e.Redirects, Chain: e.Chain,
-		HTTPStatus: e.StatusCode, ContentType: e.Header.Get("Content-Type"), FetchedAt: e.FetchedAt,
+		HTTPStatus: e.StatusCode, ContentType: e.Header.Get("Content-Type"), Header: e.Header, FetchedAt: e.FetchedAt,
 		Expires: e.expires(m), Truncated: e.Truncated}
 	if st == Parse {
 		r.Body = e.Body
@@ -411,8 +415,14 @@ func (f *Fetcher) fetch(ctx context.Context, key string, cached *entry) *outcome
 		return fail(networkError, err, nil)
 	}
 	client := f.httpClient(o)
-	resp, err := client.Do(req)
+	resp, err := send(client, req)
 	if err != nil {
+		var refused *RefusedError
+		if errors.As(err, &refused) {
+			// Never sent: nothing to remember about the site.
+			o.kind, o.err = networkError, refused
+			return o
+		}
 		if resp != nil && resp.Request != nil {
 			o.finalURL = resp.Request.URL.String()
 			o.code = resp.StatusCode

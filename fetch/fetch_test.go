@@ -54,28 +54,28 @@ func TestMeaning(t *testing.T) {
 	tests := []struct {
 		name string
 		code int // 0: the case is not a status code, see name
-		want [5]Status
-		err  [5]bool // whether Result.Err is set
+		want [6]Status
+		err  [6]bool // whether Result.Err is set
 	}{
-		{"200", 200, [5]Status{P, P, P, P, P}, [5]bool{}},
-		{"204", 204, [5]Status{P, P, P, P, P}, [5]bool{}},
-		{"300 without Location", 300, [5]Status{A, A, A, A, E}, [5]bool{4: true}},
-		{"400", 400, [5]Status{A, A, A, A, E}, [5]bool{4: true}},
-		{"401", 401, [5]Status{A, A, D, D, E}, [5]bool{4: true}},
-		{"403", 403, [5]Status{A, A, D, D, E}, [5]bool{4: true}},
-		{"404", 404, [5]Status{A, A, A, A, N}, [5]bool{}},
-		{"408", 408, [5]Status{A, A, F, F, E}, [5]bool{4: true}},
-		{"410", 410, [5]Status{A, A, A, A, N}, [5]bool{}},
-		{"418", 418, [5]Status{A, A, A, A, E}, [5]bool{4: true}},
-		{"429", 429, [5]Status{D, D, F, F, E}, [5]bool{true, true, true, true, true}},
-		{"500", 500, [5]Status{D, D, F, F, E}, [5]bool{true, true, true, true, true}},
-		{"503", 503, [5]Status{D, D, F, F, E}, [5]bool{true, true, true, true, true}},
-		{"599", 599, [5]Status{D, D, F, F, E}, [5]bool{true, true, true, true, true}},
-		{"connection refused", 0, [5]Status{D, D, F, F, E}, [5]bool{true, true, true, true, true}},
-		{"9 redirects", 0, [5]Status{A, A, A, A, E}, [5]bool{true, true, true, true, true}},
+		{"200", 200, [6]Status{P, P, P, P, P, P}, [6]bool{false, false, false, false, false, false}},
+		{"204", 204, [6]Status{P, P, P, P, P, E}, [6]bool{false, false, false, false, false, true}},
+		{"300 without Location", 300, [6]Status{A, A, A, A, E, E}, [6]bool{false, false, false, false, true, true}},
+		{"400", 400, [6]Status{A, A, A, A, E, E}, [6]bool{false, false, false, false, true, true}},
+		{"401", 401, [6]Status{A, A, D, D, E, E}, [6]bool{false, false, false, false, true, true}},
+		{"403", 403, [6]Status{A, A, D, D, E, E}, [6]bool{false, false, false, false, true, true}},
+		{"404", 404, [6]Status{A, A, A, A, N, N}, [6]bool{false, false, false, false, false, false}},
+		{"408", 408, [6]Status{A, A, F, F, E, E}, [6]bool{false, false, false, false, true, true}},
+		{"410", 410, [6]Status{A, A, A, A, N, N}, [6]bool{false, false, false, false, false, false}},
+		{"418", 418, [6]Status{A, A, A, A, E, E}, [6]bool{false, false, false, false, true, true}},
+		{"429", 429, [6]Status{D, D, F, F, E, E}, [6]bool{true, true, true, true, true, true}},
+		{"500", 500, [6]Status{D, D, F, F, E, E}, [6]bool{true, true, true, true, true, true}},
+		{"503", 503, [6]Status{D, D, F, F, E, E}, [6]bool{true, true, true, true, true, true}},
+		{"599", 599, [6]Status{D, D, F, F, E, E}, [6]bool{true, true, true, true, true, true}},
+		{"connection refused", 0, [6]Status{D, D, F, F, E, E}, [6]bool{true, true, true, true, true, true}},
+		{"9 redirects", 0, [6]Status{A, A, A, A, E, E}, [6]bool{true, true, true, true, true, true}},
 	}
 	for _, tt := range tests {
-		for i, m := range allModes {
+		for i, m := range append(allModes[:len(allModes):len(allModes)], AccessSignatures) {
 			t.Run(tt.name+"/"+m.String(), func(t *testing.T) {
 				var s *server
 				s = newServer(t, func(w http.ResponseWriter, r *http.Request) {

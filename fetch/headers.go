@@ -44,7 +44,7 @@ func (f *Fetcher) Headers(ctx context.Context, rawURL string) (*Head, error) {
 		if method == http.MethodGet {
 			req.Header.Set("Range", "bytes=0-0")
 		}
-		return f.httpClient(o).Do(req)
+		return send(f.httpClient(o), req)
 	}
 	resp, err := do(http.MethodHead)
 	if err == nil && (resp.StatusCode == http.StatusMethodNotAllowed || resp.StatusCode == http.StatusNotImplemented) {

@@ -73,9 +73,14 @@ func netError(ctx context.Context, err error, timeout time.Duration) *NetError {
 }
 
 // doError is the error of an HTTP client's Do that returned no response
-// to read: the *RedirectError of a redirect that is not followed, else the
-// request's *NetError.
+// to read: the *RefusedError of a request its Gate refused, the
+// *RedirectError of a redirect that is not followed, else the request's
+// *NetError.
 func doError(ctx context.Context, err error, timeout time.Duration) error {
+	var refused *RefusedError
+	if errors.As(err, &refused) {
+		return refused
+	}
 	var re *RedirectError
 	if errors.As(err, &re) {
 		return re

@@ -66,7 +66,7 @@ func (f *Fetcher) Open(ctx context.Context, rawURL string) (*Stream, error) {
 		return nil, err
 	}
 	req.Header.Set("Accept", "application/xml, text/xml;q=0.9, text/plain;q=0.8, */*;q=0.5")
-	resp, err := f.httpClient(o).Do(req)
+	resp, err := send(f.httpClient(o), req)
 	if err != nil {
 		cancel()
 		return nil, doError(ctx, err, timeout)
@@ -162,6 +162,9 @@ func (f *Fetcher) httpClient(o *outcome) *http.Client {
 		}
 		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
 			return &RedirectError{Hop: len(via), To: req.URL.Redacted()}
+		}
+		if err := pass(req); err != nil {
+			return err
 		}
 		o.redirects = len(via)
 		o.chain = append(o.chain, req.URL.String())

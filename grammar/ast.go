@@ -2,7 +2,9 @@ package grammar
 
 import "strings"
 
-// Kind classifies a line: each kind is one terminal of the drafts' BNF.
+// Kind classifies a line by its field: each kind is one line production
+// of the drafts' BNF. (The grammar's terminal, a line's class, adds
+// whether the line is in the BNF's own form; see grammar.go.)
 type Kind uint8
 
 // The kinds of line. The names are the BNF's.
@@ -69,9 +71,10 @@ type Line struct {
 	// Field, Value and Comment come from its first Options.MaxLineLength bytes.
 	TooLong bool
 
-	Kind Kind // its BNF terminal
+	Kind Kind // its BNF line production
 
-	eol eolKind // which line end follows Raw (EOL returns it)
+	eol   eolKind // which line end follows Raw (EOL returns it)
+	class uint8   // its class, the grammar's terminal (classOf), set by the scanner
 
 	// 0-based byte columns in Raw, -1 if absent; the comment runs from
 	// commentCol to commentEnd. With the position and three strings, a
@@ -140,23 +143,20 @@ func (l *Line) inBNF() bool { return !l.Typo && !l.NoColon }
 // apply to them, up to the blank line that ends it or the User-agent line
 // after a rule line that starts the next record. Only lines in the BNF's
 // form place records: a misspelt field (Line.Typo) or a line with no colon
-// (Line.NoColon) is an unknown line there, as are Content-Usage and other
-// extension lines. The 1994 and 1996/97 texts group a file's lines by
-// these records; RFC 9309 and Google's parser group lines without regard
-// to blank lines, so a reader of those reads File.Lines.
+// (Line.NoColon) is an odd line there, and Content-Usage and other
+// extension lines are extension lines. The 1994 and 1996/97 texts group a
+// file's lines by these records; RFC 9309 and Google's parser group lines
+// without regard to blank lines, so a reader of those reads every node's
+// lines in order.
 //
-// Records are built by the participle grammar (see grammar.go): each is
-// part of the node participle makes for the production record =
-// Agentlines Rulelines, whose two terminals are runs of lines. Pos and
-// EndPos are the positions of the tokens participle sets on that node (its
-// first, and the one after it in the stream); Lines and Agents
-// are the file's lines from Pos up to EndPos.
+// The participle grammar decides the records (grammar.go's record): each
+// is a node participle builds, and its Lines are the lines of the tokens
+// participle gave it.
 type Record struct {
 	// Pos is where the record starts: its first User-agent line.
 	Pos Pos
-	// EndPos is where the token after the record starts: the blank line
-	// (or other line outside every record) that ends it, the next record,
-	// or the end of the input.
+	// EndPos is where the node after the record starts: the blank line
+	// that starts a gap, the next record, or the end of the input.
 	EndPos Pos
 	// Lines is every line of the record, in order; never a blank line.
 	Lines []*Line
@@ -165,22 +165,82 @@ type Record struct {
 	Agents []*Line
 }
 
+// Gap is a run of lines outside every record, as the grammar places it:
+// the file's preamble (the lines before its first User-agent line of any
+// spelling), or the lines from the blank line that ends a record (or from
+// the end of the preamble) up to the next record. It is the BNF's
+// blankcomment and commentblank, with what the lenient reading lets
+// stand among them: rules after a blank line, Sitemap lines, misspelt
+// User-agent lines.
+type Gap struct {
+	// Pos is where the gap starts, EndPos where the node after it starts
+	// (or the input ends).
+	Pos, EndPos Pos
+	// Lines is every line of the gap, in order.
+	Lines []*Line
+	// Preamble is set on the file's preamble (File.Preamble is its Lines).
+	Preamble bool
+}
+
+// Node is one node of a file's top level (File.Nodes): a record or a gap.
+// Exactly one of Record and Gap is set.
+type Node struct {
+	Record *Record
+	Gap    *Gap
+}
+
+// Lines returns the node's lines.
+func (n Node) Lines() []*Line {
+	if n.Record != nil {
+		return n.Record.Lines
+	}
+	return n.Gap.Lines
+}
+
+// Pos returns where the node starts.
+func (n Node) Pos() Pos {
+	if n.Record != nil {
+		return n.Record.Pos
+	}
+	return n.Gap.Pos
+}
+
+// IsPreamble reports whether the node is the file's preamble: the gap
+// before its first User-agent line of any spelling.
+func (n Node) IsPreamble() bool { return n.Gap != nil && n.Gap.Preamble }
+
+// EndPos returns where the node after it starts, or the input ends.
+func (n Node) EndPos() Pos {
+	if n.Record != nil {
+		return n.Record.EndPos
+	}
+	return n.Gap.EndPos
+}
+
 // File is a parsed manifest: robots.txt, data.txt in its record form, or
 // any file in the drafts' line format.
+//
+// Its tree is Nodes: what the participle grammar returns, the records and
+// the gaps between them in file order, whose lines are every line of the
+// file once, in order (Lines). Records and Preamble are parts of it.
 type File struct {
 	Name string // file name used in positions ("-" for standard input)
 
 	// BOM holds the byte-order mark bytes skipped at the very start, whole
 	// (EF BB BF) or partial, or "".
 	BOM string
-	// Lines is every line, in order.
+	// Nodes is the file's structure as the grammar returns it: its
+	// records and gaps, in order. Their lines, node after node, are Lines.
+	Nodes []Node
+	// Lines is every line, in order: the lines of Nodes, node after node.
 	Lines []*Line
 	// Preamble is the lines before the first User-agent line (of any
-	// spelling: a misspelt one counts).
+	// spelling: a misspelt one counts): the Lines of the preamble node,
+	// the first of Nodes, or nil when the file has none.
 	Preamble []*Line
-	// Records is the drafts' records, in order, as the participle grammar
-	// returns them; they share Lines' elements. Lines outside every record
-	// (blank lines, rules after a blank line) are in Lines only.
+	// Records is the records of Nodes, in order; they share Lines'
+	// elements. Lines outside every record (blank lines, rules after a
+	// blank line) are in gaps.
 	Records []*Record
 	// Ignored is the input past the size limit, kept so nothing is lost.
 	Ignored string

@@ -40,3 +40,23 @@ func ExampleDiagnostic_Format() {
 	//     2 | Disallow /a /b
 	//       | ^
 }
+
+func ExampleNode() {
+	src := "# rules\nUser-agent: FooBot\nDisallow: /private\n# end\n\nSitemap: /s.xml\nUser-agent: *\nAllow: /\n"
+	f := grammar.ParseString("robots.txt", src, grammar.Options{})
+	for _, n := range f.Nodes {
+		switch {
+		case n.Record != nil:
+			fmt.Printf("record %s-%s: %d lines, agents on line %d\n", n.Pos(), n.EndPos(), len(n.Lines()), n.Record.Agents[0].Pos.Line)
+		case n.IsPreamble():
+			fmt.Printf("preamble %s-%s: %d lines\n", n.Pos(), n.EndPos(), len(n.Lines()))
+		default:
+			fmt.Printf("gap %s-%s: %d lines\n", n.Pos(), n.EndPos(), len(n.Lines()))
+		}
+	}
+	// Output:
+	// preamble 1:1-2:1: 1 lines
+	// record 2:1-5:1: 3 lines, agents on line 2
+	// gap 5:1-7:1: 2 lines
+	// record 7:1-9:1: 2 lines, agents on line 7
+}

@@ -8,187 +8,260 @@ import (
 	"github.com/alecthomas/participle/v2/lexer"
 )
 
-// The participle grammar. Its terminals are runs of classified lines; its
-// types are named after the drafts' BNF productions, and its EBNF (EBNF
-// returns it) is kept in docs/grammar.ebnf.
+// The participle grammar. Its productions are the drafts' BNF (section
+// 3.3 of Koster's 1996 draft and of its 1997 revision, the format section
+// of the data.txt draft) over the BNF's line productions: each terminal is
+// a class of line (classOf), as a lexer's terminals are classes of word,
+// and ~x, participle's negation, is a line of any class but x. EBNF
+// returns the grammar as participle prints it, docs/grammar.ebnf keeps it
+// and docs/grammar.md maps each production to the draft's text.
 //
-// The BNF is strict; real files are not. Where the grammar is more lenient
-// than the production it names, its doc comment says how.
+// The lexer (lineLexer) decides one thing: the class of each line. It
+// hands participle one token per run of consecutive lines of one class (a
+// lexical run, as a lexer reads a run of letters as one word), so that
+// participle reads one token where a record has ten Disallow lines; a
+// token is its class and the position of its run's first line, and has
+// no value (participle boxes the value of every token it reads). Where a
+// record, a gap or the preamble starts and ends is decided by the
+// productions below and nowhere else: a node's lines are the lines of
+// the tokens participle gave it (File.tree).
+//
+// The BNF is strict; real files are not. Each leniency is an alternative
+// or a repetition of a production, and its comment says how it departs
+// from the BNF. Where the order of alternatives or the shape of a
+// repetition is there for speed (participle tries alternatives in turn,
+// and each try and each repetition costs it an allocation), the comment
+// says so: the language is the same.
 
-// The terminals are runs of lines. Three kinds of line place the drafts'
-// records: User-agent lines, rule lines (Allow and Disallow) and blank
-// lines, which end a record. Only lines in the BNF's own form count: a
-// misspelt field (Line.Typo) or a line with no colon (Line.NoColon) is not
-// an agentline or a ruleline of the BNF. Every other line (comment,
-// extension, Content-Usage, Mobile-agent-server, invalid) is trivia: every
-// production of the drafts that accepts it where it stands accepts it
-// anywhere among the lines around it, so it never moves a record boundary.
-// The lexer (lineLexer) therefore cuts the lines into runs, one token
-// each: a User-agent line and the User-agent lines and trivia after it
-// (Agentlines), a rule line and the rule lines and trivia after it
-// (Rulelines). The lines outside every record (a gap: the BNF's
-// blankcomment and what stands among it, from a blank line, or the start
-// of the file, up to the next User-agent line) are no token, as a lexer
-// skips white space: no production reads them, and a record's end is
-// where its last token's run ends (runEnd). A token is its type and its
-// Pos, where its run's first line starts; it has no Value (participle
-// boxes the value of every token it reads, and the run's lines are the
-// File's). Every Agentlines token is followed by a Rulelines one, an empty
-// run where the record has no rule line (the BNF asks for one; see record
-// below), so the production needs no alternative.
-//
-// The token stream is therefore always (Agentlines Rulelines)* EOF, which
-// is a robotstxt: the grammar cannot fail on it (TestLoadCorpus and
-// FuzzParse check it). Should it fail all the same, the parse keeps what
-// participle returned and says so in a diagnostic (CodeGrammar).
-
-// robotstxt is the whole file: the drafts' records (Record) and the gaps
-// between them.
-//
-//	robotstxt    = *blankcomment
-//	             | *blankcomment record *( 1*commentblank 1*record )
-//	               *blankcomment
-//	blankcomment = 1*(blank | commentline)
-//	commentblank = *commentline blank *(blankcomment)
-//
-//	record       = *commentline agentline *(commentline | agentline)
-//	               1*ruleline *(commentline | ruleline)
-//	agentline    = "User-agent:" *space agent  [comment] CRLF
-//	ruleline     = (disallowline | allowline | extension)
-//	disallowline = "Disallow" ":" *space path [comment] CRLF
-//	allowline    = "Allow" ":" *space rpath [comment] CRLF
-//	extension    = token ":" *space value [comment] CRLF
-//
-// Lenient: any line may stand outside the records, in a Gap (File.Preamble:
-// rule lines with no User-agent line above them are common, and so are
-// rules after a blank line that ended their record). Within a record,
-// extension and invalid lines may stand among the User-agent lines, whose
-// run ends at the first Allow or Disallow line; invalid lines may stand
-// among the rule lines; a record may have no rule line (its Rulelines run
-// is empty). Comment lines before a User-agent line stay with whatever
-// precedes it. A Mobile-agent-server line (mobileagentrec) and a
-// Content-Usage line are extension lines with productions of their own in
-// their drafts; to the records they are trivia, so the grammar has no
-// node for them (packages mobileagent and robots read them from
-// File.Lines), nor for the data.txt record form, whose records are the
-// same records.
-//
-// participle builds the tree: Records is what it returns, a record node
-// for each record of the file.
-type robotstxt struct {
-	Records []*record `parser:"@@*"`
-}
-
-// record is the node participle builds for a record: the Record the tree
-// shows, and the tokens participle sets on the node (Tokens: the
-// record's Agentlines and Rulelines), which File.span turns into the
-// Record's positions: where the first token's run starts and where the
-// last one's ends. participle's tokens stay here: none of its types leave
-// the package. (participle boxes the tokens' slice once per record, where
-// Pos and EndPos fields cost a boxed lexer.Position each, and Pos one
-// more on the repetition's last, failing try.)
-type record struct {
-	Record
-	Tokens []lexer.Token
-	// Runs holds the production: it captures nothing.
-	Runs struct{} `parser:"Agentlines Rulelines"`
-}
-
-// symbols names the terminals: each is a run of lines (see above).
-var symbols = map[string]lexer.TokenType{
-	"EOF":        lexer.EOF,
-	"Agentlines": tAgent,
-	"Rulelines":  tRule,
-}
-
-// The classes of line, and the token types: the class of a run's first
-// line. Trivia (tOther) starts no run of its own; a blank line (tGap)
-// starts a gap, which is no token.
+// The classes of line: the terminals of the grammar. Each is one line
+// production of the BNF (TestLineClasses holds each to it), but for the
+// two lenient classes, which no production of the BNF takes. A line's
+// class is set by the scanner (split), once.
 const (
-	tOther lexer.TokenType = iota + 1
-	tGap
+	// tBlank is blank = *space CRLF.
+	tBlank lexer.TokenType = iota + 1
+	// tComment is commentline = comment CRLF.
+	tComment
+	// tAgent is agentline = "User-agent:" *space agent [comment] CRLF.
 	tAgent
+	// tRule is ruleline = (disallowline | allowline), the 1996 draft's:
+	// disallowline = "Disallow" ":" *space path [comment] CRLF and
+	// allowline = "Allow" ":" *space rpath [comment] CRLF.
 	tRule
+	// tExtension is extension = token ":" *space value [comment] CRLF, the
+	// 1997 revision's line for any other field (Crawl-delay, Sitemap,
+	// Content-Usage; Mobile-agent-server, its draft's mobileagentrec),
+	// whose field name is a token (RFC 1945: no control byte, space or
+	// separator such as "<" or "/").
+	tExtension
+	// tAgentlike is a line that lenient readers take for a User-agent
+	// line but that is not an agentline: a misspelt field (Line.Typo:
+	// "useragent", "User agent") or no colon (Line.NoColon: "User-agent
+	// bot"). Lenient: no production of the BNF takes it.
+	tAgentlike
+	// tInvalid is any other line that no production of the BNF takes: no
+	// field (Kind Invalid), a misspelt or colon-less Allow, Disallow or
+	// extension line ("disalow: /", "Disallow /"), or a field name that
+	// is no token (the lines of an HTML page: "<a href=x>more: here").
+	// Lenient: no production.
+	tInvalid
 )
 
-// classOf returns the class of a line in the drafts' BNF.
+// symbols names the classes for participle; EBNF prints them lower case.
+var symbols = map[string]lexer.TokenType{
+	"EOF":         lexer.EOF,
+	"Blank":       tBlank,
+	"Commentline": tComment,
+	"Agentline":   tAgent,
+	"Ruleline":    tRule,
+	"Extension":   tExtension,
+	"Agentlike":   tAgentlike,
+	"Invalid":     tInvalid,
+}
+
+// classOf returns the class of a line from its Kind, whether it is in
+// the BNF's own form (Line.inBNF) and, for an extension, whether its
+// field name is a token.
 func classOf(l *Line) lexer.TokenType {
 	switch l.Kind {
 	case Blank:
-		return tGap
+		return tBlank
+	case CommentLine:
+		return tComment
 	case AgentLine:
 		if l.inBNF() {
 			return tAgent
 		}
+		return tAgentlike
 	case AllowLine, DisallowLine:
 		if l.inBNF() {
 			return tRule
 		}
+	case Extension, MobileAgentRec:
+		if l.inBNF() && isToken(l.Field) {
+			return tExtension
+		}
 	}
-	return tOther
+	return tInvalid
 }
 
-// lineLexer is the participle lexer: one token per run of lines
-// (Agentlines, Rulelines), an empty Rulelines run after an Agentlines run
-// that a blank line or the end of the file follows, and none for a gap.
+// isToken reports whether s is a token of RFC 1945 (section 2.2), which
+// the BNF's extension line takes for its field: one or more US-ASCII
+// bytes that are no control byte, space or separator.
+func isToken(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= ' ' || c >= 0x7F || separators[c] {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// separators are RFC 1945's tspecials, which a token does not hold.
+var separators = [128]bool{'(': true, ')': true, '<': true, '>': true, '@': true, ',': true, ';': true,
+	':': true, '\\': true, '"': true, '/': true, '[': true, ']': true, '?': true, '=': true, '{': true, '}': true}
+
+// robotstxt is the file:
+//
+//	robotstxt    = *blankcomment
+//	             | *blankcomment record *( 1*commentblank 1*record )
+//	               *blankcomment
+//
+// that is, the file's leading *blankcomment (Preamble, then Lead), and
+// its records, each with the gap after it (Gap: the BNF's commentblank,
+// or at the end its *blankcomment). participle decides each node; the
+// file's top level is every one of them, in order (File.Nodes).
+//
+// The file starts with its first record and the gap after it, or with
+// its preamble, its lead or both; the alternative with the record is
+// tried first, for speed: most files start with a User-agent line. The
+// other matches nothing only in an empty file: a token stream that is not
+// empty starts with a line that Record, Preamble or Lead takes (the
+// classes are these three productions' first lines; participle panics on
+// an alternative that matches nothing before the end of its input, and
+// TestLoadCorpus and FuzzParse hold that none does).
+//
+// Lenient: a record may follow a record with no gap between them, as the
+// BNF's 1*record allows (a User-agent line after rule lines starts one);
+// lines of any class but agentline may stand in a gap (see gap, preamble
+// and lead).
+type robotstxt struct {
+	Head     []*record   `parser:"( @@"`
+	HeadGap  []*gap      `parser:"  @@?"`
+	Preamble []*preamble `parser:"| @@?"`
+	Lead     []*lead     `parser:"  @@? )"`
+	Records  []*record   `parser:"( @@"`
+	Gaps     []*gap      `parser:"  @@? )*"`
+}
+
+// record is a record:
+//
+//	record    = *commentline agentline *(commentline | agentline)
+//	            1*ruleline *(commentline | ruleline)
+//	ruleline  = (disallowline | allowline | extension)
+//
+// A record starts at a User-agent line (its run of User-agent lines) and
+// has its rule lines at once, or other lines first: more User-agent
+// lines, comments, extensions, and then its rule lines, if any. Its rule
+// lines, and the lines among and after them, run to the blank line that
+// starts the gap after it or to the User-agent line that starts the next
+// record. The usual record, rule lines at once, is the first alternative,
+// for speed: the second takes it too.
+//
+// Lenient, where the BNF is strict:
+//   - The record starts at its first User-agent line: comment lines
+//     before it (the BNF's leading *commentline) stay in the gap or
+//     preamble before it, where readers that end a group at a blank line
+//     expect them.
+//   - Extension lines (Crawl-delay, Sitemap, Content-Usage), agentlike and
+//     invalid lines may stand among the User-agent lines: the 1997 BNF's
+//     ruleline takes an extension line, but a Crawl-delay line between
+//     two User-agent lines does not end the record's User-agent lines.
+//   - A record may have no rule line (the BNF asks for 1*ruleline): a
+//     User-agent line with a blank line or the end of the file after it.
+//   - Agentlike and invalid lines may stand among the rule lines.
+type record struct {
+	Record
+	Tokens []lexer.Token
+	// Usual is agentline 1*ruleline *(commentline | ruleline); Other is
+	// agentline *(commentline | agentline), then the same rule lines,
+	// which the record may lack.
+	Usual struct{} `parser:"  Agentline Ruleline ~( Blank | Agentline )*"`
+	Other struct{} `parser:"| Agentline ~( Ruleline | Blank )* ( Ruleline ~( Blank | Agentline )* )?"`
+}
+
+// gap is the gap after a record:
+//
+//	commentblank = *commentline blank *(blankcomment)
+//	blankcomment = 1*(blank | commentline)
+//
+// It starts at the blank line that ends the record (the comment lines
+// before it are the record's, as its *(commentline | ruleline) reads
+// them) and runs to the next User-agent line, or the end of the file.
+//
+// Lenient: a line of any class but agentline may stand in a gap. Rule
+// lines after a blank line that ended their record are common, and so
+// are Sitemap lines; an agentlike line starts no record.
+type gap struct {
+	Gap
+	Tokens []lexer.Token
+	Body   struct{} `parser:"Blank ~Agentline*"`
+}
+
+// preamble is the file's leading *blankcomment, up to its first
+// User-agent line of any spelling (File.Preamble):
+//
+//	blankcomment = 1*(blank | commentline)
+//
+// Lenient: invalid, extension and rule lines may stand in it (rules
+// before any User-agent line are common; lint reports them). The
+// alternatives are in the order of their frequency in the corpus's
+// preambles (for speed: invalid lines are most of an HTML page).
+type preamble struct {
+	Gap
+	Tokens []lexer.Token
+	Body   struct{} `parser:"( Blank | Invalid | Commentline | Extension | Ruleline )+"`
+}
+
+// lead is the rest of the file's leading *blankcomment when an agentlike
+// line (a misspelt User-agent line) ends its preamble: from that line to
+// the first record. Lenient: the BNF has no such line; it starts no
+// record.
+type lead struct {
+	Gap
+	Tokens []lexer.Token
+	Body   struct{} `parser:"Agentlike ~Agentline*"`
+}
+
+// lineLexer is the participle lexer: one token per run of consecutive
+// lines of one class, then EOF. It decides nothing but the class.
 type lineLexer struct {
 	name  string
 	src   string // the text the lines cover
 	lines []*Line
 	next  int
-	last  lexer.TokenType // the last token's type
 }
 
 func (l *lineLexer) Next() (lexer.Token, error) {
-	if l.last != tAgent {
-		for l.next < len(l.lines) && classOf(l.lines[l.next]) != tAgent {
-			l.next++ // a gap: no token
-		}
-	}
-	if l.next == len(l.lines) {
-		if l.last == tAgent {
-			return l.emptyRule(), nil // the file ends after the User-agent lines
-		}
-		return lexer.Token{Type: lexer.EOF, Pos: l.pos(l.next)}, nil
-	}
-	c := classOf(l.lines[l.next])
-	if l.last == tAgent && c != tRule {
-		// A blank line after the User-agent lines: no rule line.
-		return l.emptyRule(), nil
-	}
 	start := l.next
-	l.next = runEnd(l.lines, start+1, c)
-	l.last = c
-	p := l.pos(start)
-	return lexer.Token{Type: c, Pos: p}, nil
-}
-
-// runEnd returns the index of the line after the run of class c (tAgent
-// or tRule) that continues at line i: the run goes on over lines of its
-// class and trivia.
-func runEnd(lines []*Line, i int, c lexer.TokenType) int {
-	for ; i < len(lines); i++ {
-		if k := classOf(lines[i]); k != c && k != tOther {
-			break
-		}
+	if start == len(l.lines) {
+		return lexer.Token{Type: lexer.EOF, Pos: l.pos(start)}, nil
 	}
-	return i
-}
-
-// emptyRule returns the empty Rulelines run of a record with no rule line.
-func (l *lineLexer) emptyRule() lexer.Token {
-	l.last = tRule
-	return lexer.Token{Type: tRule, Pos: l.pos(l.next)}
+	c := l.lines[start].class
+	for l.next++; l.next < len(l.lines) && l.lines[l.next].class == c; l.next++ {
+	}
+	return lexer.Token{Type: lexer.TokenType(c), Pos: l.pos(start)}, nil
 }
 
 // pos returns where line i starts, or for i == len(lines) where the input
 // ends.
 func (l *lineLexer) pos(i int) lexer.Position {
+	var p Pos
 	if i < len(l.lines) {
-		p := l.lines[i].Pos
-		return lexer.Position{Filename: l.name, Offset: p.Offset, Line: p.Line, Column: p.Column}
+		p = l.lines[i].Pos
+	} else {
+		p = endPos(l.src, l.lines)
 	}
-	p := endPos(l.src, l.lines)
 	return lexer.Position{Filename: l.name, Offset: p.Offset, Line: p.Line, Column: p.Column}
 }
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -155,70 +155,6 @@ func TestLineEnds(t *testing.T) {
 		if f.Text() != tt.in {
 			t.Errorf("Parse(%q).Text() = %q", tt.in, f.Text())
 		}
-	}
-}
-
-type recWant struct {
-	start  int   // line of the record's first line
-	n      int   // lines in the record
-	agents []int // lines of its User-agent lines
-}
-
-func TestRecords(t *testing.T) {
-	tests := []struct {
-		name     string
-		in       string
-		preamble int
-		recs     []recWant
-	}{
-		{"empty", "", 0, nil},
-		{"no user-agent", "Disallow: /\nAllow: /a\n", 2, nil},
-		{"one record", "User-agent: *\nDisallow: /\n", 0, []recWant{{1, 2, []int{1}}}},
-		{"rules before agent", "Disallow: /x\n# c\nUser-agent: a\nDisallow: /\n", 2, []recWant{{3, 2, []int{3}}}},
-		{"no blank between records", "User-agent: a\nDisallow: /\nUser-agent: b\nAllow: /\n", 0,
-			[]recWant{{1, 2, []int{1}}, {3, 2, []int{3}}}},
-		{"blank ends record", "User-agent: a\nDisallow: /x\n\nDisallow: /y\n", 0, []recWant{{1, 2, []int{1}}}},
-		{"blank lines between records", "User-agent: a\nDisallow: /\n\n \n# c\nUser-agent: b\nDisallow: /\n", 0,
-			[]recWant{{1, 2, []int{1}}, {6, 2, []int{6}}}},
-		{"agents split by blank", "User-agent: a\n\nUser-agent: b\nDisallow: /\n", 0, []recWant{{1, 1, []int{1}}, {3, 2, []int{3}}}},
-		{"extension among agents", "User-agent: a\nCrawl-delay: 1\nUser-agent: b\nDisallow: /\n", 0, []recWant{{1, 4, []int{1, 3}}}},
-		{"sitemap after rules stays", "User-agent: a\nDisallow: /\nSitemap: /s\nUser-agent: b\nDisallow: /\n", 0,
-			[]recWant{{1, 3, []int{1}}, {4, 2, []int{4}}}},
-		// The drafts know no Content-Usage line: an extension line.
-		{"content-usage is an extension", "User-agent: a\nContent-Usage: / train-ai=n\nUser-agent: b\nDisallow: /\n", 0,
-			[]recWant{{1, 4, []int{1, 3}}}},
-		{"content-usage among rules", "User-agent: a\nAllow: /\ncontent-usage : / train-ai=n\nUser-agent: b\n", 0,
-			[]recWant{{1, 3, []int{1}}, {4, 1, []int{4}}}},
-		{"content-usage before agent", "Content-Usage: / train-ai=n\nUser-agent: a\nDisallow: /\n", 1,
-			[]recWant{{2, 2, []int{2}}}},
-		// A misspelt field or a line with no colon is no line of the BNF.
-		{"typo agent starts no record", "useragent: a\ndisalow: /\nuser agent: b\n", 0, nil},
-		{"typo rule ends no agent run", "User-agent: a\ndisalow: /\nUser-agent: b\nDisallow /x\nDisallow: /\n", 0,
-			[]recWant{{1, 5, []int{1, 3}}}},
-		{"fict.org", readFile(t, "../testdata/robots/fict.org.txt"), 3,
-			[]recWant{{4, 2, []int{4}}, {7, 3, []int{7, 8}}, {11, 6, []int{11}}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f := ParseString("r", tt.in, Options{})
-			if len(f.Preamble) != tt.preamble {
-				t.Errorf("len(Preamble) = %d, want %d", len(f.Preamble), tt.preamble)
-			}
-			if len(f.Records) != len(tt.recs) {
-				t.Fatalf("len(Records) = %d, want %d", len(f.Records), len(tt.recs))
-			}
-			for i, r := range f.Records {
-				w := tt.recs[i]
-				var agents []int
-				for _, a := range r.Agents {
-					agents = append(agents, a.Pos.Line)
-				}
-				if r.Pos.Line != w.start || len(r.Lines) != w.n || !equalInts(agents, w.agents) {
-					t.Errorf("Records[%d] = {start %d, %d lines, agents %v}, want %+v", i, r.Pos.Line, len(r.Lines), agents, w)
-				}
-			}
-			checkInvariants(t, tt.in, f)
-		})
 	}
 }
 
@@ -392,70 +328,6 @@ func checkInvariants(t *testing.T, in string, f *File) {
 	}
 }
 
-// checkRecords checks that the records are contiguous runs of the file's
-// lines where a plain reading of the drafts' BNF puts them, with the
-// positions participle set and their User-agent lines as Agents.
-func checkRecords(t *testing.T, f *File) {
-	t.Helper()
-	// The records are where a plain reading of the drafts' BNF puts them:
-	// a User-agent line in the BNF's form starts a record unless it follows
-	// one of the same record with no rule line between them; a blank line
-	// ends a record.
-	type span struct{ start, end int } // lines, 1-based, end exclusive
-	var want []span
-	inRec, seenRule := false, false
-	for i, l := range f.Lines {
-		bnf := !l.Typo && !l.NoColon
-		switch {
-		case l.Kind == Blank:
-			if inRec {
-				want[len(want)-1].end, inRec = i+1, false
-			}
-		case l.Kind == AgentLine && bnf && (!inRec || seenRule):
-			if inRec {
-				want[len(want)-1].end = i + 1
-			}
-			want = append(want, span{i + 1, 0})
-			inRec, seenRule = true, false
-		case l.Kind.IsRule() && bnf:
-			seenRule = true
-		}
-	}
-	if inRec {
-		want[len(want)-1].end = len(f.Lines) + 1
-	}
-	var got []span
-	for i, r := range f.Records {
-		got = append(got, span{r.Pos.Line, r.Pos.Line + len(r.Lines)})
-		// participle's positions: the record's first line, and the line
-		// after its last (or the end of the input).
-		if r.Pos != f.Lines[r.Pos.Line-1].Pos {
-			t.Fatalf("record %d: Pos %v, want its first line's %v", i, r.Pos, f.Lines[r.Pos.Line-1].Pos)
-		}
-		if last := r.Lines[len(r.Lines)-1]; r.EndPos.Offset != last.Pos.Offset+len(last.Raw)+len(last.EOL()) {
-			t.Fatalf("record %d: EndPos %v, want just past its last line %v", i, r.EndPos, last.Pos)
-		}
-		if len(r.Lines) == 0 || r.Lines[0] != f.Lines[r.Pos.Line-1] {
-			t.Fatalf("record %d does not start at its line %d", i, r.Pos.Line)
-		}
-		var agents []*Line // its User-agent lines in the BNF's form
-		for j, l := range r.Lines {
-			if l != f.Lines[r.Pos.Line-1+j] {
-				t.Fatalf("record %d is not a run of the file's lines", i)
-			}
-			if l.Kind == AgentLine && !l.Typo && !l.NoColon {
-				agents = append(agents, l)
-			}
-		}
-		if !slices.Equal(r.Agents, agents) {
-			t.Fatalf("record %d: Agents on lines %v, want its User-agent lines %v", i, lineNumbers(r.Agents), lineNumbers(agents))
-		}
-	}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Fatalf("records span lines %v, want %v", got, want)
-	}
-}
-
 func TestDiagnosticFormat(t *testing.T) {
 	src := "User-agent: *\n\tDisallow /a /b\n"
 	f := ParseString("robots.txt", src, Options{})
@@ -529,6 +401,32 @@ func TestEBNF(t *testing.T) {
 	}
 	if got != string(want) {
 		t.Errorf("EBNF() differs from %s (run go test ./grammar -update):\n%s", golden, got)
+	}
+	// The file and record productions are over line classes, with the
+	// BNF's repetitions.
+	prods := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(got), "\n") {
+		name, rhs, _ := strings.Cut(line, " = ")
+		prods[name] = rhs
+	}
+	terms := regexp.MustCompile(`<[a-z]+>`)
+	for _, name := range []string{"Robotstxt", "Record", "Gap", "Preamble"} {
+		if _, ok := prods[name]; !ok {
+			t.Errorf("EBNF() has no production %s:\n%s", name, got)
+		}
+	}
+	if !strings.Contains(prods["Robotstxt"], "Record") || !strings.Contains(prods["Robotstxt"], ")*") {
+		t.Errorf("Robotstxt = %s, want a repetition of records", prods["Robotstxt"])
+	}
+	if r := prods["Record"]; !strings.Contains(r, "<agentline>") || !strings.Contains(r, "<ruleline>") || !strings.Contains(r, ")*") {
+		t.Errorf("Record = %s, want User-agent and rule lines with repetitions", r)
+	}
+	seen := map[string]bool{}
+	for _, m := range terms.FindAllString(got, -1) {
+		seen[m] = true
+	}
+	if len(seen) != len(symbols)-1 {
+		t.Errorf("the productions are over %d line classes, want all %d:\n%s", len(seen), len(symbols)-1, got)
 	}
 }
 

@@ -62,8 +62,9 @@ func (o Options) maxLineLength() int {
 	return o.MaxLineLength
 }
 
-// scanner splits input into classified lines: the lexer of the grammar,
-// which yields one token per line.
+// scanner splits input into classified lines: the first half of the
+// grammar's lexer, which decides each line's Kind, parts and class;
+// lineLexer hands the classes to participle, a token per run.
 type scanner struct {
 	name  string
 	src   string
@@ -195,6 +196,7 @@ func (s *scanner) scan(start int) {
 		l.Pos, l.Raw, l.eol = Pos{Offset: i, Line: lineNo, Column: 1}, src[i:j], eol
 		s.lines = append(s.lines, l)
 		s.split(l, maxLine, special, hash)
+		l.class = uint8(classOf(l))
 		lineNo++
 		i = next
 	}

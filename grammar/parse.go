@@ -72,12 +72,13 @@ func parse(name, src, ignored string, opts Options) *File {
 }
 
 // fileSlab is a File with what building it needs, in one allocation: the
-// lexer of its lines, and the record list of a file of at most two
-// records (most files).
+// lexer of its lines, and the node and record lists of a file of a few
+// nodes (most files).
 type fileSlab struct {
-	f    File
-	lx   lineLexer
-	recs [2]*Record
+	f     File
+	lx    lineLexer
+	recs  [2]*Record
+	nodes [4]Node
 }
 
 // smallFile is how many lines a smallSlab holds: the corpus' median file
@@ -92,30 +93,21 @@ type smallSlab struct {
 	store [smallFile]Line
 }
 
-// build finds the Preamble and runs the participle grammar over the lines
-// (src, which they cover): its Records are the file's. A grammar error,
-// which the token stream the lexer makes cannot cause, is a diagnostic.
-// slab is the one f is part of.
+// build runs the participle grammar over the lines (which cover src): the
+// nodes it returns are the file's tree. slab is the one f is part of.
 func (f *File) build(s *scanner, slab *fileSlab, src string) {
-	f.Preamble = f.Lines
-	for i, l := range f.Lines {
-		if l.Kind == AgentLine {
-			f.Preamble = f.Lines[:i:i]
-			break
-		}
-	}
 	slab.lx.name, slab.lx.src, slab.lx.lines = f.Name, src, f.Lines
 	lex, _ := tokens(&slab.lx) // lineLexer.Next returns no error
-	f.tree(s, lex, endPos(src, f.Lines), slab.recs[:0])
+	tree, err := theParser().ParseFromLexer(lex)
+	f.tree(s, tree, err, endPos(src, f.Lines), slab)
 }
 
-// tree runs the participle grammar over the token stream lex: the
-// Records it returns are the file's. A grammar error (on the
-// lexer's tokens there is none: see robotstxt) is a diagnostic at the
-// token where it stopped, or at end; the records participle built whole
-// up to it are kept.
-func (f *File) tree(s *scanner, lex *lexer.PeekingLexer, end Pos, recs []*Record) {
-	tree, err := theParser().ParseFromLexer(lex)
+// tree makes the File's tree of the nodes participle returned (tree, and
+// err, the error of its parse): Nodes in file order, the Records and the
+// Preamble among them. A grammar error (the grammar takes every stream of
+// classes: there is none) is a diagnostic at the token where it stopped,
+// or at end; the nodes participle built whole up to it are kept.
+func (f *File) tree(s *scanner, tree *robotstxt, err error, end Pos, slab *fileSlab) {
 	if err != nil {
 		var perr participle.Error
 		if errors.As(err, &perr) {
@@ -127,89 +119,144 @@ func (f *File) tree(s *scanner, lex *lexer.PeekingLexer, end Pos, recs []*Record
 	if tree == nil {
 		return
 	}
-	if len(tree.Records) > cap(recs) {
-		recs = make([]*Record, 0, len(tree.Records))
+	nodes, recs := slab.nodes[:0], slab.recs[:0]
+	nRecs := len(tree.Head) + len(tree.Records)
+	if n := nRecs + len(tree.HeadGap) + len(tree.Preamble) + len(tree.Lead) + len(tree.Gaps); n > cap(nodes) {
+		nodes = make([]Node, 0, n)
 	}
+	if nRecs > cap(recs) {
+		recs = make([]*Record, 0, nRecs)
+	}
+	// participle returns each production's nodes in a list of its own, in
+	// file order: the file's start (at most a preamble and a lead, or a
+	// record and its gap), then the records and the gaps after them. The
+	// nodes are all of them, in the order of their first tokens.
 	var agents []*Line // the slab of the records whose Agents are not a part of their Lines
-	for _, n := range tree.Records {
-		if len(n.Tokens) == 0 {
-			continue // a record the failed parse left unfinished
+	addGap := func(g *Gap, tokens []lexer.Token) {
+		if len(tokens) > 0 { // else a node a failed parse left unfinished
+			f.gap(g, tokens)
+			nodes = append(nodes, Node{Gap: g})
 		}
-		recs = append(recs, &n.Record)
-		agents = f.span(n, agents)
-		n.Tokens = nil // the File keeps the node, not the token stream
+	}
+	addRecord := func(r *record) {
+		if len(r.Tokens) > 0 {
+			agents = f.record(r, agents)
+			recs = append(recs, &r.Record)
+			nodes = append(nodes, Node{Record: &r.Record})
+		}
+	}
+	for _, p := range tree.Preamble {
+		p.Preamble = true
+		addGap(&p.Gap, p.Tokens)
+		f.Preamble = p.Lines
+	}
+	for _, l := range tree.Lead {
+		addGap(&l.Gap, l.Tokens)
+	}
+	for _, r := range tree.Head {
+		addRecord(r)
+	}
+	for _, g := range tree.HeadGap {
+		addGap(&g.Gap, g.Tokens)
+	}
+	rs, gs := tree.Records, tree.Gaps
+	for len(rs) > 0 || len(gs) > 0 {
+		if len(gs) == 0 || len(rs) > 0 && startOf(rs[0].Tokens) < startOf(gs[0].Tokens) {
+			addRecord(rs[0])
+			rs = rs[1:]
+		} else {
+			addGap(&gs[0].Gap, gs[0].Tokens)
+			gs = gs[1:]
+		}
+	}
+	if len(nodes) > 0 {
+		f.Nodes = nodes
 	}
 	if len(recs) > 0 {
 		f.Records = recs
 	}
 }
 
-// span sets the Record of a node participle built: its positions (where
-// its first token's run starts, and where its last token's run ends: a
-// line's start, or the end of the input), its Lines (the file's lines
-// from Pos up to EndPos) and its Agents (from its Agentlines run alone,
-// where every one of them stands; taken from the slab agents, see
-// agentLines).
-func (f *File) span(n *record, agents []*Line) []*Line {
-	r := &n.Record
-	p, q := n.Tokens[0].Pos, n.Tokens[len(n.Tokens)-1].Pos
-	r.Pos = Pos{Offset: p.Offset, Line: p.Line, Column: p.Column}
-	// q is where the Rulelines run starts, or for an empty run the line
-	// after the User-agent lines or the end of the input.
-	start, end := p.Line-1, q.Line-1
-	if end >= len(f.Lines) || f.Lines[end].Pos.Offset != q.Offset {
-		end = len(f.Lines) // the end of the input
+// The tokens of a node participle built (its Tokens field) are a part of
+// the token stream it read (lexer.PeekingLexer.Range), which goes on past
+// them to its EOF token: the token after a node's last, which participle
+// sets an EndPos field to, is where the node ends. A node's lines are the
+// lines of its tokens' runs: from the first line of its first token up to
+// the first line of the token after it.
+
+// next returns the token after tokens[i] in the stream.
+func next(tokens []lexer.Token, i int) *lexer.Token { return &tokens[:i+2][i+1] }
+
+// lineIndex returns the index in f.Lines of the first line of t's run, or
+// len(f.Lines) for EOF.
+func (f *File) lineIndex(t *lexer.Token) int {
+	if t.Type == lexer.EOF {
+		return len(f.Lines)
 	}
-	agentEnd := end // where the Agentlines run ends: no User-agent line is past it
-	if end < len(f.Lines) && classOf(f.Lines[end]) == tRule {
-		end = runEnd(f.Lines, end+1, tRule)
-	}
-	if end < len(f.Lines) {
-		r.EndPos = f.Lines[end].Pos
-	} else {
-		r.EndPos = endPos("", f.Lines) // records have lines: src is not read
-	}
-	r.Lines = f.Lines[start:end:end]
-	r.Agents, agents = f.agentLines(r.Lines[:agentEnd-start], agents)
-	return agents
+	return t.Pos.Line - 1
 }
 
-// agentLines returns the User-agent lines in the BNF's form of a record's
-// Agentlines run (lines): the first lines themselves when they come first and together, as
-// they nearly always do, else a part of slab, which it makes for the whole
-// file the first time and returns.
-func (f *File) agentLines(lines, slab []*Line) ([]*Line, []*Line) {
-	isAgent := func(l *Line) bool { return l.Kind == AgentLine && l.inBNF() }
-	j := 0
-	for j < len(lines) && isAgent(lines[j]) {
-		j++
+// span returns the positions and lines of the node of tokens.
+func (f *File) span(tokens []lexer.Token) (start, end Pos, lines []*Line) {
+	first, after := &tokens[0], next(tokens, len(tokens)-1)
+	i, j := f.lineIndex(first), f.lineIndex(after)
+	return posOf(first.Pos), posOf(after.Pos), f.Lines[i:j:j]
+}
+
+// startOf returns the offset where the node of tokens starts, or -1 for
+// a node the failed parse left unfinished, which has none.
+func startOf(tokens []lexer.Token) int {
+	if len(tokens) == 0 {
+		return -1
 	}
-	together := true
-	for _, l := range lines[j:] {
-		if isAgent(l) {
-			together = false
-			break
+	return tokens[0].Pos.Offset
+}
+
+func posOf(p lexer.Position) Pos { return Pos{Offset: p.Offset, Line: p.Line, Column: p.Column} }
+
+// gap sets a Gap from the tokens participle gave its node.
+func (f *File) gap(g *Gap, tokens []lexer.Token) {
+	g.Pos, g.EndPos, g.Lines = f.span(tokens)
+}
+
+// record sets the Record of a node participle built: its positions and
+// Lines (span), and its Agents, the lines of its Agentline tokens: the
+// run of its first token when it is the only one, as it nearly always
+// is, else a part of the slab agents, which it makes for the whole file
+// the first time and returns.
+func (f *File) record(n *record, agents []*Line) []*Line {
+	r := &n.Record
+	r.Pos, r.EndPos, r.Lines = f.span(n.Tokens)
+	runs := 0
+	for i := range n.Tokens {
+		if n.Tokens[i].Type == tAgent {
+			runs++
 		}
 	}
-	if together {
-		return lines[:j:j], slab
+	if runs == 1 { // the first token, where the record starts
+		k := f.lineIndex(next(n.Tokens, 0)) - f.lineIndex(&n.Tokens[0])
+		r.Agents = r.Lines[:k:k]
+		n.Tokens = nil // the File keeps the node, not the token stream
+		return agents
 	}
-	if slab == nil {
-		n := 0
+	if agents == nil {
+		k := 0
 		for _, l := range f.Lines {
-			if isAgent(l) {
-				n++
+			if l.class == uint8(tAgent) {
+				k++
 			}
 		}
-		slab = make([]*Line, 0, n)
+		agents = make([]*Line, 0, k)
 	}
-	a0 := len(slab)
-	for _, l := range lines {
-		if isAgent(l) {
-			slab = append(slab, l)
+	a0 := len(agents)
+	for i := range n.Tokens {
+		if t := &n.Tokens[i]; t.Type == tAgent {
+			agents = append(agents, f.Lines[f.lineIndex(t):f.lineIndex(next(n.Tokens, i))]...)
 		}
 	}
-	return slab[a0:len(slab):len(slab)], slab
+	r.Agents = agents[a0:len(agents):len(agents)]
+	n.Tokens = nil
+	return agents
 }
 
 // PosAt returns the Pos of a byte offset in src as Parse counts positions:

@@ -114,36 +114,10 @@ type Table struct {
 func Compile(f *grammar.File) *Table {
 	t := &Table{name: f.Name}
 	last := make(map[string]*Rule)
-	for _, l := range f.Lines {
-		switch {
-		case l.Kind == grammar.MobileAgentRec && !l.NoColon:
-			// A line without a colon is reported by the grammar; it has at
-			// most two words, so it could not hold a path and a target.
-			r, ds := parseLine(f.Name, l)
-			t.diags = append(t.diags, ds...)
-			if r == nil {
-				continue
-			}
-			t.rules = append(t.rules, r)
-			if !strings.HasPrefix(r.Path, "/") {
-				continue // never matches; reported by parseLine
-			}
-			r.key = comparable(r.Path)
-			if prev := last[r.key]; prev != nil {
-				t.diags = append(t.diags, overridden(f.Name, prev, r))
-			}
-			last[r.key] = r
-		case l.Kind == grammar.Extension || l.Kind == grammar.Invalid:
-			// "Mobile-agent-server / none" is an invalid line, and
-			// "Mobile-agent-server / atp://h:1" an extension whose field is
-			// "Mobile-agent-server / atp".
-			d := missingColon(f.Name, l)
-			if d == nil && l.Kind == grammar.Extension {
-				d = nearMiss(f.Name, l)
-			}
-			if d != nil {
-				t.diags = append(t.diags, d)
-			}
+	// The tree's lines, node after node: the lines may stand anywhere.
+	for _, n := range f.Nodes {
+		for _, l := range n.Lines() {
+			t.read(f.Name, l, last)
 		}
 	}
 	t.index = make([]*Rule, 0, len(last))
@@ -153,6 +127,42 @@ func Compile(f *grammar.File) *Table {
 	slices.SortFunc(t.index, func(a, b *Rule) int { return strings.Compare(a.key, b.key) })
 	t.diags.Sort()
 	return t
+}
+
+// read reads one line of file name into t: a Mobile-agent-server line is
+// a rule (last holds the rule of each path so far), a line that nearly is
+// one a diagnostic.
+func (t *Table) read(name string, l *grammar.Line, last map[string]*Rule) {
+	switch {
+	case l.Kind == grammar.MobileAgentRec && !l.NoColon:
+		// A line without a colon is reported by the grammar; it has at
+		// most two words, so it could not hold a path and a target.
+		r, ds := parseLine(name, l)
+		t.diags = append(t.diags, ds...)
+		if r == nil {
+			return
+		}
+		t.rules = append(t.rules, r)
+		if !strings.HasPrefix(r.Path, "/") {
+			return // never matches; reported by parseLine
+		}
+		r.key = comparable(r.Path)
+		if prev := last[r.key]; prev != nil {
+			t.diags = append(t.diags, overridden(name, prev, r))
+		}
+		last[r.key] = r
+	case l.Kind == grammar.Extension || l.Kind == grammar.Invalid:
+		// "Mobile-agent-server / none" is an invalid line, and
+		// "Mobile-agent-server / atp://h:1" an extension whose field is
+		// "Mobile-agent-server / atp".
+		d := missingColon(name, l)
+		if d == nil && l.Kind == grammar.Extension {
+			d = nearMiss(name, l)
+		}
+		if d != nil {
+			t.diags = append(t.diags, d)
+		}
+	}
 }
 
 // Name returns the name of the file the table was compiled from.

@@ -79,18 +79,43 @@ func Example_crawler() {
 		}
 		p := reading.Of(a.Policy(), "ExampleBot")
 		s, _ := pace.Site(url)
-		wait, _ := pacer.Acquire(ctx, s, p)
+		q := pace.Queue(s, "ExampleBot") // this crawler's queue at the site
+		wait, _ := pacer.Acquire(ctx, q, p)
 		time.Sleep(wait)
 		resp, err := http.Get(url)
 		if err != nil {
 			continue
 		}
 		resp.Body.Close()
-		pacer.Report(ctx, s, resp.StatusCode, resp.Header.Get("Retry-After"))
+		pacer.Report(ctx, q, resp.StatusCode, resp.Header.Get("Retry-After"))
 		fmt.Println(path, resp.StatusCode, "paced by", p.Source, p.Interval, "waited:", wait > 0)
 	}
 	// Output:
 	// /a 200 paced by crawl-delay 1s waited: false
 	// /private/b disallowed: nothing reserved
 	// /c 200 paced by crawl-delay 1s waited: true
+}
+
+// Each crawler has its own queue at a site, so that the Crawl-delay a
+// site asks of one does not hold back another; no slot is booked past
+// the horizon.
+func ExampleQueue() {
+	start := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	p := pace.NewMemory(pace.Options{Now: func() time.Time { return start }, Horizon: 3 * time.Second})
+	ctx := context.Background()
+	site, _ := pace.Site("https://example.org/page")
+	foo := pace.Queue(site, "FooBot/2.1 (+https://foo.example/bot)")
+	fmt.Println(foo)
+	for range 3 {
+		wait, err := p.Acquire(ctx, foo, pace.Pace{Interval: 2 * time.Second})
+		fmt.Println("FooBot", wait, err)
+	}
+	wait, _ := p.Acquire(ctx, pace.Queue(site, "OtherBot"), pace.Pace{Interval: time.Second})
+	fmt.Println("OtherBot", wait)
+	// Output:
+	// https://example.org foobot
+	// FooBot 0s <nil>
+	// FooBot 2s <nil>
+	// FooBot 0s the next slot starts in 4s, past the horizon of 3s: nothing was booked
+	// OtherBot 0s
 }

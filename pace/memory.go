@@ -1,160 +1,211 @@
 package pace
 
 import (
+	"cmp"
 	"context"
 	"hash/maphash"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
-// Memory is the Pacer of one process: per site, the start of the last
+// Memory is the Pacer of one process: per queue, the start of the last
 // slot it handed out, a pause and a count of server errors, kept until
 // they no longer matter (the last slot's interval and the pause are
-// over, and a backoff has had Backoff.Max to end). It is safe for
-// concurrent use; make one with NewMemory.
+// over, and a backoff has had Backoff.Max to end), for at most
+// Options.MaxQueues queues. It is safe for concurrent use; make one with
+// NewMemory.
 //
 // A fleet of processes each with its own Memory would send a site one
 // request per process per interval: use a shared Pacer
 // (pace/redispace) there, unless each site is crawled by one
 // process only.
 type Memory struct {
-	opts   Options
-	seed   maphash.Seed
-	shards [64]shard
+	opts    Options
+	seed    maphash.Seed
+	evicted atomic.Int64
+	shards  [64]shard
 }
 
 type shard struct {
 	mu      sync.Mutex
 	sites   map[string]*state
-	sweepAt int // sweep expired sites when the map reaches this size
+	limit   int // the queues the shard may hold
+	sweepAt int // sweep expired queues when the map reaches this size
 }
 
-// state is one site's pacing state, in Unix nanoseconds.
+// state is one queue's pacing state, in Unix nanoseconds.
 type state struct {
 	last   int64 // start of the last slot handed out; 0 for none
 	paused int64 // no slot starts before this
 	keep   int64 // the state matters until then
-	fails  int   // server errors in a row
+	fails  int32 // server errors in a row
+	cause  bool  // the pause is a backoff's (else a Retry-After's)
 }
+
+// StateBytes is about what one queue's state costs a Memory (its map
+// entry, its key of a site and a crawler, the state), as
+// TestMemoryStateBytes measures it: what a caller sizing
+// Options.MaxQueues from a memory budget counts.
+const StateBytes = 256
 
 var _ Pacer = (*Memory)(nil)
 
 // NewMemory returns an in-process Pacer.
 func NewMemory(opts Options) *Memory {
-	opts.Backoff = opts.Backoff.WithDefaults()
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
+	opts = opts.WithDefaults()
 	m := &Memory{opts: opts, seed: maphash.MakeSeed()}
+	limit := max(1, opts.MaxQueues/len(m.shards))
 	for i := range m.shards {
 		m.shards[i].sites = map[string]*state{}
-		m.shards[i].sweepAt = 64
+		m.shards[i].limit = limit
+		m.shards[i].sweepAt = min(64, limit)
 	}
 	return m
 }
 
-// site returns the state of site, made or reset when it has expired,
+// Options returns the Options the Memory applies (with their defaults).
+func (m *Memory) Options() Options { return m.opts }
+
+// site returns the state of queue q, made or reset when it has expired,
 // with its shard locked.
-func (m *Memory) site(site string, now int64) (*shard, *state) {
-	sh := m.shard(site)
+func (m *Memory) site(q string, now int64) (*shard, *state) {
+	sh := m.shard(q)
 	sh.mu.Lock()
-	st := sh.sites[site]
+	st := sh.sites[q]
 	if st == nil || st.keep <= now {
 		if st == nil && len(sh.sites) >= sh.sweepAt {
-			sh.sweep(now)
+			m.evicted.Add(int64(sh.sweep(now)))
 		}
 		st = &state{}
-		sh.sites[site] = st
+		sh.sites[q] = st
 	}
 	return sh, st
 }
 
-func (m *Memory) shard(site string) *shard {
-	return &m.shards[maphash.String(m.seed, site)%uint64(len(m.shards))]
+func (m *Memory) shard(q string) *shard {
+	return &m.shards[maphash.String(m.seed, q)%uint64(len(m.shards))]
 }
 
-// sweep drops the sites whose state has expired; the next sweep comes
-// when the map has doubled, so a sweep costs O(1) a site.
-func (sh *shard) sweep(now int64) {
+// sweep drops the queues whose state has expired; the next sweep comes
+// when the map has doubled, so a sweep costs O(1) a queue. A shard at its
+// limit also drops the quarter of its states that would expire soonest
+// (the oldest slots; a pause keeps its state longest), which it counts.
+func (sh *shard) sweep(now int64) (evicted int) {
 	for k, st := range sh.sites {
 		if st.keep <= now {
 			delete(sh.sites, k)
 		}
 	}
-	sh.sweepAt = max(64, 2*len(sh.sites))
+	if len(sh.sites) >= sh.limit {
+		type held struct {
+			keep int64
+			q    string
+		}
+		all := make([]held, 0, len(sh.sites))
+		for q, st := range sh.sites {
+			all = append(all, held{st.keep, q})
+		}
+		slices.SortFunc(all, func(a, b held) int { return cmp.Compare(a.keep, b.keep) })
+		for _, h := range all[:max(1, len(all)/4)] {
+			delete(sh.sites, h.q)
+			evicted++
+		}
+	}
+	sh.sweepAt = min(sh.limit, max(64, 2*len(sh.sites)))
+	return evicted
 }
 
-// Acquire reserves the site's next slot: at least p.Spacing() after the
-// last one, not before a pause ends, in p.Window.
-func (m *Memory) Acquire(ctx context.Context, site string, p Pace) (time.Duration, error) {
+// Acquire reserves the queue's next slot: at least p.Spacing() after the
+// last one, not before a pause ends, in p.Window; none past the horizon.
+func (m *Memory) Acquire(ctx context.Context, queue string, p Pace) (time.Duration, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	now := m.opts.Now()
-	sh, st := m.site(site, now.UnixNano())
+	now := m.opts.Now().UnixNano()
+	sh, st := m.site(queue, now)
 	defer sh.mu.Unlock()
-	start := now.UnixNano()
+	start := now
 	if st.last != 0 {
 		start = max(start, st.last+int64(p.Spacing()))
 	}
 	start = max(start, st.paused)
 	start = p.Window.Next(time.Unix(0, start)).UnixNano()
+	if err := m.opts.CheckHorizon(time.Duration(start - now)); err != nil {
+		return 0, err
+	}
 	st.last = start
 	st.keep = max(st.keep, start+int64(p.Spacing()))
-	return time.Duration(start - now.UnixNano()), nil
+	return time.Duration(start - now), nil
 }
 
 // Reserved records a slot at start that another Pacer handed out (a
 // shared one this Memory stands in for while it cannot be reached), so
 // that slots this Memory hands out keep their distance from it.
-func (m *Memory) Reserved(site string, start time.Time, p Pace) {
+func (m *Memory) Reserved(queue string, start time.Time, p Pace) {
 	at := start.UnixNano()
-	sh, st := m.site(site, m.opts.Now().UnixNano())
+	sh, st := m.site(queue, m.opts.Now().UnixNano())
 	defer sh.mu.Unlock()
 	st.last = max(st.last, at)
 	st.keep = max(st.keep, at+int64(p.Spacing()))
 }
 
-// Report pauses the site as Classify reads the answer: for its
-// Retry-After, or for Backoff after a server error; a fine answer ends
-// the backoff. A pause never shortens one in force.
-func (m *Memory) Report(ctx context.Context, site string, status int, retryAfter string) (Pause, error) {
+// Report pauses the queue as Classify reads the answer: for its
+// Retry-After (at most Options.PauseMax), or for Backoff after a server
+// error; a fine answer ends the backoff. A pause never shortens one in
+// force; the Pause returned is the one in force.
+func (m *Memory) Report(ctx context.Context, queue string, status int, retryAfter string) (Pause, error) {
 	if err := ctx.Err(); err != nil {
 		return Pause{}, err
 	}
 	now := m.opts.Now()
+	t := now.UnixNano()
 	out, d := Classify(status, retryAfter, now)
 	if out == Fine {
-		m.fine(site)
-		return Pause{}, nil
+		return m.fine(queue, t), nil
 	}
-	sh, st := m.site(site, now.UnixNano())
+	sh, st := m.site(queue, t)
 	defer sh.mu.Unlock()
-	cause := "retry-after"
-	if out == Failed {
+	backoff := out == Failed
+	if backoff {
 		st.fails++
-		d, cause = m.opts.Backoff.After(st.fails), "backoff"
+		d = m.opts.Backoff.After(int(st.fails))
 	}
-	t := now.UnixNano()
-	st.paused = max(st.paused, t+int64(d))
+	if end := t + int64(min(d, m.opts.PauseMax)); end > st.paused {
+		st.paused, st.cause = end, backoff
+	}
 	st.keep = max(st.keep, st.paused+int64(m.opts.Backoff.Max))
+	return st.pause(t), nil
+}
+
+// pause is the pause in force at t.
+func (st *state) pause(t int64) Pause {
 	if st.paused <= t {
-		return Pause{}, nil
+		return Pause{}
 	}
-	return Pause{Wait: time.Duration(st.paused - t), Cause: cause}, nil
+	cause := CauseRetryAfter
+	if st.cause {
+		cause = CauseBackoff
+	}
+	return Pause{Wait: time.Duration(st.paused - t), Cause: cause}
 }
 
-// fine ends the backoff of site, if it has state.
-func (m *Memory) fine(site string) {
-	sh := m.shard(site)
+// fine ends the backoff of queue, if it has state, and returns the pause
+// in force.
+func (m *Memory) fine(queue string, t int64) Pause {
+	sh := m.shard(queue)
 	sh.mu.Lock()
-	if st := sh.sites[site]; st != nil {
-		st.fails = 0
+	defer sh.mu.Unlock()
+	st := sh.sites[queue]
+	if st == nil || st.keep <= t {
+		return Pause{}
 	}
-	sh.mu.Unlock()
+	st.fails = 0
+	return st.pause(t)
 }
 
-// Len returns the number of sites the Memory holds state for (some of
+// Len returns the number of queues the Memory holds state for (some of
 // them perhaps expired, until a sweep drops them).
 func (m *Memory) Len() int {
 	n := 0
@@ -166,3 +217,7 @@ func (m *Memory) Len() int {
 	}
 	return n
 }
+
+// Evicted returns the number of queues whose state was dropped before it
+// expired, for room (Options.MaxQueues).
+func (m *Memory) Evicted() int64 { return m.evicted.Load() }

@@ -3,6 +3,7 @@ package pace_test
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -139,4 +140,52 @@ func TestMemoryReserved(t *testing.T) {
 			t.Errorf("Acquire after a slot reserved in 2s = %v, want 3s", w)
 		}
 	})
+}
+
+// TestMemoryBounded: past Options.MaxQueues a Memory drops the states
+// that would expire soonest: 100,000 queues flooding a Memory of 1,024
+// leave at most 1,024 (and count the rest as evicted), and a queue paused
+// for a minute keeps its pause through the flood.
+func TestMemoryBounded(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const limit = 1024
+		m := pace.NewMemory(pace.Options{MaxQueues: limit})
+		ctx := context.Background()
+		m.Report(ctx, "http://paused.example", 429, "60")
+		for i := range 100000 {
+			if _, err := m.Acquire(ctx, fmt.Sprintf("http://s%d.example", i), pace.Pace{Interval: time.Second}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n := m.Len(); n > limit || n < limit/2 {
+			t.Errorf("Len() = %d after 100,001 queues, want at most the MaxQueues of %d (and not far below)", n, limit)
+		}
+		if ev := m.Evicted(); ev < 100000-limit {
+			t.Errorf("Evicted() = %d, want at least %d", ev, 100000-limit)
+		}
+		if w, _ := m.Acquire(ctx, "http://paused.example", pace.Pace{Interval: time.Second}); w != time.Minute {
+			t.Errorf("the paused queue after the flood: wait %v, want its pause of 1m0s", w)
+		}
+	})
+}
+
+// TestMemoryStateBytes: one queue's state (site and crawler) costs a
+// Memory at most StateBytes of heap, the figure callers size MaxQueues by.
+func TestMemoryStateBytes(t *testing.T) {
+	const n = 50000
+	m := pace.NewMemory(pace.Options{})
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	ctx := context.Background()
+	for i := range n {
+		m.Acquire(ctx, pace.Queue(fmt.Sprintf("https://www.site-number-%d.example", i), "ExampleBot"), pace.Pace{Interval: time.Hour})
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	per := float64(after.HeapAlloc-before.HeapAlloc) / n
+	t.Logf("%d queues: %.0f heap bytes each", n, per)
+	if m.Len() != n || per > pace.StateBytes {
+		t.Errorf("%d queues held, %.0f heap bytes each; want %d, at most StateBytes (%d)", m.Len(), per, n, pace.StateBytes)
+	}
 }

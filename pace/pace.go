@@ -13,11 +13,13 @@
 //     compiled robots.txt (the crawler's own group), with a default when
 //     the site says nothing, a cap on absurd values (with a diagnostic at
 //     the line) and each profile's reading (robots.Profile.PaceLines).
-//   - A Pacer hands out slots: Acquire reserves the site's next slot and
-//     says how long to wait for it (0: fetch now); Report feeds back what
-//     the fetch answered: a 429 or 503 with Retry-After pauses the site,
-//     repeated 5xx answers back off exponentially up to a bound, and any
-//     other answer ends the backoff.
+//   - A Pacer hands out slots per queue (a site, or one crawler's requests
+//     to a site: Queue): Acquire reserves the queue's next slot and says
+//     how long to wait for it (0: fetch now), and books none past a
+//     horizon (Options.Horizon, two minutes); Report feeds back what the
+//     fetch answered: a 429 or 503 with Retry-After pauses the queue (at
+//     most Options.PauseMax, an hour), repeated 5xx answers back off
+//     exponentially up to a bound, and any other answer ends the backoff.
 //
 // Memory is the Pacer of one process, and of crawlers that already send
 // each host to one worker. Package pace/redispace is the Pacer of a fleet:
@@ -37,19 +39,59 @@ import (
 	"github.com/sitetxt/sitetxt/robots"
 )
 
-// A Pacer hands out fetch slots per site. Implementations are safe for
-// concurrent use.
+// A Pacer hands out fetch slots per queue. A queue is a site (an origin
+// as Site writes it), whose requests it paces whichever crawler sends
+// them, or one crawler's requests to a site (Queue), paced apart from
+// other crawlers'. Implementations are safe for concurrent use.
 type Pacer interface {
-	// Acquire reserves the site's next slot for one request paced by p and
-	// returns how long to wait before sending it (0: now). The slot is the
-	// caller's: the next caller for the site gets the one after it. A site
-	// is an origin as Site writes it.
-	Acquire(ctx context.Context, site string, p Pace) (time.Duration, error)
-	// Report feeds back the HTTP status of a request to site and its
-	// Retry-After header ("" when none). It returns the pause the answer
-	// put on the site (Pause.Wait 0 when none).
-	Report(ctx context.Context, site string, status int, retryAfter string) (Pause, error)
+	// Acquire reserves the queue's next slot for one request paced by p
+	// and returns how long to wait before sending it (0: now). The slot is
+	// the caller's: the next caller for the queue gets the one after it.
+	// A slot that would start more than the Pacer's horizon from now
+	// (Options.Horizon) is not booked: the error is a *HorizonError.
+	Acquire(ctx context.Context, queue string, p Pace) (time.Duration, error)
+	// Report feeds back the HTTP status of a request of the queue and its
+	// Retry-After header ("" when none). It returns the pause in force for
+	// the queue after the answer (Pause.Wait 0 when none): the one this
+	// answer put on it, or one in force already.
+	Report(ctx context.Context, queue string, status int, retryAfter string) (Pause, error)
 }
+
+// Queue returns the queue of one crawler's requests to site (a site as
+// Site writes it): a Pacer paces them apart from other crawlers' requests
+// to the site, so that a Crawl-delay its robots.txt asks of one crawler
+// does not hold back another. agent is the crawler's product token or
+// User-Agent header; its product token (robots.ProductToken), in lower
+// case, names the queue, "*" when it gives none.
+func Queue(site, agent string) string {
+	crawler := strings.ToLower(robots.ProductToken(agent))
+	if crawler == "" {
+		crawler = "*"
+	}
+	return site + " " + crawler
+}
+
+// SplitQueue returns the site and the crawler of a queue: those Queue was
+// given, or the site alone and "" for a queue that is a site.
+func SplitQueue(queue string) (site, crawler string) {
+	site, crawler, _ = strings.Cut(queue, " ")
+	return site, crawler
+}
+
+// HorizonError is Acquire's refusal of a slot past the Pacer's horizon:
+// the queue's next slot would start Next from now, more than Horizon
+// ahead. Nothing was booked.
+type HorizonError struct {
+	Next, Horizon time.Duration
+}
+
+func (e *HorizonError) Error() string {
+	return fmt.Sprintf("the next slot starts in %s, past the horizon of %s: nothing was booked", e.Next.Round(time.Millisecond), e.Horizon)
+}
+
+// RetryAfter is how long until the queue's next slot would be within the
+// horizon, if no one else books one meanwhile.
+func (e *HorizonError) RetryAfter() time.Duration { return max(e.Next-e.Horizon, 0) }
 
 // Pace is how often one crawler may send a request to one site.
 type Pace struct {
@@ -166,23 +208,25 @@ type Reading struct {
 }
 
 func (r Reading) defaults() Reading {
-	switch {
-	case r.Default == 0:
-		r.Default = DefaultInterval
-	case r.Default < 0:
-		r.Default = 0
-	}
+	r.Default = orNone(r.Default, DefaultInterval)
 	if r.Max <= 0 {
 		r.Max = DefaultMax
 	}
 	r.Default = min(r.Default, r.Max)
-	switch {
-	case r.Slack == 0:
-		r.Slack = DefaultSlack
-	case r.Slack < 0:
-		r.Slack = 0
-	}
+	r.Slack = orNone(r.Slack, DefaultSlack)
 	return r
+}
+
+// orNone reads a duration of the options: 0 means def, negative none
+// (0).
+func orNone(d, def time.Duration) time.Duration {
+	switch {
+	case d == 0:
+		return def
+	case d < 0:
+		return 0
+	}
+	return d
 }
 
 // Of returns the pace pol asks of agent: the larger of the intervals its
@@ -260,14 +304,20 @@ func Site(rawURL string) (string, error) {
 	return strings.TrimSuffix(u, "/robots.txt"), nil
 }
 
-// Pause is a pause Report put on a site.
+// Pause is the pause in force for a queue after a Report.
 type Pause struct {
-	// Wait is how long the site is paused from now; 0 when it is not.
+	// Wait is how long the queue is paused from now; 0 when it is not.
 	Wait time.Duration
-	// Cause is "retry-after" (the site said how long) or "backoff"
-	// (repeated server errors), "" when Wait is 0.
+	// Cause is what set the pause: "retry-after" (the site said how long)
+	// or "backoff" (repeated server errors), "" when Wait is 0.
 	Cause string
 }
+
+// The causes of a Pause.
+const (
+	CauseRetryAfter = "retry-after"
+	CauseBackoff    = "backoff"
+)
 
 // Backoff is how long a site is paused after server errors: Base after
 // the first, doubling with each one after it, at most Max. An answer that
@@ -333,11 +383,64 @@ func Classify(status int, retryAfter string, now time.Time) (Outcome, time.Durat
 	return Failed, 0
 }
 
+// Defaults of Options.
+const (
+	// DefaultHorizon is how far ahead a Pacer books slots: a queue whose
+	// next slot is further away than that is full for now.
+	DefaultHorizon = 2 * time.Minute
+	// DefaultPauseMax caps the pause one answer puts on a queue.
+	DefaultPauseMax = time.Hour
+	// DefaultMaxQueues bounds the queues a Memory keeps state for.
+	DefaultMaxQueues = 1 << 18
+)
+
 // Options configure a Pacer.
 type Options struct {
-	// Backoff paces a site after server errors.
+	// Backoff paces a queue after server errors.
 	Backoff Backoff
 	// Now is the clock; nil means time.Now (for a Redis pacer: Redis's
 	// own clock, one for the whole fleet). Tests set it.
 	Now func() time.Time
+	// Horizon bounds how far ahead a slot is booked: Acquire books none
+	// that would start later than Horizon from now (a *HorizonError), so
+	// that no caller books a queue's slots for hours. 0 means
+	// DefaultHorizon, negative none.
+	Horizon time.Duration
+	// PauseMax caps the pause one reported answer puts on a queue (a
+	// Retry-After of a day pauses it for PauseMax); 0 means
+	// DefaultPauseMax.
+	PauseMax time.Duration
+	// MaxQueues bounds the queues a Memory keeps state for: past it, the
+	// states that would expire soonest are dropped first (one request of
+	// such a queue may then come early). 0 means DefaultMaxQueues.
+	MaxQueues int
+}
+
+// WithDefaults returns o with the defaults of its zero fields and its
+// Backoff's, a PauseMax of at least the Backoff's Base and a Horizon of 0
+// when there is none: the Options a Pacer applies.
+func (o Options) WithDefaults() Options {
+	o.Backoff = o.Backoff.WithDefaults()
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	o.Horizon = orNone(o.Horizon, DefaultHorizon)
+	if o.PauseMax <= 0 {
+		o.PauseMax = DefaultPauseMax
+	}
+	o.PauseMax = max(o.PauseMax, o.Backoff.Base)
+	if o.MaxQueues <= 0 {
+		o.MaxQueues = DefaultMaxQueues
+	}
+	return o
+}
+
+// CheckHorizon returns the *HorizonError Acquire answers for a slot next
+// from now past the horizon of o (o with its defaults: a Horizon of 0 is
+// none), nil for a slot within it.
+func (o Options) CheckHorizon(next time.Duration) error {
+	if o.Horizon > 0 && next > o.Horizon {
+		return &HorizonError{Next: next, Horizon: o.Horizon}
+	}
+	return nil
 }

@@ -59,6 +59,14 @@ type Client struct {
 	// the next time it is needed. A policy takes a few heap bytes per byte
 	// of its file (docs/security.md gives the measured figure).
 	MaxPolicyBytes int
+	// Parsed, if set, is called with each robots.txt response the Client
+	// compiles and the file parsed from it, before the policy is kept
+	// (which holds neither): a program that reports on the files it reads
+	// looks at them here, once per compile ("sitetxt check" says when one
+	// was cut or is an HTML page). It runs on the goroutine that fetched,
+	// before any Check waiting for the response returns, and must not
+	// keep r.Body.
+	Parsed func(r *fetch.Result, f *grammar.File)
 
 	uaOnce    sync.Once
 	ua        string // without a Fetcher, the first agent checked
@@ -142,7 +150,11 @@ func (c *Client) init() {
 		}
 		profile := c.Profile
 		c.memo = fetch.NewMemo(f, profile.Access(), c.MaxPolicyBytes, func(r *fetch.Result) *Policy {
-			pol := Compile(grammar.Parse(r.URL, r.Body, grammar.Options{MaxSize: -1}), profile)
+			f := grammar.Parse(r.URL, r.Body, grammar.Options{MaxSize: -1})
+			if c.Parsed != nil {
+				c.Parsed(r, f)
+			}
+			pol := Compile(f, profile)
 			pol.warm()
 			return pol
 		}, c.onCompile)
@@ -173,11 +185,10 @@ func (c *Client) Check(ctx context.Context, agent, rawURL string) (*Answer, erro
 		}
 		rawURL = c.base.ResolveReference(ref).String()
 	}
-	robotsURL, err := fetch.ManifestURL(rawURL, "robots.txt")
+	robotsURL, got, err := c.get(ctx, rawURL)
 	if err != nil {
 		return nil, err
 	}
-	got := c.memo.Get(ctx, robotsURL, robotsURL, nil)
 	r := got.Result
 	v := &Answer{URL: rawURL, RobotsURL: robotsURL, Status: r.Status, Reason: r.Reason,
 		HTTPStatus: r.HTTPStatus, FinalURL: r.FinalURL, FromCache: r.FromCache || got.Kept, Stale: r.Stale,
@@ -194,6 +205,16 @@ func (c *Client) Check(ctx context.Context, agent, rawURL string) (*Answer, erro
 		v.Usage = &u
 	}
 	return v, nil
+}
+
+// get returns the robots.txt URL of the site serving page and its
+// response and policy, fetched and compiled once per response (c.memo).
+func (c *Client) get(ctx context.Context, page string) (string, fetch.Memoized[*Policy], error) {
+	robotsURL, err := fetch.ManifestURL(page, "robots.txt")
+	if err != nil {
+		return "", fetch.Memoized[*Policy]{}, err
+	}
+	return robotsURL, c.memo.Get(ctx, robotsURL, robotsURL, nil), nil
 }
 
 // Allowed is Check reduced to its answer: a URL that is not http or https

@@ -18,22 +18,20 @@ import (
 // sitemap.Fetcher.Discover can walk a site's sitemaps from this Client.
 //
 // Sitemaps needs a Fetcher: with no agent to check, there is no crawler
-// name to send in place of its UserAgent.
+// name to send in place of its UserAgent (the error says so).
 func (c *Client) Sitemaps(ctx context.Context, site string) ([]string, error) {
 	if c.Fetcher == nil {
 		return nil, errors.New("robots: Client.Sitemaps needs Client.Fetcher, with the User-Agent to send when fetching robots.txt")
 	}
-	c.init()
-	robotsURL, err := fetch.ManifestURL(site, "robots.txt")
+	rd, err := c.Reading(ctx, site)
 	if err != nil {
 		return nil, err
 	}
-	got := c.memo.Get(ctx, robotsURL, robotsURL, nil)
-	r := got.Result
+	r := rd.Fetched
 	switch {
 	case r.Status == fetch.Parse:
 		var out []string
-		for _, s := range got.Value.Sitemaps() {
+		for _, s := range rd.Policy.Sitemaps() {
 			out = append(out, s.URL)
 		}
 		return out, nil
@@ -42,7 +40,29 @@ func (c *Client) Sitemaps(ctx context.Context, site string) ([]string, error) {
 	case r.Status == fetch.AllowAll:
 		return nil, nil
 	}
-	return nil, fmt.Errorf("%s: %s", robotsURL, r.Reason)
+	return nil, fmt.Errorf("%s: %s", r.URL, r.Reason)
+}
+
+// Reading returns the robots.txt of site (any URL of it:
+// "https://example.org/") as Check decides with it: the response, from
+// the same fetched, cached and compiled copy, and the Policy compiled
+// from it (nil unless the response is a file to parse). A program that
+// decides many URLs of a site at once decides each by it
+// (Reading.Decide) as Check would, one fetch and compile for all of them
+// ("sitetxt check" does, for a run). The error is set only when site
+// names no http or https site.
+//
+// Reading needs a Fetcher, as Sitemaps does.
+func (c *Client) Reading(ctx context.Context, site string) (Reading, error) {
+	if c.Fetcher == nil {
+		return Reading{}, errors.New("robots: Client.Reading needs Client.Fetcher, with the User-Agent to send when fetching robots.txt")
+	}
+	c.init()
+	_, got, err := c.get(ctx, site)
+	if err != nil {
+		return Reading{}, err
+	}
+	return Reading{Policy: got.Value, Fetched: got.Result}, nil
 }
 
 // userAgent fixes, on the first call, the User-Agent a Client without a

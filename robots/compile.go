@@ -51,10 +51,10 @@ type agentTable struct {
 // does. The policy's rules then point into that parse. Parse with
 // Profile.ParseOptions to spare the second parse.
 //
-// The profile decides which level of the tree it reads: rfc9309 and google
-// group the User-agent and rule lines in order (File.Lines), as their
-// groups are not blank-line records; draft and norobots read the grammar's
-// records (File.Records), which blank lines end, as their texts define.
+// The profile decides how it reads the grammar's tree (File.Nodes): rfc9309
+// and google group the User-agent and rule lines of its nodes in order,
+// as their groups are not blank-line records; draft and norobots take its
+// records for groups, which blank lines end, as their texts define.
 //
 // Compile reads the groups and rules; which groups apply to which crawler
 // (the agent tables, with each crawler's rules in decision order) is built
@@ -323,8 +323,10 @@ func (c *compiler) finish() {
 
 // readLines groups the file's lines as RFC 9309 (section 2.1) and
 // Google's parser do: in order, a User-agent line after a rule starting a
-// group; blank lines end nothing. Rules before the first User-agent line
-// belong to no group and are ignored.
+// group; blank lines end nothing. It reads them from the grammar's tree,
+// node after node (records and gaps alike: their groups are not the
+// records). Rules before the first User-agent line belong to no group and
+// are ignored.
 func (c *compiler) readLines() {
 	var buf [256]lineKind // most files' lines: no allocation for them
 	ks := buf[:]
@@ -334,21 +336,25 @@ func (c *compiler) readLines() {
 	nGroups, nAgents, nRules := c.classify(ks)
 	c.alloc(nGroups, nAgents, nRules)
 	var cur *Group // nil before the first User-agent line
-	for i, l := range c.file.Lines {
-		k := ks[i]
-		if k&kStart != 0 {
-			cur, k = c.newGroup(), k&^kStart
-		}
-		switch k {
-		case kAgent:
-			c.addAgent(cur, l)
-		case kAllow, kDisallow:
-			if cur != nil { // else before any User-agent line: ignored
-				c.addRule(cur, l, k == kAllow)
+	i := 0
+	for _, n := range c.file.Nodes {
+		for _, l := range n.Lines() {
+			k := ks[i]
+			i++
+			if k&kStart != 0 {
+				cur, k = c.newGroup(), k&^kStart
 			}
-		case kOther:
-			c.extension(cur, l)
-			c.extLeft--
+			switch k {
+			case kAgent:
+				c.addAgent(cur, l)
+			case kAllow, kDisallow:
+				if cur != nil { // else before any User-agent line: ignored
+					c.addRule(cur, l, k == kAllow)
+				}
+			case kOther:
+				c.extension(cur, l)
+				c.extLeft--
+			}
 		}
 	}
 	if nAgents > 0 {
@@ -356,27 +362,37 @@ func (c *compiler) readLines() {
 	}
 }
 
-// classify sets ks[i] to what the profile takes line i for (kind), with
-// kStart on the User-agent lines that start a group (a User-agent line
-// after a rule, or the first one), and counts the groups, User-agent
-// lines and rules.
+// classify sets ks[i] to what the profile takes the file's line i for
+// (kind), the lines read from the tree's nodes in order, with kStart on
+// the User-agent lines that start a group (a User-agent line after a
+// rule, or the first one), and counts the groups, User-agent lines and
+// rules.
 func (c *compiler) classify(ks []lineKind) (nGroups, nAgents, nRules int) {
-	lines := c.file.Lines
-	ks = ks[:len(lines)]
+	ks = ks[:len(c.file.Lines)]
 	kinds := kindsOf(c.desc) // in a local: a store to ks could alias c's fields
-	for i, l := range lines {
-		ks[i] = kinds[kindIndex(l.Kind, l.Typo, l.NoColon)]
+	i := 0
+	for _, n := range c.file.Nodes {
+		for _, l := range n.Lines() {
+			ks[i] = kinds[kindIndex(l.Kind, l.Typo, l.NoColon)]
+			i++
+		}
 	}
 	if c.desc.googleLines {
-		for i, l := range lines {
-			if hasGoogleControl(c.file.LineText(l)) {
-				c.controls = true
-				ks[i] = c.googleKind(l)
+		i = 0
+		for _, n := range c.file.Nodes {
+			for _, l := range n.Lines() {
+				if hasGoogleControl(c.file.LineText(l)) {
+					c.controls = true
+					ks[i] = c.googleKind(l)
+				}
+				i++
 			}
 		}
 	}
 	// The groups, from the kinds alone: loops with no call in them keep
-	// their counts in registers.
+	// their counts in registers (a Content-Usage line, kOther, is looked
+	// up by its index in the file's lines).
+	lines := c.file.Lines
 	usageRule := c.desc.usageRule
 	inGroup := false // a User-agent line was read
 	sawRule := false // a rule of the group was read: a User-agent line starts the next
@@ -402,22 +418,16 @@ func (c *compiler) classify(ks []lineKind) (nGroups, nAgents, nRules int) {
 	return nGroups, nAgents, nRules
 }
 
-// readRecords reads the grammar's records (File.Records), the records of
-// the 1994 and 1996/97 texts: each is a group. Blank lines end them, and a
-// User-agent line after an Allow or Disallow line starts the next; a
-// profile that does not read Allow lines (norobots) takes a record whose
-// rules are all Allow lines, and the record right after it, for one.
-// Lines outside every record belong to no group: their rules are ignored,
-// their file-wide lines (Sitemap, Host) still read.
+// readRecords reads the grammar's tree as the 1994 and 1996/97 texts
+// group it: each record (File.Records) is a group; the lines of the gaps
+// between them belong to no group: their rules are ignored, their
+// file-wide lines (Sitemap, Host) still read. Blank lines end records,
+// and a User-agent line after an Allow or Disallow line starts the next;
+// a profile that does not read Allow lines (norobots) takes a record
+// whose rules are all Allow lines, and the record right after it, for
+// one.
 func (c *compiler) readRecords() {
 	f := c.file
-	if len(f.Records) == 0 {
-		c.alloc(0, 0, 0)
-		for _, l := range f.Lines {
-			c.outside(l)
-		}
-		return
-	}
 	nAgents, nRules := 0, 0
 	for _, r := range f.Records {
 		nAgents += len(r.Agents)
@@ -430,15 +440,20 @@ func (c *compiler) readRecords() {
 	c.alloc(len(f.Records), nAgents, nRules)
 	var cur *Group
 	sawRule := false
-	next := 0 // the first line of f.Lines not read yet
-	for _, r := range f.Records {
-		start := r.Pos.Line - 1
-		for _, l := range f.Lines[next:start] {
-			c.outside(l)
+	afterGap := true // the record follows a gap (or starts the file), not a record
+	for _, n := range f.Nodes {
+		r := n.Record
+		if r == nil {
+			for _, l := range n.Gap.Lines {
+				c.outside(l)
+			}
+			afterGap = true
+			continue
 		}
-		if start != next || cur == nil || sawRule {
+		if afterGap || cur == nil || sawRule {
 			cur, sawRule = c.newGroup(), false
 		}
+		afterGap = false
 		for _, l := range r.Agents {
 			c.addAgent(cur, l)
 		}
@@ -451,12 +466,10 @@ func (c *compiler) readRecords() {
 				c.extension(cur, l)
 			}
 		}
-		next = start + len(r.Lines)
 	}
-	for _, l := range f.Lines[next:] {
-		c.outside(l)
+	if len(f.Records) > 0 {
+		c.finish()
 	}
-	c.finish()
 }
 
 // outside reads a line that is in no record: only extension lines count.

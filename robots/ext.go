@@ -94,6 +94,7 @@ const (
 	fieldContentUsage
 	fieldContentSignal
 	fieldLicense
+	fieldLLMPolicy
 	nFields
 )
 
@@ -102,6 +103,7 @@ var fieldNames = [nFields]string{
 	fieldSitemap: "sitemap", fieldCrawlDelay: "crawl-delay", fieldRequestRate: "request-rate",
 	fieldVisitTime: "visit-time", fieldHost: "host", fieldCleanParam: "clean-param",
 	fieldContentUsage: "content-usage", fieldContentSignal: "content-signal", fieldLicense: "license",
+	fieldLLMPolicy: "llm-policy",
 }
 
 // extFieldOf returns the field named name under profile p, ignoring case as
@@ -121,6 +123,9 @@ func extFieldOf(p Profile, name string) extField {
 		}
 	case 10:
 		f = fieldVisitTime
+		if name[0]|0x20 == 'l' {
+			f = fieldLLMPolicy
+		}
 	case 11:
 		f = fieldCleanParam
 		if name[1]|0x20 == 'r' {
@@ -180,7 +185,7 @@ func (c *compiler) extension(g *Group, l *grammar.Line) {
 	}
 	v := l.Value
 	switch f := extFieldOf(c.pol.profile, l.Field); f {
-	case fieldContentUsage, fieldContentSignal, fieldLicense:
+	case fieldContentUsage, fieldContentSignal, fieldLicense, fieldLLMPolicy:
 		if l.Kind == grammar.Extension && !l.NoColon {
 			c.usageLine(g, l, f)
 		}

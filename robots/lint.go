@@ -16,7 +16,7 @@ var knownFields = map[string]bool{
 	"sitemap": true, "crawl-delay": true, "request-rate": true, "visit-time": true,
 	"host": true, "clean-param": true, "noindex": true, "noarchive": true, "nofollow": true,
 	"mobile-agent-server": true,
-	"content-usage":       true, "content-signal": true, "license": true,
+	"content-usage":       true, "content-signal": true, "license": true, "llm-policy": true,
 }
 
 // canonicalField returns the BNF spelling of a line's field.
@@ -62,7 +62,8 @@ func canonicalField(k grammar.Kind) string {
 //   - usage-label, usage-value, usage-syntax, usage-path, usage-disallowed,
 //     usage-outside-group: the Content-Usage and Content-Signal lines (see
 //     docs/ai-preferences.md); content-usage, content-signal, license-url:
-//     their values that cannot be read (errors; the line is ignored)
+//     their values that cannot be read (errors; the line is ignored);
+//     llm-policy-url: an LLM-Policy value that is not an absolute URL
 func Lint(f *grammar.File) grammar.Diagnostics {
 	l := linter{file: f}
 	l.fields()
@@ -140,55 +141,63 @@ func (l *linter) fields() {
 			break
 		}
 	}
-	inPreamble := map[*grammar.Line]bool{}
-	for _, ln := range l.file.Preamble {
-		inPreamble[ln] = true
+	// The tree's lines, node after node; the preamble is the lines before
+	// any User-agent line.
+	for _, n := range l.file.Nodes {
+		preamble := n.IsPreamble()
+		for _, ln := range n.Lines() {
+			l.field(ln, preamble, dataTxt)
+		}
 	}
-	for _, ln := range l.file.Lines {
-		switch ln.Kind {
-		case grammar.AgentLine, grammar.AllowLine, grammar.DisallowLine:
-			if ln.Typo {
-				l.warn("misspelled-field", ln.FieldPos(), fieldEnd(ln),
-					"field %q is not %q; only the %s profile accepts it", ln.Field, canonicalField(ln.Kind), joinNames(readsTypos)).Extra = concerns(strictFields)
+}
+
+// field checks one line on its own; preamble says whether it stands
+// before any User-agent line, dataTxt whether the file is a data.txt
+// (whose fields are not robots.txt's).
+func (l *linter) field(ln *grammar.Line, preamble, dataTxt bool) {
+	switch ln.Kind {
+	case grammar.AgentLine, grammar.AllowLine, grammar.DisallowLine:
+		if ln.Typo {
+			l.warn("misspelled-field", ln.FieldPos(), fieldEnd(ln),
+				"field %q is not %q; only the %s profile accepts it", ln.Field, canonicalField(ln.Kind), joinNames(readsTypos)).Extra = concerns(strictFields)
+		}
+		if ln.Kind == grammar.AgentLine {
+			l.agentValue(ln)
+		}
+		if ln.Kind.IsRule() {
+			l.pattern(ln)
+			if preamble {
+				l.warn("rule-before-agent", ln.Pos, ln.End(), "%s line before any User-agent line is ignored", canonicalField(ln.Kind))
 			}
-			if ln.Kind == grammar.AgentLine {
-				l.agentValue(ln)
+		}
+	case grammar.Extension:
+		name := strings.ToLower(ln.Field)
+		switch {
+		case knownFields[name]:
+			if preamble && (name == "crawl-delay" || name == "request-rate" || name == "visit-time") {
+				l.warn("rule-before-agent", ln.Pos, ln.End(), "%s line before any User-agent line applies to no group", ln.Field)
 			}
-			if ln.Kind.IsRule() {
-				l.pattern(ln)
-				if inPreamble[ln] {
-					l.warn("rule-before-agent", ln.Pos, ln.End(), "%s line before any User-agent line is ignored", canonicalField(ln.Kind))
-				}
+			if name == "noindex" || name == "noarchive" || name == "nofollow" {
+				l.warn("noindex", ln.FieldPos(), fieldEnd(ln),
+					"%s line is ignored: no profile reads it (Google stopped on 1 September 2019); "+
+						"a robots meta tag or an X-Robots-Tag header on the pages says %s (Disallow stops crawling, not indexing)",
+					ln.Field, name)
 			}
-		case grammar.Extension:
-			name := strings.ToLower(ln.Field)
-			switch {
-			case knownFields[name]:
-				if inPreamble[ln] && (name == "crawl-delay" || name == "request-rate" || name == "visit-time") {
-					l.warn("rule-before-agent", ln.Pos, ln.End(), "%s line before any User-agent line applies to no group", ln.Field)
-				}
-				if name == "noindex" || name == "noarchive" || name == "nofollow" {
-					l.warn("noindex", ln.FieldPos(), fieldEnd(ln),
-						"%s line is ignored: no profile reads it (Google stopped on 1 September 2019); "+
-							"a robots meta tag or an X-Robots-Tag header on the pages says %s (Disallow stops crawling, not indexing)",
-						ln.Field, name)
-				}
-				if name == "crawl-delay" {
-					if d, err := parseCrawlDelay(ln.Value); err == nil {
-						switch s := d.Seconds(); {
-						case s == 0:
-							l.warn("crawl-delay-value", ln.ValuePos(), ln.End(), "Crawl-delay of 0 has no effect")
-						case s > 60:
-							l.warn("crawl-delay-value", ln.ValuePos(), ln.End(),
-								"Crawl-delay of %g seconds allows at most %d fetches a day", s, int(86400/s))
-						}
+			if name == "crawl-delay" {
+				if d, err := parseCrawlDelay(ln.Value); err == nil {
+					switch s := d.Seconds(); {
+					case s == 0:
+						l.warn("crawl-delay-value", ln.ValuePos(), ln.End(), "Crawl-delay of 0 has no effect")
+					case s > 60:
+						l.warn("crawl-delay-value", ln.ValuePos(), ln.End(),
+							"Crawl-delay of %g seconds allows at most %d fetches a day", s, int(86400/s))
 					}
 				}
-			case hasPrefixFold(name, "sitemap") || hasPrefixFold(name, "site-map"):
-				l.warn("misspelled-field", ln.FieldPos(), fieldEnd(ln), "field %q is not \"Sitemap\"; only the %s profile accepts it", ln.Field, joinNames(readsTypos)).Extra = concerns(strictFields)
-			case !dataTxt:
-				l.warn("unknown-field", ln.FieldPos(), fieldEnd(ln), "unknown field %q is ignored", ln.Field)
 			}
+		case hasPrefixFold(name, "sitemap") || hasPrefixFold(name, "site-map"):
+			l.warn("misspelled-field", ln.FieldPos(), fieldEnd(ln), "field %q is not \"Sitemap\"; only the %s profile accepts it", ln.Field, joinNames(readsTypos)).Extra = concerns(strictFields)
+		case !dataTxt:
+			l.warn("unknown-field", ln.FieldPos(), fieldEnd(ln), "unknown field %q is ignored", ln.Field)
 		}
 	}
 }
@@ -262,16 +271,18 @@ func (l *linter) pattern(ln *grammar.Line) {
 // with no User-agent line since.
 func (l *linter) records() {
 	inRecord, sawAgent := false, false
-	for _, ln := range l.file.Lines {
-		switch ln.Kind {
-		case grammar.Blank:
-			inRecord = false
-		case grammar.AgentLine:
-			inRecord, sawAgent = true, true
-		case grammar.AllowLine, grammar.DisallowLine:
-			if !inRecord && sawAgent {
-				l.warn("rule-outside-record", ln.Pos, ln.End(),
-					"%s line follows a blank line; the %s profiles ignore it, as records end at blank lines", canonicalField(ln.Kind), joinNames(readsRecords)).Extra = concerns(readsRecords)
+	for _, n := range l.file.Nodes {
+		for _, ln := range n.Lines() {
+			switch ln.Kind {
+			case grammar.Blank:
+				inRecord = false
+			case grammar.AgentLine:
+				inRecord, sawAgent = true, true
+			case grammar.AllowLine, grammar.DisallowLine:
+				if !inRecord && sawAgent {
+					l.warn("rule-outside-record", ln.Pos, ln.End(),
+						"%s line follows a blank line; the %s profiles ignore it, as records end at blank lines", canonicalField(ln.Kind), joinNames(readsRecords)).Extra = concerns(readsRecords)
+				}
 			}
 		}
 	}

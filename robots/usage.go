@@ -2,6 +2,7 @@ package robots
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/sitetxt/sitetxt/aipref"
@@ -25,6 +26,10 @@ import (
 //     line, and under the record profiles between records) for the whole
 //     origin.
 //   - License: <absolute URL> (RSL 1.0): file-wide, may repeat.
+//   - LLM-Policy: <absolute URL>: file-wide, may repeat; the URL of an
+//     llms.txt or another policy for language models, a line
+//     crawler-commons reads (no specification defines it). sitetxt
+//     reports it; it decides nothing.
 //
 // docs/ai-preferences.md cites the section behind each rule.
 
@@ -83,8 +88,9 @@ func (pol *Policy) Signals() []*Signal {
 // from the Policy so that a file without them (most) does not pay for
 // them.
 type fileWide struct {
-	licenses []License
-	signals  []*Signal
+	licenses    []License
+	llmPolicies []License
+	signals     []*Signal
 }
 
 // wide returns the compiled policy's fileWide, made on first use.
@@ -111,6 +117,17 @@ func (pol *Policy) Licenses() []License {
 	return pol.fileWide.licenses
 }
 
+// LLMPolicies returns the file's LLM-Policy lines with an absolute URL,
+// in file order: each points to an llms.txt or a similar policy for
+// language models (crawler-commons reads the line, file-wide; no
+// specification defines it). They decide nothing.
+func (pol *Policy) LLMPolicies() []License {
+	if pol.fileWide == nil {
+		return nil
+	}
+	return pol.fileWide.llmPolicies
+}
+
 // HasUsage reports whether any group has a Content-Usage or
 // Content-Signal line: whether Agent.Usage can say anything for this file.
 func (pol *Policy) HasUsage() bool {
@@ -125,11 +142,12 @@ func (pol *Policy) HasUsage() bool {
 	return false
 }
 
-// usageLine reads a Content-Usage, Content-Signal or License line into g
-// (nil outside any group): a line whose field f is one of them, of Kind
-// Extension, with a colon.
+// usageLine reads a Content-Usage, Content-Signal, License or LLM-Policy
+// line into g (nil outside any group): a line whose field f is one of
+// them, of Kind Extension, with a colon.
 // What is odd about a line is Lint's to say; Compile reports only a
-// License that is not an absolute URL.
+// License (an error: RSL requires one) or LLM-Policy (a warning) that is
+// not an absolute URL.
 func (c *compiler) usageLine(g *Group, l *grammar.Line, f extField) {
 	switch f {
 	case fieldContentUsage:
@@ -164,6 +182,13 @@ func (c *compiler) usageLine(g *Group, l *grammar.Line, f extField) {
 		}
 		w := c.wide()
 		w.licenses = append(w.licenses, License{URL: l.Value, Line: l})
+	case fieldLLMPolicy:
+		if err := checkAbsURL(l.Value); err != nil {
+			c.diag(l, grammar.Warning, "llm-policy-url", fmt.Sprintf("LLM-Policy value %q is not an absolute URL (%v): crawlers that read the line (crawler-commons) want one; the line is not reported", l.Value, err))
+			return
+		}
+		w := c.wide()
+		w.llmPolicies = append(w.llmPolicies, License{URL: l.Value, Line: l})
 	}
 }
 
@@ -278,25 +303,28 @@ func (a *Agent) Usage(u string) UsageDecision {
 //     speaks for the whole origin: Policy.Signals)
 //   - license-url: a License value that is not an absolute URL (an
 //     error, from Compile)
+//   - usage-not-inherited: a named group whose crawlers may fetch
+//     something, without the Content-Signal or Content-Usage lines the "*"
+//     group has: they read only their own group (usageInherited)
 func (l *linter) usage(pol *Policy) {
-	inPreamble := map[*grammar.Line]bool{}
-	for _, ln := range l.file.Preamble {
-		inPreamble[ln] = true
-	}
-	for _, ln := range l.file.Lines {
-		if ln.Kind != grammar.Extension || ln.NoColon {
-			continue
-		}
-		switch {
-		case ln.FieldIs("content-usage"):
-			if inPreamble[ln] {
-				l.warn("usage-outside-group", ln.Pos, ln.End(), "Content-Usage line before any User-agent line applies to no crawler")
+	for _, n := range l.file.Nodes { // the tree's lines, node after node
+		preamble := n.IsPreamble() // before any User-agent line
+		for _, ln := range n.Lines() {
+			if ln.Kind != grammar.Extension || ln.NoColon {
+				continue
 			}
-			l.usageValue(ln)
-		case ln.FieldIs("content-signal"):
-			l.problems(ln, 0, aipref.CheckSignals(ln.Value))
+			switch {
+			case ln.FieldIs("content-usage"):
+				if preamble {
+					l.warn("usage-outside-group", ln.Pos, ln.End(), "Content-Usage line before any User-agent line applies to no crawler")
+				}
+				l.usageValue(ln)
+			case ln.FieldIs("content-signal"):
+				l.problems(ln, 0, aipref.CheckSignals(ln.Value))
+			}
 		}
 	}
+	l.usageInherited(pol)
 	// A Content-Usage rule whose own path the group's crawlers may not
 	// fetch (asked through the public API: the first crawler the group
 	// names, with any other groups naming it merged in).
@@ -320,6 +348,100 @@ func (l *linter) usage(pol *Policy) {
 			}
 		}
 	}
+}
+
+// usageInherited warns, at a named group's first User-agent line, when
+// the "*" group has Content-Signal or Content-Usage lines and the group
+// has none of that field: a crawler a group names reads that group only
+// (RFC 9309 section 2.2.1: the "*" group applies to crawlers no group
+// names), so the "*" group's preferences say nothing about it, which
+// surprises the sites that write Cloudflare's line under "User-agent: *"
+// and name AI crawlers below it. A group whose crawlers may fetch nothing
+// is left alone: a disallowed URL has no preference (attach-05 3.1).
+func (l *linter) usageInherited(pol *Policy) {
+	star := pol.Agent("*")
+	if !star.Global() {
+		return
+	}
+	var signal, usage []*grammar.Line
+	for _, g := range star.Groups() {
+		for _, s := range g.Signals {
+			signal = append(signal, s.Line)
+		}
+		for _, u := range g.Usage {
+			usage = append(usage, u.Line)
+		}
+	}
+	if len(signal) == 0 && len(usage) == 0 {
+		return
+	}
+	for _, g := range pol.Groups() {
+		if g.Global || len(g.AgentLines) == 0 {
+			continue
+		}
+		lacksSignal, lacksUsage, fetches := false, false, false
+		for _, name := range g.Agents {
+			a := pol.Agent(name)
+			if a.Global() {
+				continue // the name reads the "*" group after all (not a token this profile matches)
+			}
+			fetches = fetches || mayFetch(a)
+			hasSignal, hasUsage := false, false
+			for _, ag := range a.Groups() {
+				hasSignal = hasSignal || len(ag.Signals) > 0
+				hasUsage = hasUsage || len(ag.Usage) > 0
+			}
+			lacksSignal = lacksSignal || len(signal) > 0 && !hasSignal
+			lacksUsage = lacksUsage || len(usage) > 0 && !hasUsage
+		}
+		if !fetches || !lacksSignal && !lacksUsage {
+			continue
+		}
+		var missing, theirs []string
+		n := 0
+		for _, f := range []struct {
+			name  string
+			lacks bool
+			lines []*grammar.Line
+		}{{"Content-Signal", lacksSignal, signal}, {"Content-Usage", lacksUsage, usage}} {
+			if f.lacks {
+				missing, theirs = append(missing, f.name), append(theirs, f.name+" at "+lineList(f.lines))
+				n += len(f.lines)
+			}
+		}
+		ln := g.AgentLines[0]
+		l.warn("usage-not-inherited", ln.Pos, ln.End(),
+			"the group of User-agent %q has no %s line: its crawlers read only their own group (RFC 9309 section 2.2.1), not the \"*\" group's %s; %s",
+			g.Agents[0], strings.Join(missing, " or "), strings.Join(theirs, " and "), map[bool]string{
+				true:  "repeat that line in this group, or move it before the first User-agent line to speak for every crawler",
+				false: "repeat those lines in this group, or move them before the first User-agent line to speak for every crawler"}[n == 1])
+	}
+}
+
+// lineList names lines by number: "line 4", "lines 4, 7".
+func lineList(ls []*grammar.Line) string {
+	var ns []string
+	for _, l := range ls {
+		ns = append(ns, strconv.Itoa(l.Pos.Line))
+	}
+	if len(ns) == 1 {
+		return "line " + ns[0]
+	}
+	return "lines " + strings.Join(ns, ", ")
+}
+
+// mayFetch reports whether the crawler may fetch some URL: "/" or a path
+// an Allow rule names.
+func mayFetch(a *Agent) bool {
+	if a.Decide("/").Allowed {
+		return true
+	}
+	for _, r := range a.Rules() {
+		if r.Allow && r.Pattern != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // problems reports what aipref found in ln's value, whose byte off is

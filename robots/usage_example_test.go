@@ -41,6 +41,15 @@ func ExamplePolicy_Licenses() {
 	// https://example.com/license.xml line 1
 }
 
+func ExamplePolicy_LLMPolicies() {
+	f := grammar.ParseString("robots.txt", "User-agent: *\nAllow: /\nLLM-Policy: https://example.com/llms.txt\n", grammar.Options{})
+	for _, l := range robots.Compile(f, robots.RFC9309).LLMPolicies() {
+		fmt.Println(l.URL, "line", l.Line.Pos.Line)
+	}
+	// Output:
+	// https://example.com/llms.txt line 3
+}
+
 // A Content-Signal line before any User-agent line speaks for the whole
 // origin; one in a group for that group's crawlers. Agent.Usage combines
 // those that apply to a crawler.

@@ -1,6 +1,8 @@
 package robots
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -181,6 +183,54 @@ func TestLicenses(t *testing.T) {
 	}
 }
 
+func TestLLMPolicies(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     []string // URL@line
+		diags    []string // code@line
+	}{
+		{"before any group", "LLM-Policy: https://example.com/llms.txt\nUser-agent: *\nAllow: /\n", []string{"https://example.com/llms.txt@1"}, nil},
+		{"in a group, still file-wide", "User-agent: A\nLLM-Policy: https://example.com/a.txt\nUser-agent: B\nDisallow: /\n", []string{"https://example.com/a.txt@2"}, nil},
+		{"any case, repeated", "llm-policy: https://example.com/a.txt\nLLM-POLICY: https://example.com/b.txt\n", []string{"https://example.com/a.txt@1", "https://example.com/b.txt@2"}, nil},
+		{"relative", "LLM-Policy: /llms.txt\n", nil, []string{"llm-policy-url@1"}},
+		{"empty", "LLM-Policy:\n", nil, []string{"llm-policy-url@1"}},
+		{"not the field", "LLM-Policies: https://example.com/a.txt\nVisit-time: 0600-0845\n", nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, p := range Profiles {
+				pol := Compile(grammar.ParseString("r", tt.in, grammar.Options{}), p)
+				var got, diags []string
+				for _, l := range pol.LLMPolicies() {
+					got = append(got, fmt.Sprintf("%s@%d", l.URL, l.Line.Pos.Line))
+				}
+				for _, d := range pol.Diagnostics() {
+					diags = append(diags, fmt.Sprintf("%s@%d", d.Code, d.Range.Start.Line))
+				}
+				if !slices.Equal(got, tt.want) || !slices.Equal(diags, tt.diags) {
+					t.Errorf("%s: LLMPolicies(%q) = %q, diagnostics %q; want %q, %q", p, tt.in, got, diags, tt.want, tt.diags)
+				}
+			}
+		})
+	}
+}
+
+// TestLintUsageNotInherited checks the words of usage-not-inherited: what
+// the group lacks, where the "*" group says it, and how to write it.
+func TestLintUsageNotInherited(t *testing.T) {
+	file := "User-agent: *\nContent-Signal: ai-train=no\nContent-Usage: train-ai=n\nContent-Usage: /a train-ai=y\n\nUser-agent: A\nAllow: /\n"
+	var got string
+	for _, d := range Lint(grammar.ParseString("r", file, grammar.Options{})) {
+		if d.Code == "usage-not-inherited" {
+			got = d.Summary
+		}
+	}
+	want := `the group of User-agent "A" has no Content-Signal or Content-Usage line: its crawlers read only their own group (RFC 9309 section 2.2.1), not the "*" group's Content-Signal at line 2 and Content-Usage at lines 3, 4; repeat those lines in this group, or move them before the first User-agent line to speak for every crawler`
+	if got != want {
+		t.Errorf("usage-not-inherited says\n%s\nwant\n%s", got, want)
+	}
+}
+
 func TestLintUsage(t *testing.T) {
 	tests := []struct {
 		name, file string
@@ -207,12 +257,24 @@ func TestLintUsage(t *testing.T) {
 		{"before any agent", "Content-Usage: / train-ai=n\nUser-agent: *\nAllow: /\n", "1:1 usage-outside-group"},
 		{"signal label and value", "User-agent: *\nContent-Signal: search=yes, ai-train=nope, ai-foo=no\n", "2:29 usage-value; 2:44 usage-label"},
 		{"license not absolute", "License: /license.xml\n", "1:10 license-url"},
+		{"llm-policy not absolute", "LLM-Policy: llms.txt\n", "1:13 llm-policy-url"},
+		// A named group does not inherit the "*" group's usage lines (RFC 9309 2.2.1).
+		{"named group without the signal", "User-agent: *\nContent-Signal: ai-train=no\nAllow: /\n\nUser-agent: PerplexityBot\nAllow: /\n", "5:1 usage-not-inherited"},
+		{"named group without content-usage", "User-agent: *\nContent-Usage: train-ai=n\n\nUser-agent: A\nUser-agent: B\nDisallow: /x\n", "4:1 usage-not-inherited"},
+		{"named group with its own", "User-agent: *\nContent-Signal: ai-train=no\nAllow: /\n\nUser-agent: A\nContent-Signal: ai-train=yes\n", ""},
+		{"named group disallowed everything", "User-agent: *\nContent-Signal: ai-train=no\nAllow: /\n\nUser-agent: GPTBot\nDisallow: /\n", ""},
+		{"disallowed but an allow", "User-agent: *\nContent-Signal: ai-train=no\nAllow: /\n\nUser-agent: GPTBot\nDisallow: /\nAllow: /open/\n", "5:1 usage-not-inherited"},
+		{"merged group carries it", "User-agent: *\nContent-Signal: ai-train=no\nAllow: /\n\nUser-agent: A\nAllow: /\n\nUser-agent: A\nContent-Signal: ai-train=no\n", ""},
+		{"signal for the origin", "Content-Signal: ai-train=no\nUser-agent: *\nAllow: /\n\nUser-agent: A\nAllow: /\n", ""},
+		{"no usage in the star group", "User-agent: A\nContent-Signal: ai-train=no\n\nUser-agent: B\nAllow: /\n", ""},
+		{"a star group that names it too", "User-agent: *\nContent-Signal: ai-train=no\n\nUser-agent: A\nAllow: /\n", ""},
+		{"both missing", "User-agent: *\nContent-Signal: ai-train=no\nContent-Usage: train-ai=n\nAllow: /\n\nUser-agent: A\nAllow: /\n", "6:1 usage-not-inherited"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
 			for _, d := range Lint(grammar.ParseString("r", tt.file, grammar.Options{})) {
-				if strings.HasPrefix(d.Code, "usage-") || d.Code == "content-usage" || d.Code == "content-signal" || d.Code == "license-url" {
+				if strings.HasPrefix(d.Code, "usage-") || d.Code == "content-usage" || d.Code == "content-signal" || d.Code == "license-url" || d.Code == "llm-policy-url" {
 					got = append(got, d.Range.Start.String()+" "+d.Code)
 				}
 			}

@@ -273,6 +273,9 @@ var ruleTests = []struct {
 	{"Atom: link href", "Atom: the <link href> field",
 		`<feed xmlns="http://www.w3.org/2005/Atom"><entry><link rel="self" href="https://www.example.org/catalog/self"/></entry></feed>`, Options{},
 		nil, []string{"1:43 no-loc"}},
+	{"Atom 0.3: issued", "(Atom 0.3's <issued> is the lastmod of an entry without <modified>)",
+		`<feed version="0.3" xmlns="http://purl.org/atom/ns#"><entry><link rel="alternate" href="https://www.example.org/catalog/a"/><issued>x</issued></entry></feed>`, Options{},
+		[]string{"https://www.example.org/catalog/a"}, []string{"1:125 lastmod"}},
 	{"not a sitemap", "(an HTML page where a sitemap was expected)",
 		"<!DOCTYPE html>\n<html><body>Not found</body></html>", Options{}, nil, []string{"1:1 doctype", "2:1 not-sitemap"}},
 	{"not XML", "(an HTML page is not XML)",
@@ -507,3 +510,34 @@ func TestReadError(t *testing.T) {
 type errReader struct{}
 
 func (errReader) Read([]byte) (int, error) { return 0, fmt.Errorf("connection reset") }
+
+// TestAtomIssued reads Atom 0.3's <issued> as the lastmod of an entry
+// without <modified> (or Atom 1.0's <updated>), and never over one.
+func TestAtomIssued(t *testing.T) {
+	entry := func(dates string) string {
+		return `<feed version="0.3" xmlns="http://purl.org/atom/ns#"><entry><link href="https://www.example.org/a"/>` + dates + `</entry></feed>`
+	}
+	tests := []struct{ name, dates, want string }{
+		{"issued alone", `<issued>2004-05-06T07:08:09Z</issued>`, "2004-05-06T07:08:09Z"},
+		{"modified wins", `<issued>2004-05-06T07:08:09Z</issued><modified>2005-01-02T03:04:05Z</modified>`, "2005-01-02T03:04:05Z"},
+		{"modified first", `<modified>2005-01-02T03:04:05Z</modified><issued>2004-05-06T07:08:09Z</issued>`, "2005-01-02T03:04:05Z"},
+		{"updated wins", `<updated>2006-01-02T03:04:05Z</updated><issued>2004-05-06T07:08:09Z</issued>`, "2006-01-02T03:04:05Z"},
+		{"a bad modified is no fallback", `<modified>soon</modified><issued>2004-05-06T07:08:09Z</issued>`, ""},
+		{"neither", `<created>2004-05-06T07:08:09Z</created>`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := Parse(strings.NewReader(entry(tt.dates)), Options{})
+			if len(s.Entries) != 1 {
+				t.Fatalf("Parse(%q): %d entries, want 1", tt.dates, len(s.Entries))
+			}
+			got := ""
+			if !s.Entries[0].LastMod.IsZero() {
+				got = s.Entries[0].LastMod.String()
+			}
+			if got != tt.want {
+				t.Errorf("Parse(%q) lastmod = %q, want %q", tt.dates, got, tt.want)
+			}
+		})
+	}
+}

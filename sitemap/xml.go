@@ -71,12 +71,13 @@ const (
 	fGuid    // RSS <guid>
 	fPubDate // RSS <pubDate> (RFC 822)
 	fDate    // dc:date, Atom <updated>, <modified> (W3C)
+	fIssued  // Atom 0.3 <issued> (W3C): the lastmod of an entry without <modified>
 	fExt     // an extension's value, into ext
 	nFields
 )
 
 var fieldNames = [nFields]string{fLoc: "loc", fLastMod: "lastmod", fChangeFreq: "changefreq", fPriority: "priority",
-	fLink: "link", fGuid: "guid", fPubDate: "pubDate", fDate: "date"}
+	fLink: "link", fGuid: "guid", fPubDate: "pubDate", fDate: "date", fIssued: "issued"}
 
 // maxDepth bounds how deep elements nest: the Decoder keeps a record per
 // open element, and no sitemap needs more than a handful.
@@ -385,6 +386,8 @@ func (p *xmlParser) childField(t xml.StartElement) field {
 			p.atomLink(t)
 		case "updated", "modified":
 			return fDate
+		case "issued":
+			return fIssued
 		}
 	}
 	return fNone
@@ -560,6 +563,12 @@ func (p *xmlParser) finish() *Entry {
 		if p.read(f) {
 			e.LastMod = p.date(f)
 		}
+	}
+	if !p.seen[fDate] && p.read(fIssued) {
+		// Atom 0.3 (3.2.2, 3.2.3): <modified> is required, <issued> is when
+		// the entry was first published; without the one, the other says
+		// when the page last changed that the feed knows of.
+		e.LastMod = p.date(fIssued)
 	}
 	if p.read(fChangeFreq) {
 		p.changeFreq(e)

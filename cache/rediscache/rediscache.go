@@ -31,7 +31,6 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/sitetxt/sitetxt/cache"
-	"github.com/sitetxt/sitetxt/fetch"
 )
 
 // Defaults of Options.
@@ -40,8 +39,11 @@ const (
 	DefaultTimeout = 250 * time.Millisecond
 	DefaultBackoff = 2 * time.Second
 	// DefaultTTL is how long Put (without a TTL) keeps a value: the longest
-	// a robots.txt is usable under RFC 9309, fresh and then stale.
-	DefaultTTL = fetch.RFCLifetime + fetch.DefaultMaxStale
+	// a robots.txt is usable under RFC 9309, fresh and then stale
+	// (fetch.RFCLifetime + fetch.DefaultMaxStale, 24 h and 30 days, written
+	// out so that cache imports nothing above it; TestDefaultTTL holds them
+	// equal).
+	DefaultTTL = 31 * 24 * time.Hour
 )
 
 // Options configure a Cache. The zero value uses the defaults above.

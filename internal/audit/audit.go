@@ -39,11 +39,14 @@ type Report struct {
 	Registry RegistryRef `json:"registry"`
 }
 
-// RegistryRef names the registry a report used.
+// RegistryRef names the registry a report used: where its facts come
+// from, the day its hand-written part was read, its size, and the copy of
+// the community list its generated part was read from.
 type RegistryRef struct {
-	Source   string `json:"source"`
-	Date     string `json:"date"`
-	Crawlers int    `json:"crawler_count"`
+	Source   string  `json:"source"`
+	Date     string  `json:"date"`
+	Crawlers int     `json:"crawler_count"`
+	List     ListRef `json:"list"`
 }
 
 // CrawlerReport is what one crawler may do under a file.
@@ -132,7 +135,7 @@ func File(f *grammar.File, opts Options) *Report {
 		pols[i] = robots.Compile(f, p)
 	}
 	rep := &Report{Source: f.Name, Profile: opts.Profile.String(), Paths: paths, Licenses: []jsonview.Line{},
-		Unknown: unknownAgents(f.Name, pols[0], reg), Registry: RegistryRef{Source: reg.Source, Date: reg.Date, Crawlers: len(reg.Crawlers)}}
+		Unknown: unknownAgents(f.Name, pols[0], reg), Registry: RegistryRef{Source: reg.Source, Date: reg.Date, Crawlers: len(reg.Crawlers), List: reg.List}}
 	for _, l := range pols[0].Licenses() {
 		rep.Licenses = append(rep.Licenses, jsonview.LineOf(f.Name, l.Line, l.URL))
 	}

@@ -17,12 +17,23 @@ import (
 )
 
 func TestRegistry(t *testing.T) {
-	reg, err := ParseRegistry(registryYAML)
+	reg, err := ParseRegistry(registryYAML, listYAML)
 	if err != nil {
-		t.Fatalf("crawlers.yaml: %v", err)
+		t.Fatalf("crawlers.yaml over airobots.yaml: %v", err)
 	}
-	if len(reg.Crawlers) < 150 {
-		t.Errorf("crawlers.yaml has %d crawlers, want at least 150 (every crawler of ai.robots.txt's list)", len(reg.Crawlers))
+	if len(reg.Crawlers) < 190 {
+		t.Errorf("the registry has %d crawlers, want at least 190 (every crawler of ai.robots.txt's list of September 2026)", len(reg.Crawlers))
+	}
+	// The names of the list's robots.txt of 27 September 2026 that its
+	// robots.json at 738c80df lacks (../shared/specs/ai-preferences-2026.md).
+	for _, tok := range []string{"AgentDataBot", "BixelBot", "CloudflareBrowserRenderingCrawler", "Diffbot-User", "DoubaoBot",
+		"ERNIEBot", "Kimi-Agent", "Kimi-SearchBot", "KimiBot", "MistralAI-Index", "MistralAI-Training", "OAI-AdsBot", "qodercli", "QwenBot"} {
+		if c := reg.Find(tok); c == nil || c.Operator == "" || c.Category == "" {
+			t.Errorf("Find(%q) = %+v, want an entry with an operator and a category", tok, c)
+		}
+	}
+	if !strings.Contains(reg.Source, "738c80df") || reg.List.Names != 166 {
+		t.Errorf("Source, List = %q, %+v; want the list's commit and its 166 names", reg.Source, reg.List)
 	}
 	cats := map[string]int{}
 	for _, c := range reg.Crawlers {

@@ -22,7 +22,7 @@ func ExampleFile() {
 		}
 	}
 	// Output:
-	// AI training crawlers: 1 of 74 blocked from /
+	// AI training crawlers: 1 of 81 blocked from /
 	// GPTBot false 2
 }
 

@@ -78,7 +78,7 @@ var purposes = map[string]aipref.Category{
 type Crawler struct {
 	Token    string `yaml:"token" json:"token"`
 	Operator string `yaml:"operator" json:"operator"`
-	Category string `yaml:"category" json:"category"`
+	Category string `yaml:"category,omitempty" json:"category"`
 	// RespectsRobots says whether the operator (or, failing that, the
 	// community list) says the crawler obeys robots.txt: yes, no,
 	// unclear, or user (its users decide).
@@ -92,7 +92,11 @@ type Crawler struct {
 	// Googlebot fetches): its group says how that fetch may be used.
 	FetchedBy string   `yaml:"fetched_by,omitempty" json:"fetched_by,omitempty"`
 	Note      string   `yaml:"note,omitempty" json:"note,omitempty"`
-	Source    []string `yaml:"source" json:"source"`
+	Source    []string `yaml:"source,flow" json:"source"`
+	// Function is the community list's function for the crawler, which
+	// the generated part (airobots.yaml) writes where it names no category
+	// (free text), for whoever gives one in crawlers.yaml; empty elsewhere.
+	Function string `yaml:"function,omitempty" json:"-"`
 }
 
 // Purpose returns the vocabulary category the crawler's fetches are used
@@ -113,10 +117,14 @@ func (c *Crawler) ValidToken() bool { return robots.ValidAgentName(c.Token) }
 // Registry is the list of known crawlers, with where and when its
 // facts were read.
 type Registry struct {
-	// Source names where the list comes from (the community list and its
-	// commit); Date is the day it was read (YYYY-MM-DD).
-	Source   string    `yaml:"source" json:"source"`
-	Date     string    `yaml:"date" json:"date"`
+	// Source names where the facts come from (the community list, its
+	// commit and date, and the hand-written part's sources); Date is the
+	// day the hand-written part was last read (YYYY-MM-DD).
+	Source string `yaml:"source" json:"source"`
+	Date   string `yaml:"date" json:"date"`
+	// List is the copy of the community list the generated part was read
+	// from (airobots.yaml); zero for a registry of one file.
+	List     ListRef   `yaml:"-" json:"list"`
 	Crawlers []Crawler `yaml:"crawlers" json:"-"`
 
 	byToken map[string]*Crawler // lower-case token -> entry
@@ -145,14 +153,18 @@ func (r *Registry) Find(agent string) *Crawler {
 //go:embed crawlers.yaml
 var registryYAML []byte
 
+//go:embed airobots.yaml
+var listYAML []byte
+
 // DefaultRegistry returns the registry kept in the repository
-// (internal/audit/crawlers.yaml), read once; the caller must not modify
-// it. It panics if that file is invalid, which TestRegistry rules out.
+// (internal/audit/crawlers.yaml over the generated airobots.yaml), read
+// once; the caller must not modify it. It panics if those files are
+// invalid, which TestRegistry rules out.
 func DefaultRegistry() *Registry {
 	defaultOnce.Do(func() {
-		r, err := ParseRegistry(registryYAML)
+		r, err := ParseRegistry(registryYAML, listYAML)
 		if err != nil {
-			panic("audit: crawlers.yaml: " + err.Error())
+			panic("audit: crawlers.yaml, airobots.yaml: " + err.Error())
 		}
 		defaultReg = r
 	})
@@ -167,13 +179,24 @@ var (
 // sourceAliases are the short source names crawlers.yaml may use.
 var sourceAliases = map[string]bool{"ai-robots-txt": true}
 
-// ParseRegistry reads and validates a registry: every entry has a token
+// ParseRegistry reads and validates a registry: the hand-written file b
+// and, when given, the generated part of the community list (airobots.yaml,
+// ListFile). An entry of b whose token the list has (ignoring case)
+// overrides each field it gives, in b's order; the list's other names
+// follow in the list's order. Every entry of the result has a token
 // (unique ignoring case), an operator, a known category and at least one
 // source, each an absolute http(s) URL or a known alias.
-func ParseRegistry(b []byte) (*Registry, error) {
+func ParseRegistry(b []byte, list ...[]byte) (*Registry, error) {
 	var r Registry
 	if err := yaml.Unmarshal(b, &r); err != nil {
 		return nil, err
+	}
+	for _, lb := range list {
+		lf, err := parseListFile(lb)
+		if err != nil {
+			return nil, fmt.Errorf("list: %w", err)
+		}
+		r.merge(lf)
 	}
 	if len(r.Crawlers) == 0 {
 		return nil, fmt.Errorf("no crawlers")
@@ -228,6 +251,9 @@ func ParseRegistry(b []byte) (*Registry, error) {
 	if r.Source == "" || r.Date == "" {
 		errs = append(errs, "the registry names no source or date")
 	}
+	if r.List.Source != "" {
+		r.Source = r.List.String() + "; " + r.Source
+	}
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("%s", strings.Join(errs, "; "))
 	}
@@ -236,6 +262,24 @@ func ParseRegistry(b []byte) (*Registry, error) {
 		r.byToken[strings.ToLower(r.Crawlers[i].Token)] = &r.Crawlers[i]
 	}
 	return &r, nil
+}
+
+// merge lays the hand-written entries over the list's (overlay), in the
+// hand-written order, and appends the list's names the hand-written part
+// does not give.
+func (r *Registry) merge(lf *ListFile) {
+	r.List = lf.ListRef
+	hand := map[string]int{}
+	for i, c := range r.Crawlers {
+		hand[strings.ToLower(c.Token)] = i
+	}
+	for _, c := range lf.Crawlers {
+		if i, ok := hand[strings.ToLower(c.Token)]; ok {
+			r.Crawlers[i] = overlay(c, r.Crawlers[i])
+			continue
+		}
+		r.Crawlers = append(r.Crawlers, c)
+	}
 }
 
 // InvalidTokens returns the crawlers whose token breaks RFC 9309's

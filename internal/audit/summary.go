@@ -89,9 +89,13 @@ type Summary struct {
 	Bytes int64
 }
 
-func newSummary(reg *Registry) *Summary {
-	s := &Summary{Registry: reg, Crawlers: newCounts(len(reg.Crawlers)), Categories: newCounts(len(Categories))}
-	return s
+// NewSummary returns a Summary of no file for the registry reg (nil:
+// DefaultRegistry), for Add to sum separate runs into.
+func NewSummary(reg *Registry) *Summary {
+	if reg == nil {
+		reg = DefaultRegistry()
+	}
+	return &Summary{Registry: reg, Crawlers: newCounts(len(reg.Crawlers)), Categories: newCounts(len(Categories))}
 }
 
 // newCounts returns n Counts, all zero.
@@ -104,7 +108,11 @@ func newCounts(n int) []Counts {
 	return cs
 }
 
-func (s *Summary) add(o *Summary) {
+// Add adds the counts of o, a Summary of other files for the same
+// registry, to s: every count is a number of files, so the Summary of
+// separate runs added up is the Summary of one run over all their files
+// (audit --merge).
+func (s *Summary) Add(o *Summary) {
 	s.Files += o.Files
 	s.Errors += o.Errors
 	s.NotOK += o.NotOK
@@ -139,7 +147,7 @@ func Summarize(in <-chan Input, reg *Registry, workers int) *Summary {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	total := newSummary(reg)
+	total := NewSummary(reg)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	catOf := make([]int, len(reg.Crawlers))
@@ -154,7 +162,7 @@ func Summarize(in <-chan Input, reg *Registry, workers int) *Summary {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			local := newSummary(reg)
+			local := NewSummary(reg)
 			levels := make([][]Level, len(reg.Crawlers))
 			for i := range levels {
 				levels[i] = make([]Level, len(robots.Profiles))
@@ -177,7 +185,7 @@ func Summarize(in <-chan Input, reg *Registry, workers int) *Summary {
 				local.count(f, levels, catOf)
 			}
 			mu.Lock()
-			total.add(local)
+			total.Add(local)
 			mu.Unlock()
 		}()
 	}

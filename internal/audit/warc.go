@@ -64,7 +64,9 @@ func ReadWARC(r io.Reader, fn func(Input) error) error {
 		if err != nil || size < 0 {
 			return fmt.Errorf("record %d: bad Content-Length %q", n, h.Get("Content-Length"))
 		}
-		typ, uri := h.Get("WARC-Type"), h.Get("WARC-Target-URI")
+		// WARC 1.0 as wget writes it puts the URI in angle brackets
+		// (the grammar of ISO 28500:2009); 1.1 and Common Crawl do not.
+		typ, uri := h.Get("WARC-Type"), strings.TrimSuffix(strings.TrimPrefix(h.Get("WARC-Target-URI"), "<"), ">")
 		if typ != "response" || size > maxWARCBlock {
 			if _, err := io.CopyN(io.Discard, br, size); err != nil {
 				return fmt.Errorf("record %d: block: %w", n, err)

@@ -29,6 +29,11 @@ type auditOptions struct {
 	Paths   []string
 	Summary bool
 	Stats   bool
+	// Merge sums the audit --summary -o json results named by Sources.
+	Merge bool
+	// All names every crawler in text (else a group shows its count and
+	// the names that fit a line).
+	All     bool
 	Sources []string
 	Fetch   fetchFlags
 }
@@ -36,7 +41,7 @@ type auditOptions struct {
 func newAuditCmd(ios *IOStreams) *cobra.Command {
 	opts := &auditOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:   "audit [-o text|json|csv|html] [--path P]... SOURCE... | audit --summary [-o text|json|csv] SOURCE...",
+		Use:   "audit [-o text|json|csv|html] [--path P]... [--all] SOURCE... | audit --summary [-o text|json|csv] SOURCE... | audit --merge [-o text|json|csv] RESULT...",
 		Short: "Say which known crawlers, AI crawlers among them, may fetch and use a site",
 		Long: `Audit robots.txt files for every crawler of sitetxt's registry of known
 crawlers (search engines, AI training, AI search, AI assistants, SEO,
@@ -45,8 +50,10 @@ archives; docs/ai-preferences.md): may it fetch the site root and each
 Content-Signal), and where the four profiles disagree. Each category gets a
 one-line verdict ("AI training crawlers: 14 of 19 blocked from /"); in
 text, the crawlers of a category that read the same lines are grouped: one
-row of verdicts and the deciding line, their names, the usage they read and
-where the profiles differ, said once for the group.
+row of verdicts and the deciding line, how many they are and the names that
+fit a line (--all names every one), the usage they read (in full once, then
+"as above") and where the profiles differ, said once for the group, in lines
+of at most 120 columns.
 
 SOURCE is a file, "-" for standard input, or an http(s) URL (a site URL means
 its /robots.txt).
@@ -68,12 +75,21 @@ as in Common Crawl's robots.txt captures) or "-": a list of such names on
 standard input, one per line. Files are read as a stream on every core, in
 bounded memory. --stats adds the time taken on standard error.
 
+--merge adds up the results of separate "audit --summary -o json" runs
+(each RESULT a file, or "-" for standard input) and prints the counts one
+run over all their files would: map audit --summary over parts of a corpus
+(WARC files, lists) with any batch engine and reduce with --merge. Every
+part must come from this version's registry; a part cut short, or counted
+with another registry, is an error at its line.
+
 Exit codes: 0 when the profiles agree, 1 when they disagree about some
 crawler (not with --summary), 2 on usage or input errors.`,
 		Example: `  sitetxt audit testdata/robots/aipref.txt
   sitetxt audit --path /news/ -o html https://example.org/ > report.html
   sitetxt audit --summary ../shared/corpus/robots/
-  find . -name robots.txt | sitetxt audit --summary -o csv -`,
+  find . -name robots.txt | sitetxt audit --summary -o csv -
+  ls crawl/*.warc.gz | xargs -P 8 -I{} sh -c 'sitetxt audit --summary -o json {} > {}.json'
+  sitetxt audit --merge crawl/*.warc.gz.json`,
 		Args: minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Sources = args
@@ -85,11 +101,19 @@ crawler (not with --summary), 2 on usage or input errors.`,
 	opts.Fetch.AddFlags(cmd)
 	cmd.Flags().StringArrayVar(&opts.Paths, "path", nil, `a path to check besides "/" (repeatable)`)
 	cmd.Flags().BoolVar(&opts.Summary, "summary", false, "count over many files instead of reporting each")
+	cmd.Flags().BoolVar(&opts.Merge, "merge", false, "sum the results of separate audit --summary -o json runs (each SOURCE one, \"-\" standard input) into the counts one run over all their files gives")
+	cmd.Flags().BoolVar(&opts.All, "all", false, "in text, name every crawler of each group (else its count and the names that fit a line)")
 	cmd.Flags().BoolVar(&opts.Stats, "stats", false, "with --summary: print files, bytes, time and files per second on standard error")
 	return cmd
 }
 
 func auditRun(opts *auditOptions) error {
+	if opts.Merge {
+		if opts.Output == fHTML {
+			return unknownFormat(string(opts.Output), rowFormats)
+		}
+		return auditMergeRun(opts)
+	}
 	if opts.Summary {
 		if opts.Output == fHTML {
 			return unknownFormat(string(opts.Output), rowFormats)
@@ -107,6 +131,7 @@ func auditRun(opts *auditOptions) error {
 	// One result per source, flushed as each is decided.
 	out := newStream(opts.IO.Out, true)
 	w := newAuditWriter(opts.Output, out, newStyle(opts.IO, opts.IO.Out))
+	w.all = opts.All
 	var failure error
 	disagree := false
 	for _, name := range opts.Sources {
@@ -182,6 +207,8 @@ type auditWriter struct {
 	csv    *csvRows
 	html   []*audit.Report
 	n      int
+	all    bool // text: every name (--all)
+	cut    bool // text: a list of names was cut in the report being written
 }
 
 func newAuditWriter(f format, s *stream, st style) *auditWriter {
@@ -249,183 +276,6 @@ func (aw *auditWriter) csvReport(rep *audit.Report) error {
 	return nil
 }
 
-// textReport writes one report for people: per category its verdict
-// line, then the crawlers that read the same lines grouped (one row of
-// verdicts, the deciding line, the usage they read and how the profiles
-// differ, then their names), so that a file a few lines long reads at a
-// glance.
-func (aw *auditWriter) textReport(rep *audit.Report) error {
-	var b strings.Builder
-	if aw.n > 0 {
-		b.WriteByte('\n')
-	}
-	fmt.Fprintf(&b, "%s (profile %s)\n", visible(rep.Source), rep.Profile)
-	for _, l := range rep.Licenses {
-		fmt.Fprintf(&b, "License (RSL): %s (line %d)\n", visible(l.Value), l.Line)
-	}
-	if len(rep.Unknown) > 0 {
-		var us []string
-		for _, u := range rep.Unknown {
-			us = append(us, fmt.Sprintf("%s (line %d)", visible(u.Value), u.Line))
-		}
-		fmt.Fprintf(&b, "Crawlers the registry does not know: %s\n", strings.Join(us, ", "))
-	}
-	if _, err := io.WriteString(aw.w, b.String()); err != nil {
-		return err
-	}
-	for _, cat := range rep.Categories {
-		if _, err := fmt.Fprintf(aw.w, "\n%s\n", aw.st.bold(cat.Verdict)); err != nil {
-			return err
-		}
-		t := &table{}
-		for _, g := range auditGroups(rep, cat.Category) {
-			cells := []string{""} // the rows' indent
-			paint := []func(string) string{nil}
-			for _, p := range g.first.Paths {
-				cells = append(cells, p.Path+" "+verdictWord(p.Allowed))
-				if p.Allowed {
-					paint = append(paint, aw.st.green)
-				} else {
-					paint = append(paint, aw.st.red)
-				}
-			}
-			cells = append(cells, why(rep.Source, g.first.Verdict))
-			t.add(cells, paint)
-			for _, l := range wrapNames(g.names, 96) {
-				t.note("    " + l)
-			}
-			for _, n := range g.notes {
-				t.note("    " + n)
-			}
-			if len(g.invalid) > 0 {
-				t.note("    note: " + strings.Join(g.invalid, ", ") + " break" + map[bool]string{true: "s", false: ""}[len(g.invalid) == 1] + " RFC 9309's product-token grammar")
-			}
-		}
-		if err := t.write(aw.w); err != nil {
-			return err
-		}
-	}
-	if rep.Disagree > 0 {
-		if _, err := fmt.Fprintf(aw.w, "\nprofiles disagree about %s\n", plural(rep.Disagree, "crawler")); err != nil {
-			return err
-		}
-	}
-	_, err := fmt.Fprintf(aw.w, "\nregistry: %d crawlers from %s, read %s\n", rep.Registry.Crawlers, rep.Registry.Source, rep.Registry.Date)
-	return err
-}
-
-// auditGroup is the crawlers of a category that read the same lines:
-// the same verdicts and deciding line for every path, the same usage
-// and the same differences between profiles.
-type auditGroup struct {
-	first   *audit.CrawlerReport
-	names   []string // "Token (Operator)"
-	notes   []string // usage per path, profiles' differences
-	invalid []string // tokens outside RFC 9309's grammar
-}
-
-// auditGroups groups the crawlers of category in the order they come.
-func auditGroups(rep *audit.Report, category string) []*auditGroup {
-	var out []*auditGroup
-	byKey := map[string]*auditGroup{}
-	for _, c := range rep.Crawlers {
-		if c.Category != category {
-			continue
-		}
-		var notes []string
-		key := why(rep.Source, c.Verdict)
-		shown := ""
-		for _, p := range c.Paths {
-			key += "\x00" + p.Path + " " + verdictWord(p.Allowed)
-			if u := p.Usage; u != nil && !u.IsZero() {
-				if text := usageText(u); text != shown {
-					notes = append(notes, p.Path+": "+text)
-					shown = text
-				}
-			}
-		}
-		if c.FellBackTo != "" {
-			notes = append(notes, "it obeys "+c.FellBackTo+"'s groups, since none names it (its operator documents the fallback)")
-		}
-		if c.FetcherAllowed != nil {
-			notes = append(notes, "it fetches nothing itself: its group governs what "+c.FetchedBy+" fetches ("+c.FetchedBy+" / "+verdictWord(*c.FetcherAllowed)+")")
-		}
-		if c.Disagree {
-			notes = append(notes, "profiles disagree: "+disagreement(c))
-		}
-		key += "\x00" + strings.Join(notes, "\x00")
-		g := byKey[key]
-		if g == nil {
-			g = &auditGroup{first: c, notes: notes}
-			byKey[key] = g
-			out = append(out, g)
-		}
-		g.names = append(g.names, visible(c.Token)+" ("+visible(c.Operator)+")")
-		if !c.ValidToken {
-			g.invalid = append(g.invalid, visible(c.Token))
-		}
-	}
-	return out
-}
-
-// wrapNames joins names with ", " into lines of at most width
-// characters (a longer name has a line of its own).
-func wrapNames(names []string, width int) []string {
-	var lines []string
-	cur := ""
-	for i, n := range names {
-		if i < len(names)-1 {
-			n += ","
-		}
-		switch {
-		case cur == "":
-			cur = n
-		case len(cur)+1+len(n) > width:
-			lines = append(lines, cur)
-			cur = n
-		default:
-			cur += " " + n
-		}
-	}
-	if cur != "" {
-		lines = append(lines, cur)
-	}
-	return lines
-}
-
-// why names the deciding line of a verdict, or the reason.
-func why(file string, v audit.Verdict) string {
-	if v.Rule != nil {
-		return fmt.Sprintf("%s:%d: %s: %s", visible(file), v.Rule.Line, v.Rule.Directive, visible(v.Rule.Pattern))
-	}
-	return visible(v.Reason)
-}
-
-// disagreement says which profiles answer which path differently.
-func disagreement(c *audit.CrawlerReport) string {
-	var parts []string
-	for _, p := range c.Paths {
-		if !p.Disagree {
-			continue
-		}
-		var vs []string
-		split := false
-		for _, pv := range p.Profiles {
-			vs = append(vs, pv.Profile+" "+verdictWord(pv.Allowed))
-			split = split || pv.Allowed != p.Profiles[0].Allowed
-		}
-		part := p.Path + ": "
-		if split {
-			part += strings.Join(vs, ", ") + "; "
-		}
-		if len(p.Why) > 0 {
-			part += strings.Join(p.Why, "; ")
-		}
-		parts = append(parts, strings.TrimSuffix(part, "; "))
-	}
-	return strings.Join(parts, " | ")
-}
-
 // auditSummaryRun is audit --summary.
 func auditSummaryRun(opts *auditOptions) error {
 	start := time.Now()
@@ -453,20 +303,7 @@ func auditSummaryRun(opts *auditOptions) error {
 		}
 		return usageError("audit --summary: no file to audit (%s names none)", names)
 	}
-	out := bufio.NewWriterSize(opts.IO.Out, 64<<10)
-	var err error
-	switch opts.Output {
-	case fJSON:
-		err = summaryJSON(out, sum)
-	case fCSV:
-		err = summaryCSV(out, sum)
-	default:
-		err = summaryText(out, sum)
-	}
-	if ferr := out.Flush(); err == nil {
-		err = ferr
-	}
-	if err != nil {
+	if err := writeSummary(opts.IO.Out, opts.Output, sum); err != nil {
 		return err
 	}
 	if opts.Stats {
@@ -507,16 +344,16 @@ func feedSources(ios *IOStreams, sources []string, in chan<- audit.Input) error 
 	}
 	one = func(name string) error {
 		if name == "-" {
-			sc := bufio.NewScanner(ios.In)
-			sc.Buffer(make([]byte, 64<<10), 1<<20)
-			for sc.Scan() {
-				if l := strings.TrimSpace(sc.Text()); l != "" && l != "-" {
-					if err := one(l); err != nil {
-						return err
-					}
+			return eachLine(ios.In, "<stdin>", func(_ int, line string, long error) error {
+				if long != nil {
+					fail("<stdin>", long) // the error names the line
+					return nil
 				}
-			}
-			return sc.Err()
+				if l := strings.TrimSpace(line); l != "" && l != "-" {
+					return one(l)
+				}
+				return nil
+			})
 		}
 		st, err := os.Stat(name)
 		if err != nil {
@@ -585,6 +422,24 @@ func readLimited(name string) ([]byte, error) {
 	}
 	defer f.Close()
 	return io.ReadAll(io.LimitReader(f, maxRead))
+}
+
+// writeSummary writes the counts in the chosen format.
+func writeSummary(w io.Writer, f format, sum *audit.Summary) error {
+	out := bufio.NewWriterSize(w, 64<<10)
+	var err error
+	switch f {
+	case fJSON:
+		err = summaryJSON(out, sum)
+	case fCSV:
+		err = summaryCSV(out, sum)
+	default:
+		err = summaryText(out, sum)
+	}
+	if ferr := out.Flush(); err == nil {
+		err = ferr
+	}
+	return err
 }
 
 func summaryText(w io.Writer, s *audit.Summary) error {
@@ -667,15 +522,25 @@ func summaryJSON(w io.Writer, s *audit.Summary) error {
 			return err
 		}
 	}
-	return enc.write(struct {
-		Files         int `json:"audited"`
-		Unreadable    int `json:"unreadable"`
-		NotOK         int `json:"not_ok"`
-		Disagree      int `json:"disagreements"`
-		ContentUsage  int `json:"with_content_usage"`
-		ContentSignal int `json:"with_content_signal"`
-		License       int `json:"with_license"`
-	}{s.Files, s.Errors, s.NotOK, s.Disagree, s.ContentUsage, s.ContentSignal, s.License})
+	r := s.Registry
+	return enc.write(summaryTotals{&s.Files, s.Errors, s.NotOK, s.Disagree, s.ContentUsage, s.ContentSignal, s.License, s.Bytes,
+		&audit.RegistryRef{Source: r.Source, Date: r.Date, Crawlers: len(r.Crawlers), List: r.List}})
+}
+
+// summaryTotals is the last line of audit --summary -o json: the totals,
+// the bytes audited and the registry counted with (which audit --merge
+// holds every part to). Read back (audit --merge), Audited is nil on the
+// lines that are not the totals.
+type summaryTotals struct {
+	Audited       *int               `json:"audited"`
+	Unreadable    int                `json:"unreadable"`
+	NotOK         int                `json:"not_ok"`
+	Disagree      int                `json:"disagreements"`
+	ContentUsage  int                `json:"with_content_usage"`
+	ContentSignal int                `json:"with_content_signal"`
+	License       int                `json:"with_license"`
+	Bytes         int64              `json:"bytes"`
+	Registry      *audit.RegistryRef `json:"registry"`
 }
 
 func summaryCSV(w io.Writer, s *audit.Summary) error {

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/sitetxt/sitetxt/internal/audit"
+	"github.com/sitetxt/sitetxt/internal/shareddata"
 )
 
 const auditFile = "testdata/robots/aipref.txt"
@@ -27,6 +29,40 @@ func TestAuditGolden(t *testing.T) {
 			}
 			golden(t, "audit/aipref."+format, out)
 		})
+	}
+}
+
+// TestAuditTextFits holds the text of a small file to one screen or two:
+// at most 80 lines of at most 120 columns (a group shows its count and
+// the names that fit a line), and --all to every crawler's name.
+func TestAuditTextFits(t *testing.T) {
+	chdirRoot(t)
+	out, _, _ := runCLI(t, "", "audit", auditFile)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) > 80 {
+		t.Errorf("audit %s: %d lines, want at most 80", auditFile, len(lines))
+	}
+	for i, l := range lines {
+		if n := len([]rune(l)); n > auditWidth {
+			t.Errorf("audit %s: line %d has %d columns, want at most %d: %q", auditFile, i+1, n, auditWidth, l)
+		}
+	}
+	if !strings.Contains(out, "76 crawlers: ClaudeBot (Anthropic), ") || !strings.Contains(out, "--all names every crawler") {
+		t.Errorf("audit %s: no group with its count and its first names, or no word of --all:\n%s", auditFile, out)
+	}
+	all, _, _ := runCLI(t, "", "audit", "--all", auditFile)
+	for _, c := range audit.DefaultRegistry().Crawlers {
+		if !strings.Contains(all, c.Token+" (") {
+			t.Errorf("audit --all %s does not name %q", auditFile, c.Token)
+		}
+	}
+	if n := strings.Count(all, "\n"); n <= len(lines) {
+		t.Errorf("audit --all: %d lines, want more than the %d without it", n, len(lines))
+	}
+	for i, l := range strings.Split(strings.TrimSuffix(all, "\n"), "\n") {
+		if n := len([]rune(l)); n > auditWidth {
+			t.Errorf("audit --all %s: line %d has %d columns, want at most %d", auditFile, i+1, n, auditWidth)
+		}
 	}
 }
 
@@ -166,8 +202,8 @@ func TestAuditHTMLChromium(t *testing.T) {
 	}
 	got := dom("")
 	for _, want := range []string{
-		`1 source, 360 answers, 7 disallowed.`, // written by the page's script
-		`AI training crawlers: 2 of 74 blocked from /`,
+		`1 source, 388 answers, 7 disallowed.`, // written by the page's script
+		`AI training crawlers: 2 of 81 blocked from /`,
 		`data-token="GPTBot"`,
 		`title="testdata/robots/aipref.txt:8: Disallow: /"`,
 		`>disallowed</td>`,
@@ -228,9 +264,9 @@ func TestAuditURLSource(t *testing.T) {
 		code    int
 		blocked string // the AI training verdict
 	}{
-		{200, "AI training crawlers: 1 of 74 blocked from /"},
-		{404, "AI training crawlers: 0 of 74 blocked from /"},
-		{503, "AI training crawlers: 74 of 74 blocked from /"},
+		{200, "AI training crawlers: 1 of 81 blocked from /"},
+		{404, "AI training crawlers: 0 of 81 blocked from /"},
+		{503, "AI training crawlers: 81 of 81 blocked from /"},
 	}
 	for _, tt := range tests {
 		code = tt.code
@@ -247,10 +283,11 @@ func TestAuditURLSource(t *testing.T) {
 func TestAuditPathUsage(t *testing.T) {
 	chdirRoot(t)
 	out, _, _ := runCLI(t, "", "audit", "--path", "/ai-ok/page", auditFile)
+	out = unwrapAudit(out)
 	for _, want := range []string{
-		"    /: usage: Content-Usage train-ai=n, search=y (line 19); Content-Signal search allow, ai-input disallow, ai-train disallow (line 21)\n",
-		"    /ai-ok/page: usage: Content-Usage train-ai=y (line 20); Content-Signal search allow, ai-input disallow, ai-train disallow (line 21); derived by sitetxt (its own mapping): train-ai disallow (Content-Signal ai-train disallow is stricter than Content-Usage)",
-		"profiles disagree: /: draft reads Content-Usage line 11 (train-ai=n) where rfc9309 reads Content-Usage line 19",
+		"    /: usage: Content-Usage train-ai=n, search=y (line 19); Content-Signal search allow, ai-input disallow, ai-train disallow (line 21)",
+		"    /ai-ok/page: usage: Content-Usage train-ai=y (line 20); Content-Signal search allow, ai-input disallow, ai-train disallow (line 21); derived by sitetxt: train-ai disallow (Content-Signal ai-train disallow is stricter than Content-Usage)",
+		"profiles disagree: /: draft, norobots read Content-Usage line 11 (train-ai=n) where rfc9309 reads Content-Usage line 19",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("audit --path /ai-ok/page lacks %q", want)
@@ -258,19 +295,24 @@ func TestAuditPathUsage(t *testing.T) {
 	}
 }
 
+// unwrapAudit joins the lines audit's text wraps (continued with six
+// spaces) back into one.
+func unwrapAudit(s string) string { return strings.ReplaceAll(s, "\n      ", " ") }
+
 // TestAuditGroupsCrawlers: audit's text groups the crawlers that read the
 // same lines, so the 21-line aipref.txt reads at a glance (before issue 35
 // item 7 each crawler had a row and its usage lines under it: 123 lines
 // for the 50 crawlers known then): fewer lines than known crawlers, every
-// crawler named once, a usage line said at most once per group, and the
-// search engines that read line 17 one group.
+// crawler named once (with --all), a usage line said at most once per
+// group, and the search engines that read line 17 one group.
 func TestAuditGroupsCrawlers(t *testing.T) {
 	chdirRoot(t)
-	out, _, code := runCLI(t, "", "audit", "testdata/robots/aipref.txt")
+	out, _, code := runCLI(t, "", "audit", "--all", "testdata/robots/aipref.txt")
 	if code != ExitFindings {
 		t.Fatalf("audit aipref.txt: exit %d", code)
 	}
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	out = unwrapAudit(out)
 	crawlers := audit.DefaultRegistry().Crawlers
 	if len(lines) >= len(crawlers) {
 		t.Errorf("audit aipref.txt: %d lines for %d crawlers, want fewer:\n%s", len(lines), len(crawlers), out)
@@ -289,7 +331,7 @@ func TestAuditGroupsCrawlers(t *testing.T) {
 	if n := strings.Count(out, "/: usage: Content-Usage train-ai=n, search=y (line 19)"); n > rows {
 		t.Errorf("audit aipref.txt says the usage of line 19 %d times for %d groups, want at most once per group", n, rows)
 	}
-	i := strings.Index(out, "  / allowed  testdata/robots/aipref.txt:17: Allow: /\n    Googlebot (Google), ")
+	i := strings.Index(out, "  / allowed  testdata/robots/aipref.txt:17: Allow: /\n    11 crawlers: Googlebot (Google), ")
 	if i < 0 {
 		t.Fatalf("audit aipref.txt: no group of the search engines that read line 17:\n%s", out)
 	}
@@ -304,5 +346,60 @@ func TestAuditGroupsCrawlers(t *testing.T) {
 		if !strings.Contains(group, name) {
 			t.Errorf("%s is not in the group of Googlebot:\n%s", name, group)
 		}
+	}
+}
+
+// TestAuditMerge splits real robots.txt files into parts, counts each
+// part with audit --summary -o json as separate runs would, and holds
+// audit --merge of the parts to exactly what one run over all the files
+// prints (a sample of the corpus; the slow tier, all of it).
+func TestAuditMerge(t *testing.T) {
+	names := shareddata.SampleEveryN(t, shareddata.Files(t, "corpus", "robots"), 256)
+	all := strings.Join(names, "\n") + "\n"
+	tmp := t.TempDir()
+	// Three parts of uneven size, as a batch engine's tasks would be.
+	cuts := []int{0, len(names) / 5, len(names) / 2, len(names)}
+	var parts []string
+	for i := 0; i+1 < len(cuts); i++ {
+		out, errOut, code := runCLI(t, strings.Join(names[cuts[i]:cuts[i+1]], "\n")+"\n", "audit", "--summary", "-o", "json", "-")
+		if code != ExitOK {
+			t.Fatalf("audit --summary of part %d: exit %d, %s", i, code, errOut)
+		}
+		p := filepath.Join(tmp, fmt.Sprintf("part%d.json", i))
+		if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, p)
+	}
+	for _, format := range []string{"json", "text"} { // csv is written from the same counts as text
+		t.Run(format, func(t *testing.T) {
+			one, _, code := runCLI(t, all, "audit", "--summary", "-o", format, "-")
+			if code != ExitOK {
+				t.Fatalf("audit --summary of all: exit %d", code)
+			}
+			merged, errOut, code := runCLI(t, "", append([]string{"audit", "--merge", "-o", format}, parts...)...)
+			if code != ExitOK || merged != one {
+				t.Errorf("audit --merge of %d parts: exit %d (%s), output %s; want exit 0 and what one run over the %d files prints:\n%s",
+					len(parts), code, errOut, merged, len(names), one)
+			}
+		})
+	}
+	// A part cut short, another registry, a crawler twice: exit 2, at the line.
+	whole, _ := os.ReadFile(parts[0])
+	lines := strings.SplitAfter(string(whole), "\n")
+	for _, tt := range []struct{ name, in, want string }{
+		{"cut", strings.Join(lines[:3], ""), "no counts for crawler"},
+		{"no totals", strings.Join(lines[:len(lines)-2], ""), "no line of totals"},
+		{"crawler twice", lines[0] + string(whole), ":2: crawler"},
+		{"not JSON", "audited 3 files\n", ":1: not a line of audit --summary -o json"},
+		{"other registry", strings.Replace(string(whole), `"crawler_count":`, `"crawler_count":1`, 1), "counted with another registry"},
+		{"unknown crawler", strings.Replace(string(whole), `{"crawler":"Googlebot"`, `{"crawler":"NoSuchBot"`, 1), `crawler "NoSuchBot" is not in this sitetxt's registry`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errOut, code := runCLI(t, tt.in, "audit", "--merge", "-")
+			if code != ExitError || !strings.Contains(errOut, tt.want) || !strings.Contains(errOut, "<stdin>:") {
+				t.Errorf("audit --merge of a bad part: exit %d, stderr %q; want exit 2 and %q at <stdin>", code, errOut, tt.want)
+			}
+		})
 	}
 }

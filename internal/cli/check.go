@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/spf13/cobra"
 
 	"github.com/sitetxt/sitetxt/fetch"
+	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/audit"
 	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/jsonview"
@@ -24,6 +27,8 @@ type checkOptions struct {
 	Source   string
 	URLs     []string
 	Fetch    fetchFlags
+
+	source input.Source // Source as read once (checkArgs)
 }
 
 // globalAgent is the agent name check uses without --agent: under every
@@ -47,7 +52,8 @@ gives no rules) with a warning.
 
 Without a SOURCE (the first argument is the absolute URL of a page and so
 is every other, or only --urls is given), each URL is checked against its
-own site's robots.txt, fetched once per site, as robots.Client does. The response is read as the profile's access
+own site's robots.txt, through robots.Client as serve and prefs decide,
+fetched once per site for the run. The response is read as the profile's access
 method says (docs/fetching.md): under rfc9309 and google a 4xx allows
 everything and a 5xx or network error disallows everything; under draft and
 norobots 401/403 disallow everything and a temporary failure disallows for
@@ -57,9 +63,11 @@ are cached (--cache-dir, --no-cache) and read up to 500 KiB.
 URL is an absolute URL or a path; a relative one ("private/x") is read
 from the site's root ("/private/x", with a note). --urls reads more URLs,
 one per line, from FILE or standard input ("-"), as a stream; blank lines
-and lines starting with "#" are skipped. Agents and URLs are otherwise used
+and lines starting with "#" are skipped, and a line longer than 16 MiB is
+an error for that line. Agents and URLs are otherwise used
 exactly as given; an empty URL named on the command line is decided too.
-A URL that cannot be answered (an http URL without a host; with a SOURCE
+A URL that cannot be answered (an http URL without a host or with a port
+above 65535, a URL of another scheme such as ftp: or mailto:; with a SOURCE
 fetched over HTTP, a URL on another origin, which that robots.txt does not
 govern) is an error for that URL alone, numbered on standard error (in -o
 json an object {"url","error"} in its place); every other URL is answered
@@ -130,7 +138,7 @@ func checkRun(opts *checkOptions) error {
 		failure error
 	)
 	if opts.Source != "" {
-		src, err := resolveSource(opts.IO, &opts.Fetch, opts.Source, manifest.Robots)
+		src, err := openSource(opts.IO, &opts.Fetch, opts.source, manifest.Robots)
 		if err != nil {
 			return err
 		}
@@ -140,7 +148,7 @@ func checkRun(opts *checkOptions) error {
 		if err := opts.Fetch.prepare(opts.IO); err != nil {
 			return err
 		}
-		sites = &siteSources{ios: opts.IO, ff: &opts.Fetch, agent: opts.Agent, prof: prof, m: map[string]*checkSource{}}
+		sites = newSiteSources(opts.IO, &opts.Fetch, opts.Fetch.robotsClient(prof), opts.Agent)
 	}
 
 	out := newStream(opts.IO.Out, streamsInput(opts.IO, opts.URLsFile))
@@ -175,8 +183,9 @@ func checkRun(opts *checkOptions) error {
 		}
 		switch {
 		case jl != nil:
-			if usage != nil {
-				return jl.write(audit.Verdict{Decision: cs.views.Of(u.Typed, opts.Agent, d), Usage: usage}) // the decision object plus "usage"
+			if usage != nil || cs.llmPolicy != nil {
+				// The decision object plus "usage", "llm_policy".
+				return jl.write(checkLine{Decision: cs.views.Of(u.Typed, opts.Agent, d), Usage: usage, LLMPolicy: cs.llmPolicy})
 			}
 			return jl.write(cs.views.Of(u.Typed, opts.Agent, d))
 		case cw != nil:
@@ -210,19 +219,24 @@ func checkRun(opts *checkOptions) error {
 	return exitWith(failure, disallowed, urls)
 }
 
-// checkArgs checks that check is given URLs; with no SOURCE (the first
-// argument an absolute page URL), it moves the first argument to the URLs,
-// each to be checked against its own site's robots.txt.
+// checkArgs checks that check is given URLs and reads its SOURCE once
+// (sourceArg); with no SOURCE (the first argument an absolute page URL),
+// it moves the first argument to the URLs, each to be checked against its
+// own site's robots.txt.
 func checkArgs(opts *checkOptions) error {
 	if opts.Source != "" {
-		opts.Source = siteArg(opts.IO, opts.Source)
-	}
-	if opts.Source != "" && !perSite(opts.Source, opts.URLs) {
-		return needURLs("check", opts.Source, opts.URLs, opts.URLsFile)
-	}
-	if opts.Source != "" {
-		opts.URLs = append([]string{opts.Source}, opts.URLs...)
-		opts.Source = ""
+		src, err := sourceArg(opts.Source)
+		if err != nil {
+			return err
+		}
+		opts.source = src
+		if perSite(src, opts.URLs) {
+			hostNote(opts.IO, src)
+			opts.URLs = append([]string{src.URL}, opts.URLs...)
+			opts.Source = ""
+		} else {
+			return needURLs("check", opts.Source, opts.URLs, opts.URLsFile)
+		}
 	}
 	if len(opts.URLs) == 0 && opts.URLsFile == "" {
 		return usageError("check: no URL given (name a SOURCE and URLs, absolute URLs, or use --urls)")
@@ -232,16 +246,17 @@ func checkArgs(opts *checkOptions) error {
 
 // perSite reports whether check's arguments name no SOURCE: the first is
 // an http(s) URL of a page (not a site, not a robots.txt) and every other
-// is an absolute URL too, so each is checked against its own site.
-func perSite(first string, rest []string) bool {
-	if !fetch.IsURL(first) {
+// is an absolute URL too (as a batch reads it), so each is checked
+// against its own site.
+func perSite(first input.Source, rest []string) bool {
+	if !first.Fetched() {
 		return false
 	}
-	if _, page, err := manifest.Robots.Locate(first); err != nil || !page {
+	if _, page, err := manifest.Robots.Locate(first.URL); err != nil || !page {
 		return false
 	}
-	for _, u := range rest {
-		if !fetch.IsURL(u) {
+	for _, typed := range rest {
+		if u, err := input.ReadURL(typed); err != nil || !u.Absolute() {
 			return false
 		}
 	}
@@ -264,18 +279,40 @@ type checkSource struct {
 	// allowed URL a line applies to then gets its preference too
 	// (jsonview.DecisionUsage).
 	hasUsage bool
+	// llmPolicy is the file's LLM-Policy lines, nil when it has none.
+	llmPolicy []jsonview.Line
 }
 
+// checkLine is a line of check's JSON with more than the decision
+// object: "usage" where the file has usage lines and the URL may be
+// fetched, "llm_policy" where the file has LLM-Policy lines.
+type checkLine struct {
+	jsonview.Decision
+	Usage     *jsonview.Usage `json:"usage,omitempty"`
+	LLMPolicy []jsonview.Line `json:"llm_policy,omitempty"`
+}
+
+// newCheckSource parses and compiles src (a file, or a SOURCE fetched
+// by this run's fetcher) under prof for agent.
 func newCheckSource(ios *IOStreams, src *source, prof robots.Profile, agent string) *checkSource {
 	f := parseFor(src, prof)
+	return checkSourceOf(ios, src, f, robots.Reading{Policy: robots.Compile(f, prof), Fetched: src.fetched}, prof, agent)
+}
+
+// checkSourceOf is the checkSource of rd, the reading of src under prof;
+// f is src parsed as prof reads it, for the notes on how much of it was
+// read (nil when none can be due).
+func checkSourceOf(ios *IOStreams, src *source, f *grammar.File, rd robots.Reading, prof robots.Profile, agent string) *checkSource {
 	readNotes(ios, src, f)
 	markupWarning(ios, src)
-	cs := &checkSource{name: src.name, views: newDecisionViews(src.name, prof, src.fetched)}
-	cs.robotsURL = src.manifestURL()
-	cs.fixed, cs.isFixed = src.fixed()
-	pol := robots.Compile(f, prof)
-	cs.agent = pol.Agent(agent)
-	cs.hasUsage = !cs.isFixed && pol.HasUsage()
+	cs := &checkSource{name: src.name, robotsURL: src.manifestURL(), views: newDecisionViews(src.name, prof, src.fetched)}
+	if cs.fixed, cs.isFixed = rd.Fixed(); !cs.isFixed {
+		cs.agent = rd.Policy.Agent(agent)
+		cs.hasUsage = rd.Policy.HasUsage()
+		for _, l := range rd.Policy.LLMPolicies() {
+			cs.llmPolicy = append(cs.llmPolicy, jsonview.LineOf(src.name, l.Line, l.URL))
+		}
+	}
 	return cs
 }
 
@@ -286,17 +323,48 @@ func (cs *checkSource) decide(u string) robots.Decision {
 	return cs.agent.Decide(u)
 }
 
-// siteSources are the robots.txt files of the sites of a stream of
-// absolute URLs, each fetched once (and cached as the fetch flags say).
+// siteSources decide absolute URLs, each against its own site's
+// robots.txt, through a robots.Client as serve and prefs decide (fetched
+// with the profile's access method and the run's fetcher and cache,
+// compiled once per response, a status that decides every URL read by
+// robots.Reading): the first URL of a site asks the Client for the site's
+// reading (Client.Reading), kept for the run, so that a site is fetched
+// once per run whatever its response's lifetime, each later URL of it is
+// one allocation-free decision, and what check says about the site (a
+// failed fetch, the notes) is said once.
 type siteSources struct {
 	ios     *IOStreams
 	ff      *fetchFlags
+	client  *robots.Client
 	agent   string
 	prof    robots.Profile
 	m       map[string]*checkSource // by robots.txt URL; nil for a site that gave no answer
 	failure error
 	pin     *checkSource // a robots.txt given rather than fetched (sitemaps --robots)
 	pinURL  string       // the robots.txt URL of pin's site; "" until the first URL names it
+
+	mu     sync.Mutex
+	parsed map[string]parsedFile // what the Client parsed, by robots.txt URL, until get says its notes
+}
+
+// parsedFile is a robots.txt the Client parsed: its text, and the file
+// as parsed, for the notes on how much of it was read.
+type parsedFile struct {
+	data string
+	file *grammar.File
+}
+
+// newSiteSources returns the sites of a run that decides for agent
+// through rc (ff.robotsClient, not used yet).
+func newSiteSources(ios *IOStreams, ff *fetchFlags, rc *robots.Client, agent string) *siteSources {
+	ss := &siteSources{ios: ios, ff: ff, client: rc, agent: agent, prof: rc.Profile,
+		m: map[string]*checkSource{}, parsed: map[string]parsedFile{}}
+	rc.Parsed = func(r *fetch.Result, f *grammar.File) {
+		ss.mu.Lock()
+		ss.parsed[r.URL] = parsedFile{data: string(r.Body), file: f}
+		ss.mu.Unlock()
+	}
+	return ss
 }
 
 // pinRobots reads the robots.txt arg (a file or URL), if any, as the one
@@ -306,7 +374,11 @@ func (ss *siteSources) pinRobots(arg, base string) error {
 	if arg == "" {
 		return nil
 	}
-	src, err := resolveSource(ss.ios, ss.ff, arg, manifest.Robots)
+	s, err := sourceArg(arg)
+	if err != nil {
+		return err
+	}
+	src, err := openSource(ss.ios, ss.ff, s, manifest.Robots)
 	if err == nil {
 		err = src.needBody()
 	}
@@ -314,8 +386,8 @@ func (ss *siteSources) pinRobots(arg, base string) error {
 		return err
 	}
 	switch {
-	case fetch.IsURL(arg):
-		ss.pinURL, err = fetch.ManifestURL(arg, manifest.Robots.File)
+	case s.Fetched():
+		ss.pinURL, err = fetch.ManifestURL(s.URL, manifest.Robots.File)
 	case base != "":
 		ss.pinURL, err = fetch.ManifestURL(base, manifest.Robots.File)
 	}
@@ -330,13 +402,14 @@ func (ss *siteSources) pinRobots(arg, base string) error {
 }
 
 // maxSites bounds how many compiled sites check keeps at once; past it
-// they are dropped and, if asked for again, read from the fetch cache.
+// they are dropped and, if asked for again, read from the Client (and the
+// fetch cache) again.
 const maxSites = 4096
 
-// get returns the robots.txt of u's site, fetching it the first time;
-// a badURL error when u names no site or its robots.txt gave no answer.
+// get returns the robots.txt of u's site, asking the Client the first
+// time; a badURL error when u names no site or its robots.txt gave no
+// answer.
 func (ss *siteSources) get(u input.URL) (*checkSource, error) {
-	ios := ss.ios
 	if !u.Absolute() {
 		return nil, &badURL{u.NoSite()}
 	}
@@ -361,17 +434,26 @@ func (ss *siteSources) get(u input.URL) (*checkSource, error) {
 	if len(ss.m) >= maxSites {
 		clear(ss.m)
 	}
-	src, err := ss.ff.fetchSource(robotsURL, manifest.Robots)
+	rd, err := ss.client.Reading(context.Background(), u.Typed)
 	if err != nil {
-		printErr(ios, err)
+		return nil, &badURL{err}
+	}
+	r := rd.Fetched
+	if r.Status == fetch.Error {
+		printErr(ss.ios, r.Failure())
 		ss.failure = &exitError{code: ExitError}
 		ss.m[robotsURL] = nil
 		return nil, notAnswered("%s: its site's robots.txt gave no answer", shownURL(u.Typed))
 	}
-	if f := reportFetch(ios, src); f != nil {
+	ss.mu.Lock()
+	p := ss.parsed[r.URL] // none for a response that is no file, or was compiled before
+	delete(ss.parsed, r.URL)
+	ss.mu.Unlock()
+	src := &source{name: r.URL, data: p.data, fetched: r, cached: ss.ff.cached(r)}
+	if f := reportFetch(ss.ios, src); f != nil {
 		ss.failure = f
 	}
-	cs := newCheckSource(ios, src, ss.prof, ss.agent)
+	cs := checkSourceOf(ss.ios, src, p.file, rd, ss.prof, ss.agent)
 	ss.m[robotsURL] = cs
 	return cs, nil
 }

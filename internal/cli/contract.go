@@ -346,7 +346,9 @@ const contractDoc = "## The output contract\n\n" +
 	"   read (network, TLS, DNS, timeout, HTTP 5xx or 429). When a fetch fails, its cause is printed on\n" +
 	"   standard error (`sitetxt: cannot fetch https://x/robots.txt: ...`) and the decisions the\n" +
 	"   standard derives from the failure (RFC 9309: everything disallowed) are still printed. 2 wins\n" +
-	"   over 1. Endless standard input stops at the documented limit with a message, never silently.\n" +
+	"   over 1. Endless standard input stops at the documented limit with a message, never silently;\n" +
+	"   a line of a list (`--urls`, `datasets --list`, audit's `-`) longer than 16 MiB is an error\n" +
+	"   naming the limit and the line's number (a batch of URLs answers the lines after it).\n" +
 	"   When nothing given could be read, the errors and exit 2, and nothing on standard output (no\n" +
 	"   CSV header, no totals of zeros, no empty page); an `audit --summary` list or directory that\n" +
 	"   names no file is such an error.\n" +
@@ -354,8 +356,10 @@ const contractDoc = "## The output contract\n\n" +
 	"   its tester (package internal/input): an absolute http(s) URL, a path (`/a`; the empty URL is\n" +
 	"   the root), or a relative reference (`org/plans.html`), read from the site's root as\n" +
 	"   `/org/plans.html` (RFC 3986 5.2) with one note saying so (audit's `--path` too). A URL that\n" +
-	"   cannot be answered (an http URL without a host, a host that does not parse, a URL on another\n" +
-	"   origin than the robots.txt fetched for it, which governs its own origin only, RFC 9309 2.3;\n" +
+	"   cannot be answered (an http URL without a host, a host or port no site has, as a port above\n" +
+	"   65535, a URL of another scheme, `ftp:` or `mailto:`, which no robots.txt read over http(s)\n" +
+	"   governs, a URL on another origin than the robots.txt fetched for it, which governs its own\n" +
+	"   origin only, RFC 9309 2.3;\n" +
 	"   without a SOURCE, a URL that names no site) is an error for that URL alone: in `-o json` an\n" +
 	"   object `{\"url\", \"error\"}` in its place, otherwise a message on standard error numbered by\n" +
 	"   where it came from (`sitetxt: <stdin>:2: ...`, `sitetxt: URL 3: ...` for the command line's).\n" +

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -45,6 +44,9 @@ type datasetsOptions struct {
 	ProbeConc    int
 	ProbeDelay   time.Duration
 	ProbeTimeout time.Duration
+	Discover     []string
+	MaxPages     int
+	Delay        time.Duration
 	Fetch        fetchFlags
 }
 
@@ -77,6 +79,21 @@ as is a _pins.yaml named as SOURCE. On disk, only files under the SOURCE's
 directory are read. --max-depth, --max-fetches and --board-timeout bound
 this, the same for both; --no-follow turns it off.
 
+--discover KINDS reads sites (SOURCEs are site URLs or host names) through
+every convention catalog builders meet, not only /data.txt: data.txt,
+data.json (/data.json, Project Open Data), dcat (DCAT JSON-LD:
+/catalog.jsonld and documents pages link to), schema.org and croissant
+(JSON-LD in the front page and the pages the site's sitemaps list, and
+the files they link to) and signposting (FAIR Signposting Link headers and
+<link> elements), comma-separated or repeated, or all. Every request goes
+behind the site's robots.txt, read once (a page it disallows for --agent is
+never fetched), spaced as it asks (Crawl-delay, Request-rate) or by
+--delay; at most --max-pages pages and linked documents are read. A
+dataset several sources give (one identifier, file URL or landing page)
+is listed once, with its sources; -o json adds "found_in" (its sources)
+and, per field, "provenance"; where sources disagree a warning says which value was kept.
+docs/datatxt.md describes each source and the merge.
+
 Output formats (-o): text (aligned columns), json (JSON Lines, one object
 per dataset), yaml, csv, and the catalog documents schemaorg (schema.org
 DataCatalog JSON-LD), dcat (DCAT-AP 3 JSON-LD), datajson (Project Open Data
@@ -95,7 +112,9 @@ listed).`,
 		Example: `  sitetxt datasets --base https://example.org/data.txt testdata/datatxt/list.yaml.txt
   sitetxt datasets -o json --agent mybot testdata/datatxt/records.txt
   sitetxt datasets -o datajson --publisher "Example Org" --contact "Data Team" \
-      --contact-email data@example.org https://example.org/ https://example.net/board/`,
+      --contact-email data@example.org https://example.org/ https://example.net/board/
+  sitetxt datasets --discover all -o json https://data.example.org/
+  sitetxt datasets --discover data.json,dcat --max-pages 20 -o dcat --publisher "Example Org" data.example.org`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 && opts.List == "" {
 				return usageError("datasets: needs at least one SOURCE (or --list)")
@@ -128,6 +147,7 @@ listed).`,
 	f.IntVar(&opts.ProbeConc, "probe-concurrency", 4, "how many probe requests are in flight at once")
 	f.DurationVar(&opts.ProbeDelay, "probe-delay", time.Second, "the least time between two probe requests to one host")
 	f.DurationVar(&opts.ProbeTimeout, "probe-timeout", 2*time.Minute, "how long probing may take in all")
+	discoverFlags(cmd, opts)
 	outputFlag(cmd, &opts.Output, datasetsFormats())
 	opts.Fetch.AddFlags(cmd)
 	return cmd
@@ -142,6 +162,9 @@ func datasetsRun(opts *datasetsOptions) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
+	if len(opts.Discover) > 0 {
+		return discoverRun(opts, form, prof)
+	}
 	sources, bases, err := datasetsSources(opts)
 	if err != nil {
 		return err
@@ -155,6 +178,14 @@ func datasetsRun(opts *datasetsOptions) error {
 	if c == nil {
 		return err
 	}
+	return datasetsOutput(opts, prof, c, failed)
+}
+
+// datasetsOutput probes (--probe) and writes a catalog read from data.txt
+// files or discovered (--discover), with its diagnostics, and says how the
+// run ends: failed when a SOURCE could not be read.
+func datasetsOutput(opts *datasetsOptions, prof robots.Profile, c *datatxt.Catalog, failed bool) error {
+	var err error
 	var probeDiags grammar.Diagnostics
 	if opts.Probe {
 		if err := opts.Fetch.prepare(opts.IO); err != nil {
@@ -290,7 +321,7 @@ func readCatalogs(opts *datasetsOptions, sources, bases []string, popts datatxt.
 func probeCatalog(opts *datasetsOptions, prof robots.Profile, c *datatxt.Catalog) grammar.Diagnostics {
 	ff := opts.Fetch.Fetcher()
 	pf := &datatxt.Fetcher{Fetcher: ff}
-	rc := &robots.Client{Profile: prof, Fetcher: ff}
+	rc := opts.Fetch.robotsClient(prof)
 	delay := opts.ProbeDelay
 	if delay == 0 {
 		delay = -1 // ProbeOptions reads 0 as the default
@@ -301,9 +332,14 @@ func probeCatalog(opts *datasetsOptions, prof robots.Profile, c *datatxt.Catalog
 
 // datasetsSource reads one SOURCE: a file or standard input is parsed; a
 // URL is fetched and, unless --no-follow, followed as a pins board.
-func datasetsSource(opts *datasetsOptions, arg string, popts datatxt.Options) (*datatxt.Catalog, error) {
-	arg = siteArg(opts.IO, arg)
-	if fetch.IsURL(arg) && !opts.NoFollow {
+func datasetsSource(opts *datasetsOptions, typed string, popts datatxt.Options) (*datatxt.Catalog, error) {
+	s, err := sourceArg(typed)
+	if err != nil {
+		return nil, err
+	}
+	if s.Fetched() && !opts.NoFollow {
+		hostNote(opts.IO, s)
+		arg := s.URL
 		if err := opts.Fetch.prepare(opts.IO); err != nil {
 			return nil, err
 		}
@@ -324,12 +360,12 @@ func datasetsSource(opts *datasetsOptions, arg string, popts datatxt.Options) (*
 		}
 		return c, nil
 	}
-	if !fetch.IsURL(arg) {
-		if c, ok, err := localBoard(opts, arg, popts); ok {
+	if !s.Fetched() {
+		if c, ok, err := localBoard(opts, s.Typed, popts); ok {
 			return c, err
 		}
 	}
-	src, err := resolveSource(opts.IO, &opts.Fetch, arg, manifest.DataTxt)
+	src, err := openSource(opts.IO, &opts.Fetch, s, manifest.DataTxt)
 	if err != nil {
 		return nil, err
 	}
@@ -361,19 +397,21 @@ func readSourceList(ios *IOStreams, name string) ([]string, error) {
 		}
 		r = strings.NewReader(src.data)
 	}
+	display := name
+	if name == "-" {
+		display = "<stdin>"
+	}
 	var out []string
-	sc := bufio.NewScanner(r)
-	for sc.Scan() {
-		l := strings.TrimSpace(sc.Text())
-		if l == "" || strings.HasPrefix(l, "#") {
-			continue
+	err := eachLine(r, display, func(_ int, line string, long error) error {
+		if long != nil {
+			return cannotRead(display, long)
 		}
-		out = append(out, l)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, cannotRead(name, err)
-	}
-	return out, nil
+		if l := strings.TrimSpace(line); l != "" && !strings.HasPrefix(l, "#") {
+			out = append(out, l)
+		}
+		return nil
+	})
+	return out, err
 }
 
 // printDatasetsJSON writes one JSON object per dataset (JSON Lines).
@@ -402,7 +440,12 @@ func printDatasets(ios *IOStreams, c *datatxt.Catalog) error {
 		}
 	}
 	head := []string{"NAME", "LINE", "ACCESS", "URL"}
-	if many {
+	discovered := discoveredCatalog(c)
+	switch {
+	case discovered:
+		many = true
+		head = []string{"NAME", "LINE", "ACCESS", "SOURCES", "URL"}
+	case many:
 		head = []string{"NAME", "LINE", "ACCESS", "LISTED IN", "URL"}
 	}
 	tab.add(head, []func(string) string{st.bold, st.bold, st.bold, st.bold, st.bold})
@@ -421,7 +464,10 @@ func printDatasets(ios *IOStreams, c *datatxt.Catalog) error {
 			name = "(unnamed)"
 		}
 		urls := e.URLs
-		if len(urls) == 0 {
+		switch {
+		case len(urls) == 0 && len(e.Paths) == 0:
+			urls = []string{"(no file)"}
+		case len(urls) == 0:
 			urls = []string{"(no valid URL) " + strings.Join(e.Paths, " ")}
 		}
 		for i, u := range urls {
@@ -433,6 +479,9 @@ func printDatasets(ios *IOStreams, c *datatxt.Catalog) error {
 				src := ""
 				if i == 0 {
 					src = visible(e.Source)
+					if discovered {
+						src = sourceKinds(e)
+					}
 				}
 				row = []string{row[0], row[1], row[2], src, row[3]}
 			}

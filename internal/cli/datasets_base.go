@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/sitetxt/sitetxt/datatxt"
-	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/internal/input"
 )
 
@@ -37,7 +36,7 @@ func sourceBases(bases, sources []string) ([]string, error) {
 	}
 	dir, _ := url.Parse(bases[0])
 	for i, s := range sources {
-		if fetch.IsURL(s) {
+		if fetchedSource(s) != "" {
 			continue
 		}
 		rel := filepath.ToSlash(filepath.Clean(s))
@@ -50,6 +49,13 @@ func sourceBases(bases, sources []string) ([]string, error) {
 		out[i] = dir.ResolveReference(&url.URL{Path: strings.TrimPrefix(rel, "./")}).String()
 	}
 	return out, nil
+}
+
+// fetchedSource returns the URL a SOURCE is fetched from, as every
+// command reads a SOURCE (sourceArg), "" for a file or standard input.
+func fetchedSource(typed string) string {
+	s, _ := sourceArg(typed)
+	return s.URL
 }
 
 // isDir reports whether name is a directory.
@@ -70,8 +76,8 @@ func robotsSiteOf(arg string, rsrc *source, sources, bases []string) (string, er
 	var names []string
 	for i, s := range sources {
 		at := bases[i]
-		if fetch.IsURL(s) {
-			at = s
+		if u := fetchedSource(s); u != "" {
+			at = u
 		}
 		site := ""
 		if u, err := url.Parse(at); err == nil && u.Host != "" {

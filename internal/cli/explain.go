@@ -35,13 +35,15 @@ apply and why (a User-agent line names the crawler, or none does and the
 "*" group applies, or no group applies), their effective rules in the
 order the profile tries them (the first that matches decides), the
 group's Crawl-delay, Request-rate and Visit-time, and the file-wide
-Sitemap and Host lines.
+Sitemap, Host and LLM-Policy lines (LLM-Policy: the URL of an llms.txt or
+similar policy, as crawler-commons reads it).
 
 -o json prints one object:
   {"file","agent","profile","reason","groups":[{"agents","file","line","column"}],
    "rules":[{"directive","pattern","file","line","column","implied"}],
    "crawl_delay","request_rate":{"requests","seconds"},
    "visit_time":{"from","to"},"sitemaps":[{"url","file","line","column"}],
+   "llm_policy":[{"url","file","line","column"}],
    "host":{"value","file","line","column"}|null,
    "usage_lines":[{"field","value","file","line","column"}],"fetch":{...}}
 docs/schema/explain.json has the schema.
@@ -76,6 +78,7 @@ type (
 		RequestRate *jsonview.RequestRate `json:"request_rate"`
 		VisitTime   *visitTimeJSON        `json:"visit_time"`
 		Sitemaps    []sitemapJSON         `json:"sitemaps"`
+		LLMPolicy   []sitemapJSON         `json:"llm_policy"` // the file's LLM-Policy lines
 		Host        *hostJSON             `json:"host"`
 		// Usage lists the usage lines of the groups: Content-Usage rules
 		// in the order they are preferred, then Content-Signal lines.
@@ -139,9 +142,10 @@ func explainRun(opts *explainOptions) error {
 	f := parseFor(src, prof)
 	readNotes(opts.IO, src, f)
 	markupWarning(opts.IO, src)
-	e := robots.Compile(f, prof).Explain(opts.Agent)
+	pol := robots.Compile(f, prof)
+	e := pol.Explain(opts.Agent)
 	v := explainJSON{File: src.name, Agent: opts.Agent, Profile: prof.String(), Why: e.Why,
-		Groups: []*groupJSON{}, Rules: []explainRuleJSON{}, Sitemaps: []sitemapJSON{}, Usage: []*usageLineRef{}, Fetch: fetchView(src.fetched)}
+		Groups: []*groupJSON{}, Rules: []explainRuleJSON{}, Sitemaps: []sitemapJSON{}, LLMPolicy: []sitemapJSON{}, Usage: []*usageLineRef{}, Fetch: fetchView(src.fetched)}
 	if d, ok := src.fixed(); ok {
 		v.Why = "the fetch decides every URL: " + d.Reason
 	} else {
@@ -174,6 +178,10 @@ func explainRun(opts *explainOptions) error {
 		for _, s := range e.Sitemaps {
 			p := s.Line.ValuePos()
 			v.Sitemaps = append(v.Sitemaps, sitemapJSON{s.URL, src.name, p.Line, p.Column})
+		}
+		for _, l := range pol.LLMPolicies() {
+			p := l.Line.ValuePos()
+			v.LLMPolicy = append(v.LLMPolicy, sitemapJSON{l.URL, src.name, p.Line, p.Column})
 		}
 		if h := e.Host; h != nil {
 			p := h.Line.ValuePos()
@@ -233,6 +241,9 @@ func printExplain(w io.Writer, e *robots.Explanation, v *explainJSON) error {
 		}
 		for _, s := range v.Sitemaps {
 			fmt.Fprintf(&b, "sitemap: %s (line %d)\n", s.URL, s.Line)
+		}
+		for _, l := range v.LLMPolicy {
+			fmt.Fprintf(&b, "llm-policy: %s (line %d; an llms.txt or similar policy, file-wide; it decides nothing)\n", l.URL, l.Line)
 		}
 		if v.Host != nil {
 			fmt.Fprintf(&b, "host: %s (line %d)\n", v.Host.Host, v.Host.Line)

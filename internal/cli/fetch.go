@@ -30,11 +30,13 @@ func newFetchCmd(ios *IOStreams) *cobra.Command {
 	opts := &fetchOptions{IO: ios}
 	cmd := &cobra.Command{
 		Use:   "fetch [-o text|json|csv] [--profile P] SITE...",
-		Short: "Fetch a site's robots.txt and data.txt and say what the responses mean",
-		Long: `Fetch /robots.txt and /data.txt of each SITE (a URL such as
+		Short: "Fetch a site's robots.txt, data.txt and Web Bot Auth key directory and say what the responses mean",
+		Long: `Fetch /robots.txt, /data.txt and /.well-known/http-message-signatures-directory
+(a Web Bot Auth key directory) of each SITE (a URL such as
 https://example.org/, or a bare host name, taken as https) and report for
 each: what the response means under the profile's access method (parse,
-allow-all, disallow-all, defer; for data.txt parse, not-found or error), the
+allow-all, disallow-all, defer; for data.txt and the key directory parse,
+not-found or error: only a 200 gives keys), the
 HTTP status, the final URL after redirects, the size, when the answer
 expires, whether it came from the cache, and how many diagnostics parsing
 the body gives.

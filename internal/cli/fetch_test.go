@@ -31,7 +31,8 @@ func runFetchCLI(t *testing.T, args ...string) (code int, stdout, stderr string)
 	return code, out.String(), errOut.String()
 }
 
-// fetchSites serves three sites: /ok/ (robots.txt 200, data.txt 200),
+// fetchSites serves three sites: /ok/ (robots.txt 200, data.txt 200, a
+// Web Bot Auth key directory),
 // /html/ (an HTML robots.txt, no data.txt) and /down/ (5xx everywhere).
 // They share one host, so the tests pass manifest URLs or use the
 // handler's paths below the root.
@@ -53,6 +54,9 @@ func newFetchSites(t *testing.T) *fetchSites {
 			case "ok/data.txt":
 				w.Header().Set("Content-Type", "text/plain")
 				io.WriteString(w, "Path: /data/census.csv\nName: Census\n")
+			case "ok/.well-known/http-message-signatures-directory":
+				w.Header().Set("Content-Type", "application/http-message-signatures-directory+json")
+				io.WriteString(w, `{"keys": [{"kty": "OKP", "crv": "Ed25519", "x": "JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs"}]}`)
 			case "html/robots.txt":
 				w.Header().Set("Content-Type", "text/html")
 				io.WriteString(w, "<!DOCTYPE html><html><body>Welcome</body></html>\n")

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -142,6 +141,13 @@ func (ff *fetchFlags) Fetcher() *fetch.Fetcher {
 	return f
 }
 
+// robotsClient returns a robots.Client deciding under prof through the
+// command's fetcher (prepared): the one path from a URL to a fetched
+// decision, as serve and prefs take it.
+func (ff *fetchFlags) robotsClient(prof robots.Profile) *robots.Client {
+	return &robots.Client{Profile: prof, Fetcher: ff.Fetcher()}
+}
+
 // openDir opens the cache directory dir (cache.OpenDir: created 0700, the
 // orphaned temporary files of killed writers removed); one that others may
 // write to, or that cannot be made, is not used: a warning says so and
@@ -198,47 +204,58 @@ func (ff *fetchFlags) cached(r *fetch.Result) bool {
 	return r.FromCache && r.FetchedAt.Before(ff.began)
 }
 
-// resolveSource reads a command-line SOURCE: a file, "-" for standard
-// input, or an http(s) URL. A URL naming a site ("https://example.org/")
-// means the site's manifest (the File of kind k: robots.txt, data.txt); any
-// other URL is fetched as it is. For a fetched source, src.fetched holds the
-// fetch.Result: a command that interprets robots.txt must look at its Status
-// (AllowAll, DisallowAll, Defer) before at the empty data.
+// resolveSource reads a command-line SOURCE (sourceArg) and opens it
+// (openSource).
 func resolveSource(ios *IOStreams, ff *fetchFlags, arg string, k *manifest.Kind) (*source, error) {
-	arg = siteArg(ios, arg)
-	if !fetch.IsURL(arg) {
-		if strings.Contains(arg, "://") {
-			return nil, usageError("%q is not an http(s) URL with a host", arg)
-		}
-		return readSource(ios, arg)
+	s, err := sourceArg(arg)
+	if err != nil {
+		return nil, err
 	}
+	return openSource(ios, ff, s, k)
+}
+
+// sourceArg reads a command-line SOURCE the one way (input.ReadSource): a
+// file, "-" for standard input, an http(s) URL, or a host name read as
+// that https site; another "://" is a usage error.
+func sourceArg(arg string) (input.Source, error) {
+	s, err := input.ReadSource(arg)
+	if err != nil {
+		return s, usageError("%v", err)
+	}
+	return s, nil
+}
+
+// openSource reads a SOURCE as sourceArg read it: a file or standard
+// input is read; for a URL, one naming a site ("https://example.org/")
+// means the site's manifest (the File of kind k: robots.txt, data.txt),
+// a page its site's manifest (with a note), any other URL is fetched as
+// it is. For a fetched source, src.fetched holds the fetch.Result: a
+// command that interprets robots.txt must look at its Status (AllowAll,
+// DisallowAll, Defer) before at the empty data.
+func openSource(ios *IOStreams, ff *fetchFlags, s input.Source, k *manifest.Kind) (*source, error) {
+	if !s.Fetched() {
+		return readSource(ios, s.Typed)
+	}
+	hostNote(ios, s)
 	if err := ff.prepare(ios); err != nil {
 		return nil, err
 	}
-	url, page, err := k.Locate(arg)
+	url, page, err := k.Locate(s.URL)
 	if err != nil {
 		return nil, usageError("%v", err)
 	}
 	if page {
-		note(ios, "%s is a page, not a %s: reading its site's %s %s", arg, k.File, k.File, url)
+		note(ios, "%s is a page, not a %s: reading its site's %s %s", s.URL, k.File, k.File, url)
 	}
 	return ff.fetchSource(url, k)
 }
 
-// siteArg reads a SOURCE that is not a file but a host name, possibly
-// with a path ("example.org", "www.example.org/private/x"), as the https
-// URL of that host (input.SiteURL), with a note, as "sitetxt fetch" reads
-// a SITE; any other arg is returned as it is. A file of that name wins.
-func siteArg(ios *IOStreams, arg string) string {
-	u, ok := input.SiteURL(arg)
-	if !ok {
-		return arg
+// hostNote says, as "sitetxt fetch" reads a SITE, that a SOURCE named no
+// file and is read as the site its host name names.
+func hostNote(ios *IOStreams, s input.Source) {
+	if s.FromHost {
+		note(ios, "%s is not a file: it is read as the site %s", s.Typed, s.URL)
 	}
-	if _, err := os.Stat(arg); err == nil {
-		return arg
-	}
-	note(ios, "%s is not a file: it is read as the site %s", arg, u)
-	return u
 }
 
 // markupWarning warns, the same way in every command that reads a

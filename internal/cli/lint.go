@@ -59,9 +59,12 @@ func newLintCmd(ios *IOStreams) *cobra.Command {
 		Long: `Check each SOURCE (a file, "-" for standard input, or an http(s) URL) and
 print every problem found as "file:line:col: severity: message", sorted by
 position. --type says what the source is: robots (robots.txt, with its
-Mobile-agent-server lines) or datatxt; auto, the default, takes a file named
-data.txt or written in YAML for a data.txt and anything else for a
-robots.txt.
+Mobile-agent-server lines), datatxt, or signatures (a Web Bot Auth key
+directory, the JSON key set at /.well-known/http-message-signatures-directory:
+Ed25519 keys, thumbprint key ids, validity; package webbotauth); auto, the
+default, takes a file named data.txt or written in YAML for a data.txt, one
+named http-message-signatures-directory (or a site's well-known URL) for a
+key directory, and anything else for a robots.txt.
 
 Text output ends each diagnostic with its code ("[no-colon]") and the run
 with a totals line (-q leaves it out). A robots.txt is judged for the
@@ -84,6 +87,7 @@ sitemap's own problems at their file:line:col.
 Exit codes: 0 when no source has an error (warnings are allowed), 1 when
 any has, 2 when a source cannot be read or the usage is wrong.`,
 		Example: `  sitetxt lint testdata/robots/messy.txt
+  sitetxt lint --type signatures https://example.org/   # its /.well-known/http-message-signatures-directory
   sitetxt lint --show-source testdata/robots/messy.txt
   sitetxt lint -o json testdata/robots/*.txt`,
 		Args: minArgs(1),
@@ -97,7 +101,7 @@ any has, 2 when a source cannot be read or the usage is wrong.`,
 	profileFlag(cmd, &opts.Profile)
 	cmd.Flags().BoolVar(&opts.Portability, "portability", false, "also report what matters only under the other profiles (a rule after a blank line, a repeated group, a misspelt field Google accepts)")
 	choiceFlag(cmd, &opts.Severity, "severity", "", "least severity shown: warning or error", "warning", "error")
-	choiceFlag(cmd, &opts.Type, "type", "", "manifest type: auto, robots (robots.txt and Mobile-agent-server) or datatxt", manifestTypes...)
+	choiceFlag(cmd, &opts.Type, "type", "", "manifest type: auto, robots (robots.txt and Mobile-agent-server), datatxt or signatures (a Web Bot Auth key directory)", manifestTypes...)
 	cmd.Flags().BoolVar(&opts.Sitemaps, "sitemaps", false, "follow a robots.txt's Sitemap lines: report sitemaps that cannot be fetched, are not sitemaps, or list URLs the robots.txt disallows")
 	cmd.Flags().BoolVar(&opts.Context, "show-source", false, "under each diagnostic, show its line with a caret at the column")
 	return cmd

@@ -38,7 +38,7 @@ func lintSitemaps(ios *IOStreams, ff *fetchFlags, src *source, prof robots.Profi
 			own[originOf(u)] = true
 		}
 	}
-	lister := &lintLister{own: own, maps: urls, other: &robotsLister{ff: ff, prof: prof, m: map[string][]string{}, errs: map[string]error{}}}
+	lister := &lintLister{own: own, maps: urls, other: newRobotsLister(ff.robotsClient(prof))}
 	f := &sitemap.Fetcher{Fetcher: ff.Fetcher()}
 	agent := pol.Agent(globalAgent)
 	fixed, isFixed := src.fixed()

@@ -105,6 +105,10 @@ func (r *repeatReader) Read(p []byte) (int, error) {
 // the fetch fails with the TLS cause, exit 2; --insecure warns.
 func TestTLSFlags(t *testing.T) {
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/.well-known/") {
+			http.NotFound(w, r) // no key directory
+			return
+		}
 		w.Write([]byte("User-agent: *\nDisallow: /x\n"))
 	}))
 	defer srv.Close()

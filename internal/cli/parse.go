@@ -200,36 +200,25 @@ func printTree(w io.Writer, f *grammar.File, linted int) {
 		}
 		fmt.Fprintln(w, visible(strings.TrimRight(b.String(), " ")))
 	}
-	if len(f.Preamble) > 0 {
-		fmt.Fprintln(w, "preamble:")
-		for _, l := range f.Preamble {
-			line(l)
-		}
-	}
-	// The lines after the preamble: each record's, and those outside
-	// every record (a blank line ends a record) under their own heading.
-	next := len(f.Preamble)
-	outside := func(to int) {
-		if next < to {
-			fmt.Fprintln(w, "outside any record:")
-			for _, l := range f.Lines[next:to] {
-				line(l)
+	// The tree's nodes in order: the preamble, the records, and the gaps
+	// between them (a blank line ends a record), each under its heading.
+	for _, n := range f.Nodes {
+		switch r := n.Record; {
+		case n.IsPreamble():
+			fmt.Fprintln(w, "preamble:")
+		case r != nil:
+			agents := make([]string, len(r.Agents))
+			for i, a := range r.Agents {
+				agents[i] = a.Value
 			}
+			fmt.Fprintf(w, "record %s (User-agent: %s):\n", r.Pos, visible(strings.Join(agents, ", ")))
+		default:
+			fmt.Fprintln(w, "outside any record:")
 		}
-	}
-	for _, r := range f.Records {
-		outside(r.Pos.Line - 1)
-		agents := make([]string, len(r.Agents))
-		for i, a := range r.Agents {
-			agents[i] = a.Value
-		}
-		fmt.Fprintf(w, "record %s (User-agent: %s):\n", r.Pos, visible(strings.Join(agents, ", ")))
-		for _, l := range r.Lines {
+		for _, l := range n.Lines() {
 			line(l)
 		}
-		next = r.Pos.Line - 1 + len(r.Lines)
 	}
-	outside(len(f.Lines))
 	if f.Ignored != "" {
 		fmt.Fprintf(w, "ignored: %d bytes past the size limit\n", len(f.Ignored))
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/shareddata"
 	"github.com/sitetxt/sitetxt/robots"
 )
@@ -18,9 +19,12 @@ import (
 // the command line as a user would: check --profile P --agent A -o json -
 // URL, the file on standard input. Each answer must be the library's
 // (robots.Policy.Allowed) wherever the library agrees with the peer, and
-// no URL may be refused: a relative one such as "xyz/foo.js" is read from
-// the site's root (issue 35, item 1; refusing them lost 8 checks). It logs
-// the agreement per profile.
+// no http(s) URL, path or reference may be refused: a relative one such
+// as "xyz/foo.js" is read from the site's root (issue 35, item 1;
+// refusing them lost 8 checks). A URL of another scheme is refused, as
+// every batch refuses what no robots.txt read over http(s) governs (issue
+// 50, item 1; one case, ps0012, protego's "ftp://example.net/foo.html",
+// which it decides by the path). It logs the agreement per profile.
 func TestCheckPeerSuites(t *testing.T) {
 	cases := shareddata.PeerCases(t)
 	// One run per file, agent and profile, its URLs named on the command
@@ -43,6 +47,7 @@ func TestCheckPeerSuites(t *testing.T) {
 		g.idx = append(g.idx, i)
 	}
 	type tally struct{ agree, lib, total int }
+	var refusedIDs []string // URLs of another scheme
 	by := map[string]*tally{}
 	all := &tally{}
 	dir := t.TempDir()
@@ -62,7 +67,13 @@ func TestCheckPeerSuites(t *testing.T) {
 		}
 		out, errOut, code := runCLI(t, "", args...)
 		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-		if code == ExitError || len(lines) != len(g.idx) {
+		otherScheme := 0
+		for _, i := range g.idx {
+			if _, err := input.ReadURL(cases[i].URL); err != nil && strings.Contains(err.Error(), "its scheme is") {
+				otherScheme++
+			}
+		}
+		if (code == ExitError) != (otherScheme > 0) || len(lines) != len(g.idx) {
 			t.Errorf("%s: check --agent=%q = exit %d, %d answers for %d URLs:\n%s%s", cases[g.idx[0]].ID, g.agent, code, len(lines), len(g.idx), out, errOut)
 			continue
 		}
@@ -74,6 +85,14 @@ func TestCheckPeerSuites(t *testing.T) {
 		for j, i := range g.idx {
 			c := cases[i]
 			var d decisionJSON
+			var refused urlError
+			if json.Unmarshal([]byte(lines[j]), &refused); refused.Error != "" {
+				if !strings.Contains(refused.Error, "its scheme is") {
+					t.Errorf("%s: %q refused: %s; want it answered", c.ID, c.URL, refused.Error)
+				}
+				refusedIDs = append(refusedIDs, c.ID)
+				continue
+			}
 			if err := json.Unmarshal([]byte(lines[j]), &d); err != nil || d.URL != c.URL {
 				t.Errorf("%s: answer %q (%v), want the decision for %q", c.ID, lines[j], err, c.URL)
 				continue
@@ -103,5 +122,5 @@ func TestCheckPeerSuites(t *testing.T) {
 		tl := by[n]
 		b.WriteString("\n  " + n + ": CLI agrees " + itoa(tl.agree) + " of " + itoa(tl.total) + " (library " + itoa(tl.lib) + ")")
 	}
-	t.Logf("peer suites through the command line: %d of %d agree (library %d)%s", all.agree, all.total, all.lib, b.String())
+	t.Logf("peer suites through the command line: %d of %d agree (library %d); refused, of another scheme: %q%s", all.agree, all.total, all.lib, refusedIDs, b.String())
 }

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/sitetxt/sitetxt/fetch"
+	"github.com/sitetxt/sitetxt/internal/input"
 	"github.com/sitetxt/sitetxt/internal/prefs"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
@@ -73,9 +73,10 @@ func prefsRun(opts *prefsOptions) error {
 	if len(opts.URLs) == 0 {
 		return usageError("prefs: no URL given")
 	}
-	for _, u := range opts.URLs {
-		if !fetch.IsURL(u) {
-			return usageError("prefs: %q is not an absolute http or https URL", u)
+	for _, typed := range opts.URLs {
+		if u, err := input.ReadURL(typed); err != nil || !u.Absolute() {
+			// As a batch reads a URL to decide; prefs names the site's.
+			return usageError("prefs: %q is not an absolute http or https URL", typed)
 		}
 	}
 	opts.Fetch.Profile = prof.String()
@@ -84,7 +85,7 @@ func prefsRun(opts *prefsOptions) error {
 	}
 	agentNote(opts.IO, prof, opts.Agent)
 	f := opts.Fetch.Fetcher()
-	a := &prefs.Asker{Robots: &robots.Client{Profile: prof, Fetcher: f}, Fetcher: f}
+	a := &prefs.Asker{Robots: opts.Fetch.robotsClient(prof), Fetcher: f}
 	out := newStream(opts.IO.Out, false)
 	jl := newJSONLines(out)
 	disallowed, failed := false, false

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/sitetxt/sitetxt/internal/sitetest"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -95,6 +96,8 @@ func TestJSONSchemas(t *testing.T) {
 	schemas := loadSchemas(t)
 	chdirRoot(t)
 	up, down := schemaServers(t)
+	discovered := sitetest.FromDir(t, "testdata/discover/site", map[string]string{
+		"/robots.txt": "User-agent: *\nDisallow: /private/\nSitemap: $SITE/sitemap.xml\n"}).URL
 	const usage = "User-agent: *\nAllow: /\nContent-Usage: train-ai=n\nContent-Signal: search=yes, ai-train=no\nLicense: https://x.example/l\nRequest-rate: 1/5\nVisit-time: 0600-0845\n"
 	cases := []struct {
 		schema string
@@ -130,6 +133,7 @@ func TestJSONSchemas(t *testing.T) {
 		{"datasets", "", []string{"datasets", "testdata/datatxt/list.yaml.txt", "testdata/datatxt/records.txt", "testdata/datatxt/invalid.yaml.txt"}},
 		{"datasets", "", []string{"datasets", "--base", "https://example.org/data.txt", "--robots", "testdata/datatxt/site/robots.txt", "testdata/datatxt/records.txt"}},
 		{"datasets", "", []string{"datasets", "--no-cache", up}},
+		{"datasets", "", []string{"datasets", "--no-cache", "--delay", "0", "--discover", "all", discovered}},
 		{"sitemaps", "", []string{"sitemaps", "testdata/sitemap/extensions.xml"}},
 		{"prefs", "", []string{"prefs", "--no-cache", up + "page", up + "private/x", up + "missing"}},
 		{"prefs", "", []string{"prefs", "--no-cache", down + "x"}},

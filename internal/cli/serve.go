@@ -21,6 +21,7 @@ import (
 	"github.com/sitetxt/sitetxt/pace/redispace"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // serveOptions are the options of "sitetxt serve".
@@ -52,6 +53,10 @@ type serveOptions struct {
 	PaceMax      time.Duration
 	PaceLines    string
 	PaceSlack    time.Duration
+	PaceHorizon  time.Duration
+	PauseMax     time.Duration
+	CallerSlots  int
+	SecretFile   string
 
 	// ready, when set, is called with the address listened on (tests).
 	ready func(addr string)
@@ -85,10 +90,17 @@ decision of /v1/check for the URL and, when it may be fetched, "wait_ms"
 (0: fetch now), the wait for the slot it reserved for the caller, spaced
 as the agent's group asks (Crawl-delay, Request-rate, Visit-time;
 --pace-default when it asks for nothing, at most --pace-max, read as
---pace-lines says, with --pace-slack between two slots). POST /v1/report {"url", "status", "retry_after"} feeds
-back what a fetch answered: a 429 or 503 with Retry-After pauses the site,
-repeated 5xx back off. With --redis the slots and pauses are the fleet's;
-while Redis is down each process paces on its own.
+--pace-lines says, with --pace-slack between two slots), and a "ticket".
+Each crawler (its product token) has its own queue at a site. No slot is
+booked past --pace-horizon, and one caller holds at most
+--pace-caller-slots slots still to come at a site for an agent: past
+either, 429 with Retry-After. POST /v1/report {"url", "agent", "status",
+"retry_after", "ticket"} feeds back what a fetch in that slot answered:
+a 429 or 503 with Retry-After pauses the agent's queue at the site (at
+most --pace-pause-max), repeated 5xx back off; a report without a ticket
+the fleet gave for that site and agent is refused. With --redis the
+slots and pauses are the fleet's, and so is the tickets' secret (or
+--pace-secret-file); while Redis is down each process paces on its own.
 
 The service is meant to face strangers. It refuses to fetch from any
 address that is not a public one (loopback, private, link-local,
@@ -144,13 +156,22 @@ with status 499 when the client did not receive the whole answer.`,
 	fl.IntVar(&opts.MaxAgent, "max-agent", serve.DefaultMaxAgent, "most bytes in a request's agent")
 	fl.StringSliceVar(&opts.Hosts, "host", nil, "a name this service answers to (the Host header; repeat for more); default: localhost and the listen address")
 	fl.DurationVar(&opts.Grace, "grace", 30*time.Second, "on SIGTERM, how long to wait for requests in flight")
-	fl.DurationVar(&opts.PaceDefault, "pace-default", pace.DefaultInterval, "POST /v1/acquire: the least time between two fetches from a site whose robots.txt asks for none (0: none)")
-	fl.DurationVar(&opts.PaceMax, "pace-max", pace.DefaultMax, "POST /v1/acquire: the slowest pace a site may ask for; a longer Crawl-delay or Request-rate is paced at this, with a diagnostic")
-	fl.DurationVar(&opts.PaceSlack, "pace-slack", pace.DefaultSlack, "POST /v1/acquire: time added between two slots at a site, for the crawlers' jitter between an answer and the request (0: none)")
-	fl.StringVar(&opts.PaceLines, "pace-lines", "profile", "POST /v1/acquire: which profiles honour Crawl-delay, Request-rate and Visit-time: profile (all but google, whose crawlers ignore them), always or never")
+	paceFlags(fl, opts)
 	fl.StringVar(&opts.LogFormat, "log-format", "text", "log format: text or json")
 	fl.StringVar(&opts.LogLevel, "log-level", "info", "least level logged: debug, info, warn or error")
 	return cmd
+}
+
+// paceFlags registers the --pace-* flags of /v1/acquire and /v1/report.
+func paceFlags(fl *pflag.FlagSet, opts *serveOptions) {
+	fl.DurationVar(&opts.PaceDefault, "pace-default", pace.DefaultInterval, "POST /v1/acquire: the least time between two fetches from a site whose robots.txt asks for none (0: none)")
+	fl.DurationVar(&opts.PaceMax, "pace-max", pace.DefaultMax, "POST /v1/acquire: the slowest pace a site may ask for; a longer Crawl-delay or Request-rate is paced at this, with a diagnostic")
+	fl.DurationVar(&opts.PaceSlack, "pace-slack", pace.DefaultSlack, "POST /v1/acquire: time added between two slots at a site, for the crawlers' jitter between an answer and the request (0: none)")
+	fl.DurationVar(&opts.PaceHorizon, "pace-horizon", pace.DefaultHorizon, "POST /v1/acquire: book no slot further ahead than this; past it, 429 with Retry-After (0: no horizon)")
+	fl.DurationVar(&opts.PauseMax, "pace-pause-max", pace.DefaultPauseMax, "POST /v1/report: the longest pause one report's Retry-After puts on a site")
+	fl.IntVar(&opts.CallerSlots, "pace-caller-slots", serve.DefaultCallerSlots, "POST /v1/acquire: the most slots still to come one caller (an address; IPv6 by /64) holds at a site for one agent, and at most half --pace-horizon's worth")
+	fl.StringVar(&opts.SecretFile, "pace-secret-file", "", "sign the tickets of /v1/acquire's slots with the secret in this file, the same for every serve of a fleet (default: with --redis, a secret the fleet shares through Redis; else one of this process)")
+	fl.StringVar(&opts.PaceLines, "pace-lines", "profile", "POST /v1/acquire: which profiles honour Crawl-delay, Request-rate and Visit-time: profile (all but google, whose crawlers ignore them), always or never")
 }
 
 func serveRun(ctx context.Context, opts *serveOptions) error {
@@ -174,6 +195,10 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 	if err != nil {
 		return err
 	}
+	popts, secret, err := paceLimits(opts, maxMem)
+	if err != nil {
+		return err
+	}
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(maxMem))
 	log, err := serveLogger(opts)
 	if err != nil {
@@ -183,7 +208,7 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 		MaxURLs: opts.MaxURLs, MaxBody: opts.MaxBody, FetchTimeout: opts.Timeout, RequestTimeout: opts.ReqTimeout, Logger: log,
 		MaxMemory: maxMem, MaxConns: opts.MaxConns, MaxAgent: opts.MaxAgent, Hosts: opts.Hosts,
 		MaxIdleConns: opts.MaxIdleConns, HeaderTimeout: opts.HeaderTime, ReadTimeout: opts.ReadTime, IdleTimeout: opts.IdleTime,
-		Pace: reading}
+		Pace: reading, CallerSlots: opts.CallerSlots, PaceSecret: secret, Pacer: pace.NewMemory(popts)}
 	if opts.TokenFile != "" {
 		b, err := os.ReadFile(opts.TokenFile)
 		if err != nil {
@@ -199,7 +224,7 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 			return err
 		}
 		defer rc.Close()
-		cfg.Cache, cfg.Redis, cfg.Pacer = rc, rc, redispace.New(rc, pace.Options{})
+		cfg.Cache, cfg.Redis, cfg.Pacer = rc, rc, redispace.New(rc, popts)
 	}
 	ln, err := net.Listen("tcp", opts.Listen)
 	if err != nil {
@@ -251,6 +276,31 @@ func paceReading(opts *serveOptions) (pace.Reading, error) {
 		r.Slack = -1 // none
 	}
 	return r, nil
+}
+
+// paceLimits reads --pace-horizon, --pace-pause-max, --pace-caller-slots
+// and --pace-secret-file: the pacer's Options (its queues held in memory
+// from the memory budget) and the tickets' secret (nil: none given).
+func paceLimits(opts *serveOptions, maxMem int64) (pace.Options, []byte, error) {
+	if opts.PaceHorizon < 0 || opts.PauseMax < 0 || opts.CallerSlots < 0 {
+		return pace.Options{}, nil, usageError("--pace-horizon, --pace-pause-max and --pace-caller-slots must not be negative")
+	}
+	o := pace.Options{Horizon: opts.PaceHorizon, PauseMax: opts.PauseMax, MaxQueues: serve.PaceQueues(maxMem)}
+	if o.Horizon == 0 {
+		o.Horizon = -1 // none
+	}
+	if opts.SecretFile == "" {
+		return o, nil, nil
+	}
+	b, err := os.ReadFile(opts.SecretFile)
+	if err != nil {
+		return o, nil, usageError("--pace-secret-file: %v", err)
+	}
+	secret := []byte(strings.TrimSpace(string(b)))
+	if len(secret) < 16 {
+		return o, nil, usageError("--pace-secret-file %s holds %d bytes; want at least 16 (e.g. head -c 32 /dev/urandom | base64)", opts.SecretFile, len(secret))
+	}
+	return o, secret, nil
 }
 
 // openRedis opens the --redis cache, its local copy sized from the memory

@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -21,6 +23,8 @@ import (
 func TestServeUsageErrors(t *testing.T) {
 	empty := filepath.Join(t.TempDir(), "token")
 	os.WriteFile(empty, []byte("\n"), 0o600)
+	short := filepath.Join(t.TempDir(), "secret")
+	os.WriteFile(short, []byte("fifteen bytes..\n"), 0o600)
 	for _, tc := range []struct {
 		args []string
 		msg  string
@@ -35,6 +39,9 @@ func TestServeUsageErrors(t *testing.T) {
 		{[]string{"serve", "extra"}, "needs 0 argument"},
 		{[]string{"serve", "--pace-lines", "sometimes"}, "--pace-lines"},
 		{[]string{"serve", "--pace-default", "-1s"}, "must not be negative"},
+		{[]string{"serve", "--pace-horizon", "-1s"}, "must not be negative"},
+		{[]string{"serve", "--pace-secret-file", short}, "at least 16"},
+		{[]string{"serve", "--pace-secret-file", filepath.Join(t.TempDir(), "none")}, "--pace-secret-file"},
 	} {
 		_, stderr, code := runCLI(t, "", tc.args...)
 		if code != ExitError || !strings.Contains(stderr, tc.msg) {
@@ -62,6 +69,42 @@ func TestServeRun(t *testing.T) {
 	for _, want := range []string{`"msg":"serving"`, `"msg":"request"`, `"msg":"stopped"`} {
 		if !strings.Contains(rs.log.String(), want) {
 			t.Errorf("log lacks %s:\n%s", want, rs.log.String())
+		}
+	}
+}
+
+// TestServePaceSecretFile: two serve processes given one
+// --pace-secret-file take each other's tickets; a third, with another
+// secret, refuses them.
+func TestServePaceSecretFile(t *testing.T) {
+	site := sitetest.New(t, map[string]string{"/robots.txt": "User-agent: *\nDisallow: /private/\n"})
+	dir := t.TempDir()
+	secret, other := filepath.Join(dir, "secret"), filepath.Join(dir, "other")
+	os.WriteFile(secret, []byte("the fleet's secret, 32 bytes long\n"), 0o600)
+	os.WriteFile(other, []byte("another fleet's secret, as long\n"), 0o600)
+	start := func(file string) *runningServe {
+		return startServe(t, func(o *serveOptions) { o.AllowPrivate, o.SecretFile = true, file })
+	}
+	a, b, c := start(secret), start(secret), start(other)
+	post := func(url, body string) (int, map[string]any) {
+		resp, err := http.Post(url, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var out map[string]any
+		json.NewDecoder(resp.Body).Decode(&out)
+		return resp.StatusCode, out
+	}
+	_, acq := post(a.base+"/v1/acquire", `{"url":"`+site.URL+`/x","agent":"ExampleBot"}`)
+	report := `{"url":"` + site.URL + `/x","agent":"ExampleBot","status":200,"ticket":"` + fmt.Sprint(acq["ticket"]) + `"}`
+	for _, tc := range []struct {
+		name string
+		rs   *runningServe
+		code int
+	}{{"the same secret", b, 200}, {"another secret", c, 403}} {
+		if code, out := post(tc.rs.base+"/v1/report", report); code != tc.code {
+			t.Errorf("a ticket of process 1 reported to a process with %s: %d %v; want %d", tc.name, code, out, tc.code)
 		}
 	}
 }

@@ -146,12 +146,12 @@ func sitemapsRun(opts *sitemapsOptions) error {
 	}
 	ff := &opts.Fetch
 	r := &sitemapsRunState{opts: opts, prof: prof,
-		lister: &robotsLister{ff: ff, prof: prof, m: map[string][]string{}, errs: map[string]error{}},
+		lister: newRobotsLister(ff.robotsClient(prof)),
 		fetcher: &sitemap.Fetcher{Fetcher: ff.Fetcher(), MaxFiles: opts.MaxFiles, MaxDepth: opts.MaxDepth, MaxTime: opts.MaxTime,
 			Options: sitemap.Options{Lenient: opts.Lenient}}}
 	if opts.Agent != "" {
 		agentNote(opts.IO, prof, opts.Agent)
-		r.sites = &siteSources{ios: opts.IO, ff: ff, agent: opts.Agent, prof: prof, m: map[string]*checkSource{}}
+		r.sites = newSiteSources(opts.IO, ff, r.lister.client, opts.Agent) // one fetch and compile per site for both
 		if err := r.sites.pinRobots(opts.Robots, opts.Base); err != nil {
 			return err
 		}
@@ -179,17 +179,18 @@ func sitemapsRun(opts *sitemapsOptions) error {
 }
 
 // source lists the URLs of one SOURCE: a file, or a URL or host name
-// (siteArg, as every command reads a SOURCE).
-func (r *sitemapsRunState) source(src string) error {
+// (sourceArg, as every command reads a SOURCE).
+func (r *sitemapsRunState) source(arg string) error {
 	ctx := context.Background()
-	src = siteArg(r.opts.IO, src)
-	if !fetch.IsURL(src) {
-		if strings.Contains(src, "://") {
-			return usageError("%q is not an http(s) URL with a host", src)
-		}
-		return r.file(ctx, src)
+	src, err := sourceArg(arg)
+	if err != nil {
+		return err
 	}
-	return r.walk(manifest.SitemapsOf(ctx, r.fetcher, r.lister, src))
+	if !src.Fetched() {
+		return r.file(ctx, src.Typed)
+	}
+	hostNote(r.opts.IO, src)
+	return r.walk(manifest.SitemapsOf(ctx, r.fetcher, r.lister, src.URL))
 }
 
 // file reads a sitemap file, or standard input, and walks the sitemaps an
@@ -364,13 +365,18 @@ func (r *sitemapsRunState) summary() {
 	}
 }
 
-// robotsLister gives the Sitemap lines of a site's robots.txt, fetched
-// through the command's fetcher (and cache) and read under --profile.
+// robotsLister gives the Sitemap lines of a site's robots.txt, read
+// under --profile through the run's robots.Client (the command's fetcher
+// and cache; with --agent, the copy the URLs are decided by), each site's
+// once per run.
 type robotsLister struct {
-	ff   *fetchFlags
-	prof robots.Profile
-	m    map[string][]string
-	errs map[string]error
+	client *robots.Client
+	m      map[string][]string
+	errs   map[string]error
+}
+
+func newRobotsLister(rc *robots.Client) *robotsLister {
+	return &robotsLister{client: rc, m: map[string][]string{}, errs: map[string]error{}}
 }
 
 // Sitemaps implements sitemap.Lister.
@@ -382,16 +388,16 @@ func (l *robotsLister) Sitemaps(ctx context.Context, site string) ([]string, err
 	if maps, ok := l.m[robotsURL]; ok {
 		return maps, l.errs[robotsURL]
 	}
-	src, err := l.ff.fetchSource(robotsURL, manifest.Robots)
+	rd, err := l.client.Reading(ctx, site)
 	var maps []string
 	switch {
 	case err != nil:
-	case src.fetched.Status == fetch.Parse:
-		for _, s := range robots.Compile(parseFor(src, l.prof), l.prof).Sitemaps() {
+	case rd.Fetched.Status == fetch.Parse:
+		for _, s := range rd.Policy.Sitemaps() {
 			maps = append(maps, s.URL)
 		}
-	case src.fetched.Err != nil:
-		err = src.fetched.Failure()
+	case rd.Fetched.Err != nil:
+		err = rd.Fetched.Failure()
 	}
 	l.m[robotsURL], l.errs[robotsURL] = maps, err
 	return maps, err

@@ -48,7 +48,7 @@ func TestCheckPageURL(t *testing.T) {
 }
 
 // TestCheckHTMLWarning: an HTML body served as robots.txt, or an HTML file,
-// is read as the standard says, with a warning.
+// is read as the standard says, with one warning.
 func TestCheckHTMLWarning(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte("<html><head><title>Not found</title></head></html>\n"))
@@ -56,13 +56,14 @@ func TestCheckHTMLWarning(t *testing.T) {
 	defer srv.Close()
 	for _, args := range [][]string{
 		{"check", "--no-cache", srv.URL + "/", "/x"},
+		{"check", "--no-cache", srv.URL + "/x", srv.URL + "/y"}, // each URL against its site's: said once
 		{"check", "-", "/x"},
 		{"diff", "-", "/x"},
 		{"matrix", "-", "/x"},
 		{"agents", "-", "/x"},
 	} {
 		stdout, stderr, code := runCLI(t, "<html><head><title>Not found</title></head></html>\n", args...)
-		if !strings.Contains(stderr, "sitetxt: warning: ") || !strings.Contains(stderr, "HTML") || !strings.Contains(stdout, "allowed") {
+		if strings.Count(stderr, "sitetxt: warning: ") != 1 || !strings.Contains(stderr, "HTML") || !strings.Contains(stdout, "allowed") {
 			t.Errorf("sitetxt %q on HTML = exit %d, %q, stderr %q; want a warning naming HTML", args, code, stdout, stderr)
 		}
 	}
@@ -108,5 +109,31 @@ func TestCheckPerSite(t *testing.T) {
 	stdout, stderr, code := runCLI(t, "/relative\n"+a.URL+"/public\n", "check", "--no-cache", "--urls", "-")
 	if code != ExitError || !strings.Contains(stderr, `<stdin>:1: "/relative" is not an absolute http(s) URL`) || !strings.Contains(stdout, a.URL+"/public") {
 		t.Errorf("check --urls with a path and no SOURCE = exit %d, %q, stderr %q; want exit 2, an error naming the path, the other URL decided", code, stdout, stderr)
+	}
+}
+
+// TestCheckPerSiteOnce: without a SOURCE, URLs are decided through
+// robots.Client, the site's robots.txt read once for the run however
+// short its life (Cache-Control: no-store), with the notes on what was
+// read of it said once (a line past the line limit), as they are for a
+// SOURCE.
+func TestCheckPerSiteOnce(t *testing.T) {
+	var n atomic.Int32
+	body := "User-agent: *\nDisallow: /private/\nDisallow: /long" + strings.Repeat("x", 20000) + "\n"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		w.Header().Set("Cache-Control", "no-store")
+		w.Write([]byte(body))
+	}))
+	defer srv.Close()
+	stdout, stderr, code := runCLI(t, "", "check", "--no-cache", srv.URL+"/private/a", srv.URL+"/b", srv.URL+"/private/c")
+	if code != ExitFindings || strings.Count(stdout, "disallowed ") != 2 || strings.Count(stdout, "allowed    ") != 1 {
+		t.Errorf("check three URLs of one site = exit %d\n%s%s\nwant two disallowed, one allowed", code, stdout, stderr)
+	}
+	if want := "sitetxt: note: " + srv.URL + "/robots.txt: 1 line longer than the line limit; each is read up to it\n"; stderr != want {
+		t.Errorf("stderr = %q, want %q", stderr, want)
+	}
+	if n.Load() != 1 {
+		t.Errorf("robots.txt fetched %d times, want once for the run", n.Load())
 	}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -142,4 +143,86 @@ func (s *source) cutDiagnostics() grammar.Diagnostics {
 		})
 	}
 	return ds
+}
+
+// maxLine is the longest line sitetxt reads of a list, one item a line
+// (--urls, datasets --list, audit's "-"): a longer line is an error
+// naming the limit and the line's number (lineError).
+const maxLine = 16 << 20
+
+// lineError is a line of a list longer than the limit.
+type lineError struct{ n, limit int }
+
+func (e *lineError) Error() string {
+	return fmt.Sprintf("line %d is longer than %s, the most sitetxt reads of one line", e.n, byteSize(e.limit))
+}
+
+// byteSize writes a limit for people: "16 MiB", "64 KiB", "100 bytes".
+func byteSize(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// eachLine calls fn with the number and the text of each line of r,
+// without its line end ("\n", "\r\n", or a final "\r"); for a line longer
+// than maxLine, which is not kept, with "" and a *lineError. An error of
+// fn stops the reading and is returned; one reading r (called name) is
+// returned as cannotRead's.
+func eachLine(r io.Reader, name string, fn func(n int, line string, long error) error) error {
+	return eachLineUpTo(r, name, maxLine, fn)
+}
+
+// maxSkip is how many bytes of a line over limit are passed over in
+// search of its end before the reading stops (an endless line on a pipe
+// has none): four times the limit, or of the reader's 64 KiB buffer.
+func maxSkip(limit int) int { return 4 * max(limit, 64<<10) }
+
+// eachLineUpTo is eachLine with lines of at most limit bytes.
+func eachLineUpTo(r io.Reader, name string, limit int, fn func(n int, line string, long error) error) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var long []byte // a line longer than the buffer, gathered
+	for n := 1; ; n++ {
+		chunk, err := br.ReadSlice('\n')
+		over, skipped := false, 0
+		for err == bufio.ErrBufferFull {
+			if !over && len(long)+len(chunk) <= limit+2 { // room for "\r\n"
+				long = append(long, chunk...)
+			} else {
+				over, long = true, long[:0]
+				if skipped += len(chunk); skipped > maxSkip(limit) {
+					return cannotRead(name, &lineError{n, limit})
+				}
+			}
+			chunk, err = br.ReadSlice('\n')
+		}
+		if len(long) > 0 || over {
+			if !over && len(long)+len(chunk) <= limit+2 {
+				long = append(long, chunk...)
+			} else {
+				over = true
+			}
+			chunk, long = long, long[:0]
+		}
+		if err != nil && err != io.EOF {
+			return cannotRead(name, err)
+		}
+		if err == io.EOF && len(chunk) == 0 && !over {
+			return nil
+		}
+		line := strings.TrimSuffix(strings.TrimSuffix(string(chunk), "\n"), "\r")
+		var ferr error
+		if over || len(line) > limit {
+			ferr = fn(n, "", &lineError{n, limit})
+		} else {
+			ferr = fn(n, line, nil)
+		}
+		if ferr != nil || err == io.EOF {
+			return ferr
+		}
+	}
 }

@@ -293,7 +293,7 @@ document.getElementById("f").submit();
 func TestTesterChromiumUsage(t *testing.T) {
 	chrome := findChromium(t, "the browser tests of the tester page")
 	ts := testerServer(t)
-	robots := "User-agent: *\nAllow: /\nContent-Usage: train-ai=n, ai-use=n, search=y\nContent-Signal: search=yes,ai-train=no,use=reference\n"
+	robots := "User-agent: *\nAllow: /\nContent-Usage: train-ai=n, ai-use=n, search=y\nContent-Signal: search=yes,ai-train=no,use=reference\nLLM-Policy: https://example.org/llms.txt\n"
 	q := url.Values{"robots": {robots}, "agent": {"Googlebot"}, "url": {"/page"}}
 	dom := chromiumDOM(t, chrome, t.TempDir(), ts.URL+"/?"+q.Encode())
 	c := card(t, dom, "/page")
@@ -301,6 +301,7 @@ func TestTesterChromiumUsage(t *testing.T) {
 		"train-ai disallow, ai-use disallow, search allow",
 		"ai-train disallow, use reference",
 		"this crawler's use (search): allow (search governs it whatever train-ai and ai-use say: vocab-08 4.3)",
+		"LLM-Policy", "https://example.org/llms.txt",
 	} {
 		if !strings.Contains(c, want) {
 			t.Errorf("the card of /page lacks %q:\n%s", want, c)

@@ -59,7 +59,7 @@ func TestTesterScreenshots(t *testing.T) {
 		// The Mobile-agent-server tab: a server, the server none, no line.
 		{"tester-agents.png", open.URL, url.Values{"tab": {"agents"}, "agent": {"Aglet"},
 			"robots": {"User-agent: *\nDisallow: /home/private/\nMobile-agent-server: /home/ none\nMobile-agent-server: /home/user1/ atp://user1.example.org:854\n"},
-			"url": {"/home/user1/index.html", "/home/z", "/about", "/home/private/x"}}},
+			"url":    {"/home/user1/index.html", "/home/z", "/about", "/home/private/x"}}},
 	}
 	dir := t.TempDir()
 	if *update {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
@@ -70,25 +69,16 @@ func (b *batch) each(fn func(input.URL) error) error {
 		return err
 	}
 	defer r.Close()
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	where := name + ":"
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
-		if n := len(line); n > 0 && line[n-1] == '\r' {
-			line = line[:n-1]
+	return eachLine(r, name, func(n int, line string, long error) error {
+		if long != nil {
+			return b.failAt(name, "", long) // the error names the line
 		}
 		if t := strings.TrimLeft(line, " \t"); t == "" || t[0] == '#' {
-			continue
+			return nil
 		}
-		if err := b.one(where, n, line, fn); err != nil {
-			return err
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return cannotRead(name, err)
-	}
-	return nil
+		return b.one(where, n, line, fn)
+	})
 }
 
 // eachOn calls fn as each does, for the URLs the manifest fetched from
@@ -127,17 +117,23 @@ func (b *batch) one(where string, n int, typed string, fn func(input.URL) error)
 	}
 }
 
-// fail reports a URL that could not be answered.
+// fail reports a URL that could not be answered, typed at where and n.
 func (b *batch) fail(where string, n int, typed string, err error) error {
-	b.failed++
-	if b.jl != nil {
-		return b.jl.write(urlError{URL: typed, Error: err.Error()})
-	}
 	sep := " "
 	if strings.HasSuffix(where, ":") {
 		sep = ""
 	}
-	fmt.Fprintf(b.ios.ErrOut, "sitetxt: %s%s%d: %s\n", where, sep, n, visible(err.Error()))
+	return b.failAt(fmt.Sprintf("%s%s%d", where, sep, n), typed, err)
+}
+
+// failAt reports a URL that could not be answered, typed at at ("URL 3",
+// "<stdin>:2").
+func (b *batch) failAt(at, typed string, err error) error {
+	b.failed++
+	if b.jl != nil {
+		return b.jl.write(urlError{URL: typed, Error: err.Error()})
+	}
+	fmt.Fprintf(b.ios.ErrOut, "sitetxt: %s: %s\n", at, visible(err.Error()))
 	return nil
 }
 

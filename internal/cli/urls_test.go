@@ -2,8 +2,11 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -112,6 +115,42 @@ func TestBatchPerSiteAndOrigins(t *testing.T) {
 	}
 }
 
+// TestBatchNoSay: a batch answers nothing a robots.txt has no say over: a
+// URL of another scheme (ftp:, mailto:) and one whose port no site has
+// (above 65535) are each an error for that URL alone, against a file and
+// against a fetched site, as serve's /v1/check refuses them; every other
+// URL is answered and the run exits 2 (issue 50, item 1: they were
+// answered "allowed" by the path of the URL).
+func TestBatchNoSay(t *testing.T) {
+	chdirRoot(t)
+	site := sitetest.New(t, map[string]string{"/robots.txt": "User-agent: *\nDisallow: /org/\n"})
+	in := "ftp://x/y\nmailto:a@b\n/org/plans.html\nhttp://127.0.0.1:70000/x\nexample.org:99999/x\n/ok\n"
+	for _, src := range []string{"testdata/robots/fict.org.txt", site.URL + "/"} {
+		for _, format := range []string{"text", "json"} {
+			out, errOut, code := runCLI(t, in, "check", "--no-cache", "-o", format, "--urls", "-", src)
+			answered := strings.Count(out, `"allowed":`)
+			if format == "text" {
+				answered = strings.Count(out, "allowed ")
+			}
+			if code != ExitError || answered != 2 || !strings.Contains(out, "/ok") || !strings.Contains(out, "/org/plans.html") ||
+				!strings.Contains(errOut, "sitetxt: 4 URLs of 6 not answered") {
+				t.Errorf("check -o %s --urls - %s = exit %d, %d answered\n%s%s\nwant /org/plans.html and /ok answered, 4 URLs not, exit 2", format, src, code, answered, out, errOut)
+			}
+			for i, want := range []string{`"ftp://x/y" is not an http(s) URL (its scheme is ftp)`, `"mailto:a@b" is not an http(s) URL (its scheme is mailto)`,
+				`"http://127.0.0.1:70000/x": port 70000 is larger than 65535`, `"example.org:99999/x": port 99999 is larger than 65535`} {
+				if format == "text" {
+					want = fmt.Sprintf("sitetxt: <stdin>:%d: ", []int{1, 2, 4, 5}[i]) + want
+				} else {
+					want = strings.ReplaceAll(want, `"`, `\"`)
+				}
+				if !strings.Contains(out+errOut, want) {
+					t.Errorf("check -o %s --urls - %s: output %q, want %q", format, src, out+errOut, want)
+				}
+			}
+		}
+	}
+}
+
 // TestBareHostSource: a SOURCE that is no file but a host name, with or
 // without a path, is read as that https site, as "sitetxt fetch" reads a
 // SITE, with a note (issue 35, item 2); a file of that name wins.
@@ -137,5 +176,82 @@ func TestBareHostSource(t *testing.T) {
 	out, errOut, code = runCLI(t, "", "check", "example.org", "/a")
 	if code != ExitFindings || !strings.Contains(out, "disallowed /a: example.org:2") || errOut != "" {
 		t.Errorf("check example.org /a with a file example.org = exit %d, %q, %q; want the file read", code, out, errOut)
+	}
+}
+
+// TestLongStdinLine: a line of a list on standard input longer than
+// maxLine is an error naming the limit and the line's number, in every
+// command that reads lines from standard input (check, diff and matrix
+// share the batch, datasets --list and audit's "-" the line reader); a
+// batch answers the lines around it (issue 44, item 9: it was
+// "bufio.Scanner: token too long").
+func TestLongStdinLine(t *testing.T) {
+	chdirRoot(t)
+	long := "/" + strings.Repeat("x", maxLine)
+	const msg = "line 2 is longer than 16 MiB, the most sitetxt reads of one line"
+	for _, tt := range []struct {
+		args  []string
+		stdin string
+		code  int
+		err   string // standard error holds it
+		out   string // standard output holds it
+	}{
+		{[]string{"check", "--urls", "-", "testdata/robots/fict.org.txt"}, "/a\n" + long + "\n/org/plans.html\n", ExitError,
+			"sitetxt: <stdin>: " + msg + "\n", "disallowed /org/plans.html"},
+		{[]string{"check", "-o", "json", "--urls", "-", "testdata/robots/fict.org.txt"}, "/a\n" + long + "\r\n/b\n", ExitError,
+			"", `{"url":"","error":"` + msg + `"}`},
+		{[]string{"datasets", "--list", "-"}, "testdata/datatxt/list.yaml.txt\n" + long + "\n", ExitError, "sitetxt: cannot read <stdin>: " + msg + "\n", ""},
+		{[]string{"audit", "--summary", "-"}, "testdata/robots/fict.org.txt\n" + long + "\n", ExitError, "sitetxt: <stdin>: " + msg + "\n", "audited"},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			out, errOut, code := runCLI(t, tt.stdin, tt.args...)
+			if code != tt.code || !strings.Contains(errOut, tt.err) || !strings.Contains(out, tt.out) || strings.Contains(errOut, "token too long") {
+				t.Errorf("sitetxt %s with a %d-byte line = exit %d, stdout %.300q, stderr %.300q; want exit %d, stderr with %q, stdout with %q",
+					strings.Join(tt.args, " "), len(long), code, out, errOut, tt.code, tt.err, tt.out)
+			}
+		})
+	}
+}
+
+// TestEachLine: eachLine gives each line without its line end and its
+// number, as bufio.Scanner's lines are, and a line past the limit as an
+// error of its own, reading on after it.
+func TestEachLine(t *testing.T) {
+	const limit = 100
+	big := strings.Repeat("y", 100<<10) // past the reader's buffer
+	for _, tt := range []struct {
+		in    string
+		limit int
+		want  []string
+	}{
+		{"", limit, nil},
+		{"a", limit, []string{"1 a"}},
+		{"a\n", limit, []string{"1 a"}},
+		{"a\r\nb\rc\r", limit, []string{"1 a", "2 b\rc"}},
+		{"\n\nz", limit, []string{"1 ", "2 ", "3 z"}},
+		{big + "\nq\n", maxLine, []string{"1 " + big, "2 q"}},
+		{"a\n" + big + "\nb", limit, []string{"1 a", "2 line 2 is longer than 100 bytes, the most sitetxt reads of one line", "3 b"}},
+		{"a\n" + big + "\nb", 64 << 10, []string{"1 a", "2 line 2 is longer than 64 KiB, the most sitetxt reads of one line", "3 b"}},
+		{strings.Repeat("z", limit+1) + "\n", limit, []string{"1 line 1 is longer than 100 bytes, the most sitetxt reads of one line"}},
+		{strings.Repeat("z", limit) + "\r\n", limit, []string{"1 " + strings.Repeat("z", limit)}},
+	} {
+		var got []string
+		err := eachLineUpTo(strings.NewReader(tt.in), "in", tt.limit, func(n int, line string, long error) error {
+			if long != nil {
+				line = long.Error()
+			}
+			got = append(got, fmt.Sprintf("%d %s", n, line))
+			return nil
+		})
+		if err != nil || !slices.Equal(got, tt.want) {
+			t.Errorf("eachLineUpTo(%.40q, %d) = %.200q, %v; want %.200q", tt.in, tt.limit, got, err, tt.want)
+		}
+	}
+	// An endless line: the reading stops once maxSkip bytes of it are
+	// passed over, with the line's error.
+	endless := io.LimitReader(&repeatReader{s: "u"}, 1<<30)
+	err := eachLineUpTo(endless, "in", limit, func(int, string, error) error { return nil })
+	if want := "cannot read in: line 1 is longer than 100 bytes, the most sitetxt reads of one line"; err == nil || err.Error() != want {
+		t.Errorf("eachLineUpTo(an endless line, %d) = %v, want %q", limit, err, want)
 	}
 }

@@ -26,6 +26,16 @@ func writeUsage(w io.Writer, u *jsonview.Usage) error {
 // sitetxt (its own mapping): search use allow (search governs a search
 // use whatever train-ai say: draft-ietf-aipref-vocab-08 section 4.3)").
 func usageText(u *jsonview.Usage) string {
+	s := usageStatements(u)
+	if derived := usageDerived(u); len(derived) > 0 {
+		s += "; derived by sitetxt (its own mapping): " + strings.Join(derived, ", ")
+	}
+	return s
+}
+
+// usageStatements says what the usage lines state, each field in its own
+// terms, with their lines: the first half of usageText.
+func usageStatements(u *jsonview.Usage) string {
 	var parts []string
 	cu := usageWords("train-ai", u.ContentUsage.TrainAI, "ai-use", u.ContentUsage.AIUse, "search", u.ContentUsage.Search)
 	if len(u.ContentUsage.Lines) > 0 || cu != "" {
@@ -38,7 +48,13 @@ func usageText(u *jsonview.Usage) string {
 	if len(parts) == 0 {
 		return "usage: no Content-Usage or Content-Signal line applies"
 	}
-	s := "usage: " + strings.Join(parts, "; ")
+	return "usage: " + strings.Join(parts, "; ")
+}
+
+// usageDerived says what sitetxt derives from the statements, where it
+// says something: which field wins where the two disagree about a
+// category, and the crawler's use: the second half of usageText.
+func usageDerived(u *jsonview.Usage) []string {
 	var derived []string
 	// Which field wins, only where the two say different things about
 	// one category.
@@ -61,10 +77,7 @@ func usageText(u *jsonview.Usage) string {
 		}
 		derived = append(derived, p)
 	}
-	if len(derived) > 0 {
-		s += "; derived by sitetxt (its own mapping): " + strings.Join(derived, ", ")
-	}
-	return s
+	return derived
 }
 
 // conflict reports whether two known preferences differ.

@@ -7,7 +7,7 @@
 // has two serve processes pace 32 clients over 20 sites whose robots.txt
 // ask for Crawl-delay 1 or Request-rate 2/1s, and checks the spacing of
 // the slots and of the requests' arrivals at every site (docs/fleet.md,
-// "One pace per site").
+// "One pace per site and crawler").
 //
 // The fleet tests run only in the slow tier (internal/slowtest):
 //

@@ -9,8 +9,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -239,7 +237,7 @@ func TestFleetLoad(t *testing.T) {
 	nDecisions := envInt(t, "SITETXT_FLEET_DECISIONS", 1000000)
 	maxAge := envInt(t, "SITETXT_FLEET_MAXAGE", 3600) // seconds robots.txt may be cached
 	const batch, workers, nProcs = 100, 12, 3
-	bin := buildSitetxt(t)
+	bin := servetest.Build(t)
 	rds := redistest.Start(t)
 	r := &fleetLoad{t: t, nSites: nSites, maxAge: maxAge, batch: batch, workers: workers,
 		nBatches: (nDecisions + batch - 1) / batch, rds: rds, st: startSites(t, nSites, maxAge),
@@ -522,17 +520,6 @@ func (r *fleetLoad) check(f fleetFigures) {
 			t.Errorf("process %d logged errors:\n%s", i+1, p.log())
 		}
 	}
-}
-
-// buildSitetxt builds the sitetxt command into the test's directory.
-func buildSitetxt(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "sitetxt")
-	build := exec.Command("go", "build", "-o", bin, "github.com/sitetxt/sitetxt/cmd/sitetxt")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
 }
 
 // startFleet starts n "sitetxt serve" processes sharing rds, each with a

@@ -3,6 +3,7 @@ package fleettest
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/sitetxt/sitetxt/internal/redistest"
+	"github.com/sitetxt/sitetxt/internal/servetest"
 	"github.com/sitetxt/sitetxt/internal/slowtest"
 	"github.com/sitetxt/sitetxt/pace"
 )
@@ -76,8 +78,33 @@ func startPacedSites(t *testing.T, n int) *pacedSites {
 type acquired struct {
 	Allowed bool   `json:"allowed"`
 	WaitMS  *int64 `json:"wait_ms"`
+	Ticket  string `json:"ticket"`
 	Error   string `json:"error"`
 }
+
+// acquire asks serve at url for a slot for page, again after Retry-After
+// while it answers 429 (the site's horizon, or the caller's bound: every
+// client of the test is one caller, 127.0.0.1), at most ten times.
+func acquire(c *http.Client, url, page string) (acquired, error) {
+	var a acquired
+	for range 10 {
+		err := postJSON(c, url, map[string]any{"url": page, "agent": "PaceBot"}, &a)
+		var busy *tooMany
+		if !errors.As(err, &busy) {
+			return a, err
+		}
+		time.Sleep(busy.retryAfter)
+	}
+	return a, fmt.Errorf("%s: 429 ten times", page)
+}
+
+// tooMany is a 429 postJSON got, and its Retry-After.
+type tooMany struct {
+	msg        string
+	retryAfter time.Duration
+}
+
+func (e *tooMany) Error() string { return e.msg }
 
 func postJSON(c *http.Client, url string, body any, out any) error {
 	b, _ := json.Marshal(body)
@@ -88,7 +115,12 @@ func postJSON(c *http.Client, url string, body any, out any) error {
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		msg, _ := io.ReadAll(resp.Body)
-		return fmt.Errorf("POST %s = %d %s", url, resp.StatusCode, msg)
+		err := fmt.Errorf("POST %s = %d %s", url, resp.StatusCode, msg)
+		if resp.StatusCode == http.StatusTooManyRequests {
+			ra, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
+			return &tooMany{err.Error(), time.Duration(ra) * time.Second}
+		}
+		return err
 	}
 	return json.NewDecoder(resp.Body).Decode(out)
 }
@@ -156,7 +188,7 @@ type paceFleet struct {
 }
 
 func startPaceFleet(t *testing.T, nSites, clients int) *paceFleet {
-	bin := buildSitetxt(t)
+	bin := servetest.Build(t)
 	rds := redistest.Start(t)
 	return &paceFleet{
 		procs: startFleet(t, bin, rds, 2),
@@ -207,9 +239,9 @@ func (f *paceFleet) runClients(clients, perClient int) *clientRun {
 // fetchPaced takes a slot for page through process p, waits for it,
 // fetches the page and reports the answer through the other process.
 func (f *paceFleet) fetchPaced(r *clientRun, page string, p int) error {
-	var a acquired
 	asked := time.Now()
-	if err := postJSON(f.hc, f.acquireURL(p), map[string]any{"url": page, "agent": "PaceBot"}, &a); err != nil {
+	a, err := acquire(f.hc, f.acquireURL(p), page)
+	if err != nil {
 		return err
 	}
 	if !a.Allowed || a.WaitMS == nil {
@@ -231,7 +263,7 @@ func (f *paceFleet) fetchPaced(r *clientRun, page string, p int) error {
 	io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
 	var out struct{}
-	return postJSON(f.hc, f.reportURL(p+1), map[string]any{"url": page, "status": resp.StatusCode}, &out)
+	return postJSON(f.hc, f.reportURL(p+1), map[string]any{"url": page, "agent": "PaceBot", "status": resp.StatusCode, "ticket": a.Ticket}, &out)
 }
 
 // checkPause: a 429 with Retry-After: 3 reported through process 1
@@ -242,13 +274,20 @@ func (f *paceFleet) checkPause(t *testing.T) {
 		PauseMS int64  `json:"pause_ms"`
 		Cause   string `json:"cause"`
 	}
+	// The report needs a ticket of the site's: a slot taken through
+	// process 2, its fetch answered 429.
+	x, err := acquire(f.hc, f.acquireURL(1), site+"/x")
+	if err != nil || x.WaitMS == nil {
+		t.Fatalf("acquire through process 2 before the 429: %+v, %v", x, err)
+	}
+	time.Sleep(time.Duration(*x.WaitMS) * time.Millisecond)
 	reported := time.Now()
-	if err := postJSON(f.hc, f.reportURL(0), map[string]any{"url": site + "/x", "status": 429, "retry_after": "3"}, &p); err != nil || p.PauseMS < 2900 || p.PauseMS > 3000 || p.Cause != "retry-after" {
+	if err := postJSON(f.hc, f.reportURL(0), map[string]any{"url": site + "/x", "agent": "PaceBot", "status": 429, "retry_after": "3", "ticket": x.Ticket}, &p); err != nil || p.PauseMS < 2900 || p.PauseMS > 3000 || p.Cause != "retry-after" {
 		t.Fatalf("report 429 through process 1 = %+v, %v; want a 3 s pause", p, err)
 	}
 	for n, c := range []int{1, 0} {
-		var a acquired
-		if err := postJSON(f.hc, f.acquireURL(c), map[string]any{"url": site + "/y", "agent": "PaceBot"}, &a); err != nil || a.WaitMS == nil {
+		a, err := acquire(f.hc, f.acquireURL(c), site+"/y")
+		if err != nil || a.WaitMS == nil {
 			t.Fatalf("acquire through process %d after the 429: %+v, %v", c+1, a, err)
 		}
 		// The slot is 3 s after the report, less the time since (on

@@ -8,23 +8,31 @@
 // ("/private/x"; the empty string is the root itself), or a relative
 // reference ("private/x", "?q=1"), which is read from the site's root as
 // RFC 3986 section 5.2 resolves it against the base "/": "/private/x".
-// A URL that cannot be read (an http URL without a host, or one that does
-// not parse) is an error for that URL alone: a batch answers every other.
+// A URL that cannot be read is an error for that URL alone, and a batch
+// answers every other: an http URL without a host, or one that does not
+// parse, whose host or port no site has (a port above 65535, an empty
+// label: as fetch reads an origin), or a URL of another scheme ("ftp://x/y",
+// "mailto:a@b"), which no robots.txt read over http(s) governs. A host and
+// port typed without a scheme ("example.org:8080/x") is decided by its
+// path, as Google's parser reads it.
 //
 // A robots.txt governs the URLs of its own origin only (RFC 9309 section
 // 2.3): Governs says when a URL is on another origin than the robots.txt
 // fetched for it.
 //
-// A SOURCE that is neither a file nor a URL but looks like a host name
-// ("example.org", "www.example.org/private/x") is read as an https URL,
-// as "sitetxt fetch" reads a SITE (SiteURL); where no file can be meant
-// (the API's "site"), anything else is an error (Site). A base URL
-// (--base, the API's "base") is an absolute URL with a host (Base).
+// A SOURCE is read once, into a Source (ReadSource): standard input, a
+// file, or an http(s) URL to fetch; one that is neither a file nor a URL
+// but looks like a host name ("example.org", "www.example.org/private/x")
+// is read as an https URL, as "sitetxt fetch" reads a SITE (SiteURL);
+// where no file can be meant (the API's "site"), anything else is an
+// error (Site). A base URL (--base, the API's "base") is an absolute URL
+// with a host (Base).
 package input
 
 import (
 	"fmt"
 	"net/url"
+	"os"
 	"strings"
 
 	"github.com/sitetxt/sitetxt/fetch"
@@ -52,10 +60,18 @@ func ReadURL(typed string) (URL, error) {
 		u.Decide = "/" + typed
 		return u, nil
 	}
-	scheme := strings.ToLower(typed[:strings.IndexByte(typed, ':')])
+	colon := strings.IndexByte(typed, ':')
+	scheme := strings.ToLower(typed[:colon])
 	if scheme != "http" && scheme != "https" {
-		// Decided by its path, as Google's parser reads any URL.
-		return u, nil
+		if port, ok := hostPort(typed[colon+1:]); ok {
+			// "example.org:8080/x": a host and port without a scheme,
+			// decided by its path as Google's parser reads any URL.
+			if !portOK(port) {
+				return u, fmt.Errorf("%q: port %s is larger than 65535", typed, port)
+			}
+			return u, nil
+		}
+		return u, fmt.Errorf("%q is not an http(s) URL (its scheme is %s): no robots.txt read over http or https governs it", typed, scheme)
 	}
 	// Only the authority must parse: a path is decided as written, odd
 	// escapes ("%a%a") included, as Google's parser decides it.
@@ -76,6 +92,11 @@ func ReadURL(typed string) (URL, error) {
 	}
 	if p.Host == "" {
 		return u, fmt.Errorf("%q is an %s URL without a host", typed, scheme)
+	}
+	if _, err := fetch.Origin(p); err != nil {
+		// A host or port no site has (a port above 65535, an empty
+		// label): the URL names no robots.txt that could decide it.
+		return u, fmt.Errorf("%q: %v", typed, err)
 	}
 	return u, nil
 }
@@ -154,27 +175,95 @@ func Origin(abs string) string {
 	return p.Scheme + "://" + p.Host
 }
 
-// plainAuthority reports whether auth is a host name of letters, digits,
-// '-' and '.', with an optional port of digits: an authority that parses
-// as it is.
+// plainAuthority reports whether auth is an authority that fetch reads
+// as it is (fetch.Origin accepts it): a host name of letters, digits and
+// '-' in labels of 1 to 63 bytes, at most 253 in all, the last starting
+// with a letter, or an IPv4 address in four decimal parts; then an
+// optional port of at most 65535. It is a sufficient condition only:
+// ReadURL gives anything else to fetch.Origin (FuzzReadURL holds the two
+// together).
 func plainAuthority(auth string) bool {
-	host, port := auth, ""
+	host := auth
 	if i := strings.LastIndexByte(auth, ':'); i >= 0 {
-		host, port = auth[:i], auth[i+1:]
-		if port == "" || strings.Trim(port, "0123456789") != "" {
+		host = auth[:i]
+		if port := auth[i+1:]; port == "" || strings.Trim(port, "0123456789") != "" || !portOK(port) {
 			return false
 		}
 	}
-	if host == "" {
+	if len(host) == 0 || len(host) > 253 {
 		return false
 	}
-	for i := 0; i < len(host); i++ {
-		c := host[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.') {
+	return plainName(host) || plainIPv4(host)
+}
+
+// plainName reports whether host is a host name plainAuthority accepts.
+func plainName(host string) bool {
+	start := 0
+	for i := 0; i <= len(host); i++ {
+		if i < len(host) && host[i] != '.' {
+			c := host[i]
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
+				return false
+			}
+			continue
+		}
+		if n := i - start; n == 0 || n > 63 {
+			return false
+		}
+		if i == len(host) {
+			// The last label is a name, never a number: fetch reads a
+			// host ending in one as an IPv4 address.
+			c := host[start]
+			return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		}
+		start = i + 1
+	}
+	return false
+}
+
+// plainIPv4 reports whether host is an IPv4 address in four decimal
+// parts of 0 to 255, without leading zeros.
+func plainIPv4(host string) bool {
+	parts := 0
+	for part := range strings.SplitSeq(host, ".") {
+		parts++
+		if len(part) == 0 || len(part) > 3 || len(part) > 1 && part[0] == '0' {
+			return false
+		}
+		n := 0
+		for i := 0; i < len(part); i++ {
+			if part[i] < '0' || part[i] > '9' {
+				return false
+			}
+			n = n*10 + int(part[i]-'0')
+		}
+		if n > 255 {
+			return false
+		}
+	}
+	return parts == 4
+}
+
+// portOK reports whether port, a run of digits, is at most 65535.
+func portOK(port string) bool {
+	n := 0
+	for i := 0; i < len(port); i++ {
+		if n = n*10 + int(port[i]-'0'); n > 65535 {
 			return false
 		}
 	}
 	return true
+}
+
+// hostPort reports whether after, what follows the first ':' of a URL
+// whose "scheme" is no http(s), is a port: digits up to the end or a
+// '/', '?' or '#' ("8080/x" of "example.org:8080/x"), and returns it.
+func hostPort(after string) (string, bool) {
+	port := after
+	if i := strings.IndexAny(after, "/?#"); i >= 0 {
+		port = after[:i]
+	}
+	return port, port != "" && strings.Trim(port, "0123456789") == ""
 }
 
 // hasScheme reports whether s starts with a URI scheme and ':' (RFC 3986
@@ -224,23 +313,70 @@ func SiteURL(arg string) (string, bool) {
 	return u, true
 }
 
+// Source is a SOURCE as the command line reads it, once: standard input
+// ("-"), a file, or an http(s) URL to fetch the manifest from.
+type Source struct {
+	// Typed is the argument as given; a file or standard input is read
+	// by it.
+	Typed string
+	// URL is the http(s) URL to fetch: Typed, or for a host name the
+	// https URL it is read as (FromHost); "" for a file or standard input.
+	URL string
+	// FromHost is set when Typed was a host name, possibly with a path,
+	// read as that https site ("example.org": https://example.org/).
+	FromHost bool
+}
+
+// Fetched reports whether the source is fetched over http(s), not read
+// from a file or standard input.
+func (s Source) Fetched() bool { return s.URL != "" }
+
+// Stdin reports whether the source is standard input.
+func (s Source) Stdin() bool { return s.Typed == "-" }
+
+// ReadSource reads a SOURCE typed on the command line: "-" is standard
+// input; an http(s) URL with a host is fetched as it is; other text with
+// "://" is an error; a host name, possibly followed by a path, that names
+// no file is the https URL of that host (SiteURL, as "sitetxt fetch"
+// reads a SITE); anything else is a file name. A file of the name wins
+// over a host name.
+func ReadSource(typed string) (Source, error) {
+	return readSource(typed, func(name string) bool {
+		_, err := os.Stat(name)
+		return err == nil
+	})
+}
+
+// readSource is the one reading of a SOURCE, on the command line (exists
+// says whether a file is there) and where no file can be meant (Site:
+// exists is nil).
+func readSource(typed string, exists func(string) bool) (Source, error) {
+	s := Source{Typed: typed}
+	switch {
+	case fetch.IsURL(typed):
+		s.URL = typed
+		return s, nil
+	case strings.Contains(typed, "://"):
+		return s, fmt.Errorf("%q is not an http(s) URL with a host", typed)
+	}
+	if u, ok := SiteURL(typed); ok && (exists == nil || !exists(typed)) {
+		s.URL, s.FromHost = u, true
+		return s, nil
+	}
+	if exists == nil {
+		return s, fmt.Errorf("%q is neither an http(s) URL nor a host name (https://example.org/, example.org, www.example.org/path)", typed)
+	}
+	return s, nil
+}
+
 // Site reads a SITE typed where no file can be meant (the "site" of the
-// HTTP API and the tester): an http(s) URL with a host as it is, or a
-// host name, possibly followed by a path, as SiteURL reads it. Anything
-// else is an error in words for the person who typed it; the command
-// line reads such a SOURCE as a file name instead (a file of the name
-// wins there over a host name too).
+// HTTP API and the tester) as ReadSource reads a SOURCE: an http(s) URL
+// with a host as it is, or a host name, possibly followed by a path, as
+// SiteURL reads it. Anything else is an error in words for the person who
+// typed it; the command line reads such a SOURCE as a file name instead.
 func Site(typed string) (string, error) {
-	if fetch.IsURL(typed) {
-		return typed, nil
-	}
-	if strings.Contains(typed, "://") {
-		return "", fmt.Errorf("%q is not an http(s) URL with a host", typed)
-	}
-	if u, ok := SiteURL(typed); ok {
-		return u, nil
-	}
-	return "", fmt.Errorf("%q is neither an http(s) URL nor a host name (https://example.org/, example.org, www.example.org/path)", typed)
+	s, err := readSource(typed, nil)
+	return s.URL, err
 }
 
 // Base reads a base URL typed for a manifest read from text (the

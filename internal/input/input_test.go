@@ -2,9 +2,11 @@ package input
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
+	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/robots"
 )
 
@@ -21,8 +23,21 @@ func TestReadURL(t *testing.T) {
 		{"?q=1", "/?q=1", false, ""},
 		{"https://example.org/a", "https://example.org/a", true, ""},
 		{"HTTP://example.org", "HTTP://example.org", true, ""},
-		{"urn:x", "urn:x", false, ""},
-		{"ftp://example.org/a", "ftp://example.org/a", false, ""},
+		{"urn:x", "", false, "its scheme is urn"},
+		{"ftp://example.org/a", "", false, "its scheme is ftp"},
+		{"mailto:a@b", "", false, "not an http(s) URL (its scheme is mailto)"},
+		{"http://example.org:70000/x", "", false, "port 70000 is larger than 65535"},
+		{"https://example.org:65535/x", "https://example.org:65535/x", true, ""},
+		{"https://example.org:99999999999999999999/", "", false, "larger than 65535"},
+		{"example.org:8080/x", "example.org:8080/x", false, ""},
+		{"localhost:8080", "localhost:8080", false, ""},
+		{"example.org:70000/x", "", false, "port 70000 is larger than 65535"},
+		{"http://a..b/x", "", false, "empty label"},
+		{"http://999.1.1.1/", "", false, "no IPv4 address"},
+		{"http://127.0.0.1:8080/x", "http://127.0.0.1:8080/x", true, ""},
+		{"http://0x7f.1/x", "http://0x7f.1/x", true, ""},
+		{"http://[::1]:8080/x", "http://[::1]:8080/x", true, ""},
+		{"http://user@Example.ORG./x", "http://user@Example.ORG./x", true, ""},
 		{"http:///x", "", false, "without a host"},
 		{"https://[::1/x", "", false, "not a URL"},
 		{"http://exa mple.org/", "", false, "not a URL"},
@@ -123,6 +138,36 @@ func TestSite(t *testing.T) {
 	}
 }
 
+func TestReadSource(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("example.net", []byte("User-agent: *\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		typed, url string
+		fromHost   bool
+		err        string
+	}{
+		{"-", "", false, ""},
+		{"robots.txt", "", false, ""},
+		{"./example.org", "", false, ""},
+		{"https://example.org/", "https://example.org/", false, ""},
+		{"HTTP://Example.org/robots.txt", "HTTP://Example.org/robots.txt", false, ""},
+		{"example.org", "https://example.org/", true, ""},
+		{"www.example.org/private/x", "https://www.example.org/private/x", true, ""},
+		{"example.net", "", false, ""}, // a file of the name wins
+		{"ftp://example.org/robots.txt", "", false, "not an http(s) URL with a host"},
+		{"https:///robots.txt", "", false, "not an http(s) URL with a host"},
+	}
+	for _, tt := range tests {
+		s, err := ReadSource(tt.typed)
+		if s.Typed != tt.typed || s.URL != tt.url || s.FromHost != tt.fromHost || s.Fetched() != (tt.url != "") || s.Stdin() != (tt.typed == "-") ||
+			(err == nil) != (tt.err == "") || err != nil && !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("ReadSource(%q) = %+v, %v; want URL %q, from a host %v, an error with %q", tt.typed, s, err, tt.url, tt.fromHost, tt.err)
+		}
+	}
+}
+
 func TestBase(t *testing.T) {
 	for _, tt := range []struct {
 		typed string
@@ -182,6 +227,26 @@ func TestReadURLAllocs(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { _ = mustRead(t, "https://example.org/x").Governs("https://example.org/robots.txt") }); n != 0 {
 		t.Errorf("Governs on the same origin: %v allocations, want 0", n)
 	}
+}
+
+// FuzzReadURL: ReadURL never panics, and an absolute URL it accepts
+// names a site fetch fetches (its fast reading of a plain authority
+// accepts nothing fetch.Origin refuses); what it refuses in the authority
+// of an http(s) URL, fetch refuses too.
+func FuzzReadURL(f *testing.F) {
+	for _, s := range []string{"https://example.org/a", "http://127.0.0.1:8080/", "http://a..b/", "http://a.1/",
+		"http://example.org:65536/", "http://[::1]/", "ftp://x/y", "x:1/y", "/p", "p", "http://0.0.0.0/", "http://A-.b-c/"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, typed string) {
+		u, err := ReadURL(typed)
+		if err != nil || !u.Absolute() {
+			return
+		}
+		if _, ferr := fetch.ManifestURL(u.site(), "robots.txt"); ferr != nil {
+			t.Errorf("ReadURL(%q) accepted it, but fetch.ManifestURL(%q) = %v", typed, u.site(), ferr)
+		}
+	})
 }
 
 func mustRead(t *testing.T, s string) URL {

@@ -6,6 +6,7 @@
 //	robots, datatxt, mobileagent,    interpreters of the tree (none imports another)
 //	sitemap
 //	aipref                           the AI-usage vocabularies robots and the audit read (imports only grammar)
+//	discover                         above the interpreters: finds a site's datasets by every convention (imports interpreters, transport, pace; no library package imports it)
 //	fetch, cache                     the transport under the interpreters (imports no interpreter)
 //	internal/..., cmd/sitetxt        the surfaces: CLI and serve
 //

@@ -55,6 +55,14 @@ func public(p string) bool {
 	return p != "internal" && !strings.HasPrefix(p, "internal/") && !strings.HasPrefix(p, "cmd/")
 }
 
+// discoverImports are the packages of the module discover may import: it
+// sits above the interpreters (robots: the gate; sitemap: the walk;
+// datatxt: entries and exports), the transport and the pacer.
+var discoverImports = []string{"robots", "datatxt", "sitemap", "mobileagent", "fetch", "cache", "pace", "grammar", "termsafe"}
+
+// inCache reports whether a package of the module is cache or under it.
+func inCache(p string) bool { return p == "cache" || strings.HasPrefix(p, "cache/") }
+
 // TestLayers checks the layering rules on the import graph.
 func TestLayers(t *testing.T) {
 	pkgs := list(t)
@@ -69,10 +77,18 @@ func TestLayers(t *testing.T) {
 				t.Errorf("interpreter %s imports interpreter %s: interpreters read the tree, never each other", p, rel)
 			case ours && p == "aipref" && rel != "grammar":
 				t.Errorf("aipref imports %s: the vocabularies sit beside the interpreters and use only grammar", rel)
-			case ours && (p == "fetch" || p == "cache" || strings.HasPrefix(p, "cache/")) && (slices.Contains(interpreters, rel) || rel == "pace" || strings.HasPrefix(rel, "pace/")):
+			case ours && p == "webbotauth" && rel != "grammar":
+				t.Errorf("webbotauth imports %s: the key directory reader sits beside the interpreters and uses only grammar (positions, diagnostics)", rel)
+			case ours && inCache(p) && !inCache(rel):
+				t.Errorf("%s imports %s: cache/ is the bottom of the transport and imports nothing else of the module", p, rel)
+			case ours && (p == "fetch" || inCache(p)) && (slices.Contains(interpreters, rel) || rel == "pace" || strings.HasPrefix(rel, "pace/")):
 				t.Errorf("transport package %s imports %s: the transport lies under the interpreters and the pacer", p, rel)
 			case ours && (p == "pace" || strings.HasPrefix(p, "pace/")) && slices.Contains(interpreters, rel) && rel != "robots":
 				t.Errorf("%s imports %s: the pacer reads robots.txt's pace lines (robots) and no other interpreter", p, rel)
+			case ours && rel == "discover" && p != "discover" && public(p):
+				t.Errorf("%s imports discover: discovery sits above the interpreters and the transport, and no library package below the surfaces imports it", p)
+			case ours && p == "discover" && !slices.Contains(discoverImports, rel):
+				t.Errorf("discover imports %s: it may import the interpreters, the transport, the pacer and grammar only", rel)
 			case strings.HasPrefix(imp, "github.com/alecthomas/participle") && p != "grammar":
 				t.Errorf("%s imports %s: only grammar imports participle", p, imp)
 			}

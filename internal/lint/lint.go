@@ -21,7 +21,9 @@ var yamlNoise = map[string]bool{"no-colon": true, "invalid-line": true}
 
 // File returns every diagnostic for f as a manifest of kind k (the checks
 // of its row of the manifest table, and of the kinds whose lines live in
-// it), sorted; yaml says f is a data.txt in its YAML form. A file
+// it), sorted; yaml says f is a data.txt in its YAML form; for a kind
+// written in JSON (a Web Bot Auth key directory) only its reader's
+// checks count, with the grammar's size cut. A file
 // the grammar finds to be HTML or XML gets no interpreter checks: its
 // lines are not fields, and one error says so. Where Mobile-agent-server
 // checks report a line, the less specific reports of the same line (an
@@ -30,6 +32,9 @@ func File(f *grammar.File, k *manifest.Kind, yaml bool) grammar.Diagnostics {
 	var ds grammar.Diagnostics
 	markup := false
 	for _, d := range f.Diagnostics {
+		if k.JSON && d.Code != grammar.CodeTooLarge {
+			continue // a JSON document's lines are no fields; its reader says what is wrong
+		}
 		markup = markup || d.Code == "markup"
 		if !yaml || !yamlNoise[d.Code] {
 			ds = append(ds, d)

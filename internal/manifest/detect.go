@@ -1,6 +1,10 @@
 package manifest
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/sitetxt/sitetxt/webbotauth"
+)
 
 // detectDataTxt says a source is a data.txt when its name is data.txt or
 // has a .yaml or .yml part, or its first line that is not blank or a
@@ -44,4 +48,14 @@ func cutLine(s string) (line, rest string) {
 		return s[:i], s[i+1:]
 	}
 	return s, ""
+}
+
+// detectSignatures says a source is a Web Bot Auth key directory when its
+// name ends in the well-known path's last segment
+// (".../.well-known/http-message-signatures-directory", or a file of that
+// name).
+func detectSignatures(name, _ string) bool {
+	base := strings.TrimSuffix(strings.ToLower(name), "/")
+	return strings.HasSuffix(base, webbotauth.WellKnownPath[strings.LastIndex(webbotauth.WellKnownPath, "/"):]) ||
+		base == webbotauth.WellKnownPath[strings.LastIndex(webbotauth.WellKnownPath, "/")+1:]
 }

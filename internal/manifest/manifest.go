@@ -1,5 +1,6 @@
 // Package manifest is the table of the manifests sitetxt reads: robots.txt,
-// data.txt, the Mobile-agent-server lines of robots.txt, and sitemaps.
+// data.txt, the Mobile-agent-server lines of robots.txt, sitemaps, and Web
+// Bot Auth key directories.
 // Each kind is one row (Kind): its name, the file it lives in, the access
 // method a fetched copy is read with, the interpreter's checks, how it is
 // told from another kind, how a URL given where it is expected is read,
@@ -20,12 +21,13 @@ import (
 	"github.com/sitetxt/sitetxt/mobileagent"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/sitetxt/sitetxt/sitemap"
+	"github.com/sitetxt/sitetxt/webbotauth"
 )
 
 // Kind is one kind of manifest: a row of the table.
 type Kind struct {
 	// Name names the kind in lint --type, in JSON and in serve's request
-	// bodies: "robots", "datatxt", "mobileagent", "sitemap".
+	// bodies: "robots", "datatxt", "mobileagent", "sitemap", "signatures".
 	Name string
 	// File is the file at a site's root the kind lives in: a URL naming
 	// the site where the manifest is expected means this file.
@@ -48,6 +50,10 @@ type Kind struct {
 	// "field: value" lines (the grammar's line diagnostics are noise
 	// there); nil: never.
 	YAML func(data []byte) bool
+	// JSON: the manifest is a JSON document, not lines of fields: the
+	// grammar's line diagnostics say nothing about it, and Lint reads the
+	// file's text.
+	JSON bool
 	// Sitemaps: a URL given where this kind is expected names a site or its
 	// robots.txt when its path is empty, "/" or ends in /robots.txt, and
 	// then means the sitemaps that robots.txt lists (discovery); any other
@@ -70,11 +76,15 @@ var (
 		Views: []string{"agents", "POST /v1/agents"}}
 	Sitemap = &Kind{Name: "sitemap", File: "sitemap.xml", Access: fetch.AccessRFC9309, Sitemaps: true,
 		Views: []string{"sitemaps", "lint --sitemaps", "POST /v1/sitemaps"}}
+	// Signatures is a Web Bot Auth key directory: the keys a bot operator
+	// publishes at its origin's well-known path (package webbotauth).
+	Signatures = &Kind{Name: "signatures", File: strings.TrimPrefix(webbotauth.WellKnownPath, "/"), Access: fetch.AccessSignatures,
+		Lint: webbotauth.Lint, Detect: detectSignatures, JSON: true, Views: []string{"lint", "fetch"}}
 )
 
 // Kinds is the table, in the order the commands list kinds (sitetxt
 // fetch reports robots.txt, then data.txt).
-var Kinds = []*Kind{Robots, DataTxt, MobileAgent, Sitemap}
+var Kinds = []*Kind{Robots, DataTxt, MobileAgent, Sitemap, Signatures}
 
 // Default is the kind of a source nothing else claims.
 var Default = Robots

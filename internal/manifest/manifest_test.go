@@ -31,11 +31,14 @@ func TestTable(t *testing.T) {
 			}
 		}
 	}
-	if got := names(Shown("lint")); got != "robots datatxt" {
-		t.Errorf(`Shown("lint") = %s, want robots datatxt`, got)
+	if got := names(Shown("lint")); got != "robots datatxt signatures" {
+		t.Errorf(`Shown("lint") = %s, want robots datatxt signatures`, got)
 	}
-	if got := names(Shown("fetch")); got != "robots datatxt" {
-		t.Errorf(`Shown("fetch") = %s, want robots datatxt`, got)
+	if got := names(Shown("fetch")); got != "robots datatxt signatures" {
+		t.Errorf(`Shown("fetch") = %s, want robots datatxt signatures`, got)
+	}
+	if !Signatures.JSON || Robots.JSON || len(Signatures.Linters()) != 1 {
+		t.Errorf("Signatures: JSON %v, %d checks; want a JSON kind with its reader's check", Signatures.JSON, len(Signatures.Linters()))
 	}
 	if n := len(Robots.Linters()); n != 2 {
 		t.Errorf("Robots.Linters() has %d checks, want robots.txt's and Mobile-agent-server's", n)
@@ -67,6 +70,9 @@ func TestOf(t *testing.T) {
 		{"x.txt", "# c\n- path: a.csv\n", "datatxt"},
 		{"x.txt", "Path: /a.csv\n", "datatxt"},
 		{"x.txt", "User-agent: *\nDisallow: /path: x\n", "robots"},
+		{"https://bot.example/.well-known/http-message-signatures-directory", "{}", "signatures"},
+		{"keys/http-message-signatures-directory", "{}", "signatures"},
+		{"directory.json", `{"keys": []}`, "robots"}, // told by its path only, as the draft serves it
 	}
 	for _, tt := range tests {
 		if got := Of(tt.name, tt.data); got.Name != tt.want {
@@ -90,6 +96,8 @@ func TestLocate(t *testing.T) {
 		{Sitemap, "https://example.org/", "https://example.org/sitemap.xml", false, true},
 		{Sitemap, "https://example.org/robots.txt", "https://example.org/sitemap.xml", true, true},
 		{Sitemap, "https://example.org/maps/index.xml", "https://example.org/sitemap.xml", true, false},
+		{Signatures, "https://bot.example", "https://bot.example/.well-known/http-message-signatures-directory", false, false},
+		{Signatures, "https://bot.example/.well-known/http-message-signatures-directory", "https://bot.example/.well-known/http-message-signatures-directory", false, false},
 	}
 	for _, tt := range tests {
 		got, page, err := tt.k.Locate(tt.arg)

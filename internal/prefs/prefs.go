@@ -34,6 +34,12 @@ type Asker struct {
 	Robots   *robots.Client
 	Fetcher  *fetch.Fetcher
 	Registry *audit.Registry
+	// Decision and URLError, when set, say a URL's decision and a failed
+	// fetch of the URL itself in the words a stranger gets (serve's, which
+	// tell no network detail); nil means jsonview.DecisionOf and the
+	// error's own text, as the command line says them.
+	Decision func(rawURL, agent string, a *robots.Answer) jsonview.Decision
+	URLError func(rawURL string, err error) string
 }
 
 // Result is the answer for one URL: the decision object of docs/cli.md
@@ -62,6 +68,9 @@ type Result struct {
 	// Error says why the URL could not be answered or fetched, "" when
 	// it was.
 	Error string `json:"error,omitempty"`
+	// Truncated names the values serve shortened ("headers.content_usage.value",
+	// "headers.robots_tag", ...), so that no response makes an answer large.
+	Truncated []string `json:"truncated,omitempty"`
 }
 
 // Response is what fetching the URL gave.
@@ -135,7 +144,10 @@ func (a *Asker) Ask(ctx context.Context, agent, rawURL string) Result {
 	var cu []statement
 	var cs aipref.Signals
 	var csFrom []string
-	if d := ans.Decision; d != nil {
+	switch d := ans.Decision; {
+	case a.Decision != nil:
+		res.Decision = a.Decision(rawURL, agent, ans)
+	case d != nil:
 		res.Decision = jsonview.DecisionOf(rawURL, agent, a.Robots.Profile, ans.RobotsURL, *d, res.Fetch)
 	}
 	if u := ans.Usage; u != nil && u.Applies {
@@ -160,6 +172,9 @@ func (a *Asker) Ask(ctx context.Context, agent, rawURL string) Result {
 	h, err := a.Fetcher.Headers(ctx, rawURL)
 	if err != nil {
 		res.Error = "fetching the URL: " + err.Error()
+		if a.URLError != nil {
+			res.Error = a.URLError(rawURL, err)
+		}
 		res.combine(cu, cs, csFrom)
 		return res
 	}

@@ -6,6 +6,8 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"github.com/sitetxt/sitetxt/pace"
 )
 
 // How a serve process shares out its memory budget (Config.MaxMemory,
@@ -26,7 +28,11 @@ import (
 //     compiles themselves run at most GOMAXPROCS at once per profile);
 //   - a quarter: requests being read and answered (admission: charged
 //     as their bodies arrive and their answers start);
-//   - the last eighth: headroom for the garbage collector.
+//   - a thirty-second: pace state, half the queues of the in-memory pacer
+//     (pace.Memory, or the stand-in of the Redis one) at
+//     pace.StateBytes each, half the slots each caller holds (callers.go)
+//     at as many entries;
+//   - the rest, three thirty-seconds: headroom for the garbage collector.
 const (
 	policyFactor = 16
 	perFetch     = 4 << 20
@@ -40,6 +46,9 @@ type shares struct {
 	policies int   // robots.txt bytes behind each profile's compiled policies
 	fetches  int   // fetches in flight
 	requests int64 // bytes of requests being read and answered
+	// paceQueues bounds the queues of the in-memory pacer, and the
+	// entries of the callers' slots.
+	paceQueues int
 }
 
 // ResponseCacheBytes is how many bytes of robots.txt responses a serve
@@ -48,12 +57,19 @@ type shares struct {
 // Redis cannot (rediscache.Options.Local).
 func ResponseCacheBytes(maxMemory int64) int { return shareOut(maxMemory).cache }
 
+// PaceQueues is how many queues (a site and a crawler) the pacer of a
+// serve process of the memory budget maxMemory keeps in memory
+// (pace.Options.MaxQueues): its pace.Memory or, with Redis, the one that
+// stands in for Redis when it cannot be reached.
+func PaceQueues(maxMemory int64) int { return shareOut(maxMemory).paceQueues }
+
 func shareOut(budget int64) shares {
 	return shares{
-		cache:    int(budget / 8),
-		policies: int(budget * 3 / 8 / 4 / policyFactor),
-		fetches:  int(min(maxFetches, max(minFetches, budget/4/perFetch))),
-		requests: budget / 4,
+		cache:      int(budget / 8),
+		policies:   int(budget * 3 / 8 / 4 / policyFactor),
+		fetches:    int(min(maxFetches, max(minFetches, budget/4/perFetch))),
+		requests:   budget / 4,
+		paceQueues: int(max(1024, budget/32/2/pace.StateBytes)),
 	}
 }
 

@@ -1,9 +1,11 @@
 package serve
 
 import (
+	"slices"
 	"unicode/utf8"
 
 	"github.com/sitetxt/sitetxt/internal/jsonview"
+	"github.com/sitetxt/sitetxt/internal/prefs"
 )
 
 // A result repeats a site's text (the pattern of the rule that decided,
@@ -18,8 +20,8 @@ import (
 const (
 	maxEchoPattern = 1 << 10 // bytes of rule.pattern
 	maxEchoAgents  = 4 << 10 // bytes of group.agents
-	maxEchoLines   = 32      // usage lines of each field
-	maxEchoValue   = 1 << 10 // bytes of one usage line's value
+	maxEchoLines   = 32      // usage lines of each field; header lines of each field
+	maxEchoValue   = 1 << 10 // bytes of one usage line's value; of one header value
 )
 
 // bound shortens the site's text in d to the limits above.
@@ -75,4 +77,63 @@ func prefix(s string, n int) string {
 		n--
 	}
 	return s[:n]
+}
+
+// boundPrefs shortens what a /v1/prefs result echoes of the site's text
+// to the limits above, and says what in "truncated": its robots.txt
+// usage lines as bound does, each header value to maxEchoValue bytes,
+// at most maxEchoLines Robots-Tag lines and licenses.
+func boundPrefs(r *prefs.Result) {
+	cut := func(v *string, name string) {
+		if len(*v) > maxEchoValue {
+			*v = prefix(*v, maxEchoValue)
+			r.Truncated = append(r.Truncated, name)
+		}
+	}
+	if u := r.RobotsTxt; u != nil {
+		if boundLines(&u.ContentUsage.Lines) {
+			r.Truncated = append(r.Truncated, "robots_txt.content_usage.lines")
+		}
+		if boundLines(&u.ContentSignal.Lines) {
+			r.Truncated = append(r.Truncated, "robots_txt.content_signal.lines")
+		}
+	}
+	h := r.Headers
+	if h == nil {
+		return
+	}
+	if h.ContentUsage != nil {
+		cut(&h.ContentUsage.Value, "headers.content_usage.value")
+		cut(&h.ContentUsage.Error, "headers.content_usage.error")
+	}
+	if h.ContentSignal != nil {
+		cut(&h.ContentSignal.Value, "headers.content_signal.value")
+		cut(&h.ContentSignal.Error, "headers.content_signal.error")
+	}
+	n := len(r.Truncated)
+	if len(h.RobotsTag) > maxEchoLines {
+		h.RobotsTag = h.RobotsTag[:maxEchoLines]
+		r.Truncated = append(r.Truncated, "headers.robots_tag")
+	}
+	for i := range h.RobotsTag {
+		t := &h.RobotsTag[i]
+		cut(&t.Value, "headers.robots_tag")
+		cut(&t.Agent, "headers.robots_tag")
+		if len(t.Directives) > maxEchoLines {
+			t.Directives = t.Directives[:maxEchoLines]
+			r.Truncated = append(r.Truncated, "headers.robots_tag")
+		}
+		for j := range t.Directives {
+			cut(&t.Directives[j], "headers.robots_tag")
+		}
+	}
+	if len(h.Licenses) > maxEchoLines {
+		h.Licenses = h.Licenses[:maxEchoLines]
+		r.Truncated = append(r.Truncated, "headers.licenses")
+	}
+	for i := range h.Licenses {
+		cut(&h.Licenses[i].URL, "headers.licenses")
+		cut(&h.Licenses[i].Type, "headers.licenses")
+	}
+	r.Truncated = append(r.Truncated[:n], slices.Compact(r.Truncated[n:])...) // each name once
 }

@@ -18,5 +18,5 @@ func ExampleServer_Handler() {
 	h.ServeHTTP(w, req)
 	fmt.Print(w.Code, " ", w.Body.String())
 	// Output:
-	// 200 {"results":[{"url":"ftp://example.org/x","agent":"ExampleBot","profile":"rfc9309","allowed":false,"reason":"not an http or https URL","rule":null,"group":null,"error":"\"ftp://example.org/x\" is not an absolute http(s) URL: each URL is checked against its own site's robots.txt, so give the page's whole URL (https://example.org/path)"}]}
+	// 200 {"results":[{"url":"ftp://example.org/x","agent":"ExampleBot","profile":"rfc9309","allowed":false,"reason":"not an http or https URL","rule":null,"group":null,"error":"\"ftp://example.org/x\" is not an http(s) URL (its scheme is ftp): no robots.txt read over http or https governs it"}]}
 }

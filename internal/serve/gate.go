@@ -112,12 +112,12 @@ func streamRoute[Req any](s *Server, pattern string, lim Limits, run func(contex
 	rt.fields = limitedFieldsOf(rt.body)
 	rt.h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req Req
-		if aerr := s.decodeJSON(r, &req); aerr != nil {
-			s.fail(w, aerr.code, aerr.msg)
+		if aerr := s.decodeJSON(r, &req, rt.body); aerr != nil {
+			s.failAPI(w, aerr)
 			return
 		}
 		if aerr := s.checkFields(rt, reflect.ValueOf(&req).Elem()); aerr != nil {
-			s.fail(w, aerr.code, aerr.msg)
+			s.failAPI(w, aerr)
 			return
 		}
 		if adm := admissionOf(r.Context()); adm != nil && lim.Work > 0 {
@@ -126,13 +126,21 @@ func streamRoute[Req any](s *Server, pattern string, lim Limits, run func(contex
 				return
 			}
 		}
-		ctx, cancel := context.WithTimeout(r.Context(), s.cfg.RequestTimeout)
+		ctx, cancel := context.WithTimeout(withCaller(r.Context(), r.RemoteAddr), s.cfg.RequestTimeout)
 		defer cancel()
 		if aerr := run(ctx, w, &req); aerr != nil {
-			s.fail(w, aerr.code, aerr.msg)
+			s.failAPI(w, aerr)
 		}
 	})
 	s.addRoute(rt)
+}
+
+// failAPI answers aerr as every error is answered, with its Retry-After.
+func (s *Server) failAPI(w http.ResponseWriter, aerr *apiError) {
+	if aerr.retryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.FormatInt(int64(roundUp(aerr.retryAfter)/time.Second), 10))
+	}
+	s.fail(w, aerr.code, aerr.msg)
 }
 
 // selfWriter is an answer that is not always written as JSON (a catalog
@@ -383,7 +391,7 @@ func (s *Server) checkFields(rt *route, v reflect.Value) *apiError {
 				limit = min(limit, rt.limits.MaxURLs)
 			}
 			if n := fv.Len(); n > limit {
-				return &apiError{http.StatusRequestEntityTooLarge, fmt.Sprintf("%d URLs in one request; at most %d", n, limit)}
+				return &apiError{code: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf("%d URLs in one request; at most %d", n, limit)}
 			}
 		}
 	}

@@ -171,6 +171,10 @@ func newTransport(allowPrivate bool) *http.Transport {
 		TLSHandshakeTimeout:   10 * time.Second,
 		ResponseHeaderTimeout: 20 * time.Second,
 		ExpectContinueTimeout: time.Second,
+		// net/http's default is 10 MiB a response: 64 fetches at once,
+		// or 32 URLs of one /v1/prefs, would hold 320 MiB of a site's
+		// header fields before any limit of serve's could see them.
+		MaxResponseHeaderBytes: maxResponseHeader,
 	}
 }
 

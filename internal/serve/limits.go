@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/netip"
@@ -90,17 +91,31 @@ const (
 
 // publicError says in public words why fileURL could not be fetched:
 // that its address is not public only when the URL gave that address
-// itself (then the client knows it already), else that the site did not
-// answer over HTTP.
+// itself (then the client knows it already), that its response's header
+// fields were over maxResponseHeader (the site's own answer), else that
+// the site did not answer over HTTP.
 func publicError(fileURL string, err error) string {
-	what := "the file"
-	u, perr := url.Parse(fileURL)
-	if perr == nil {
+	return publicWords(fileOf(fileURL), fileURL, err)
+}
+
+// fileOf names the file at fileURL for a stranger: a manifest's name
+// ("robots.txt"), else "the file".
+func fileOf(fileURL string) string {
+	if u, err := url.Parse(fileURL); err == nil {
 		if k, ok := manifest.ByFile(path.Base(u.Path)); ok && !k.Sitemaps {
-			what = k.File
+			return k.File
 		}
 	}
-	if perr == nil && refusedLiteral(u, err) {
+	return "the file"
+}
+
+// publicWords is publicError's answer, for what names the thing fetched
+// ("robots.txt", "the file", "the URL").
+func publicWords(what, fileURL string, err error) string {
+	if headersTooLarge(err) {
+		return fmt.Sprintf("could not fetch %s: its response's header fields are over %d KiB", what, maxResponseHeader>>10)
+	}
+	if u, perr := url.Parse(fileURL); perr == nil && refusedLiteral(u, err) {
 		return "could not fetch " + what + notPublicEnd
 	}
 	return "could not fetch " + what + didNotAnswer
@@ -118,12 +133,30 @@ func refusedLiteral(u *url.URL, err error) bool {
 	return aerr == nil
 }
 
+// maxResponseHeader bounds the header fields of a response serve fetches
+// (the guarded transport's MaxResponseHeaderBytes), as it bounds those of
+// the requests it takes: a site cannot make one fetch, or one echoed
+// header, take more.
+const maxResponseHeader = 64 << 10
+
+// headersTooLarge reports whether err is net/http's refusal of a response
+// whose header fields passed MaxResponseHeaderBytes (it has no error
+// value of its own, only these words).
+func headersTooLarge(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "server response headers exceeded")
+}
+
 // publicFetchError is what a client is told of a fetch of u that failed
 // with err: a failure below HTTP (a connection, a name, TLS, a body cut,
 // an address the guard refused) in public words, its detail logged; the
 // request's end as such; an HTTP status and what the file's bytes said
 // as they are (the site's own public answer).
 func (s *Server) publicFetchError(u string, err error) string {
+	return s.fetchFailure(fileOf(u), u, err)
+}
+
+// fetchFailure is publicFetchError for what names the thing fetched.
+func (s *Server) fetchFailure(what, u string, err error) string {
 	var (
 		ne   *fetch.NetError
 		re   *ErrRefused
@@ -133,12 +166,12 @@ func (s *Server) publicFetchError(u string, err error) string {
 	)
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		return "the request's time ran out before the file came"
+		return "the request's time ran out before " + what + " was fetched"
 	case errors.Is(err, context.Canceled):
-		return "the request ended before the file came"
+		return "the request ended before " + what + " was fetched"
 	case errors.As(err, &ne), errors.As(err, &re), errors.As(err, &nerr), errors.As(err, &oe), errors.As(err, &de):
 		s.log.Info("fetch failed", "url", u, "err", err.Error())
-		return publicError(u, err)
+		return publicWords(what, u, err)
 	}
 	return err.Error()
 }

@@ -31,6 +31,28 @@ func bigRobots(n int, seed uint64) string {
 	return b.String()
 }
 
+// sampleMemory reads f of the runtime's memory statistics every 20 ms
+// until the function it returns is called, which returns the largest
+// value f gave.
+func sampleMemory(f func(*runtime.MemStats) uint64) (peak func() uint64) {
+	stop, done := make(chan struct{}), make(chan struct{})
+	var most uint64
+	go func() {
+		defer close(done)
+		var ms runtime.MemStats
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+			runtime.ReadMemStats(&ms)
+			most = max(most, f(&ms))
+		}
+	}()
+	return func() uint64 { close(stop); <-done; return most }
+}
+
 // TestLoadServeMemory (slow tier): serve under --max-memory 512MiB,
 // sites of 500 KiB robots.txt files on 600 origins (all on one loopback
 // listener), 16 clients asking for 40 origins each per request, with
@@ -59,29 +81,9 @@ func TestLoadServeMemory(t *testing.T) {
 	}
 	h := New(Config{AllowPrivate: true, Logger: quiet(), Transport: tr, MaxMemory: budget}).Handler()
 
-	var peak, peakLive atomic.Uint64
+	peakOf := sampleMemory(func(ms *runtime.MemStats) uint64 { return ms.HeapInuse + ms.StackInuse })
 	live := []rtmetrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	stop := make(chan struct{})
-	sampled := make(chan struct{})
-	go func() {
-		defer close(sampled)
-		var ms runtime.MemStats
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(20 * time.Millisecond):
-			}
-			runtime.ReadMemStats(&ms)
-			rtmetrics.Read(live)
-			if v := live[0].Value.Uint64(); v > peakLive.Load() {
-				peakLive.Store(v)
-			}
-			if v := ms.HeapInuse + ms.StackInuse; v > peak.Load() {
-				peak.Store(v)
-			}
-		}
-	}()
+	peakLiveOf := sampleMemory(func(*runtime.MemStats) uint64 { rtmetrics.Read(live); return live[0].Value.Uint64() })
 	deadline := time.Now().Add(40 * time.Second)
 	var wg sync.WaitGroup
 	var answered, hostile atomic.Int64
@@ -121,11 +123,9 @@ func TestLoadServeMemory(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	close(stop)
-	<-sampled
-	p := peak.Load()
+	p, peakLive := peakOf(), peakLiveOf()
 	t.Logf("16 clients: %d URLs answered, %d hostile requests; peak heap+stacks %.0f MiB (live heap after a GC at most %.0f MiB) of a %d MiB budget",
-		answered.Load(), hostile.Load(), float64(p)/(1<<20), float64(peakLive.Load())/(1<<20), budget>>20)
+		answered.Load(), hostile.Load(), float64(p)/(1<<20), float64(peakLive)/(1<<20), budget>>20)
 	if p > budget {
 		t.Errorf("peak heap+stacks %d MiB, over the --max-memory budget of %d MiB", p>>20, budget>>20)
 	}

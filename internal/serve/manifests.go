@@ -12,6 +12,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/sitetxt/sitetxt/datatxt"
+	"github.com/sitetxt/sitetxt/discover"
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/audit"
@@ -43,6 +44,12 @@ type datasetsRequest struct {
 	Publisher    string  `json:"publisher"`
 	Contact      string  `json:"contact"`
 	ContactEmail string  `json:"contact_email"`
+	// Discover reads site through these sources (discover.ParseKinds:
+	// "all", or kind names) instead of its data.txt only, as
+	// "datasets --discover"; MaxPages bounds the pages it reads (at most
+	// DiscoverMaxPages).
+	Discover []string `json:"discover"`
+	MaxPages int      `json:"max_pages"`
 }
 
 // exportOptions are the request's answers to what a data.txt cannot say.
@@ -57,6 +64,10 @@ type datasetsResponse struct {
 	Fetch       *jsonview.Fetch       `json:"fetch,omitempty"`
 	Datasets    []jsonview.Dataset    `json:"datasets"`
 	Diagnostics []jsonview.Diagnostic `json:"diagnostics"`
+	// Documents and Stopped are a discovery's: every document it asked
+	// for, and the bound that stopped it.
+	Documents []discover.Document `json:"documents,omitempty"`
+	Stopped   string              `json:"stopped,omitempty"`
 }
 
 // datasetsAnswer is the answer of POST /v1/datasets: its JSON form, or
@@ -125,6 +136,9 @@ func (s *Server) readDatasets(ctx context.Context, req *datasetsRequest) (*datat
 	if aerr != nil {
 		return nil, nil, aerr
 	}
+	if len(req.Discover) > 0 {
+		return s.discoverDatasets(ctx, req, agent, prof)
+	}
 	resp := &datasetsResponse{File: manifest.DataTxt.File}
 	text, base := "", req.Base
 	if req.DataTxt != nil {
@@ -146,12 +160,17 @@ func (s *Server) readDatasets(ctx context.Context, req *datasetsRequest) (*datat
 	}
 	c := datatxt.Parse(resp.File, []byte(text), datatxt.Options{Base: base, Agent: agent,
 		Rules: datatxt.CompileRules(robots.Compile, prof)})
+	resp.datasetsOf(c)
+	return c, resp, nil
+}
+
+// datasetsOf fills in the catalog's datasets and diagnostics.
+func (resp *datasetsResponse) datasetsOf(c *datatxt.Catalog) {
 	resp.Datasets = make([]jsonview.Dataset, 0, len(c.Entries))
 	for _, e := range c.Entries {
 		resp.Datasets = append(resp.Datasets, jsonview.DatasetOf(e))
 	}
 	resp.Diagnostics = jsonview.Diagnostics(c.Diagnostics)
-	return c, resp, nil
 }
 
 // agentsRequest is the body of POST /v1/agents: a robots.txt with

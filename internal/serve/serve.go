@@ -23,8 +23,10 @@
 //	GET  /metrics   -> Prometheus text format
 //	POST /v1/sitemaps {"site": URL, "agent": ...} -> JSON Lines: a header, the URLs, a summary (sitemaps.go)
 //	POST /v1/acquire  {"url": URL, "agent": "ExampleBot"} -> the decision, and when allowed
-//	                  "wait_ms" (0: fetch now) for the slot reserved for the caller (pace.go)
-//	POST /v1/report   {"url": URL, "status": 429, "retry_after": "120"} -> {"site", "pause_ms", "cause"}
+//	                  "wait_ms" (0: fetch now) for the slot reserved for the caller and its
+//	                  "ticket" (pace.go, callers.go, ticket.go); 429 past the horizon
+//	POST /v1/report   {"url": URL, "agent", "status": 429, "retry_after": "120", "ticket"}
+//	                  -> {"site", "pause_ms", "cause"}: the pause in force
 //
 // and the manifest tester (docs/tester.md): GET / is its page (page.go,
 // embedded with its script and style sheet), and its API answers with the
@@ -191,6 +193,17 @@ type Config struct {
 	// Pace reads the pace a site asks of an agent (its default, cap and
 	// which profiles honour the lines).
 	Pace pace.Reading
+	// CallerSlots bounds the slots one caller (the address a request comes
+	// from: an IP address, an IPv6 /64) holds still to come at one site
+	// for one agent, and with them at most half the Pacer's horizon
+	// (callers.go); 0 means DefaultCallerSlots.
+	CallerSlots int
+	// PaceSecret keys the tickets of /v1/acquire's slots, which
+	// /v1/report asks back (ticket.go): every serve process of a fleet is
+	// given the same. Empty means the secret the Pacer shares through
+	// Redis (redispace.Pacer.SharedSecret), when it has one, else a random
+	// one of this process.
+	PaceSecret []byte
 }
 
 // withDefaults returns cfg with every zero limit set to its default.
@@ -206,6 +219,7 @@ func (cfg Config) withDefaults() Config {
 	orDefault(&cfg.MaxIdleConns, DefaultMaxIdleConns)
 	orDefault(&cfg.HeaderTimeout, DefaultHeaderTimeout)
 	orDefault(&cfg.IdleTimeout, DefaultIdleTimeout)
+	orDefault(&cfg.CallerSlots, DefaultCallerSlots)
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
@@ -239,8 +253,15 @@ type Server struct {
 	// requests is the memory requests being read and answered may take
 	// (admit).
 	requests *budget
-	// pacer is Config.Pacer, or one in memory.
-	pacer pace.Pacer
+	// pacer is Config.Pacer, or one in memory; horizon its horizon and
+	// paceNow its clock (pacerOptions).
+	pacer   pace.Pacer
+	horizon time.Duration
+	paceNow func() time.Time
+	// callers bounds the slots each caller holds (callers.go); tickets
+	// signs and verifies the slots' tickets (ticket.go).
+	callers *callers
+	tickets *tickets
 	// siteFetch fetches the manifests the tester's requests name by
 	// "site" (source.go): the guarded client, the cache, the user agent
 	// and the fetch timeout of the robots.txt clients, the default size
@@ -269,8 +290,19 @@ func New(cfg Config) *Server {
 	s.metrics = newMetrics(cfg.Redis, s.flights, s.connStats)
 	s.pacer = cfg.Pacer
 	if s.pacer == nil {
-		s.pacer = pace.NewMemory(pace.Options{})
+		s.pacer = pace.NewMemory(pace.Options{MaxQueues: shares.paceQueues})
 	}
+	popts := pacerOptions(s.pacer)
+	s.horizon, s.paceNow = popts.Horizon, popts.Now
+	s.callers = newCallers(shares.paceQueues)
+	var shared func(context.Context) ([]byte, error)
+	if sp, ok := s.pacer.(interface {
+		SharedSecret(context.Context) ([]byte, error)
+	}); ok {
+		shared = sp.SharedSecret
+	}
+	s.tickets = newTickets(cfg.PaceSecret, shared)
+	s.tickets.now = s.paceNow
 	s.metrics.pace = registerPace(s.metrics.reg, s.pacer)
 	rt := cfg.Transport
 	if rt == nil {
@@ -307,11 +339,20 @@ func New(cfg Config) *Server {
 	streamRoute(s, "POST /v1/sitemaps", Limits{Work: sitemapCost}, s.sitemaps)
 	jsonRoute(s, "POST /v1/acquire", Limits{Work: resultCost}, s.runAcquire, func(*acquireRequest) int { return 1 })
 	jsonRoute(s, "POST /v1/report", Limits{}, s.runReport, nil)
-	jsonRoute(s, "POST /v1/prefs", Limits{MaxURLs: PrefsMaxURLs, Work: PrefsMaxURLs * resultCost}, s.runPrefs, func(r *prefsRequest) int { return len(r.URLs) })
+	jsonRoute(s, "POST /v1/prefs", Limits{MaxURLs: PrefsMaxURLs}, s.runPrefs, func(r *prefsRequest) int { return len(r.URLs) })
 	s.getRoute("GET /healthz", http.HandlerFunc(s.healthz), true)
 	s.getRoute("GET /metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}), false)
 	s.routePage()
 	return s
+}
+
+// pacerOptions returns the Options p applies, when it says (pace.Memory,
+// redispace.Pacer), else the defaults.
+func pacerOptions(p pace.Pacer) pace.Options {
+	if o, ok := p.(interface{ Options() pace.Options }); ok {
+		return o.Options()
+	}
+	return pace.Options{}.WithDefaults()
 }
 
 var errClientLeft = errors.New("the client closed the connection")

@@ -3,12 +3,10 @@ package serve
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"net/url"
+	"time"
 
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
@@ -26,40 +24,14 @@ var pastedRobots = manifest.Robots.File
 type apiError struct {
 	code int
 	msg  string
+	// retryAfter, when set, is said in a Retry-After header (a 429).
+	retryAfter time.Duration
 }
 
 func (e *apiError) Error() string { return e.msg }
 
 func badRequest(format string, args ...any) *apiError {
 	return &apiError{code: http.StatusBadRequest, msg: fmt.Sprintf(format, args...)}
-}
-
-// decodeJSON reads r's body (bounded and charged to the memory budget by
-// the gate) into v: one JSON value, no unknown field, arriving within
-// ReadTimeout.
-func (s *Server) decodeJSON(r *http.Request, v any) *apiError {
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return &apiError{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes", s.cfg.MaxBody)}
-		}
-		if errors.Is(err, errBusy) {
-			return &apiError{http.StatusServiceUnavailable, errBusy.Error() + "; try again"}
-		}
-		var ne net.Error
-		if errors.As(err, &ne) && ne.Timeout() {
-			return &apiError{http.StatusRequestTimeout, fmt.Sprintf("the request body did not arrive within %s", s.cfg.ReadTimeout)}
-		}
-		return badRequest("bad request body: %v", err)
-	}
-	if _, err := dec.Token(); errors.Is(err, errBusy) {
-		return &apiError{http.StatusServiceUnavailable, errBusy.Error() + "; try again"}
-	} else if err != io.EOF {
-		return badRequest("bad request body: more than one JSON value")
-	}
-	return nil
 }
 
 // agentOr returns a request's agent, "*" when absent (the gate has

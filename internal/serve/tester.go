@@ -53,6 +53,9 @@ type testResponse struct {
 	// Licenses are the file's License lines (RSL), file-wide, as the
 	// reference profile reads them.
 	Licenses []jsonview.Line `json:"licenses"`
+	// LLMPolicy are the file's LLM-Policy lines (an llms.txt or similar
+	// policy), file-wide, as the reference profile reads them.
+	LLMPolicy []jsonview.Line `json:"llm_policy"`
 	// Audit is the table of "sitetxt audit -o json", when asked for.
 	Audit *audit.Report `json:"audit,omitempty"`
 	// Notes say how the question was read where it is not read as given,
@@ -73,7 +76,7 @@ func (s *Server) runTest(ctx context.Context, req *testRequest) (*testResponse, 
 		return nil, aerr
 	}
 	if req.Audit && len(req.URLs) > AuditMaxURLs {
-		return nil, &apiError{http.StatusRequestEntityTooLarge, fmt.Sprintf(`"audit" with %d URLs; at most %d (each is answered for every known crawler)`, len(req.URLs), AuditMaxURLs)}
+		return nil, &apiError{code: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf(`"audit" with %d URLs; at most %d (each is answered for every known crawler)`, len(req.URLs), AuditMaxURLs)}
 	}
 	profs, aerr := profilesOf(req.Profiles)
 	if aerr != nil {
@@ -84,7 +87,7 @@ func (s *Server) runTest(ctx context.Context, req *testRequest) (*testResponse, 
 		return nil, aerr
 	}
 	resp := &testResponse{File: rf.name, Fetch: rf.fetch, Refused: rf.refused, Results: make([]testResult, 0, len(req.URLs)),
-		Sitemaps: []jsonview.Line{}, Licenses: []jsonview.Line{}}
+		Sitemaps: []jsonview.Line{}, Licenses: []jsonview.Line{}, LLMPolicy: []jsonview.Line{}}
 	if rf.fetched {
 		resp.Text = &rf.text
 	}
@@ -114,6 +117,9 @@ func (s *Server) runTest(ctx context.Context, req *testRequest) (*testResponse, 
 	}
 	for _, l := range rf.readings[0].Policy.Licenses() {
 		resp.Licenses = append(resp.Licenses, jsonview.LineOf(rf.name, l.Line, l.URL))
+	}
+	for _, l := range rf.readings[0].Policy.LLMPolicies() {
+		resp.LLMPolicy = append(resp.LLMPolicy, jsonview.LineOf(rf.name, l.Line, l.URL))
 	}
 	if req.Audit {
 		resp.Audit = audit.File(f, audit.Options{Profile: profs[0], Paths: decided(req.URLs)})

@@ -100,7 +100,7 @@ func TestTestREADMEExample(t *testing.T) {
 // pace, the usage preference and the audit table.
 func TestTestFileFacts(t *testing.T) {
 	h := New(Config{Logger: quiet()}).Handler()
-	text := "User-agent: ExampleBot\nCrawl-delay: 3\nDisalow: /x\nDisallow: /private/\n\nUser-agent: *\nContent-Usage: train-ai=n\nSitemap: https://example.org/sitemap.xml\nLicense: https://example.org/license.xml\n"
+	text := "User-agent: ExampleBot\nCrawl-delay: 3\nDisalow: /x\nDisallow: /private/\n\nUser-agent: *\nContent-Usage: train-ai=n\nSitemap: https://example.org/sitemap.xml\nLicense: https://example.org/license.xml\nLLM-Policy: https://example.org/llms.txt\n"
 	code, body := postJSON(t, h, "/v1/test", map[string]any{"robots": text, "agent": "ExampleBot",
 		"urls": []string{"/private/a", "/"}, "profiles": []string{"google", "rfc9309"}, "audit": true})
 	if code != http.StatusOK {
@@ -118,6 +118,9 @@ func TestTestFileFacts(t *testing.T) {
 	}
 	if len(resp.Licenses) != 1 || resp.Licenses[0].Line != 9 || resp.Licenses[0].Value != "https://example.org/license.xml" {
 		t.Errorf("licenses = %+v, want the one on line 9", resp.Licenses)
+	}
+	if len(resp.LLMPolicy) != 1 || resp.LLMPolicy[0].Line != 10 || resp.LLMPolicy[0].Value != "https://example.org/llms.txt" {
+		t.Errorf("llm_policy = %+v, want the one on line 10", resp.LLMPolicy)
 	}
 	found := false
 	for _, d := range resp.Diagnostics {

@@ -53,6 +53,24 @@ func Require(t testing.TB, elem ...string) string {
 	return p
 }
 
+// Files returns the paths of the files of the folder Path(elem...), in
+// name order, or skips t (Require) when it is absent.
+func Files(t testing.TB, elem ...string) []string {
+	t.Helper()
+	dir := Require(t, elem...)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]string, 0, len(ents))
+	for _, e := range ents {
+		if e.Type().IsRegular() {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	return out
+}
+
 // SampleEvery is the stride of Sample when the slow tests do not run.
 const SampleEvery = 16
 

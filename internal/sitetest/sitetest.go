@@ -5,7 +5,9 @@
 //
 // A body's "$SITE" is the server's own URL (sitemaps list absolute URLs of
 // their site), and a body that starts with "gz:" is served gzip-compressed
-// as application/gzip. A path not in the map is 404 Not Found.
+// as application/gzip, one that is "status:" and a code ("status:503")
+// is an answer with that status and no body. A path not in the map is 404
+// Not Found. FromDir serves a directory of testdata.
 //
 // Below HTTP, Raw serves a loopback TCP port with a test's own function
 // (a banner, a reset, a fake Redis), RefusedPort gives a port that
@@ -19,6 +21,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -99,6 +102,12 @@ func (s *Site) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	time.Sleep(delay)
 	body = strings.ReplaceAll(body, "$SITE", s.URL)
+	if code, ok := strings.CutPrefix(body, "status:"); ok {
+		if n, err := strconv.Atoi(code); err == nil {
+			w.WriteHeader(n)
+			return
+		}
+	}
 	if rest, ok := strings.CutPrefix(body, "gz:"); ok {
 		w.Header().Set("Content-Type", "application/gzip")
 		w.Write(Gzip([]byte(rest)))

@@ -1,9 +1,11 @@
 package redispace_test
 
 import (
+	"bytes"
 	"context"
 	"log/slog"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -81,15 +83,15 @@ func TestPacerExpires(t *testing.T) {
 	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr})
 	defer rdb.Close()
 	p.Acquire(ctx, "http://a.example", pace.Pace{Interval: 2 * time.Second})
-	if ttl := rdb.PTTL(ctx, rediscache.DefaultPrefix+"pace:http://a.example").Val(); ttl <= 0 || ttl > 2*time.Second {
+	if ttl := rdb.PTTL(ctx, rediscache.DefaultPrefix+"pace:{http://a.example}").Val(); ttl <= 0 || ttl > 2*time.Second {
 		t.Errorf("TTL after one slot = %v, want (0, 2s]", ttl)
 	}
 	p.Acquire(ctx, "http://a.example", pace.Pace{Interval: 2 * time.Second})
-	if ttl := rdb.PTTL(ctx, rediscache.DefaultPrefix+"pace:http://a.example").Val(); ttl <= 2*time.Second || ttl > 4*time.Second {
+	if ttl := rdb.PTTL(ctx, rediscache.DefaultPrefix+"pace:{http://a.example}").Val(); ttl <= 2*time.Second || ttl > 4*time.Second {
 		t.Errorf("TTL after two slots = %v, want (2s, 4s]", ttl)
 	}
 	p.Report(ctx, "http://b.example", 500, "")
-	if ttl := rdb.PTTL(ctx, rediscache.DefaultPrefix+"pace:http://b.example").Val(); ttl <= pace.DefaultBackoffMax || ttl > pace.DefaultBackoffMax+pace.DefaultBackoffBase {
+	if ttl := rdb.PTTL(ctx, rediscache.DefaultPrefix+"pace:{http://b.example}").Val(); ttl <= pace.DefaultBackoffMax || ttl > pace.DefaultBackoffMax+pace.DefaultBackoffBase {
 		t.Errorf("TTL after a 500 = %v, want the backoff and its bound", ttl)
 	}
 }
@@ -136,5 +138,52 @@ func TestPacerRedisDown(t *testing.T) {
 	acquire(p2, time.Second, "process 2, Redis back: one queue again")
 	if !c1.Up() {
 		t.Error("Up() = false after Redis came back")
+	}
+}
+
+// TestPacerKeys: a crawler's queue at a site is its own key, with the
+// site in braces (a Redis Cluster hash tag: one slot for a site's
+// queues), apart from another crawler's.
+func TestPacerKeys(t *testing.T) {
+	srv := redistest.Start(t)
+	ctx := context.Background()
+	p := redispace.New(open(t, srv.URL()), pace.Options{})
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr})
+	defer rdb.Close()
+	every := pace.Pace{Interval: 2 * time.Second}
+	for _, agent := range []string{"FooBot/2.1", "OtherBot"} {
+		if w, err := p.Acquire(ctx, pace.Queue("http://a.example", agent), every); w != 0 || err != nil {
+			t.Errorf("first slot of %s = %v, %v; want 0 (a queue of its own)", agent, w, err)
+		}
+	}
+	keys, _ := rdb.Keys(ctx, "*").Result()
+	slices.Sort(keys)
+	want := []string{rediscache.DefaultPrefix + "pace:{http://a.example}:foobot", rediscache.DefaultPrefix + "pace:{http://a.example}:otherbot"}
+	if !slices.Equal(keys, want) {
+		t.Errorf("keys = %q, want %q", keys, want)
+	}
+}
+
+// TestSharedSecret: the processes of a fleet get one secret through
+// Redis, made by the first that asks; Redis restarted empty, the next
+// process that asks makes another.
+func TestSharedSecret(t *testing.T) {
+	srv := redistest.Start(t)
+	ctx := context.Background()
+	p1, p2 := redispace.New(open(t, srv.URL()), pace.Options{}), redispace.New(open(t, srv.URL()), pace.Options{})
+	s1, err1 := p1.SharedSecret(ctx)
+	s2, err2 := p2.SharedSecret(ctx)
+	if err1 != nil || err2 != nil || len(s1) != 32 || !bytes.Equal(s1, s2) {
+		t.Fatalf("SharedSecret = %x, %v and %x, %v; want the same 32 bytes", s1, err1, s2, err2)
+	}
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr})
+	defer rdb.Close()
+	rdb.FlushAll(ctx)
+	s3, err := p2.SharedSecret(ctx)
+	if err != nil || len(s3) != 32 || bytes.Equal(s3, s1) {
+		t.Errorf("SharedSecret after Redis lost it = %x, %v; want a new one", s3, err)
+	}
+	if s4, _ := p1.SharedSecret(ctx); !bytes.Equal(s4, s3) {
+		t.Errorf("the other process then reads %x, want %x", s4, s3)
 	}
 }

@@ -221,7 +221,10 @@ function count(n, word) {
   }
 
   function source(k) {
-    return from() === "site" ? { site: sites[k] } : { [k]: texts[k] };
+    if (from() !== "site") return { [k]: texts[k] };
+    const s = { site: sites[k] };
+    if (k === "datatxt" && $("discover").checked) s.discover = ["all"]; // POST /v1/datasets reads every source
+    return s;
   }
 
   function agentField() {
@@ -250,7 +253,7 @@ function count(n, word) {
         render = renderAgents;
       } else {
         body = Object.assign(source("datatxt"), { agent: agentField() });
-        if ($("base").value.trim()) body.base = $("base").value.trim();
+        if ($("base").value.trim() && !body.discover) body.base = $("base").value.trim();
         render = renderDatasets;
       }
       const path = { robots: "/v1/test", agents: "/v1/agents", datatxt: "/v1/datasets" }[tab];
@@ -436,9 +439,10 @@ function count(n, word) {
   }
 
   // facts lists the pace and usage preference of the reference verdict,
-  // and the file's License lines, which apply to every path it may fetch;
-  // a row only where the group or a line says something (null when
-  // nothing does). Usage is there only where a usage line applies.
+  // and the file's License and LLM-Policy lines, which apply to every path
+  // it may fetch; a row only where the group or a line says something
+  // (null when nothing does). Usage is there only where a usage line
+  // applies.
   function facts(v, licenses) {
     const dl = el("dl", "facts");
     const add = (k, ...val) => { dl.appendChild(el("dt", "", k)); dl.appendChild(el("dd", "", ...val)); };
@@ -455,7 +459,7 @@ function count(n, word) {
       // for a crawler whose use it can name.
       if ((cu.lines.length && cs.lines.length) || (d.purpose && d.answer !== "unknown")) add("Derived (sitetxt)", derived);
     }
-    for (const l of licenses) add("License", l.value + " · ", lineLink(l.line));
+    for (const l of licenses) add(l.field || "License", l.value + " · ", lineLink(l.line));
     return dl.firstChild ? dl : null;
   }
 
@@ -499,7 +503,8 @@ function count(n, word) {
     }
     for (const n of resp.notes || []) res.appendChild(el("p", "note", "Note: " + n));
     if (resp.results.length === 0 && !failedFetch) res.appendChild(el("p", "muted", "No URL given: the diagnostics and sitemaps of the file are below."));
-    for (const r of resp.results) res.appendChild(resultCard(r, marks, resp.licenses));
+    const fileWide = resp.licenses.concat((resp.llm_policy || []).map((l) => Object.assign({ field: "LLM-Policy" }, l)));
+    for (const r of resp.results) res.appendChild(resultCard(r, marks, fileWide));
     if (failedFetch) {
       renderFile("", marks);
       return;
@@ -581,7 +586,8 @@ function count(n, word) {
     for (const d of resp.datasets) {
       mark(marks, d.line, "decides");
       const access = d.allowed === null ? el("span", "muted", "unknown") : verdict(d.allowed);
-      const tr = el("tr", "", el("td", "", d.name || "(no name)"), el("td", "mono", d.urls.length ? d.urls.join("\n") : d.paths.join("\n")),
+      const from = d.found_in ? " (" + [...new Set(d.found_in.map((f) => f.kind))].join(", ") + ")" : "";
+      const tr = el("tr", "", el("td", "", (d.name || "(no name)") + from), el("td", "mono", d.urls.length ? d.urls.join("\n") : d.paths.join("\n")),
         el("td", "", access, d.denied_by ? " " + d.denied_by : ""), el("td", "", lineLink(d.line)));
       tb.appendChild(tr);
     }
@@ -596,7 +602,7 @@ function count(n, word) {
     saveInputs();
     try {
       const body = Object.assign(source("datatxt"), { agent: agentField(), format: $("format").value });
-      if ($("base").value.trim()) body.base = $("base").value.trim();
+      if ($("base").value.trim() && !body.discover) body.base = $("base").value.trim();
       if ($("publisher").value.trim()) body.publisher = $("publisher").value.trim();
       const r = await api("/v1/datasets", body);
       showExportDiagnostics(r);

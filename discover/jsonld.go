@@ -1,0 +1,384 @@
+package discover
+
+import (
+	"net/url"
+	"strings"
+)
+
+// The vocabularies discovery reads, as JSON-LD expands their terms.
+const (
+	sdo   = "https://schema.org/"
+	dcat  = "http://www.w3.org/ns/dcat#"
+	dct   = "http://purl.org/dc/terms/"
+	foaf  = "http://xmlns.com/foaf/0.1/"
+	vcard = "http://www.w3.org/2006/vcard/ns#"
+	cr    = "http://mlcommons.org/croissant/"
+)
+
+// knownContexts are the remote contexts read without fetching them:
+// schema.org's, whose terms are its vocabulary's names (@vocab).
+var knownContexts = map[string]string{
+	"https://schema.org": sdo, "https://schema.org/": sdo, "http://schema.org": sdo, "http://schema.org/": sdo,
+	"https://schema.org/docs/jsonldcontext.json": sdo, "http://schema.org/docs/jsonldcontext.json": sdo,
+}
+
+// ldContext is the part of a JSON-LD context discovery needs: the
+// vocabulary, prefixes and term definitions that map a document's keys
+// and types to IRIs, and which terms take IRIs as values.
+type ldContext struct {
+	vocab string
+	terms map[string]ldTerm
+}
+
+type ldTerm struct {
+	id  string // as written: an IRI, a compact IRI or another term
+	iri bool   // "@type": "@id" or "@vocab": string values are IRIs
+}
+
+// ldDoc is one JSON-LD document (a file, or a script block of a page)
+// read as its writer compacted it: no remote context is fetched (those of
+// schema.org are known), node references are resolved within the
+// document. It is not a JSON-LD processor: it reads the context features
+// catalog writers use (@vocab, prefixes, term definitions with @id and
+// @type, @graph, nested and referenced nodes, @value, @list, @set).
+type ldDoc struct {
+	base    *url.URL
+	nodes   []*ldNode // every node object, in document order
+	byID    map[string]*ldNode
+	unknown []string // remote contexts not read
+}
+
+// ldNode is one node object: its IRI ("" for a blank node), types and
+// properties by expanded IRI.
+type ldNode struct {
+	id    string
+	types []string
+	props map[string][]*ldValue
+	at    *jvalue
+}
+
+// ldValue is one value of a property: a node, a reference to one, an IRI
+// or a literal.
+type ldValue struct {
+	node *ldNode
+	iri  string // a reference's or IRI value's IRI
+	lit  string
+	lang string
+}
+
+// readLD reads the JSON-LD document v, found at base.
+func readLD(v *jvalue, base string) *ldDoc {
+	d := &ldDoc{byID: map[string]*ldNode{}}
+	d.base, _ = url.Parse(base)
+	ctx := &ldContext{terms: map[string]ldTerm{}}
+	for _, item := range v.list() {
+		if item.kind == '{' {
+			d.object(item, ctx)
+		}
+	}
+	return d
+}
+
+// object reads a top-level or @graph object: a node, or a wrapper of a
+// @graph.
+func (d *ldDoc) object(v *jvalue, ctx *ldContext) *ldNode {
+	if c := v.get("@context"); c != nil {
+		ctx = d.context(ctx, c)
+	}
+	if g := v.get("@graph"); g != nil {
+		for _, item := range g.list() {
+			if item.kind == '{' {
+				d.object(item, ctx)
+			}
+		}
+		if len(v.keys) <= 3 && v.get("@type") == nil {
+			return nil // only a wrapper
+		}
+	}
+	return d.node(v, ctx)
+}
+
+// context returns ctx with the context c applied.
+func (d *ldDoc) context(ctx *ldContext, c *jvalue) *ldContext {
+	out := &ldContext{vocab: ctx.vocab, terms: make(map[string]ldTerm, len(ctx.terms))}
+	for k, t := range ctx.terms {
+		out.terms[k] = t
+	}
+	for _, item := range c.list() {
+		switch item.kind {
+		case 'n':
+			out = &ldContext{terms: map[string]ldTerm{}}
+		case '"':
+			if vocab, ok := knownContexts[item.str]; ok {
+				out.vocab = vocab
+			} else {
+				d.unknown = append(d.unknown, item.str)
+			}
+		case '{':
+			for i, k := range item.keys {
+				def := item.vals[i]
+				switch {
+				case k == "@vocab":
+					out.vocab = schemaHTTPS(def.text())
+				case strings.HasPrefix(k, "@"):
+				case def.kind == '"':
+					out.terms[k] = ldTerm{id: def.str}
+				case def.kind == '{':
+					t := ldTerm{id: def.get("@id").text()}
+					if t.id == "" {
+						t.id = k // a term defined by its type only
+					}
+					switch def.get("@type").text() {
+					case "@id", "@vocab":
+						t.iri = true
+					}
+					out.terms[k] = t
+				}
+			}
+		}
+	}
+	return out
+}
+
+// expand returns the IRI a key or type stands for under ctx, "" when it
+// stands for none (JSON-LD drops such keys).
+func (ctx *ldContext) expand(term string) string {
+	return ctx.expandDepth(term, 0)
+}
+
+func (ctx *ldContext) expandDepth(term string, depth int) string {
+	if depth > 8 || term == "" || strings.HasPrefix(term, "@") {
+		return ""
+	}
+	if t, ok := ctx.terms[term]; ok && t.id != term {
+		return ctx.expandDepth(t.id, depth+1)
+	}
+	if prefix, suffix, ok := strings.Cut(term, ":"); ok {
+		if prefix == "_" {
+			return ""
+		}
+		if t, ok := ctx.terms[prefix]; ok && !strings.HasPrefix(suffix, "//") {
+			if p := ctx.expandDepth(t.id, depth+1); p != "" {
+				return schemaHTTPS(p + suffix)
+			}
+		}
+		return schemaHTTPS(term) // an absolute IRI
+	}
+	if ctx.vocab != "" {
+		return ctx.vocab + term
+	}
+	return ""
+}
+
+// schemaHTTPS writes schema.org IRIs one way: http://schema.org/ and
+// https://schema.org/ are the same vocabulary.
+func schemaHTTPS(iri string) string {
+	if rest, ok := strings.CutPrefix(iri, "http://schema.org/"); ok {
+		return sdo + rest
+	}
+	return iri
+}
+
+// resolve returns ref resolved against the document's URL ("" for a blank
+// node identifier).
+func (d *ldDoc) resolve(ref string) string {
+	if ref == "" || strings.HasPrefix(ref, "_:") {
+		return ""
+	}
+	u, err := url.Parse(ref)
+	if err != nil {
+		return ""
+	}
+	if d.base != nil {
+		u = d.base.ResolveReference(u)
+	}
+	return u.String()
+}
+
+// node reads a node object and the nodes nested in it.
+func (d *ldDoc) node(v *jvalue, ctx *ldContext) *ldNode {
+	if c := v.get("@context"); c != nil {
+		ctx = d.context(ctx, c)
+	}
+	n := &ldNode{props: map[string][]*ldValue{}, at: v}
+	for i, k := range v.keys {
+		val := v.vals[i]
+		switch k {
+		case "@id":
+			n.id = d.resolve(val.text())
+		case "@type":
+			for _, t := range val.list() {
+				if iri := ctx.expand(t.text()); iri != "" {
+					n.types = append(n.types, iri)
+				}
+			}
+		case "@context", "@graph":
+		default:
+			iri := ctx.expand(k)
+			if iri == "" {
+				continue
+			}
+			n.props[iri] = append(n.props[iri], d.values(val, ctx, ctx.terms[k].iri)...)
+		}
+	}
+	d.nodes = append(d.nodes, n)
+	if n.id != "" {
+		if old, ok := d.byID[n.id]; !ok || len(old.props) < len(n.props) {
+			d.byID[n.id] = n // the fullest description of an IRI described twice
+		}
+	}
+	return n
+}
+
+// values reads a property's value (or list of them).
+func (d *ldDoc) values(v *jvalue, ctx *ldContext, iri bool) []*ldValue {
+	var out []*ldValue
+	for _, item := range v.list() {
+		switch item.kind {
+		case '{':
+			switch {
+			case item.get("@value") != nil:
+				out = append(out, &ldValue{lit: item.get("@value").text(), lang: item.get("@language").text()})
+			case item.get("@list") != nil:
+				out = append(out, d.values(item.get("@list"), ctx, iri)...)
+			case item.get("@set") != nil:
+				out = append(out, d.values(item.get("@set"), ctx, iri)...)
+			case len(item.keys) == 1 && item.keys[0] == "@id":
+				out = append(out, &ldValue{iri: d.resolve(item.vals[0].text())})
+			default:
+				out = append(out, &ldValue{node: d.node(item, ctx)})
+			}
+		case '"':
+			if iri {
+				out = append(out, &ldValue{iri: d.resolve(item.str)})
+			} else {
+				out = append(out, &ldValue{lit: item.str})
+			}
+		case '0', 't':
+			out = append(out, &ldValue{lit: item.text()})
+		}
+	}
+	return out
+}
+
+// is reports whether the node has one of the types.
+func (n *ldNode) is(types ...string) bool {
+	for _, t := range n.types {
+		for _, want := range types {
+			if t == want {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ref returns the node a value is or refers to (an IRI the document
+// does not describe is a node with that IRI only), or nil for a literal.
+func (d *ldDoc) ref(v *ldValue) *ldNode {
+	switch {
+	case v.node != nil:
+		return v.node
+	case v.iri != "":
+		if n, ok := d.byID[v.iri]; ok {
+			return n
+		}
+		return &ldNode{id: v.iri, props: map[string][]*ldValue{}}
+	}
+	return nil
+}
+
+// text returns the first literal of the properties (or the IRI of an IRI
+// value), preferring a value without a language or in English.
+func (n *ldNode) text(props ...string) string {
+	for _, p := range props {
+		vs := n.props[p]
+		best := ""
+		for _, v := range vs {
+			s := v.lit
+			if s == "" && v.node == nil {
+				s = v.iri
+			}
+			if s == "" {
+				continue
+			}
+			if v.lang == "" || strings.HasPrefix(strings.ToLower(v.lang), "en") {
+				return s
+			}
+			if best == "" {
+				best = s
+			}
+		}
+		if best != "" {
+			return best
+		}
+	}
+	return ""
+}
+
+// iri returns the IRI a property gives: an IRI value, a node's @id, else a
+// literal that is an absolute URL.
+func (d *ldDoc) iri(n *ldNode, prop string) string {
+	for _, v := range n.props[prop] {
+		switch {
+		case v.iri != "":
+			return v.iri
+		case v.node != nil && v.node.id != "":
+			return v.node.id
+		case v.lit != "" && isAbsURL(v.lit):
+			return d.resolve(v.lit)
+		}
+	}
+	return ""
+}
+
+// url returns the URL a property whose values are URLs gives (schema.org's
+// url and contentUrl, DCAT's downloadURL and landingPage): an IRI value, a
+// node's @id, or a literal, resolved against the document's URL as the
+// writer of a relative one meant.
+func (d *ldDoc) url(n *ldNode, prop string) string {
+	if u := d.iri(n, prop); u != "" {
+		return u
+	}
+	for _, v := range n.props[prop] {
+		if v.lit != "" {
+			if u := d.resolve(strings.TrimSpace(v.lit)); isAbsURL(u) {
+				return u
+			}
+		}
+	}
+	return ""
+}
+
+// nodes returns the nodes a property's values are or refer to.
+func (d *ldDoc) nodesOf(n *ldNode, prop string) []*ldNode {
+	var out []*ldNode
+	for _, v := range n.props[prop] {
+		if m := d.ref(v); m != nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// name returns the name of the node a property's value is: an
+// Organization's or Person's name, a foaf:Agent's foaf:name, a vcard's
+// fn; a literal value is the name itself.
+func (d *ldDoc) name(n *ldNode, prop string) string {
+	for _, v := range n.props[prop] {
+		if v.lit != "" {
+			return v.lit
+		}
+		if m := d.ref(v); m != nil {
+			if s := m.text(sdo+"name", foaf+"name", vcard+"fn", sdo+"legalName"); s != "" {
+				return s
+			}
+		}
+	}
+	return ""
+}
+
+func isAbsURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && u.IsAbs() && u.Host != ""
+}
