@@ -57,7 +57,7 @@ func TestTesterChromiumReveal(t *testing.T) {
 	}
 	site := sitetest.New(t, map[string]string{"/robots.txt": b.String()})
 	ts := probeServer(t, true, map[string]string{"/reveal-probe": revealProbe})
-	probe := func(tester url.Values, frag url.Values, line int) revealed {
+	probe := func(t *testing.T, tester url.Values, frag url.Values, line int) revealed {
 		addr := ts.URL + "/?" + tester.Encode()
 		if frag != nil {
 			addr += "#" + frag.Encode()
@@ -67,7 +67,7 @@ func TestTesterChromiumReveal(t *testing.T) {
 		return got
 	}
 	t.Run("editor", func(t *testing.T) {
-		got := probe(url.Values{"url": {"/dir1990/x", "/news/a", "/other"}, "profile": {"rfc9309"}}, url.Values{"robots": {b.String()}}, 0)
+		got := probe(t, url.Values{"url": {"/dir1990/x", "/news/a", "/other"}, "profile": {"rfc9309"}}, url.Values{"robots": {b.String()}}, 0)
 		top := (1993 - 1) * got.LineHeight // line 1993 decides /dir1990/x
 		if got.LineHeight == 0 || top < got.TextTop || top+got.LineHeight > got.TextTop+got.TextHeight+1 {
 			t.Errorf("line 1993 (from %.0f px) is not in the editor's view (%.0f to %.0f px)", top, got.TextTop, got.TextTop+got.TextHeight)
@@ -83,7 +83,7 @@ func TestTesterChromiumReveal(t *testing.T) {
 		}
 	})
 	t.Run("fetched", func(t *testing.T) {
-		got := probe(url.Values{"site": {site.URL + "/"}, "url": {"/dir1990/x"}, "profile": {"rfc9309"}}, nil, 1993)
+		got := probe(t, url.Values{"site": {site.URL + "/"}, "url": {"/dir1990/x"}, "profile": {"rfc9309"}}, nil, 1993)
 		if got.LineTop < 0 || got.LineTop < got.FileTop || got.LineTop+got.LineBox > got.FileTop+got.FileHeight {
 			t.Errorf("line 1993 (%.0f px) is not in the fetched file's view (%.0f to %.0f px)", got.LineTop, got.FileTop, got.FileTop+got.FileHeight)
 		}
