@@ -126,18 +126,34 @@ func (m *Memory) Acquire(ctx context.Context, queue string, p Pace) (time.Durati
 	now := m.opts.Now().UnixNano()
 	sh, st := m.site(queue, now)
 	defer sh.mu.Unlock()
-	start := now
-	if st.last != 0 {
-		start = max(start, st.last+int64(p.Spacing()))
-	}
-	start = max(start, st.paused)
-	start = p.Window.Next(time.Unix(0, start)).UnixNano()
+	start := p.Window.Next(time.Unix(0, st.next(now, p))).UnixNano()
 	if err := m.opts.CheckHorizon(time.Duration(start - now)); err != nil {
 		return 0, err
 	}
 	st.last = start
 	st.keep = max(st.keep, start+int64(p.Spacing()))
 	return time.Duration(start - now), nil
+}
+
+// next is the earliest the queue's next slot may start, Visit-time
+// aside: the last slot plus the spacing, not before a pause ends.
+func (st *state) next(now int64, p Pace) int64 {
+	start := now
+	if st.last != 0 {
+		start = max(start, st.last+int64(p.Spacing()))
+	}
+	return max(start, st.paused)
+}
+
+// Next returns how long until the queue's next slot as this Memory knows
+// it (Visit-time and the horizon aside), reserving nothing: what a shared
+// Pacer this Memory stands in for brings it as a floor
+// (pace/redispace).
+func (m *Memory) Next(queue string, p Pace) time.Duration {
+	now := m.opts.Now().UnixNano()
+	sh, st := m.site(queue, now)
+	defer sh.mu.Unlock()
+	return time.Duration(st.next(now, p) - now)
 }
 
 // Reserved records a slot at start that another Pacer handed out (a

@@ -2,17 +2,21 @@
 // fleet of crawlers shares so that each site sees one robots.txt request
 // per expiry from all of them, not one per machine.
 //
-// Values are kept under Prefix+key with the time to live sitetxt asks for;
-// a fetch's lease is a key Prefix+"lease:"+key set with SET NX PX, so a
+// The Redis may be one server, a Redis Cluster or a primary behind
+// Sentinels (Dial, or New with any redis.UniversalClient). Values are kept
+// under Prefix+key with the time to live sitetxt asks for, the key's URL
+// origin in a hash tag so that a site's keys share a cluster's slot; a
+// fetch's lease is a key Prefix+"lease:"+key set with SET NX PX, so a
 // crashed holder's lease expires by itself, and released by a script that
 // deletes it only for its own token.
 //
 // Redis is an optimisation, never a dependency of an answer. Every command
 // has a short deadline (Options.Timeout); when one fails, the Cache answers
 // from its local copy (Options.Local, in memory by default) and reports
-// errors for Options.Backoff without asking Redis, so sitetxt fetches
-// directly meanwhile. The change of state is logged once each way, and
-// Stats counts what happened, for metrics.
+// errors for Options.Backoff without asking that server (a cluster's
+// shard: the others go on), so sitetxt fetches directly meanwhile. The
+// change of state is logged once each way, and Stats, Shards and Health
+// say what happened, for metrics and /healthz.
 package rediscache
 
 import (
@@ -21,9 +25,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
-	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -71,32 +74,29 @@ type Options struct {
 
 // Cache is a cache.Shared on Redis. It is safe for concurrent use.
 type Cache struct {
-	rdb   redis.UniversalClient
-	opts  Options
-	local cache.Cache
+	rdb    redis.UniversalClient
+	opts   Options
+	local  cache.Cache
+	shards *shards
 
-	down      atomic.Bool
-	downUntil atomic.Int64 // unix nanoseconds
-
-	hits, misses, errs, fallbacks, leases, waits atomic.Uint64
-	// bad is the last reply refused (badReply) and when.
-	bad atomic.Pointer[badReply]
-}
-
-// badReply is a reply Redis sent that was not the answer asked for.
-type badReply struct {
-	at  time.Time
-	err string
+	hits, misses, wrong, fallbacks, leases, waits atomic.Uint64
+	// bad is the last reply of the wrong type, found above the client's
+	// hooks (Get's, say): when, and what.
+	bad atomic.Pointer[failure]
 }
 
 var _ cache.Shared = (*Cache)(nil)
 
-// ErrUnavailable is the error of a command not sent because Redis failed
-// less than Options.Backoff ago.
+// ErrUnavailable is the error of a command not sent because its server
+// failed less than Options.Backoff ago.
 var ErrUnavailable = errors.New("redis unavailable (backing off)")
 
-// New returns a Cache on rdb, a client the caller configured; its own
-// timeouts still apply to each command.
+// New returns a Cache on rdb, a client the caller configured (a
+// redis.Client, a ClusterClient, a failover client of Sentinels); its own
+// timeouts still apply to each command. New adds hooks to rdb (to each
+// node of a cluster as the client makes them: give New a client that has
+// not sent commands yet) that follow each server and back off from one
+// that failed, for every command sent on rdb (shards.go).
 func New(rdb redis.UniversalClient, opts Options) *Cache {
 	if opts.Prefix == "" {
 		opts.Prefix = DefaultPrefix
@@ -110,46 +110,28 @@ func New(rdb redis.UniversalClient, opts Options) *Cache {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	c := &Cache{rdb: rdb, opts: opts, local: opts.Local}
+	c := &Cache{rdb: rdb, opts: opts, local: opts.Local, shards: shardsOf(rdb, opts)}
 	if c.local == nil {
 		c.local = new(cache.Memory)
 	}
 	return c
 }
 
-// Open connects to the Redis at url ("redis://host:6379/0",
-// "rediss://user:password@host/1", "unix:///run/redis.sock") with short
-// timeouts, no retries and every reply checked (Options.MaxReply): a slow
-// or misbehaving Redis must not slow the answers or fill the memory. It
-// does not wait for Redis to be reachable. (A client given to New is used
-// as its caller configured it.)
-func Open(url string, opts Options) (*Cache, error) {
-	o, err := redis.ParseURL(url)
-	if err != nil {
-		return nil, fmt.Errorf("redis url: %w", err)
-	}
-	t := opts.Timeout
-	if t <= 0 {
-		t = DefaultTimeout
-	}
-	o.DialTimeout, o.ReadTimeout, o.WriteTimeout, o.PoolTimeout = t, t, t, t
-	o.MaxRetries = -1 // no retries
-	maxReply := opts.MaxReply
-	if maxReply <= 0 {
-		maxReply = DefaultMaxReply
-	}
-	o.Dialer = guardDialer(t, maxReply, o.TLSConfig)
-	o.ContextTimeoutEnabled = true
-	return New(redis.NewClient(o), opts), nil
+// Close closes the Redis client.
+func (c *Cache) Close() error {
+	c.shards.release()
+	return c.rdb.Close()
 }
 
-// Close closes the Redis client.
-func (c *Cache) Close() error { return c.rdb.Close() }
+// Client returns the Redis client the Cache uses, for other stores on
+// the same servers (pace/redispace): they share its servers' backoff and
+// counters.
+func (c *Cache) Client() redis.UniversalClient { return c.rdb }
 
 // Stats are a Cache's counters since it was made.
 type Stats struct {
 	Hits, Misses uint64 // Get answered by Redis
-	Errors       uint64 // commands that failed (timeout, connection refused, ...)
+	Errors       uint64 // commands that failed (timeout, connection refused, ...), whichever store on the client sent them
 	Fallbacks    uint64 // operations answered locally because Redis failed or was backed off
 	Leases       uint64 // leases taken (fetches this process made for the fleet)
 	LeaseWaits   uint64 // waits for another holder's lease
@@ -157,87 +139,55 @@ type Stats struct {
 
 // Stats returns the counters.
 func (c *Cache) Stats() Stats {
-	return Stats{Hits: c.hits.Load(), Misses: c.misses.Load(), Errors: c.errs.Load(),
+	return Stats{Hits: c.hits.Load(), Misses: c.misses.Load(), Errors: c.shards.errs.Load() + c.wrong.Load(),
 		Fallbacks: c.fallbacks.Load(), Leases: c.leases.Load(), LeaseWaits: c.waits.Load()}
 }
 
-// Up reports whether the last command reached Redis.
-func (c *Cache) Up() bool { return !c.down.Load() }
-
-// answeredWrongly reports whether err is a reply that came but was not
-// the answer asked for (too large, of the wrong type, an error reply),
-// rather than no reply (a connection refused or reset, a timeout).
-func answeredWrongly(err error) bool {
-	var ne net.Error
-	switch {
-	case errors.Is(err, ErrBadReply):
-		return true
-	case errors.Is(err, ErrUnavailable), errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled),
-		errors.As(err, &ne), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, net.ErrClosed):
-		return false
-	}
-	return true
-}
-
-// HealthWindow is how long after Redis answered wrongly Health says so.
-const HealthWindow = time.Minute
-
-// Health says how Redis is doing, within ctx and Options.Timeout: "up";
-// "down" when it does not answer (a ping fails to arrive); "failing" when
-// it answers, but a reply in the last HealthWindow was not the answer
-// asked for (too large, of the wrong type: reply.go), with that reply's
-// error. The Cache answers from its local copy meanwhile.
-func (c *Cache) Health(ctx context.Context) (state, detail string) {
-	err := c.Ping(ctx)
-	switch {
-	case err != nil && answeredWrongly(err):
-		return "failing", err.Error()
-	case err != nil:
-		return "down", err.Error()
-	}
-	if b := c.bad.Load(); b != nil && time.Since(b.at) < HealthWindow {
-		return "failing", b.err
-	}
-	return "up", ""
-}
+// Up reports whether the last command to each server reached it.
+func (c *Cache) Up() bool { return c.shards.up() }
 
 // Ping asks Redis whether it is there, within ctx and Options.Timeout.
 func (c *Cache) Ping(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
+	return c.call(ctx, func(ctx context.Context) error { return c.rdb.Ping(ctx).Err() })
+}
+
+// call runs one command with the Cache's deadline. The client's hooks
+// back off from a server that failed and count what happened
+// (shards.go); a reply of the wrong type, which only the caller sees,
+// is counted here.
+func (c *Cache) call(ctx context.Context, fn func(ctx context.Context) error) error {
+	cctx, cancel := context.WithTimeoutCause(ctx, c.opts.Timeout, errDeadline)
 	defer cancel()
-	err := c.rdb.Ping(ctx).Err()
-	c.record(err)
+	err := fn(cctx)
+	if err == nil || errors.Is(err, redis.Nil) {
+		return err
+	}
+	if ctx.Err() != nil {
+		return ctx.Err() // the caller gave up: says nothing about Redis
+	}
+	if wrongType(err) {
+		c.wrong.Add(1)
+		c.bad.Store(&failure{at: time.Now(), state: StateFailing, cause: CauseBadReply, err: err.Error()})
+	}
+	c.fallbacks.Add(1)
 	return err
 }
 
-// call runs one command with the Cache's deadline, unless Redis is backed
-// off.
-func (c *Cache) call(ctx context.Context, fn func(ctx context.Context) error) error {
-	if c.down.Load() && time.Now().UnixNano() < c.downUntil.Load() {
-		c.fallbacks.Add(1)
-		return ErrUnavailable
+// wrongType reports whether err is a reply refused: too large (reply.go),
+// or of the wrong type, found by the Cache or the driver.
+func wrongType(err error) bool {
+	if errors.Is(err, ErrBadReply) {
+		return true
 	}
-	cctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
-	defer cancel()
-	err := fn(cctx)
-	if err != nil && ctx.Err() != nil {
-		return ctx.Err() // the caller gave up: says nothing about Redis
-	}
-	if errors.Is(err, redis.Nil) {
-		c.record(nil)
-		return err
-	}
-	c.record(err)
-	if err != nil {
-		c.fallbacks.Add(1)
-	}
-	return err
+	msg := err.Error()
+	return strings.HasPrefix(msg, "redis: unexpected type") || strings.HasPrefix(msg, "redis: can't parse") ||
+		strings.HasPrefix(msg, "redis: invalid reply")
 }
 
 // Do runs fn's commands on the Cache's Redis as the Cache runs its own:
-// with its deadline (Options.Timeout), not at all while Redis is backed
-// off (ErrUnavailable), and counted in Stats and Up, a failure starting
-// the backoff. It is for other stores on the same Redis (the fleet's
+// with its deadline (Options.Timeout), not at all to a server backed off
+// (ErrUnavailable), and counted in Stats and Up, a failure starting the
+// server's backoff. It is for other stores on the same Redis (the fleet's
 // pacer, pace/redispace), whose keys should start with Prefix. An error
 // that is the caller's own (ctx ended) says nothing about Redis.
 func (c *Cache) Do(ctx context.Context, fn func(ctx context.Context, rdb redis.UniversalClient) error) error {
@@ -247,36 +197,12 @@ func (c *Cache) Do(ctx context.Context, fn func(ctx context.Context, rdb redis.U
 // Prefix returns the prefix of the Cache's keys (Options.Prefix).
 func (c *Cache) Prefix() string { return c.opts.Prefix }
 
-// record notes whether a command reached Redis, logging a change of state.
-func (c *Cache) record(err error) {
-	if err == nil || errors.Is(err, redis.Nil) {
-		if c.down.Swap(false) {
-			c.opts.Logger.Info("redis reachable again; fetches are shared by the fleet")
-		}
-		return
-	}
-	c.errs.Add(1)
-	c.downUntil.Store(time.Now().Add(c.opts.Backoff).UnixNano())
-	if answeredWrongly(err) {
-		c.bad.Store(&badReply{at: time.Now(), err: err.Error()})
-	}
-	if !c.down.Swap(true) {
-		cause := err.Error()
-		var ne net.Error
-		if errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout() {
-			cause = "no answer within " + c.opts.Timeout.String() + " (--redis-timeout)"
-		}
-		c.opts.Logger.Warn("redis unreachable; answering from the local cache and fetching directly",
-			"redis", redisAddr(c.rdb), "cause", cause, "retry_in", c.opts.Backoff.String())
-	}
-}
-
 // Get returns the value under key from Redis, keeping a local copy; from
 // the local copy when Redis fails or has none (after a restart, say).
 func (c *Cache) Get(key string) ([]byte, bool) {
 	var v []byte
 	err := c.call(context.Background(), func(ctx context.Context) error {
-		r, err := c.rdb.Do(ctx, "GET", c.opts.Prefix+key).Result()
+		r, err := c.rdb.Do(ctx, "GET", c.key(key)).Result()
 		if err != nil {
 			return err
 		}
@@ -309,17 +235,48 @@ func (c *Cache) PutTTL(key string, value []byte, ttl time.Duration) {
 			c.local.Put(key, nil) // an empty value never decodes: a miss
 		}
 		_ = c.call(context.Background(), func(ctx context.Context) error {
-			return c.rdb.Del(ctx, c.opts.Prefix+key).Err()
+			return c.rdb.Del(ctx, c.key(key)).Err()
 		})
 		return
 	}
 	c.local.Put(key, value)
 	_ = c.call(context.Background(), func(ctx context.Context) error {
-		return c.rdb.Set(ctx, c.opts.Prefix+key, value, ttl).Err()
+		return c.rdb.Set(ctx, c.key(key), value, ttl).Err()
 	})
 }
 
-func (c *Cache) leaseKey(key string) string { return c.opts.Prefix + "lease:" + key }
+// key is the Redis key of a value: Prefix+key, its URL's origin in a
+// hash tag ("sitetxt:{https://example.org}/robots.txt", the failure
+// record "sitetxt:failure:{https://example.org}/robots.txt", the lease
+// "sitetxt:lease:{...}..."). On a Redis Cluster a site's keys then live
+// in one slot, so that a dead primary stops the sharing of its own sites
+// only (a third of them of three shards) rather than of every site one
+// of whose keys it held (five ninths); the sites spread over every shard.
+// A "{" in key is written %7B (as in a URL), so that no stranger's URL
+// names a tag of its own. A key without a URL is hashed whole.
+func (c *Cache) key(key string) string {
+	key = strings.ReplaceAll(key, "{", "%7B")
+	if i := strings.Index(key, "://"); i > 0 {
+		start, end := i, i+3
+		for start > 0 && isSchemeByte(key[start-1]) {
+			start--
+		}
+		for end < len(key) && !strings.ContainsRune("/?#", rune(key[end])) {
+			end++
+		}
+		if start < i && end > i+3 {
+			key = key[:start] + "{" + key[start:end] + "}" + key[end:]
+		}
+	}
+	return c.opts.Prefix + key
+}
+
+// isSchemeByte reports whether b may be in a URL's scheme (RFC 3986 3.1).
+func isSchemeByte(b byte) bool {
+	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '+' || b == '-' || b == '.'
+}
+
+func (c *Cache) leaseKey(key string) string { return c.key("lease:" + key) }
 
 // TryLease takes the lease on key for ttl with SET NX PX.
 func (c *Cache) TryLease(ctx context.Context, key string, ttl time.Duration) (string, bool, error) {
@@ -416,13 +373,4 @@ type driverLog struct{}
 
 func (driverLog) Printf(ctx context.Context, format string, v ...any) {
 	driverLogger.Load().DebugContext(ctx, "redis driver: "+fmt.Sprintf(format, v...))
-}
-
-// redisAddr names the server a client talks to, for a log line (no
-// password: only the address).
-func redisAddr(rdb redis.UniversalClient) string {
-	if c, ok := rdb.(*redis.Client); ok {
-		return c.Options().Addr
-	}
-	return "the configured servers"
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"strconv"
+	"syscall"
 	"time"
 )
 
@@ -40,7 +41,7 @@ const (
 var ErrBadReply = errors.New("redis: bad reply")
 
 // guardDialer returns a dialer for the driver whose connections check
-// replies (guardConn), over TLS when tlsConf is set (rediss://).
+// replies (guardConn), over TLS when tlsConf is set (rediss://, Servers.TLS).
 func guardDialer(timeout time.Duration, maxReply int64, tlsConf *tls.Config) func(ctx context.Context, network, addr string) (net.Conn, error) {
 	d := &net.Dialer{Timeout: timeout, KeepAlive: 5 * time.Minute}
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -49,16 +50,44 @@ func guardDialer(timeout time.Duration, maxReply int64, tlsConf *tls.Config) fun
 			return nil, err
 		}
 		if tlsConf != nil {
-			tc := tls.Client(c, tlsConf.Clone())
+			conf := tlsConf.Clone()
+			if conf.ServerName == "" { // a cluster's node, a Sentinel: the host dialled
+				conf.ServerName, _, _ = net.SplitHostPort(addr)
+			}
+			tc := tls.Client(c, conf)
 			if err := tc.HandshakeContext(ctx); err != nil {
 				c.Close()
 				return nil, err
 			}
-			c = tc
+			return &guardConn{Conn: tc, max: maxReply}, nil
+		}
+		if sc, ok := c.(syscall.Conn); ok {
+			return &guardSysConn{guardConn{Conn: c, max: maxReply}, sc}, nil
 		}
 		return &guardConn{Conn: c, max: maxReply}, nil
 	}
 }
+
+// guardSysConn is a guardConn on a plain socket that lets the driver see
+// the socket (syscall.Conn). Before it hands out a pooled connection, the
+// driver peeks at its socket (go-redis's connCheck) and drops it when the
+// server has closed it; a connection that hides its socket passes
+// unchecked. After a restart of Redis every pooled connection is closed:
+// unchecked, each failed one command, and each failure started the
+// Cache's backoff again, so a pool of 20 took 20 backoffs (10 s at
+// 500 ms) to be used again (TestRedisBackAtOnce). Over TLS the socket
+// stays hidden, as the driver wants for its own TLS connections (a
+// peek there could block on a TLS record); the Cache retries a command
+// that met a closed connection instead (dead).
+type guardSysConn struct {
+	guardConn
+	sc syscall.Conn
+}
+
+// SyscallConn returns the socket's raw connection, for the driver's
+// check; reading through it bypasses the reply checks, which the
+// driver's peek (MSG_PEEK, nothing consumed) does not need.
+func (g *guardSysConn) SyscallConn() (syscall.RawConn, error) { return g.sc.SyscallConn() }
 
 // guardConn is a connection to Redis that follows the framing of the
 // replies read from it (RESP2 and RESP3) and fails a read past the bounds.

@@ -85,9 +85,8 @@ func TestBadReplies(t *testing.T) {
 			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
 				t.Errorf("Get allocated %d MiB, want a few", alloc>>20)
 			}
-			state, detail := c.Health(context.Background())
-			if state != "failing" || !strings.Contains(detail, tc.want) {
-				t.Errorf("Health = %q, %q; want failing, %q", state, detail, tc.want)
+			if h := c.Health(context.Background()); h.State != "failing" || h.Cause != "bad-reply" || !strings.Contains(h.Detail, tc.want) {
+				t.Errorf("Health = %+v; want failing, bad-reply, %q", h, tc.want)
 			}
 			if c.Stats().Errors == 0 {
 				t.Errorf("the bad reply was not counted as an error")
@@ -108,12 +107,12 @@ func TestHealthUp(t *testing.T) {
 	if v, ok := up.Get("k"); !ok || string(v) != "v" {
 		t.Errorf("Get from a real Redis = %q, %v", v, ok)
 	}
-	if state, detail := up.Health(context.Background()); state != "up" {
-		t.Errorf("Health of a real Redis = %q, %q; want up", state, detail)
+	if h := up.Health(context.Background()); h.State != "up" || h.Cause != "" || len(h.Shards) != 1 || h.Shards[0].Addr != srv.Addr {
+		t.Errorf("Health of a real Redis = %+v; want up, its one server %s", h, srv.Addr)
 	}
 	down, _ := rediscache.Open(fmt.Sprintf("redis://127.0.0.1:%d/0", sitetest.RefusedPort(t)), rediscache.Options{Logger: slog.New(slog.DiscardHandler)})
 	defer down.Close()
-	if state, _ := down.Health(context.Background()); state != "down" {
-		t.Errorf("Health of a closed port = %q, want down", state)
+	if h := down.Health(context.Background()); h.State != "down" || h.Cause != "unreachable" {
+		t.Errorf("Health of a closed port = %+v, want down, unreachable", h)
 	}
 }

@@ -14,7 +14,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/sitetxt/sitetxt/cache"
 	"github.com/sitetxt/sitetxt/cache/rediscache"
 	"github.com/sitetxt/sitetxt/internal/serve"
 	"github.com/sitetxt/sitetxt/pace"
@@ -28,7 +27,7 @@ import (
 type serveOptions struct {
 	IO           *IOStreams
 	Listen       string
-	Redis        string
+	Redis        redisFlags
 	RedisTimeout time.Duration
 	Profile      string
 	AllowPrivate bool
@@ -65,7 +64,7 @@ type serveOptions struct {
 func newServeCmd(ios *IOStreams) *cobra.Command {
 	opts := &serveOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:   "serve [--listen ADDR] [--redis URL] [--profile P]",
+		Use:   "serve [--listen ADDR] [--redis URL | --redis-cluster ADDRS | --redis-sentinel MASTER@ADDRS] [--profile P]",
 		Short: "Answer robots.txt decisions over HTTP for crawlers in any language",
 		Long: `Serve robots.txt decisions over HTTP: POST /v1/check with
   {"agent": "ExampleBot", "urls": ["https://example.org/a", ...], "profile": "rfc9309"}
@@ -73,8 +72,10 @@ answers {"results": [...]}, one object per URL in order: the decision object
 of check -o json ("url", "agent", "profile", "allowed", "reason", "rule",
 "group", "fetch"), plus "crawl_delay" (seconds) and "request_rate"
 ({"requests", "seconds"}) when the agent's group has them. GET /healthz
-says whether the service is ready and Redis reachable; GET /metrics gives
-Prometheus metrics. GET / is the manifest tester, a page for testing a
+says whether the service is ready and Redis up, down or failing, with the
+class of the cause and a cluster's state (the servers' own words and
+addresses only with the bearer token); GET /metrics gives Prometheus
+metrics, per Redis shard too. GET / is the manifest tester, a page for testing a
 robots.txt, data.txt or Mobile-agent-server lines in a browser, and POST
 /v1/test, /v1/datasets and /v1/agents its API (GET /openapi.json describes
 every endpoint; docs/tester.md).
@@ -82,8 +83,13 @@ every endpoint; docs/tester.md).
 Each site's robots.txt is fetched once per expiry and cached in memory. With
 --redis, every serve process (and every robots.Client) sharing that Redis
 shares the cache and a lease per robots.txt, so a site sees one request per
-expiry from the whole fleet. When Redis is down or slow, answers continue
-from the local cache and direct fetches; nothing fails (docs/fleet.md).
+expiry from the whole fleet. --redis-cluster runs them on a Redis Cluster
+(seed nodes host:port, a site's keys in one slot, each shard followed on
+its own), --redis-sentinel on the primary that Sentinels watch; the
+password comes from --redis-password-file or $REDIS_PASSWORD, TLS from
+rediss:// addresses. When Redis (or one shard) is down or slow, answers
+continue from the local cache and direct fetches; nothing fails
+(docs/fleet.md).
 
 POST /v1/acquire {"url": ..., "agent": ...} paces a crawler: it answers the
 decision of /v1/check for the URL and, when it may be fetched, "wait_ms"
@@ -127,6 +133,7 @@ SIGINT stops accepting connections and finishes the requests in flight
 with status 499 when the client did not receive the whole answer.`,
 		Example: `  sitetxt serve --listen 127.0.0.1:8080
   sitetxt serve --listen :8080 --redis redis://10.0.0.5:6379/0 --token-file /etc/sitetxt/token
+  sitetxt serve --listen :8080 --redis-cluster 10.0.0.5:7000,10.0.0.6:7000 --redis-password-file /etc/sitetxt/redis-password
   curl -s -H 'Content-Type: application/json' -d '{"agent":"ExampleBot","urls":["https://example.org/private/x"]}' http://127.0.0.1:8080/v1/check`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -137,7 +144,7 @@ with status 499 when the client did not receive the whole answer.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Listen, "listen", "127.0.0.1:8080", "address to listen on")
-	fl.StringVar(&opts.Redis, "redis", "", "share the cache and fetch leases through this Redis (redis://host:6379/0)")
+	opts.Redis.add(fl)
 	fl.DurationVar(&opts.RedisTimeout, "redis-timeout", rediscache.DefaultTimeout, "give up on a Redis command after this long, and answer without Redis for a moment")
 	profileFlag(cmd, &opts.Profile)
 	fl.BoolVar(&opts.AllowPrivate, "allow-private", false, "allow fetching from loopback, private and link-local addresses")
@@ -218,20 +225,20 @@ func serveRun(ctx context.Context, opts *serveOptions) error {
 			return usageError("--token-file %s is empty", opts.TokenFile)
 		}
 	}
-	if opts.Redis != "" {
+	if opts.Redis.set() {
 		rc, err := openRedis(ctx, opts, log, maxMem)
 		if err != nil {
 			return err
 		}
 		defer rc.Close()
-		cfg.Cache, cfg.Redis, cfg.Pacer = rc, rc, redispace.New(rc, popts)
+		cfg.Cache, cfg.Redis, cfg.Pacer = rc, rc, redispace.Via(rc, popts)
 	}
 	ln, err := net.Listen("tcp", opts.Listen)
 	if err != nil {
 		return usageError("--listen: %v", err)
 	}
 	addr := ln.Addr().String()
-	log.Info("serving", "addr", addr, "profile", prof.String(), "redis", opts.Redis != "", "allow_private", opts.AllowPrivate, "max_memory", maxMem)
+	log.Info("serving", "addr", addr, "profile", prof.String(), "redis", opts.Redis.set(), "allow_private", opts.AllowPrivate, "max_memory", maxMem)
 	if opts.ready != nil {
 		opts.ready(addr)
 	}
@@ -301,24 +308,6 @@ func paceLimits(opts *serveOptions, maxMem int64) (pace.Options, []byte, error) 
 		return o, nil, usageError("--pace-secret-file %s holds %d bytes; want at least 16 (e.g. head -c 32 /dev/urandom | base64)", opts.SecretFile, len(secret))
 	}
 	return o, secret, nil
-}
-
-// openRedis opens the --redis cache, its local copy sized from the memory
-// budget, and asks it once whether it is there: Redis being down is
-// logged once, by the cache, with its address and the cause in words,
-// and serving goes on without it.
-func openRedis(ctx context.Context, opts *serveOptions, log *slog.Logger, maxMem int64) (*rediscache.Cache, error) {
-	if opts.RedisTimeout <= 0 {
-		return nil, usageError("--redis-timeout must be positive")
-	}
-	rediscache.LogDriverTo(log)
-	rc, err := rediscache.Open(opts.Redis, rediscache.Options{Logger: log, Timeout: opts.RedisTimeout,
-		Local: &cache.Memory{MaxBytes: serve.ResponseCacheBytes(maxMem)}})
-	if err != nil {
-		return nil, usageError("--redis: %v", err)
-	}
-	rc.Ping(ctx)
-	return rc, nil
 }
 
 // parseBytes reads a size: a number with an optional unit (B, KiB, MiB,

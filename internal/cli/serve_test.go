@@ -186,7 +186,7 @@ func TestServeRedisDownLogsOnce(t *testing.T) {
 	}
 	const timeout, pause = 2 * time.Second, 5 * time.Second
 	rs := startServe(t, func(o *serveOptions) {
-		o.Redis, o.RedisTimeout, o.AllowPrivate = srv.URL(), timeout, true
+		o.Redis.URL, o.RedisTimeout, o.AllowPrivate = srv.URL(), timeout, true
 	})
 	base := rs.base
 	check := func(site *httptest.Server, path string) {
@@ -240,7 +240,7 @@ func TestServeRedisDownLogsOnce(t *testing.T) {
 func TestServeRedisDownAtStart(t *testing.T) {
 	redisAddr := "127.0.0.1:" + strconv.Itoa(sitetest.RefusedPort(t))
 	rs := startServe(t, func(o *serveOptions) {
-		o.Redis, o.RedisTimeout = "redis://"+redisAddr+"/0", 250*time.Millisecond
+		o.Redis.URL, o.RedisTimeout = "redis://"+redisAddr+"/0", 250*time.Millisecond
 	})
 	resp, err := http.Post(rs.base+"/v1/check", "application/json", strings.NewReader(`{"agent":"ExampleBot","urls":["http://127.0.0.1:1/x"]}`))
 	if err != nil {

@@ -527,11 +527,18 @@ func (r *fleetLoad) check(f fleetFigures) {
 // the default 250 ms and, as designed, go on alone) and loopback sites
 // allowed; they are killed when the test ends.
 func startFleet(t *testing.T, bin string, rds *redistest.Server, n int) []*proc {
+	return startFleetOn(t, bin, n, "--redis", rds.URL())
+}
+
+// startFleetOn starts n "sitetxt serve" processes as startFleet does, on
+// the Redis the flags name (--redis-cluster ADDRS, say).
+func startFleetOn(t *testing.T, bin string, n int, redisFlags ...string) []*proc {
 	t.Helper()
 	procs := make([]*proc, n)
 	for i := range procs {
 		procs[i] = &proc{t: t, bin: bin,
-			args: []string{"--user-agent", fleetAgent, "--redis", rds.URL(), "--redis-timeout", "2s", "--allow-private", "--log-level", "info", "--log-format", "json"}}
+			args: append(append([]string{"--user-agent", fleetAgent}, redisFlags...),
+				"--redis-timeout", "2s", "--allow-private", "--log-level", "info", "--log-format", "json")}
 		if err := procs[i].start(); err != nil {
 			t.Fatal(err)
 		}

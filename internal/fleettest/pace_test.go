@@ -40,18 +40,23 @@ type pacedSites struct {
 // wait) and at or before X-Slot (the time the answer came, plus the
 // wait). On a loaded machine an answer can take 100 ms to reach its
 // client: a slot estimated from either end alone would blame the pacer
-// for the machine.
-type arrival struct{ at, earliest, latest time.Time }
+// for the machine. asked is when the client asked for its slot
+// (X-Slot-Asked).
+type arrival struct{ at, earliest, latest, asked time.Time }
 
 // late is the most the client can have been late: the time from the
 // earliest its slot can have been to its request's arrival.
 func (a arrival) late() time.Duration { return a.at.Sub(a.earliest) }
 
-func startPacedSites(t *testing.T, n int) *pacedSites {
+func startPacedSites(t *testing.T, n int) *pacedSites { return startPacedSitesEvery(t, n, false) }
+
+// startPacedSitesEvery starts n paced sites; with crawlDelayOnly all of
+// them ask for "Crawl-delay: 1".
+func startPacedSitesEvery(t *testing.T, n int, crawlDelayOnly bool) *pacedSites {
 	s := &pacedSites{arrivals: make([][]arrival, n)}
 	bodies := make([]string, n)
 	for i := range n {
-		if i%2 == 0 {
+		if i%2 == 0 || crawlDelayOnly {
 			bodies[i], s.interval = "User-agent: *\nDisallow: /private/\nCrawl-delay: 1\n", append(s.interval, time.Second)
 		} else {
 			bodies[i], s.interval = "User-agent: *\nDisallow: /private/\nRequest-rate: 2/1s\n", append(s.interval, 500*time.Millisecond)
@@ -66,8 +71,9 @@ func startPacedSites(t *testing.T, n int) *pacedSites {
 		}
 		earliest, _ := strconv.ParseInt(r.Header.Get("X-Slot-Earliest"), 10, 64)
 		latest, _ := strconv.ParseInt(r.Header.Get("X-Slot"), 10, 64)
+		asked, _ := strconv.ParseInt(r.Header.Get("X-Slot-Asked"), 10, 64)
 		s.mu.Lock()
-		s.arrivals[i] = append(s.arrivals[i], arrival{at, time.Unix(0, earliest), time.Unix(0, latest)})
+		s.arrivals[i] = append(s.arrivals[i], arrival{at, time.Unix(0, earliest), time.Unix(0, latest), time.Unix(0, asked)})
 		s.mu.Unlock()
 		io.WriteString(w, "a page\n")
 	})
@@ -219,12 +225,18 @@ func (r *clientRun) fail(err error) {
 // sites through either process: it waits wait_ms, fetches the page with
 // its slot in X-Slot and reports the answer.
 func (f *paceFleet) runClients(clients, perClient int) *clientRun {
+	return f.runClientsWhile(clients, func(k int) bool { return k < perClient })
+}
+
+// runClientsWhile runs the clients as runClients does, each taking its
+// slot k while more(k).
+func (f *paceFleet) runClientsWhile(clients int, more func(k int) bool) *clientRun {
 	r := &clientRun{}
 	var wg sync.WaitGroup
 	for c := range clients {
 		wg.Go(func() {
 			rng := rand.New(rand.NewPCG(uint64(c), 38))
-			for k := range perClient {
+			for k := 0; more(k); k++ {
 				page := fmt.Sprintf("%s/page/%d/%d", f.sites.url(rng.IntN(len(f.sites.interval))), c, k)
 				if err := f.fetchPaced(r, page, c+k); err != nil {
 					r.fail(err)
@@ -256,6 +268,7 @@ func (f *paceFleet) fetchPaced(r *clientRun, page string, p int) error {
 	req, _ := http.NewRequest("GET", page, nil)
 	req.Header.Set("X-Slot-Earliest", strconv.FormatInt(earliest.UnixNano(), 10))
 	req.Header.Set("X-Slot", strconv.FormatInt(latest.UnixNano(), 10))
+	req.Header.Set("X-Slot-Asked", strconv.FormatInt(asked.UnixNano(), 10))
 	resp, err := f.hc.Do(req)
 	if err != nil {
 		return err
@@ -301,6 +314,19 @@ func (f *paceFleet) checkPause(t *testing.T) {
 	}
 }
 
+// spacingFrom measures the spacing of what the sites saw, and says when
+// the first of the last pair closer than asked was asked for, from
+// origin (the recovery of a Redis, named by what).
+func (f *paceFleet) spacingFrom(origin time.Time, what string) (*spacing, string) {
+	f.sites.mu.Lock()
+	sp := measureSpacing(f.sites.arrivals, f.sites.interval, paceTolerance, paceSlack)
+	f.sites.mu.Unlock()
+	if sp.lastPairAsked.IsZero() {
+		return sp, "none"
+	}
+	return sp, fmt.Sprintf("asked for %+.1f s from %s", sp.lastPairAsked.Sub(origin).Seconds(), what)
+}
+
 // spacing is what measureSpacing found.
 type spacing struct {
 	fetches int
@@ -312,9 +338,14 @@ type spacing struct {
 	// the slack after the earliest its slot can have been (its client,
 	// or the answer to it, was late).
 	slotViolations, arrivalViolations, clientLate int
-	closest                                       time.Duration
-	lateness                                      []time.Duration // sorted
-	report                                        strings.Builder
+	// lastPairAsked is, of the pairs counted against the fleet (slots,
+	// or arrivals whose earlier client was on time), the latest time the
+	// first of a pair to be asked for was asked for: from just after it,
+	// slots asked for came spaced as asked.
+	lastPairAsked time.Time
+	closest       time.Duration
+	lateness      []time.Duration // sorted
+	report        strings.Builder
 }
 
 func (sp *spacing) late(p float64) time.Duration {
@@ -339,6 +370,7 @@ func measureSpacing(arrivals [][]arrival, interval []time.Duration, tolerance, s
 		for k := 1; k < len(slots); k++ {
 			if gap := slots[k].latest.Sub(slots[k-1].earliest); gap < interval[i]-tolerance {
 				sp.slotViolations++
+				sp.lastPairAsked = later(sp.lastPairAsked, earlier(slots[k-1].asked, slots[k].asked))
 				fmt.Fprintf(&sp.report, "site %d (one every %v): slots %d and %d %v apart\n", i, interval[i], k-1, k, gap)
 			}
 		}
@@ -356,6 +388,8 @@ func measureSpacing(arrivals [][]arrival, interval []time.Duration, tolerance, s
 			sp.arrivalViolations++
 			if at[k-1].late() > slack {
 				sp.clientLate++
+			} else {
+				sp.lastPairAsked = later(sp.lastPairAsked, earlier(at[k-1].asked, at[k].asked))
 			}
 			fmt.Fprintf(&sp.report, "site %d (one every %v): requests %d and %d arrived %v apart; their clients sent them %v and %v after their slots\n",
 				i, interval[i], k-1, k, gap, at[k-1].late().Round(time.Millisecond), at[k].late().Round(time.Millisecond))
@@ -365,6 +399,20 @@ func measureSpacing(arrivals [][]arrival, interval []time.Duration, tolerance, s
 	return sp
 }
 
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+func earlier(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
 // TestMeasureSpacing: the check TestFleetPace makes counts what a pacer
 // that never waits gives (slots and arrivals together) against the fleet,
 // excuses an arrival only after a request its client sent late, and finds
@@ -372,20 +420,21 @@ func measureSpacing(arrivals [][]arrival, interval []time.Duration, tolerance, s
 func TestMeasureSpacing(t *testing.T) {
 	t0 := time.Unix(1_800_000_000, 0)
 	// at returns a request whose slot was ms after t0, known to within 2
-	// ms, and which arrived late ms after it.
+	// ms, asked for a second before it, and which arrived late ms after it.
 	at := func(ms, late int) arrival {
 		slot := t0.Add(time.Duration(ms) * time.Millisecond)
-		return arrival{at: slot.Add(time.Duration(late) * time.Millisecond), earliest: slot, latest: slot.Add(2 * time.Millisecond)}
+		return arrival{at: slot.Add(time.Duration(late) * time.Millisecond), earliest: slot, latest: slot.Add(2 * time.Millisecond), asked: slot.Add(-time.Second)}
 	}
 	tests := []struct {
 		name                  string
 		arrivals              []arrival
 		slots, arrive, excuse int
+		last                  int // ms after t0 when the first of the last pair counted against the fleet was asked for; 0: none
 	}{
-		{"spaced as asked", []arrival{at(0, 5), at(1050, 5), at(2100, 5)}, 0, 0, 0},
-		{"a pacer that never waits", []arrival{at(0, 5), at(1, 5), at(2, 5)}, 2, 2, 0},
-		{"a client late, then one on time", []arrival{at(0, 200), at(1050, 5)}, 0, 1, 1},
-		{"on time, then a client early", []arrival{at(0, 5), at(1050, -200)}, 0, 1, 0},
+		{"spaced as asked", []arrival{at(0, 5), at(1050, 5), at(2100, 5)}, 0, 0, 0, 0},
+		{"a pacer that never waits", []arrival{at(0, 5), at(1, 5), at(2, 5)}, 2, 2, 0, -999},
+		{"a client late, then one on time", []arrival{at(0, 200), at(1050, 5)}, 0, 1, 1, 0},
+		{"on time, then a client early", []arrival{at(0, 5), at(1050, -200)}, 0, 1, 0, -1000},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -393,6 +442,13 @@ func TestMeasureSpacing(t *testing.T) {
 			if sp.fetches != len(tt.arrivals) || sp.slotViolations != tt.slots || sp.arrivalViolations != tt.arrive || sp.clientLate != tt.excuse {
 				t.Errorf("measureSpacing = %d fetches, %d slot and %d arrival violations, %d excused; want %d, %d, %d, %d\n%s",
 					sp.fetches, sp.slotViolations, sp.arrivalViolations, sp.clientLate, len(tt.arrivals), tt.slots, tt.arrive, tt.excuse, sp.report.String())
+			}
+			want := time.Time{}
+			if tt.last != 0 {
+				want = t0.Add(time.Duration(tt.last) * time.Millisecond)
+			}
+			if !sp.lastPairAsked.Equal(want) {
+				t.Errorf("measureSpacing's last pair asked for at %v, want %v", sp.lastPairAsked, want)
 			}
 		})
 	}

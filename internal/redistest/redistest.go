@@ -17,12 +17,17 @@ import (
 	"github.com/sitetxt/sitetxt/internal/sitetest"
 )
 
-// Server is a running redis-server.
+// Server is a running redis-server (or redis-sentinel).
 type Server struct {
 	Addr string // 127.0.0.1:port
 	cmd  *exec.Cmd
 	path string
 	port int
+	// args are the server's own, after its port (a cluster node's, a
+	// Sentinel's configuration file); ready is the line it writes once it
+	// accepts connections.
+	args  []string
+	ready string
 }
 
 // Path returns the redis-server executable, or "" when there is none.
@@ -43,30 +48,49 @@ func Start(t testing.TB) *Server {
 		t.Skip("redis-server is not installed (Debian package redis-server); skipping the test that needs a real Redis")
 	}
 	s := &Server{path: p}
+	if err := s.startFree(t, nil); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// startFree starts s on a free loopback port, the args given by args for
+// that port, and stops it when the test ends. The port is free when
+// FreePort returns it, but a server of another package tested beside
+// this one may take it before redis-server binds it; redis-server then
+// exits, and another port is tried.
+func (s *Server) startFree(t testing.TB, args func(port int) []string) error {
 	var err error
-	// The port is free when FreePort returns it, but a server of another
-	// package tested beside this one may take it before redis-server
-	// binds it; redis-server then exits, and another port is tried.
 	for range 5 {
 		s.port = sitetest.FreePort(t)
+		if args != nil {
+			s.args = args(s.port)
+		}
 		if err = s.start(); err == nil {
 			break
 		}
 	}
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	s.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(s.port))
 	t.Cleanup(s.Stop)
-	return s
+	return nil
 }
 
 // URL returns redis://Addr/0.
 func (s *Server) URL() string { return "redis://" + s.Addr + "/0" }
 
 func (s *Server) start() error {
-	cmd := exec.Command(s.path, "--port", strconv.Itoa(s.port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--protected-mode", "no")
+	args := s.args
+	if args == nil {
+		args = []string{"--port", strconv.Itoa(s.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--protected-mode", "no"}
+	}
+	ready := s.ready
+	if ready == "" {
+		ready = "Ready to accept connections"
+	}
+	cmd := exec.Command(s.path, args...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return err
@@ -74,25 +98,25 @@ func (s *Server) start() error {
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("redis-server: %v", err)
 	}
-	ready := make(chan bool, 1)
+	isReady := make(chan bool, 1)
 	var said []string // its output until it is ready or exits
 	go func() {
 		sc := bufio.NewScanner(out)
 		sent := false
 		for sc.Scan() {
-			if !sent && strings.Contains(sc.Text(), "Ready to accept connections") {
-				ready <- true
+			if !sent && strings.Contains(sc.Text(), ready) {
+				isReady <- true
 				sent = true
 			} else if !sent {
 				said = append(said, sc.Text())
 			}
 		}
 		if !sent {
-			ready <- false
+			isReady <- false
 		}
 	}()
 	select {
-	case ok := <-ready:
+	case ok := <-isReady:
 		if !ok {
 			cmd.Process.Kill()
 			cmd.Wait()

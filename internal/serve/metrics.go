@@ -67,14 +67,14 @@ func newMetrics(rc *rediscache.Cache, flights *fetch.Limit, conns connStats) *me
 			return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, stat(f))
 		}
 		redisUp := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "sitetxt_redis_up", Help: "1 when the last Redis command succeeded, 0 while answers come from the local cache and direct fetches.",
+			Name: "sitetxt_redis_up", Help: "1 when the last command to each Redis server succeeded, 0 while some answers come from the local cache and direct fetches.",
 		}, func() float64 {
 			if rc.Up() {
 				return 1
 			}
 			return 0
 		})
-		m.reg.MustRegister(redisUp,
+		m.reg.MustRegister(redisUp, newShardMetrics(rc),
 			counter("sitetxt_redis_hits_total", "Redis GETs that found a value.", func(s rediscache.Stats) uint64 { return s.Hits }),
 			counter("sitetxt_redis_misses_total", "Redis GETs that found none.", func(s rediscache.Stats) uint64 { return s.Misses }),
 			counter("sitetxt_redis_errors_total", "Redis commands that failed (timeout, refused, ...).", func(s rediscache.Stats) uint64 { return s.Errors }),

@@ -81,7 +81,7 @@ func BenchmarkPace(b *testing.B) {
 			})
 		}
 		pacer("pacer-memory", func(*testing.B) pace.Pacer { return pace.NewMemory(pace.Options{}) })
-		pacer("pacer-redis", func(b *testing.B) pace.Pacer { return redispace.New(openRedis(b), pace.Options{}) })
+		pacer("pacer-redis", func(b *testing.B) pace.Pacer { return redispace.Via(openRedis(b), pace.Options{}) })
 		service := func(name, path string, redisPacer bool) {
 			var h http.Handler // made and warmed once, for every round of b.N
 			bodies := make([]string, n)
@@ -105,7 +105,7 @@ func BenchmarkPace(b *testing.B) {
 				if h == nil {
 					cfg := Config{Transport: syntheticSites{}, Logger: quiet()}
 					if redisPacer {
-						cfg.Pacer = redispace.New(openRedis(b), pace.Options{})
+						cfg.Pacer = redispace.Via(openRedis(b), pace.Options{})
 					}
 					h = New(cfg).Handler()
 					for i := range n { // every site's robots.txt fetched and compiled before timing
@@ -177,7 +177,7 @@ func redisBytesPerSite(b *testing.B, rc *rediscache.Cache, addr string, n int) (
 		return 0
 	}
 	before := used()
-	p := redispace.New(rc, pace.Options{})
+	p := redispace.Via(rc, pace.Options{})
 	hour := pace.Pace{Interval: time.Hour}
 	for i := range n {
 		site, _ := pace.Site(syntheticURL(i))

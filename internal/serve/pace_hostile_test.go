@@ -228,7 +228,7 @@ func TestHostilePaceState(t *testing.T) {
 		n := 360000
 		if withRedis {
 			n = 100000 // a Redis script each: slower on a shared machine
-			cfg.Cache, cfg.Redis, cfg.Pacer = rc, rc, redispace.New(rc, pace.Options{MaxQueues: PaceQueues(budget)})
+			cfg.Cache, cfg.Redis, cfg.Pacer = rc, rc, redispace.Via(rc, pace.Options{MaxQueues: PaceQueues(budget)})
 		}
 		s := New(cfg)
 		h := s.Handler()

@@ -319,7 +319,7 @@ func TestFleetTickets(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { rc.Close() })
-		return New(Config{AllowPrivate: true, Logger: quiet(), Cache: rc, Redis: rc, Pacer: redispace.New(rc, pace.Options{})})
+		return New(Config{AllowPrivate: true, Logger: quiet(), Cache: rc, Redis: rc, Pacer: redispace.Via(rc, pace.Options{})})
 	}
 	s1, s2 := newProc(), newProc()
 	tickets := make([]string, 20)

@@ -438,29 +438,6 @@ func (s *Server) fail(w http.ResponseWriter, code int, msg string) {
 	}{msg})
 }
 
-func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
-	status, code := "ok", http.StatusOK
-	if s.draining.Load() {
-		status, code = "shutting down", http.StatusServiceUnavailable
-	}
-	redis, detail := "none", ""
-	if s.cfg.Redis != nil {
-		redis, detail = s.cfg.Redis.Health(r.Context())
-		if redis != "failing" {
-			detail = "" // "down" is the whole story; its cause is logged
-		}
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(code)
-	json.NewEncoder(w).Encode(struct {
-		Status string `json:"status"`
-		Redis  string `json:"redis"`
-		// RedisError says what Redis answered wrongly, when "failing".
-		RedisError string `json:"redis_error,omitempty"`
-	}{status, redis, detail})
-}
-
 // connStats returns the client connections held and those closed for
 // newer ones, once Serve runs.
 func (s *Server) connStats() (int, int64) {

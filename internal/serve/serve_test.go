@@ -274,7 +274,7 @@ func TestHealthz(t *testing.T) {
 	}{
 		{"none", nil, `{"status":"ok","redis":"none"}`},
 		{"up", up, `{"status":"ok","redis":"up"}`},
-		{"down", down, `{"status":"ok","redis":"down"}`},
+		{"down", down, `{"status":"ok","redis":"down","redis_cause":"unreachable"}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := Config{Logger: quiet(), Redis: tc.rc, AllowPrivate: true}

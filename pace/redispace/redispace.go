@@ -14,11 +14,18 @@
 // matters, and a process that restarts finds its queues where the fleet
 // left them.
 //
-// Redis is reached through the rediscache.Cache (rediscache.Cache.Do): its
-// deadline, its backoff after a failure, its Stats. While Redis cannot be
-// reached, each process paces on its own with a pace.Memory that has seen
+// Any redis.UniversalClient will do: one server, a Redis Cluster (each
+// script touches one queue's key, a site's queues share a slot, and the
+// sites spread over every shard), a primary behind Sentinels. Redis is
+// reached through a rediscache.Cache on that client
+// (rediscache.Cache.Do): its deadline, its backoff from a server that
+// failed, its Stats. While a queue's server cannot be reached, each
+// process paces that queue on its own with a pace.Memory that has seen
 // every slot it handed out: a site may then get one request per process
-// per interval, until Redis answers again.
+// per interval, until its server answers again. Each acquisition brings
+// the process's next slot as it knows the queue to Redis (a floor), so
+// that once Redis is back, or restarted empty, the slots the process
+// handed out on its own or got before stay spaced from Redis's next.
 package redispace
 
 import (
@@ -43,10 +50,19 @@ type Pacer struct {
 
 var _ pace.Pacer = (*Pacer)(nil)
 
-// New returns the fleet's Pacer on c's Redis. opts.Now, when set,
-// replaces Redis's clock (tests); opts.MaxQueues bounds the process's own
-// pace.Memory, not Redis (whose keys expire).
-func New(c *rediscache.Cache, opts pace.Options) *Pacer {
+// New returns the fleet's Pacer on rdb, its keys under
+// rediscache.DefaultPrefix, through a rediscache.Cache on rdb with the
+// default options (the backoff of rdb's servers is shared with every
+// Cache on rdb). opts.Now, when set, replaces Redis's clock (tests);
+// opts.MaxQueues bounds the process's own pace.Memory, not Redis (whose
+// keys expire).
+func New(rdb redis.UniversalClient, opts pace.Options) *Pacer {
+	return Via(rediscache.New(rdb, rediscache.Options{}), opts)
+}
+
+// Via returns the fleet's Pacer whose commands go through c: c's prefix,
+// deadline, backoff and Stats (serve's cache and pacer share one Cache).
+func Via(c *rediscache.Cache, opts pace.Options) *Pacer {
 	local := pace.NewMemory(opts)
 	now := opts.Now
 	opts = local.Options()
@@ -68,8 +84,9 @@ end
 `
 
 // reserve is Acquire's script: the slot starts at the latest of now, the
-// last slot plus the interval and the end of a pause, moved into the
-// Visit-time window (as pace.Window.Next does). A slot more than the
+// last slot plus the interval, the end of a pause and the caller's floor
+// (now plus ARGV[6] ms), moved into the Visit-time window (as
+// pace.Window.Next does). A slot more than the
 // horizon from now is refused and nothing stored; else it is stored as
 // the last slot, and the key lives until the slot's interval is over
 // (never less than it had to live). It answers the wait in milliseconds
@@ -77,12 +94,13 @@ end
 //
 // KEYS[1] the queue's hash; ARGV now (ms, 0: Redis's TIME), spacing (ms),
 // window from and to (minutes after midnight UTC; from -1: none), horizon
-// (ms; 0: none).
+// (ms; 0: none), floor (ms from now).
 var reserve = redis.NewScript(luaNow + `local iv = tonumber(ARGV[2])
 local s = redis.call('HMGET', KEYS[1], 'l', 'p')
 local start = now
 if s[1] then start = math.max(start, tonumber(s[1]) + iv) end
 if s[2] then start = math.max(start, tonumber(s[2])) end
+start = math.max(start, now + tonumber(ARGV[6]))
 local from, to = tonumber(ARGV[3]), tonumber(ARGV[4])
 if from >= 0 and from ~= to then
   local minute = math.floor(start / 60000)
@@ -176,9 +194,15 @@ func (p *Pacer) Acquire(ctx context.Context, queue string, pc pace.Pace) (time.D
 	if pc.Window != nil {
 		from, to = pc.Window.From, pc.Window.To
 	}
+	// The floor is this process's next slot as it knows the queue: every
+	// slot Redis gave it, and those it gave on its own while Redis could
+	// not be reached. Redis's slot comes no sooner, so that the slots a
+	// process handed out before a restart of Redis (its state lost) or
+	// while a primary failed over stay spaced once Redis is back.
+	floor := p.local.Next(queue, pc)
 	var r []int64
 	err := p.c.Do(ctx, func(ctx context.Context, rdb redis.UniversalClient) (err error) {
-		r, err = reserve.Run(ctx, rdb, []string{p.key(queue)}, p.now(), ms(pc.Spacing()), from, to, ms(p.opts.Horizon)).Int64Slice()
+		r, err = reserve.Run(ctx, rdb, []string{p.key(queue)}, p.now(), ms(pc.Spacing()), from, to, ms(p.opts.Horizon), ms(floor)).Int64Slice()
 		if err == nil && len(r) != 2 {
 			err = fmt.Errorf("redis: the slot script answered %d values, want 2", len(r))
 		}

@@ -41,7 +41,7 @@ func TestMain(m *testing.M) {
 func TestPacerCases(t *testing.T) {
 	srv := redistest.Start(t)
 	pacetest.Run(t, func(t *testing.T, opts pace.Options) pace.Pacer {
-		return redispace.New(open(t, srv.URL()), opts)
+		return redispace.Via(open(t, srv.URL()), opts)
 	})
 }
 
@@ -52,11 +52,11 @@ func TestPacerCases(t *testing.T) {
 func TestPacerFleet(t *testing.T) {
 	srv := redistest.Start(t)
 	ctx := context.Background()
-	procs := []pace.Pacer{redispace.New(open(t, srv.URL()), pace.Options{}), redispace.New(open(t, srv.URL()), pace.Options{})}
+	procs := []pace.Pacer{redispace.Via(open(t, srv.URL()), pace.Options{}), redispace.Via(open(t, srv.URL()), pace.Options{})}
 	every := pace.Pace{Interval: 10 * time.Second}
 	for k := range 6 {
 		if k == 4 {
-			procs = append(procs, redispace.New(open(t, srv.URL()), pace.Options{})) // a process started anew
+			procs = append(procs, redispace.Via(open(t, srv.URL()), pace.Options{})) // a process started anew
 		}
 		wait, err := procs[k%len(procs)].Acquire(ctx, "http://a.example", every)
 		// The wait is k intervals less the time the earlier calls took
@@ -79,7 +79,7 @@ func TestPacerFleet(t *testing.T) {
 func TestPacerExpires(t *testing.T) {
 	srv := redistest.Start(t)
 	ctx := context.Background()
-	p := redispace.New(open(t, srv.URL()), pace.Options{})
+	p := redispace.Via(open(t, srv.URL()), pace.Options{})
 	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr})
 	defer rdb.Close()
 	p.Acquire(ctx, "http://a.example", pace.Pace{Interval: 2 * time.Second})
@@ -109,7 +109,7 @@ func TestPacerRedisDown(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { c.Close() })
-		return c, redispace.New(c, pace.Options{Now: clock.Now})
+		return c, redispace.Via(c, pace.Options{Now: clock.Now})
 	}
 	c1, p1 := newProc()
 	_, p2 := newProc()
@@ -147,7 +147,7 @@ func TestPacerRedisDown(t *testing.T) {
 func TestPacerKeys(t *testing.T) {
 	srv := redistest.Start(t)
 	ctx := context.Background()
-	p := redispace.New(open(t, srv.URL()), pace.Options{})
+	p := redispace.Via(open(t, srv.URL()), pace.Options{})
 	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr})
 	defer rdb.Close()
 	every := pace.Pace{Interval: 2 * time.Second}
@@ -170,7 +170,7 @@ func TestPacerKeys(t *testing.T) {
 func TestSharedSecret(t *testing.T) {
 	srv := redistest.Start(t)
 	ctx := context.Background()
-	p1, p2 := redispace.New(open(t, srv.URL()), pace.Options{}), redispace.New(open(t, srv.URL()), pace.Options{})
+	p1, p2 := redispace.Via(open(t, srv.URL()), pace.Options{}), redispace.Via(open(t, srv.URL()), pace.Options{})
 	s1, err1 := p1.SharedSecret(ctx)
 	s2, err2 := p2.SharedSecret(ctx)
 	if err1 != nil || err2 != nil || len(s1) != 32 || !bytes.Equal(s1, s2) {
