@@ -179,6 +179,7 @@ func (x *exporter) catalogIRI() string {
 
 // file is one distribution of an entry.
 type file struct {
+	index     int    // in Entry.Paths
 	path      string // as written
 	url       string // absolute http(s) URL, or ""
 	mediaType string // IANA media type, or ""
@@ -206,7 +207,7 @@ func (x *exporter) files(e *Entry, field string) []file {
 			x.problemAt(grammar.Error, e, i, field, fmt.Sprintf("no %s: path %q has no absolute URL: give the data.txt's URL (--base) or fetch it", field, p))
 			continue
 		}
-		f := file{path: p, url: u, mediaType: mediaType(u), format: format(u), bytes: sizes[i]}
+		f := file{index: i, path: p, url: u, mediaType: mediaType(u), format: format(u), bytes: sizes[i]}
 		if info, ok := e.Files[u]; ok {
 			if info.MediaType != "" {
 				f.mediaType = info.MediaType

@@ -36,8 +36,10 @@ func DataJSON(c *Catalog, opts ExportOptions) (map[string]any, Problems) {
 			if f.mediaType != "" {
 				d["mediaType"] = f.mediaType
 			} else {
-				// The data.json schema requires mediaType beside downloadURL.
-				x.problem(grammar.Error, e, "mediaType", fmt.Sprintf("no mediaType for %s: data.json requires one beside downloadURL, and the file's name has no extension sitetxt knows (ask its server with --probe)", f.url))
+				// The data.json schema requires mediaType beside downloadURL:
+				// its validator rejects the distribution, named here at the
+				// path's line as every other missing field is.
+				x.problemAt(grammar.Error, e, f.index, "mediaType", fmt.Sprintf("no mediaType in distribution %s: data.json requires one beside downloadURL, and the file's name has no extension sitetxt knows (ask its server with --probe)", f.url))
 			}
 			if f.format != "" {
 				d["format"] = f.format

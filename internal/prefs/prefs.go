@@ -155,7 +155,7 @@ func (a *Asker) Ask(ctx context.Context, agent, rawURL string) Result {
 		if reg == nil {
 			reg = audit.DefaultRegistry()
 		}
-		res.RobotsTxt = jsonview.UsageOf(ans.RobotsURL, *u, reg.Find(agent))
+		res.RobotsTxt = jsonview.DecisionUsage(ans.RobotsURL, *u, reg.Find(agent)) // null when no line applies, as documented
 		for _, r := range u.Rules {
 			cu = append(cu, statement{r.Usage, "robots.txt line " + strconv.Itoa(r.Line.Pos.Line)})
 		}
@@ -269,7 +269,7 @@ func Text(r Result) string {
 	if r.Error != "" {
 		line("error: %s", r.Error)
 	}
-	if u := r.RobotsTxt; u != nil && (len(u.ContentUsage.Lines) > 0 || len(u.ContentSignal.Lines) > 0) {
+	if u := r.RobotsTxt; u != nil {
 		var ls []string
 		for _, l := range u.ContentUsage.Lines {
 			ls = append(ls, fmt.Sprintf("Content-Usage: %s (line %d)", l.Value, l.Line))

@@ -123,3 +123,20 @@ func TestAskNoRobots(t *testing.T) {
 		t.Errorf("Text = %q, want the header named", txt)
 	}
 }
+
+// TestAskNoLineApplies: robots.txt has usage lines, but none for this
+// crawler: robots_txt is null (as documented), not a block of unknowns.
+func TestAskNoLineApplies(t *testing.T) {
+	site := sitetest.New(t, map[string]string{
+		"/robots.txt": "User-agent: GPTBot\nContent-Usage: train-ai=n\n\nUser-agent: *\nAllow: /\n",
+		"/page":       "x",
+	})
+	f := &fetch.Fetcher{UserAgent: "sitetxt-test"}
+	a := &Asker{Robots: &robots.Client{Profile: robots.RFC9309, Fetcher: f}, Fetcher: f}
+	if r := a.Ask(context.Background(), "ExampleBot", site.URL+"/page"); !r.Allowed || r.RobotsTxt != nil {
+		t.Errorf("Ask(ExampleBot) = allowed %v, robots_txt %+v; want allowed and null", r.Allowed, r.RobotsTxt)
+	}
+	if r := a.Ask(context.Background(), "GPTBot", site.URL+"/page"); r.RobotsTxt == nil || r.RobotsTxt.ContentUsage.TrainAI != "disallow" {
+		t.Errorf("Ask(GPTBot) robots_txt = %+v, want train-ai disallow", r.RobotsTxt)
+	}
+}
