@@ -96,7 +96,7 @@ func (f *Fetcher) Discover(ctx context.Context, site string, opts Options, lim B
 	if o.Base == "" {
 		o.Base = r.FinalURL
 	}
-	c := Parse(start, r.Body, o)
+	c := d.parse(start, r, o)
 	d.follow(c, start, 1)
 	return c, nil
 }
@@ -166,6 +166,16 @@ func (d *discovery) get(u string) (*fetch.Result, error) {
 	}
 	d.seen[u] = r
 	return r, nil
+}
+
+// parse parses the file at loc, which r holds (parseResult); a file on
+// disk longer than Options.MaxSize is counted whole in Parse's too-large
+// warning.
+func (d *discovery) parse(loc string, r *fetch.Result, o Options) *Catalog {
+	if d.disk != nil {
+		o.size = d.disk.sizes[loc]
+	}
+	return parseResult(d.name(loc), r, o)
 }
 
 // name is how positions and messages name the file at loc: its URL, or
@@ -246,7 +256,7 @@ func (d *discovery) follow(c *Catalog, loc string, depth int) {
 // parsePin parses a pin's own data.txt, at loc. Its entries say they were
 // listed there: at its URL, or on disk without a base, at its path.
 func (d *discovery) parsePin(loc string, r *fetch.Result, o Options) *Catalog {
-	pc := Parse(d.name(loc), r.Body, o)
+	pc := d.parse(loc, r, o)
 	if d.disk != nil && d.opts.Base == "" {
 		for _, e := range pc.Entries {
 			e.Source = pc.Name

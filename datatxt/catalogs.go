@@ -19,10 +19,13 @@ type ExportOptions struct {
 	Title string
 	// Publisher is the name of the organisation that publishes the
 	// datasets (data.json publisher, DCAT dct:publisher, schema.org and
-	// Croissant creator).
+	// Croissant creator). Without it, a discovered dataset's publisher
+	// (and creator) is the one its sources state, and the catalog's the
+	// one all its datasets' sources state.
 	Publisher string
 	// ContactName and ContactEmail are the datasets' contact point
-	// (data.json contactPoint, DCAT dcat:contactPoint).
+	// (data.json contactPoint, DCAT dcat:contactPoint). Without either, a
+	// discovered dataset's is the one its sources state.
 	ContactName, ContactEmail string
 	// BureauCode and ProgramCode, when both are given, make the data.json
 	// export follow the US federal schema (which also requires keyword and
@@ -40,12 +43,7 @@ func (o ExportOptions) title(c *Catalog) string {
 	return "datasets listed in " + catalogSource(c)
 }
 
-func (o ExportOptions) email() string {
-	if o.ContactEmail == "" || strings.HasPrefix(o.ContactEmail, "mailto:") {
-		return o.ContactEmail
-	}
-	return "mailto:" + o.ContactEmail
-}
+func (o ExportOptions) email() string { return mailto(o.ContactEmail) }
 
 // Problem is something an export had to leave out: an error when the
 // format requires the field (the document is then invalid for its
@@ -181,6 +179,7 @@ func (x *exporter) catalogIRI() string {
 
 // file is one distribution of an entry.
 type file struct {
+	index     int    // in Entry.Paths
 	path      string // as written
 	url       string // absolute http(s) URL, or ""
 	mediaType string // IANA media type, or ""
@@ -208,7 +207,7 @@ func (x *exporter) files(e *Entry, field string) []file {
 			x.problemAt(grammar.Error, e, i, field, fmt.Sprintf("no %s: path %q has no absolute URL: give the data.txt's URL (--base) or fetch it", field, p))
 			continue
 		}
-		f := file{path: p, url: u, mediaType: mediaType(u), format: format(u), bytes: sizes[i]}
+		f := file{index: i, path: p, url: u, mediaType: mediaType(u), format: format(u), bytes: sizes[i]}
 		if info, ok := e.Files[u]; ok {
 			if info.MediaType != "" {
 				f.mediaType = info.MediaType

@@ -71,10 +71,10 @@ func Croissant(c *Catalog, opts ExportOptions) ([]any, Problems) {
 		} else {
 			x.missing(e, "license", "the data.txt gives none")
 		}
-		if opts.Publisher != "" {
-			d["creator"] = map[string]any{"@type": "sc:Organization", "name": opts.Publisher}
+		if cr, typ := x.creator(e); cr != "" {
+			d["creator"] = map[string]any{"@type": "sc:" + typ, "name": cr}
 		} else {
-			x.missing(e, "creator", "a data.txt cannot name one: give --publisher")
+			x.missing(e, "creator", noParty(e, "--publisher"))
 		}
 		if p, _ := x.date(e, publishedKeys); p != "" {
 			d["datePublished"] = p

@@ -3,6 +3,7 @@ package datatxt
 import (
 	"fmt"
 	"regexp"
+	"strings"
 
 	"github.com/sitetxt/sitetxt/grammar"
 )
@@ -35,8 +36,10 @@ func DataJSON(c *Catalog, opts ExportOptions) (map[string]any, Problems) {
 			if f.mediaType != "" {
 				d["mediaType"] = f.mediaType
 			} else {
-				// The data.json schema requires mediaType beside downloadURL.
-				x.problem(grammar.Error, e, "mediaType", fmt.Sprintf("no mediaType for %s: data.json requires one beside downloadURL, and the file's name has no extension sitetxt knows (ask its server with --probe)", f.url))
+				// The data.json schema requires mediaType beside downloadURL:
+				// its validator rejects the distribution, named here at the
+				// path's line as every other missing field is.
+				x.problemAt(grammar.Error, e, f.index, "mediaType", fmt.Sprintf("no mediaType in distribution %s: data.json requires one beside downloadURL, and the file's name has no extension sitetxt knows (ask its server with --probe)", f.url))
 			}
 			if f.format != "" {
 				d["format"] = f.format
@@ -64,24 +67,24 @@ func DataJSON(c *Catalog, opts ExportOptions) (map[string]any, Problems) {
 		} else {
 			x.missing(e, "description", "the data.txt gives none (Project Open Data requires it)")
 		}
-		if opts.Publisher != "" {
-			d["publisher"] = map[string]any{"@type": "org:Organization", "name": opts.Publisher}
+		if p := x.publisher(e); p != "" {
+			d["publisher"] = map[string]any{"@type": "org:Organization", "name": p}
 		} else {
-			x.missing(e, "publisher", "a data.txt cannot name one: give --publisher")
+			x.missing(e, "publisher", noParty(e, "--publisher"))
 		}
-		if opts.ContactName != "" {
-			cp := map[string]any{"@type": "vcard:Contact", "fn": opts.ContactName}
-			if em := opts.email(); em != "" {
+		if name, em := x.contact(e); name != "" {
+			cp := map[string]any{"@type": "vcard:Contact", "fn": name}
+			if em != "" {
 				cp["hasEmail"] = em
 				if !podEmail.MatchString(em) {
-					x.problem(grammar.Error, e, "hasEmail", fmt.Sprintf("contact email %q is not an address Project Open Data accepts", opts.ContactEmail))
+					x.problem(grammar.Error, e, "hasEmail", fmt.Sprintf("contact email %q is not an address Project Open Data accepts", strings.TrimPrefix(em, "mailto:")))
 				}
 			} else if federal {
 				x.missing(e, "hasEmail", "give --contact-email (the federal schema requires it)")
 			}
 			d["contactPoint"] = cp
 		} else {
-			x.missing(e, "contactPoint", "a data.txt cannot name one: give --contact")
+			x.missing(e, "contactPoint", noParty(e, "--contact"))
 		}
 		if kw := e.keywords(); len(kw) > 0 {
 			d["keyword"] = kw

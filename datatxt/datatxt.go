@@ -111,6 +111,10 @@ type Options struct {
 	// MaxNodes bounds YAML alias expansion: how many nodes it may add to
 	// those written in the file. 0 means DefaultMaxNodes.
 	MaxNodes int
+
+	// size is the whole input's length when src is only its start (a
+	// board on disk reads MaxSize bytes and one more); 0 means len(src).
+	size int64
 }
 
 func (o *Options) maxSize() int {
@@ -257,9 +261,10 @@ type Catalog struct {
 func Parse(name string, src []byte, opts Options) *Catalog {
 	c := &Catalog{Name: name, Base: opts.Base}
 	limit := opts.maxSize()
-	var ignored int
+	var ignored, more int // bytes past the limit; of them, bytes past src
 	if limit >= 0 && len(src) > limit {
 		ignored = len(src) - limit
+		more = int(max(opts.size-int64(len(src)), 0))
 	}
 	form := opts.Form
 	if form == FormAuto {
@@ -270,6 +275,14 @@ func Parse(name string, src []byte, opts Options) *Catalog {
 	switch form {
 	case FormRecords:
 		p.records(src)
+		if more > 0 {
+			// The grammar counted only the bytes it was given.
+			for _, d := range p.c.Diagnostics {
+				if d.Code == grammar.CodeTooLarge {
+					d.Summary = cutSummary(limit, ignored+more)
+				}
+			}
+		}
 	default:
 		c.Form = FormYAML
 		if ignored > 0 {
@@ -277,7 +290,7 @@ func Parse(name string, src []byte, opts Options) *Catalog {
 			p.lines = newLineIndex(p.src)
 			end := p.lines.posOf(p.src, len(p.src))
 			p.diag(grammar.Warning, "too-large", end, end,
-				fmt.Sprintf("input is larger than %d bytes; the last %d bytes are ignored", limit, ignored))
+				cutSummary(limit, ignored+more))
 		} else {
 			p.src = string(src)
 		}
@@ -308,6 +321,11 @@ func (p *parser) diag(sev grammar.Severity, code string, start, end grammar.Pos,
 		Range: grammar.Range{Start: start, End: end}}
 	p.c.Diagnostics = append(p.c.Diagnostics, d)
 	return d
+}
+
+// cutSummary is the too-large warning's message, in the grammar's words.
+func cutSummary(limit, ignored int) string {
+	return fmt.Sprintf("input is larger than %d bytes; the last %d bytes are ignored", limit, ignored)
 }
 
 // Detect returns the form src is written in. The heuristic, in order:

@@ -258,6 +258,20 @@ func TestValidation(t *testing.T) {
 			[]string{"=a", "=b"}, []string{"2:yaml-syntax"}},
 		{"yaml continuation repaired", FormAuto, "- path: a\n  items:\n    - name: x\n      description: long text that\n      goes on\n- path: b\n",
 			[]string{"=a", "=b"}, []string{"5:yaml-syntax"}},
+		{"yaml flow unclosed, next entry read", FormAuto, "- path: a.csv\n  name: x\n  description: [unclosed\n- path: b.csv\n  name: y\n",
+			[]string{"x=a.csv", "y=b.csv"}, []string{"3:yaml-syntax"}},
+		{"yaml under-indented key, next entry read", FormAuto, "- path: a\n  name: x\n bad: y\n- path: b\n",
+			[]string{"x=a", "=b"}, []string{"3:yaml-syntax"}},
+		{"yaml tab indentation, next entry read", FormAuto, "- path: a\n  name: x\n\td: y\n- path: b\n",
+			[]string{"x=a", "=b"}, []string{"3:yaml-syntax"}},
+		{"yaml unclosed quote, next entry read", FormAuto, "- path: a\n  name: x\n  d: \"open\n- path: b\n",
+			[]string{"x=a", "=b"}, []string{"3:yaml-syntax"}},
+		{"yaml two errors, three entries", FormAuto, "- path: a\n  d: [x\n- path: b\n  d: {y\n  more: z\n- path: c\n",
+			[]string{"=a", "=b", "=c"}, []string{"2:yaml-syntax", "4:yaml-syntax"}},
+		{"yaml error in the last entry", FormAuto, "- path: a\n- path: b\n  name: y\n  d: @x\n  e: 1\n",
+			[]string{"=a", "y=b"}, []string{"4:yaml-syntax"}},
+		{"yaml error in a single mapping", FormAuto, "path: a\nname: [x\ndescription: d\n",
+			[]string{"=a"}, []string{"1:single-mapping", "2:yaml-syntax"}},
 		{"yaml merge key", FormAuto, "- &base\n  path: a.csv\n  type: table\n- <<: *base\n  name: b\n",
 			[]string{"=a.csv", "b=a.csv"}, []string{}},
 		{"yaml alias cycle", FormAuto, "- &a\n  path: x\n  self: *a\n",
@@ -531,5 +545,33 @@ func TestLint(t *testing.T) {
 		if got := codes(Lint(f)); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("Lint(%q) = %q, want %q", tc.src, got, tc.want)
 		}
+	}
+}
+
+// TestSyntaxErrorLinesNotRead checks that a YAML syntax error names the
+// lines it leaves out, and that every other line is read.
+func TestSyntaxErrorLinesNotRead(t *testing.T) {
+	for _, tc := range []struct {
+		name, src, want string
+	}{
+		{"one line", "- path: a.csv\n  name: x\n  description: [unclosed\n- path: b.csv\n  name: y\n",
+			"t:3:3: error: yaml syntax error: did not find expected ',' or ']'; line 3 is not read"},
+		{"to the next item", "- path: a\n  d: {y\n  more: z\n\n- path: c\n",
+			"t:2:3: error: yaml syntax error: did not find expected ',' or '}'; lines 2-4 are not read"},
+		{"to the end", "- path: a\n- path: b\n  d: @x\n  e: 1\n",
+			"t:3:3: error: yaml syntax error: found character that cannot start any token; lines 3-4, to the end of the file, are not read"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := Parse("t", []byte(tc.src), Options{Form: FormYAML})
+			var got []string
+			for _, d := range c.Diagnostics {
+				if d.Code == "yaml-syntax" {
+					got = append(got, d.Error())
+				}
+			}
+			if len(got) != 1 || got[0] != tc.want {
+				t.Errorf("Parse(%q) yaml-syntax = %q, want %q", tc.src, got, tc.want)
+			}
+		})
 	}
 }

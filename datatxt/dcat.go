@@ -66,12 +66,12 @@ func DCAT(c *Catalog, opts ExportOptions) (map[string]any, Problems) {
 		if len(dist) > 0 {
 			d["dcat:distribution"] = dist
 		}
-		if opts.ContactName != "" || opts.ContactEmail != "" {
+		if name, em := x.contact(e); name != "" || em != "" {
 			cp := map[string]any{"@type": "vcard:Kind"}
-			if opts.ContactName != "" {
-				cp["vcard:fn"] = opts.ContactName
+			if name != "" {
+				cp["vcard:fn"] = name
 			}
-			if em := opts.email(); em != "" {
+			if em != "" {
 				cp["vcard:hasEmail"] = map[string]any{"@id": em}
 			}
 			d["dcat:contactPoint"] = cp
@@ -96,10 +96,10 @@ func DCAT(c *Catalog, opts ExportOptions) (map[string]any, Problems) {
 		"dct:description": "datasets listed in the data.txt " + catalogSource(c),
 		"dcat:dataset":    datasets,
 	}
-	if opts.Publisher != "" {
-		cat["dct:publisher"] = map[string]any{"@type": "foaf:Agent", "foaf:name": opts.Publisher}
+	if p, why := x.catalogPublisher(); p != "" {
+		cat["dct:publisher"] = map[string]any{"@type": "foaf:Agent", "foaf:name": p}
 	} else {
-		x.missing(nil, "publisher", "a data.txt cannot name one: give --publisher (DCAT-AP requires dct:publisher)")
+		x.missing(nil, "publisher", why+" (DCAT-AP requires dct:publisher)")
 	}
 	if id := x.catalogIRI(); id != "" {
 		cat["@id"] = id

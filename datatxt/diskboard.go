@@ -82,7 +82,7 @@ func DiscoverDir(ctx context.Context, path string, opts Options, lim BoardLimits
 	if dir && disk.base != nil {
 		o.Base = disk.urlOf(first) // a directory's URL means its data.txt's
 	}
-	c := Parse(d.name(first), r.Body, o)
+	c := d.parse(first, r, o)
 	d.follow(c, first, 1)
 	return c, nil
 }
@@ -90,9 +90,10 @@ func DiscoverDir(ctx context.Context, path string, opts Options, lim BoardLimits
 // diskBoard is a board in a directory. Locations in it are slash paths
 // relative to the directory (fs.ValidPath: nothing outside it).
 type diskBoard struct {
-	fsys fs.FS
-	root string   // the directory as the caller named it, for names
-	base *url.URL // the first file's URL (Options.Base), nil when unknown
+	fsys  fs.FS
+	root  string           // the directory as the caller named it, for names
+	base  *url.URL         // the first file's URL (Options.Base), nil when unknown
+	sizes map[string]int64 // the whole size of each file read that was longer than what was read
 }
 
 // name is the path of the file at loc as the caller would write it.
@@ -122,14 +123,21 @@ func (b *diskBoard) urlOf(loc string) string {
 }
 
 // read reads the file at loc, at most max bytes and one more (so that
-// Parse can say the file was longer), as a fetch would return it: Parse
-// with the body, NotFound, or Error with why.
+// Parse can say the file was longer, and by how much: its size is kept in
+// b.sizes), as a fetch would return it: Parse with the body, NotFound, or
+// Error with why.
 func (b *diskBoard) read(loc string, max int) *fetch.Result {
 	if max < 0 || max > maxDiskRead {
 		max = maxDiskRead
 	}
 	r := &fetch.Result{URL: loc, FinalURL: b.urlOf(loc), Access: fetch.AccessDataTxt}
-	data, err := readLimited(b.fsys, loc, int64(max)+1)
+	data, size, err := readLimited(b.fsys, loc, int64(max)+1)
+	if size > int64(len(data)) {
+		if b.sizes == nil {
+			b.sizes = map[string]int64{}
+		}
+		b.sizes[loc] = size
+	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		r.Status, r.Reason = fetch.NotFound, "no such file"
@@ -146,11 +154,19 @@ func (b *diskBoard) read(loc string, max int) *fetch.Result {
 	return r
 }
 
-func readLimited(fsys fs.FS, name string, n int64) ([]byte, error) {
+// readLimited reads at most n bytes of the file name, and returns them
+// with the file's size when it is a regular file longer than that (else
+// the count read).
+func readLimited(fsys fs.FS, name string, n int64) ([]byte, int64, error) {
 	f, err := fsys.Open(name)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, n))
+	data, err := io.ReadAll(io.LimitReader(f, n))
+	size := int64(len(data))
+	if st, serr := f.Stat(); err == nil && size == n && serr == nil && st.Mode().IsRegular() {
+		size = max(size, st.Size())
+	}
+	return data, size, err
 }

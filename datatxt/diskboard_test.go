@@ -2,6 +2,10 @@ package datatxt
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -132,5 +136,82 @@ func TestDiscoverDirLimits(t *testing.T) {
 		if _, err := DiscoverDir(context.Background(), bad, Options{}, BoardLimits{}); err == nil {
 			t.Errorf("DiscoverDir(%s) succeeded, want an error", bad)
 		}
+	}
+}
+
+// TestCutCounted: a file longer than the 500 KiB a board reads says how
+// many bytes were left out, counted on the whole file (a board on disk
+// reads only 500 KiB and one byte), in both forms; a response the fetcher
+// cut at its limit says the server sent more.
+func TestCutCounted(t *testing.T) {
+	dir := t.TempDir()
+	yamlSrc := strings.Repeat("- path: a.csv\n", 50000)    // 700,000 bytes
+	recordSrc := strings.Repeat("Path: /a.csv\n\n", 50000) // 700,000 bytes
+	for name, src := range map[string]string{"yaml.txt": yamlSrc, "records.txt": recordSrc} {
+		file := filepath.Join(dir, name)
+		if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c, err := DiscoverDir(context.Background(), file, Options{}, BoardLimits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "input is larger than 512000 bytes; the last 188000 bytes are ignored"
+		if !hasDiag(c, "too-large", want) {
+			t.Errorf("DiscoverDir(%s) diagnostics = %q, want too-large %q", name, diagStrings(c.Diagnostics), want)
+		}
+		if p := Parse(name, []byte(src), Options{}); !hasDiag(p, "too-large", want) {
+			t.Errorf("Parse(%s) diagnostics = %q, want too-large %q", name, diagStrings(p.Diagnostics), want)
+		}
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, yamlSrc)
+	}))
+	defer srv.Close()
+	var f Fetcher
+	for _, get := range []func() (*Catalog, error){
+		func() (*Catalog, error) { return f.Fetch(context.Background(), srv.URL+"/data.txt", Options{}) },
+		func() (*Catalog, error) {
+			return f.Discover(context.Background(), srv.URL+"/data.txt", Options{}, BoardLimits{})
+		},
+	} {
+		c, err := get()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "the server sent more than 512000 bytes; sitetxt read only those"; !hasDiag(c, "too-large", want) {
+			t.Errorf("fetched diagnostics = %q, want too-large %q", diagStrings(c.Diagnostics), want)
+		}
+	}
+}
+
+// TestBoardDistributionNamed: a pin whose file data.json's validator
+// rejects (a downloadURL without a mediaType makes the distribution
+// invalid) is named on the pin's data.txt at the file's line, with the
+// distribution and the missing field, as every other rejected field is.
+func TestBoardDistributionNamed(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"_pins.yaml": "odd:\n- odd/20240101T000000Z-abcde/\n",
+		"odd/20240101T000000Z-abcde/data.txt": "title: odd\ndescription: a pin of a file type sitetxt does not know\n" +
+			"file: odd.weird\ntype: file\napi_version: 1.0\n",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := DiscoverDir(context.Background(), dir, Options{Base: "https://example.org/board/"}, BoardLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, probs := DataJSON(c, ExportOptions{Publisher: "P", ContactName: "C"})
+	want := fmt.Sprintf("%s:3:7: error: datajson: dataset \"odd\": no mediaType in distribution https://example.org/board/odd/20240101T000000Z-abcde/odd.weird: ",
+		filepath.Join(dir, "odd", "20240101T000000Z-abcde", "data.txt"))
+	if len(probs) != 1 || !strings.HasPrefix(probs[0].Error(), want) || probs[0].Field != "mediaType" {
+		t.Errorf("DataJSON(board) problems = %v, want one starting %q", probs, want)
 	}
 }

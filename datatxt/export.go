@@ -108,11 +108,9 @@ type EntryView struct {
 	DeniedBy string         `json:"denied_by,omitempty" yaml:"denied_by,omitempty"`
 	Metadata map[string]any `json:"metadata" yaml:"metadata"`
 	// ID, Sources and Provenance are a discovered entry's (package
-	// discover); absent for an entry a data.txt lists. Sources is
-	// "found_in" in JSON: "sources" is prefs' list of statements' names,
-	// and one key has one type across the commands.
+	// discover); absent for an entry a data.txt lists.
 	ID         string               `json:"id,omitempty" yaml:"id,omitempty"`
-	Sources    []SourceRef          `json:"found_in,omitempty" yaml:"found_in,omitempty"`
+	Sources    []SourceRef          `json:"sources,omitempty" yaml:"sources,omitempty"`
 	Provenance map[string]SourceRef `json:"provenance,omitempty" yaml:"provenance,omitempty"`
 }
 

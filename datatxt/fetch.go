@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/sitetxt/sitetxt/fetch"
+	"github.com/sitetxt/sitetxt/grammar"
 )
 
 // ErrNoDataTxt is what Fetch returns when the site answers 404 or 410 for
@@ -59,7 +60,7 @@ func (f *Fetcher) Fetch(ctx context.Context, site string, opts Options) (*Catalo
 		if o.Base == "" {
 			o.Base = r.FinalURL
 		}
-		return Parse(url, r.Body, o)
+		return parseResult(url, r, o)
 	}
 	if opts.Rules != nil || opts.Robots != nil {
 		r := f.memo.Fetcher.Fetch(ctx, url, fetch.AccessDataTxt)
@@ -75,6 +76,20 @@ func (f *Fetcher) Fetch(ctx context.Context, site string, opts Options) (*Catalo
 	}
 	c := *got.Value
 	return &c, nil
+}
+
+// parseResult parses a fetched data.txt's body, and says so when the
+// fetcher stopped reading it at its size limit.
+func parseResult(name string, r *fetch.Result, o Options) *Catalog {
+	c := Parse(name, r.Body, o)
+	if r.Truncated {
+		at := grammar.PosAt(string(r.Body), len(r.Body))
+		c.Diagnostics = append(c.Diagnostics, &grammar.Diagnostic{Severity: grammar.Warning, Code: grammar.CodeTooLarge,
+			Filename: c.Name, Range: grammar.Range{Start: at, End: at},
+			Summary: fmt.Sprintf("the server sent more than %d bytes; sitetxt read only those", len(r.Body))})
+		c.Diagnostics.Sort()
+	}
+	return c
 }
 
 // failure returns the error of a data.txt Result that is not a parse.

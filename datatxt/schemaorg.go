@@ -54,8 +54,8 @@ func SchemaOrg(c *Catalog, opts ExportOptions) (map[string]any, Problems) {
 		} else if l != "" {
 			d["license"] = map[string]any{"@type": "CreativeWork", "name": l}
 		}
-		if opts.Publisher != "" {
-			d["creator"] = map[string]any{"@type": "Organization", "name": opts.Publisher}
+		if cr, typ := x.creator(e); cr != "" {
+			d["creator"] = map[string]any{"@type": typ, "name": cr}
 		}
 		if kw := e.keywords(); len(kw) > 0 {
 			d["keywords"] = kw
@@ -78,8 +78,8 @@ func SchemaOrg(c *Catalog, opts ExportOptions) (map[string]any, Problems) {
 		"name":     opts.title(c),
 		"dataset":  datasets,
 	}
-	if opts.Publisher != "" {
-		cat["publisher"] = map[string]any{"@type": "Organization", "name": opts.Publisher}
+	if p, _ := x.catalogPublisher(); p != "" {
+		cat["publisher"] = map[string]any{"@type": "Organization", "name": p}
 	}
 	if id := x.catalogIRI(); id != "" {
 		cat["url"] = id

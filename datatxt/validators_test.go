@@ -2,6 +2,7 @@ package datatxt
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -78,13 +79,8 @@ func exportForValidators(t *testing.T, dir string, inputs, local []string) []*va
 	federal := full
 	federal.BureauCode, federal.ProgramCode = []string{"015:11"}, []string{"015:001"}
 	var runs []*validatorRun
-	add := func(file, format string, base string, opts ExportOptions, tag string) {
-		src, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := Parse(filepath.Base(file), src, Options{Base: base})
-		out := filepath.Join(dir, fmt.Sprintf("%s.%s.%s.json", filepath.Base(file), tag, format))
+	addCatalog := func(file string, c *Catalog, format string, opts ExportOptions, tag string) {
+		out := filepath.Join(dir, fmt.Sprintf("%s.%s.%s.json", strings.ReplaceAll(file, "/", "_"), tag, format))
 		var buf bytes.Buffer
 		probs, err := Export(&buf, c, format, opts)
 		if err != nil {
@@ -94,6 +90,29 @@ func exportForValidators(t *testing.T, dir string, inputs, local []string) []*va
 			t.Fatal(err)
 		}
 		runs = append(runs, &validatorRun{file: file, format: format, vformat: validators.Format(format, opts.Federal()), out: out, probs: probs, datasets: len(c.Entries)})
+	}
+	add := func(file, format string, base string, opts ExportOptions, tag string) {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		addCatalog(filepath.Base(file), Parse(filepath.Base(file), src, Options{Base: base}), format, opts, tag)
+	}
+	// The pins boards of testdata, followed on disk with and without the
+	// URL they are published at.
+	for _, board := range []string{"v0", "v1"} {
+		for _, tc := range []struct {
+			base, tag string
+			opts      ExportOptions
+		}{{"https://data.example.org/" + board + "/", "full", full}, {"", "bare", ExportOptions{}}} {
+			c, err := DiscoverDir(context.Background(), filepath.Join(boardsDir, board), Options{Base: tc.base}, BoardLimits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, format := range CatalogFormats {
+				addCatalog("board-"+board, c, format, tc.opts, tc.tag)
+			}
+		}
 	}
 	for _, f := range inputs {
 		base := "https://data.example.org/data.txt"

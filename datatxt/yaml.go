@@ -1,12 +1,9 @@
 package datatxt
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"regexp"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -138,154 +135,6 @@ func countNodes(n *yaml.Node) int {
 		c += countNodes(k)
 	}
 	return c
-}
-
-// maxRepairs is how many syntax errors decodeAll works around.
-const maxRepairs = 16
-
-// decodeAll decodes every YAML document in p.src. A syntax error is an
-// error diagnostic; then, so that the entries of a file with a typo still
-// come out, it retries with the offending line repaired as its writer
-// evidently meant it (a plain value holding ": " is read as quoted; an
-// under-indented continuation line as indented), or failing that reads the
-// lines before the error only.
-func (p *parser) decodeAll() []*yaml.Node {
-	text := p.src
-	lines := splitLines(text)
-	for try := 0; ; try++ {
-		docs, err := decodeText(text)
-		if err == nil {
-			return docs
-		}
-		line, msg := syntaxErrorLine(err)
-		at := p.lines.pos(p.src, line, 1)
-		if line == 0 {
-			at = p.lines.posOf(p.src, 0)
-		}
-		d := p.diag(grammar.Error, "yaml-syntax", at, at, "yaml syntax error: "+msg)
-		if try < maxRepairs && line > 0 && line <= len(lines) {
-			if fixed, how := repairLine(lines, line-1); fixed != "" {
-				d.Summary += "; " + how
-				lines[line-1].text = fixed
-				text = joinLines(lines)
-				continue
-			}
-		}
-		// Read what comes before the error.
-		if line > 1 && line <= len(lines) {
-			prefix := joinLines(lines[:line-1])
-			if docs, err := decodeText(prefix); err == nil {
-				d.Detail = fmt.Sprintf("the file is read up to line %d only; entries after that are not read", line-1)
-				return docs
-			}
-		}
-		d.Detail = "nothing in the file could be read"
-		return nil
-	}
-}
-
-func decodeText(text string) ([]*yaml.Node, error) {
-	dec := yaml.NewDecoder(strings.NewReader(text))
-	var docs []*yaml.Node
-	for {
-		n := new(yaml.Node)
-		err := decode(dec, n)
-		if errors.Is(err, io.EOF) {
-			return docs, nil
-		}
-		if err != nil {
-			return docs, err
-		}
-		docs = append(docs, n)
-	}
-}
-
-// srcLine is a line of input and its line end.
-type srcLine struct{ text, eol string }
-
-func splitLines(s string) []srcLine {
-	var out []srcLine
-	for len(s) > 0 {
-		i := strings.IndexAny(s, "\r\n")
-		if i < 0 {
-			out = append(out, srcLine{s, ""})
-			break
-		}
-		eol := s[i : i+1]
-		if s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n' {
-			eol = "\r\n"
-		}
-		out = append(out, srcLine{s[:i], eol})
-		s = s[i+len(eol):]
-	}
-	return out
-}
-
-func joinLines(ls []srcLine) string {
-	var b strings.Builder
-	for _, l := range ls {
-		b.WriteString(l.text)
-		b.WriteString(l.eol)
-	}
-	return b.String()
-}
-
-// plainValue matches a block mapping line whose value is a plain scalar:
-// indentation, an optional "- ", a key, ": " and the value.
-var plainValue = regexp.MustCompile(`^(\s*(?:-\s+)?[^\s"'#\-?:,\[\]{}][^:#]*:\s+)([^\s"'|>\[{&*!%@\x60].*)$`)
-
-// repairLine returns line i rewritten so that it parses, and how, or "".
-func repairLine(ls []srcLine, i int) (string, string) {
-	line := ls[i].text
-	if m := plainValue.FindStringSubmatch(line); m != nil && strings.Contains(m[2], ": ") {
-		v := strings.TrimRight(m[2], " \t")
-		q := strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(v)
-		return m[1] + `"` + q + `"`, "the value is read as if it were quoted"
-	}
-	// An under-indented continuation of the plain value on the line above.
-	j := i - 1
-	for j >= 0 && strings.TrimSpace(ls[j].text) == "" {
-		j--
-	}
-	if j >= 0 && strings.TrimSpace(line) != "" && !strings.Contains(line, ": ") {
-		prev := ls[j].text
-		if m := plainValue.FindStringSubmatch(prev); m != nil {
-			ind := len(prev) - len(strings.TrimLeft(prev, " "))
-			if strings.HasPrefix(strings.TrimLeft(prev, " "), "- ") {
-				ind += 2
-			}
-			cur := len(line) - len(strings.TrimLeft(line, " "))
-			if cur <= ind {
-				return strings.Repeat(" ", ind+2) + strings.TrimLeft(line, " "),
-					fmt.Sprintf("the line is read as a continuation of the value on line %d", j+1)
-			}
-		}
-	}
-	return "", ""
-}
-
-// decode runs the YAML decoder, turning a panic inside it into an error.
-func decode(dec *yaml.Decoder, n *yaml.Node) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("yaml: internal error: %v", r)
-		}
-	}()
-	return dec.Decode(n)
-}
-
-var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
-// syntaxErrorLine returns the line of a yaml.v3 error (0 when it has
-// none) and its message.
-func syntaxErrorLine(err error) (int, string) {
-	msg := err.Error()
-	if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
-		if n, e := strconv.Atoi(m[1]); e == nil {
-			return n, m[2]
-		}
-	}
-	return 0, strings.TrimPrefix(msg, "yaml: ")
 }
 
 func (w *yamlWalk) pos(n *yaml.Node) grammar.Pos {

@@ -48,6 +48,24 @@ func TestSiteEverySource(t *testing.T) {
 	if len(c.Entries) != len(want) {
 		t.Errorf("%d datasets, want %d: %v", len(c.Entries), len(want), got)
 	}
+	// The parties the sources state, with their provenance: the exports
+	// take them when no flag gives them.
+	parties := []struct{ dataset, key, want, kind string }{
+		{"Soil samples", "publisher", "County Environment Office", "dcat"}, // a blank node the catalog describes
+		{"River levels", "contact_email", "data@example.org", "data.json"},
+		{"Forest cover", "creator", "County Forestry", "croissant"},
+		{"Forest cover", "creator_type", "Organization", "croissant"},
+	}
+	for _, p := range parties {
+		for _, e := range c.Entries {
+			if e.Title() != p.dataset {
+				continue
+			}
+			if got, from := e.Metadata[p.key], e.Provenance["/metadata/"+p.key]; got != p.want || from.Kind != p.kind {
+				t.Errorf("dataset %q %s = %v from %+v, want %q from %s", p.dataset, p.key, got, from, p.want, p.kind)
+			}
+		}
+	}
 	if n := s.Hits()["/robots.txt"]; n != 1 {
 		t.Errorf("robots.txt fetched %d times, want 1", n)
 	}

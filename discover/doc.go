@@ -14,8 +14,10 @@
 // robots.txt, fetched once: a page it disallows is never fetched (a
 // fetch.Gate refuses it, whichever reader asks), requests are spaced as
 // it asks (package pace), pages are found as "sitetxt sitemaps" finds
-// them and read only for their JSON-LD blocks and links, within the
-// fetch layer's size limit and a bound on pages.
+// them and read only for their JSON-LD blocks, links, title and
+// description (a Signposting landing page's name and description, when no
+// other source gives them), within the fetch layer's size limit and a
+// bound on pages.
 //
 // Each source's statements about a dataset are merged with the others'
 // when they name one dataset: the same identifier (an IRI, a DOI however

@@ -2,6 +2,7 @@ package discover
 
 import (
 	"bytes"
+	"cmp"
 	"net/url"
 	"strings"
 
@@ -9,11 +10,17 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
-// page is what discovery reads of an HTML page: its JSON-LD blocks and
-// its <link> elements, nothing else.
+// page is what discovery reads of an HTML page: its JSON-LD blocks, its
+// <link> elements, and its title and description (the name and
+// description of a dataset only its Signposting links describe), nothing
+// else.
 type page struct {
 	scripts []script
 	links   []link
+	// title is the page's og:title, else its <title>; description its
+	// <meta name="description">, else its og:description; spaces
+	// collapsed, "" when it has none.
+	title, description string
 }
 
 // script is one <script type="application/ld+json"> block: its text and
@@ -32,12 +39,14 @@ func readHTML(body []byte, pageURL string) *page {
 	z := html.NewTokenizer(bytes.NewReader(body))
 	z.SetMaxBuf(len(body) + 1)
 	off := 0
-	inLD := false
+	inLD, inTitle, svg := false, false, 0
+	var title, ogTitle, desc, ogDesc string
 	for {
 		tt := z.Next()
 		raw := len(z.Raw())
 		switch tt {
 		case html.ErrorToken:
+			p.title, p.description = cmp.Or(ogTitle, title), cmp.Or(desc, ogDesc)
 			return p
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
@@ -50,6 +59,22 @@ func readHTML(body []byte, pageURL string) *page {
 				}
 			}
 			switch atom.Lookup(name) {
+			case atom.Svg, atom.Math:
+				if tt == html.StartTagToken {
+					svg++ // a <title> inside names the drawing, not the page
+				}
+			case atom.Title:
+				inTitle = tt == html.StartTagToken && svg == 0 && title == ""
+			case atom.Meta:
+				content := spaces(attrs["content"])
+				switch strings.ToLower(cmp.Or(attrs["property"], attrs["name"])) {
+				case "og:title":
+					ogTitle = cmp.Or(ogTitle, content)
+				case "description":
+					desc = cmp.Or(desc, content)
+				case "og:description":
+					ogDesc = cmp.Or(ogDesc, content)
+				}
 			case atom.Script:
 				t, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(attrs["type"])), ";")
 				inLD = tt == html.StartTagToken && strings.TrimSpace(t) == "application/ld+json"
@@ -64,6 +89,9 @@ func readHTML(body []byte, pageURL string) *page {
 				}
 			}
 		case html.TextToken:
+			if inTitle {
+				title = spaces(string(z.Text()))
+			}
 			if !inLD {
 				break
 			}
@@ -73,11 +101,17 @@ func readHTML(body []byte, pageURL string) *page {
 				p.scripts = append(p.scripts, script{text: bytes.Clone(z.Raw()), off: off})
 			}
 		case html.EndTagToken:
-			inLD = false
+			inLD, inTitle = false, false
+			if name, _ := z.TagName(); (atom.Lookup(name) == atom.Svg || atom.Lookup(name) == atom.Math) && svg > 0 {
+				svg--
+			}
 		}
 		off += raw
 	}
 }
+
+// spaces collapses runs of white space to one space, and trims them.
+func spaces(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // linkOf reads a <link>: its relations, target (resolved) and media type.
 func linkOf(attrs map[string]string, base *url.URL) (link, bool) {

@@ -43,9 +43,9 @@ type ldTerm struct {
 // @type, @graph, nested and referenced nodes, @value, @list, @set).
 type ldDoc struct {
 	base    *url.URL
-	nodes   []*ldNode // every node object, in document order
-	byID    map[string]*ldNode
-	unknown []string // remote contexts not read
+	nodes   []*ldNode          // every node object, in document order
+	byID    map[string]*ldNode // by IRI, and blank nodes by their identifier ("_:office")
+	unknown []string           // remote contexts not read
 }
 
 // ldNode is one node object: its IRI ("" for a blank node), types and
@@ -60,10 +60,11 @@ type ldNode struct {
 // ldValue is one value of a property: a node, a reference to one, an IRI
 // or a literal.
 type ldValue struct {
-	node *ldNode
-	iri  string // a reference's or IRI value's IRI
-	lit  string
-	lang string
+	node  *ldNode
+	iri   string // a reference's or IRI value's IRI
+	blank string // a reference to a blank node of the document ("_:office")
+	lit   string
+	lang  string
 }
 
 // readLD reads the JSON-LD document v, found at base.
@@ -201,11 +202,15 @@ func (d *ldDoc) node(v *jvalue, ctx *ldContext) *ldNode {
 		ctx = d.context(ctx, c)
 	}
 	n := &ldNode{props: map[string][]*ldValue{}, at: v}
+	key := "" // its IRI, or its blank node identifier
 	for i, k := range v.keys {
 		val := v.vals[i]
 		switch k {
 		case "@id":
 			n.id = d.resolve(val.text())
+			if key = n.id; strings.HasPrefix(val.text(), "_:") {
+				key = val.text()
+			}
 		case "@type":
 			for _, t := range val.list() {
 				if iri := ctx.expand(t.text()); iri != "" {
@@ -222,9 +227,9 @@ func (d *ldDoc) node(v *jvalue, ctx *ldContext) *ldNode {
 		}
 	}
 	d.nodes = append(d.nodes, n)
-	if n.id != "" {
-		if old, ok := d.byID[n.id]; !ok || len(old.props) < len(n.props) {
-			d.byID[n.id] = n // the fullest description of an IRI described twice
+	if key != "" {
+		if old, ok := d.byID[key]; !ok || len(old.props) < len(n.props) {
+			d.byID[key] = n // the fullest description of a node described twice
 		}
 	}
 	return n
@@ -244,13 +249,13 @@ func (d *ldDoc) values(v *jvalue, ctx *ldContext, iri bool) []*ldValue {
 			case item.get("@set") != nil:
 				out = append(out, d.values(item.get("@set"), ctx, iri)...)
 			case len(item.keys) == 1 && item.keys[0] == "@id":
-				out = append(out, &ldValue{iri: d.resolve(item.vals[0].text())})
+				out = append(out, d.reference(item.vals[0].text()))
 			default:
 				out = append(out, &ldValue{node: d.node(item, ctx)})
 			}
 		case '"':
 			if iri {
-				out = append(out, &ldValue{iri: d.resolve(item.str)})
+				out = append(out, d.reference(item.str))
 			} else {
 				out = append(out, &ldValue{lit: item.str})
 			}
@@ -259,6 +264,16 @@ func (d *ldDoc) values(v *jvalue, ctx *ldContext, iri bool) []*ldValue {
 		}
 	}
 	return out
+}
+
+// reference reads a reference to a node: a blank node's identifier
+// ("_:office", which names a node of this document only), else an IRI
+// resolved against the document's URL.
+func (d *ldDoc) reference(id string) *ldValue {
+	if strings.HasPrefix(id, "_:") {
+		return &ldValue{blank: id}
+	}
+	return &ldValue{iri: d.resolve(id)}
 }
 
 // is reports whether the node has one of the types.
@@ -279,6 +294,8 @@ func (d *ldDoc) ref(v *ldValue) *ldNode {
 	switch {
 	case v.node != nil:
 		return v.node
+	case v.blank != "":
+		return d.byID[v.blank] // nil when the document describes none
 	case v.iri != "":
 		if n, ok := d.byID[v.iri]; ok {
 			return n
@@ -365,17 +382,34 @@ func (d *ldDoc) nodesOf(n *ldNode, prop string) []*ldNode {
 // Organization's or Person's name, a foaf:Agent's foaf:name, a vcard's
 // fn; a literal value is the name itself.
 func (d *ldDoc) name(n *ldNode, prop string) string {
+	s, _ := d.party(n, prop)
+	return s
+}
+
+// party returns the name of the agent a property's value is (as name
+// does) and what it is: "Person" for a schema.org or FOAF Person,
+// "Organization" for a node of another type (schema.org gives a creator
+// or publisher the range Person or Organization), "" when untyped.
+func (d *ldDoc) party(n *ldNode, prop string) (name, typ string) {
 	for _, v := range n.props[prop] {
 		if v.lit != "" {
-			return v.lit
+			return v.lit, ""
 		}
-		if m := d.ref(v); m != nil {
-			if s := m.text(sdo+"name", foaf+"name", vcard+"fn", sdo+"legalName"); s != "" {
-				return s
+		m := d.ref(v)
+		if m == nil {
+			continue
+		}
+		if s := m.text(sdo+"name", foaf+"name", vcard+"fn", sdo+"legalName"); s != "" {
+			switch {
+			case m.is(sdo+"Person", foaf+"Person"):
+				typ = "Person"
+			case len(m.types) > 0:
+				typ = "Organization"
 			}
+			return s, typ
 		}
 	}
-	return ""
+	return "", ""
 }
 
 func isAbsURL(s string) bool {

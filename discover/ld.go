@@ -88,8 +88,13 @@ func (r *run) schemaRecord(d doc, ld *ldDoc, n *ldNode) *record {
 	rec.set("modified", n.text(sdo+"dateModified"))
 	rec.set("issued", n.text(sdo+"datePublished"))
 	rec.set("created", n.text(sdo+"dateCreated"))
-	rec.set("publisher", ld.name(n, sdo+"publisher"))
-	rec.set("creator", ld.name(n, sdo+"creator"))
+	for _, key := range []string{"publisher", "creator"} {
+		name, typ := ld.party(n, sdo+key)
+		rec.set(key, name)
+		if name != "" {
+			rec.set(key+"_type", typ)
+		}
+	}
 	rec.set("version", n.text(sdo+"version"))
 	rec.set("source", ld.url(n, sdo+"isBasedOn"))
 	for _, m := range ld.nodesOf(n, sdo+"distribution") {

@@ -203,8 +203,9 @@ func (r *run) merge(g []*record) *datatxt.Entry {
 		}
 		m.files(rec)
 	}
+	m.pageFallback(g)
 	if e.Name == "" && allSignposting(g) {
-		r.diag(warnSev, "no-name", lead.src, lead.pos, fmt.Sprintf("dataset %s: its Signposting links give no name, and no other source names it", lead.label()))
+		r.diag(warnSev, "no-name", lead.src, lead.pos, fmt.Sprintf("dataset %s: its Signposting links give no name, its landing page no title, and no other source names it", lead.label()))
 	}
 	return e
 }
@@ -216,6 +217,24 @@ func allSignposting(g []*record) bool {
 		}
 	}
 	return true
+}
+
+// pageFallback names a dataset no source names after its Signposting
+// landing page's title, and describes it with the page's description
+// when none describes it: a page's title is a fallback, never a value
+// that disagrees with a source's.
+func (m *merger) pageFallback(g []*record) {
+	for _, rec := range g {
+		if rec.kind != Signposting {
+			continue
+		}
+		if m.e.Name == "" && rec.pageTitle != "" {
+			m.field(rec, "/name", &m.e.Name, rec.pageTitle)
+		}
+		if _, ok := m.e.Metadata["description"]; !ok && rec.pageDescription != "" {
+			m.meta(rec, "description", rec.pageDescription)
+		}
+	}
 }
 
 // merger builds one merged entry.

@@ -111,9 +111,11 @@ func (r *run) page(ctx context.Context, job pageJob) []pageJob {
 		r.diag(warnSev, "bad-link", job.url, grammar.Pos{}, "Link header: "+err.Error()+": that link is not read")
 	}
 	var lines *grammar.LineIndex
+	var title, description string
 	switch pageKind(res.ContentType, res.Body) {
 	case "html":
 		p := readHTML(res.Body, final)
+		title, description = p.title, p.description
 		lines = grammar.NewLineIndex(string(res.Body))
 		for _, s := range p.scripts {
 			r.readJSONLD(doc{url: job.url, lines: lines, base: s.off}, s.text, final, "JSON-LD block")
@@ -128,6 +130,7 @@ func (r *run) page(ctx context.Context, job pageJob) []pageJob {
 		}
 	}
 	if rec := r.signposting(job.url, final, lines, links); rec != nil {
+		rec.pageTitle, rec.pageDescription = title, description
 		r.add(rec)
 	}
 	return r.linked(ctx, job.url, links)

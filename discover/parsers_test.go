@@ -92,13 +92,15 @@ func TestParseJSON(t *testing.T) {
 
 // TestReadLD: terms expand through @vocab, prefixes, term definitions
 // (@type @id), a nested @context, and known remote contexts; references
-// resolve within the document; relative @ids resolve against its URL.
+// resolve within the document, to blank nodes too; relative @ids resolve
+// against its URL.
 func TestReadLD(t *testing.T) {
 	src := `{"@context": ["https://schema.org", {"dct": "http://purl.org/dc/terms/", "about": {"@id": "dct:subject", "@type": "@id"}}],
 	"@graph": [
 	  {"@id": "d1", "@type": "Dataset", "name": [{"@value": "Le nom", "@language": "fr"}, {"@value": "The name", "@language": "en"}],
-	   "dct:title": "T", "about": "topic", "creator": {"@id": "#org"}},
+	   "dct:title": "T", "about": "topic", "creator": {"@id": "#org"}, "publisher": {"@id": "_:ann"}},
 	  {"@id": "#org", "@type": "Organization", "name": "Org"},
+	  {"@id": "_:ann", "@type": "Person", "name": "Ann"},
 	  {"@context": {"@vocab": "http://www.w3.org/ns/dcat#"}, "@type": "Dataset", "keyword": ["a", "b"]}
 	]}`
 	v, jerr := parseJSON([]byte(src))
@@ -115,6 +117,9 @@ func TestReadLD(t *testing.T) {
 		{"prefixed term", n.text(dct + "title"), "T"},
 		{"IRI-typed term", ld.iri(n, dct+"subject"), "https://example.org/cat/topic"},
 		{"referenced node's name", ld.name(n, sdo+"creator"), "Org"},
+		{"referenced node's type", party(ld.party(n, sdo+"creator")), "Org (Organization)"},
+		{"a literal's type", party(ld.party(n, dct+"title")), "T ()"},
+		{"referenced blank node", party(ld.party(n, sdo+"publisher")), "Ann (Person)"},
 	}
 	for _, c := range checks {
 		if c.got != c.want {
@@ -131,6 +136,8 @@ func TestReadLD(t *testing.T) {
 		t.Errorf("readLD: the node with its own @vocab is not a dcat:Dataset with two keywords: %+v", dcatNode)
 	}
 }
+
+func party(name, typ string) string { return name + " (" + typ + ")" }
 
 func FuzzParseLinkHeader(f *testing.F) {
 	f.Add(`<a.csv>; rel="item"; type="text/csv", <b>; rel=cite-as`)

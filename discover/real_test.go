@@ -65,16 +65,18 @@ func TestRealFiles(t *testing.T) {
 		}
 	}
 	// The Signposting landing page: its cite-as is its identifier, its
-	// item (on another site, never fetched) its file.
+	// item (on another site, never fetched) its file, its <title> and
+	// meta description its name and description.
 	var apples bool
 	for _, e := range res.Catalog.Entries {
 		if e.ID == "https://w3id.org/a2a-fair-metrics/02-html-full/" {
 			apples = slices.Contains(e.URLs, "https://s11.no/2022/a2a-fair-metrics/02-html-full/data/test-apple-data.csv") &&
-				e.Metadata["license"] == "https://creativecommons.org/licenses/by/4.0/"
+				e.Metadata["license"] == "https://creativecommons.org/licenses/by/4.0/" &&
+				e.Name == "Apples to Apples Dataset" && e.Metadata["description"] == "Apples to Apples description in english"
 		}
 	}
 	if !apples {
-		t.Errorf("no Signposting dataset cite-as https://w3id.org/a2a-fair-metrics/02-html-full/ with its item and license")
+		t.Errorf("no Signposting dataset cite-as https://w3id.org/a2a-fair-metrics/02-html-full/ with its item, license, and its page's title and description")
 	}
 	for _, d := range res.Catalog.Diagnostics {
 		t.Log(d)

@@ -21,6 +21,10 @@ type record struct {
 	meta    map[string]any // the metadata keys the exports read
 	entry   *datatxt.Entry // a data.txt's entry, as datatxt.Parse read it
 	seq     int            // the order it was read in
+	// pageTitle and pageDescription are a Signposting landing page's
+	// title and description: the dataset's name and description when no
+	// source gives one.
+	pageTitle, pageDescription string
 }
 
 // file is one file of a dataset: its URL and, when the source says, its

@@ -1,10 +1,12 @@
 package discover
 
 import (
-	"github.com/sitetxt/sitetxt/internal/sitetest"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sitetxt/sitetxt/datatxt"
+	"github.com/sitetxt/sitetxt/internal/sitetest"
 )
 
 // TestSiteSources reads the test site through one kind of source at a
@@ -24,7 +26,7 @@ func TestSiteSources(t *testing.T) {
 		{"dcat", []Kind{DCAT}, nil, []string{"Air quality", "Soil samples"}, "catalog.ttl is text/turtle, not read"},
 		{"schema.org", []Kind{SchemaOrg}, nil, []string{"Bird counts", "Ocean temperature"}, "/datasets/ocean.html:4:74: error: JSON-LD block is not JSON at byte 170"},
 		{"croissant", []Kind{Croissant}, nil, []string{"Forest cover"}, ""},
-		{"signposting", []Kind{Signposting}, nil, []string{"$SITE/forest/forest.csv"}, "its Signposting links give no name"},
+		{"signposting", []Kind{Signposting}, nil, []string{"Forest cover"}, ""}, // the landing page's <title>
 		{"data.json cut off", nil, map[string]string{"/data.json": `{"dataset": [{"title": "A", "identifier": "a"}, {"title": "B"`},
 			[]string{"A", "Air quality", "Bird counts", "Forest cover", "Ocean temperature", "River levels", "Soil samples"},
 			"/data.json:1:62: error: data.json is not JSON at byte 61: the document ends inside a JSON value"},
@@ -57,6 +59,69 @@ func TestSiteSources(t *testing.T) {
 						t.Errorf("dataset %q has a %s source; only %v were read", e.Title(), src.Kind, tt.kinds)
 					}
 				}
+			}
+		})
+	}
+}
+
+// TestSignpostingPage: a dataset only Signposting describes takes its
+// landing page's og:title, else its <title>, as its name and its meta
+// description as its description, with the page as their source; other
+// sources' names win without a disagreement; a page with no title keeps
+// the no-name warning.
+func TestSignpostingPage(t *testing.T) {
+	const head = `<link rel="type" href="https://schema.org/Dataset"><link rel="cite-as" href="https://doi.org/10.1234/forest">`
+	tests := []struct {
+		name     string
+		kinds    []Kind
+		page     string
+		wantName string // Title(): its first file's URL for a dataset without a name
+		wantDesc string
+		noName   bool // the no-name warning expected
+	}{
+		{"title", []Kind{Signposting}, "<html><head><title>\n  Forest  cover &amp; stands </title>" + head, "Forest cover & stands", "", false},
+		{"og:title and description", []Kind{Signposting}, `<html><head><title>Forest | County</title><meta property="og:title" content="Forest cover">` +
+			`<meta name="description" content="Tree cover of the county's forests.">` + head, "Forest cover", "Tree cover of the county's forests.", false},
+		{"an svg's title is not the page's", []Kind{Signposting}, "<html><head>" + head + "</head><body><svg><title>icon</title></svg>", "$SITE/forest/forest.csv", "", true},
+		{"no title", []Kind{Signposting}, "<html><head>" + head, "$SITE/forest/forest.csv", "", true},
+		{"other sources' name wins", []Kind{Croissant, Signposting}, "<html><head><title>Forest | County</title>" + head, "Forest cover",
+			"Tree cover of the county's forests from aerial surveys, one polygon per stand, 2000 to 2024.", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := sitetest.FromDir(t, "../testdata/discover/site", map[string]string{"/datasets/forest.html": tt.page})
+			c := discoverSite(t, s, Options{Kinds: tt.kinds, Pacer: &recordingPacer{}}).Catalog
+			var e *datatxt.Entry
+			for _, x := range c.Entries {
+				if x.ID == "https://doi.org/10.1234/forest" || strings.Contains(x.Title(), "Forest") {
+					e = x
+				}
+			}
+			if e == nil {
+				t.Fatalf("no forest dataset in %d entries", len(c.Entries))
+			}
+			if got := strings.ReplaceAll(e.Title(), s.URL, "$SITE"); got != tt.wantName {
+				t.Errorf("name %q, want %q", got, tt.wantName)
+			}
+			if got := e.Text("description"); got != tt.wantDesc {
+				t.Errorf("description %q, want %q", got, tt.wantDesc)
+			}
+			page := datatxt.SourceRef{Kind: "signposting", URL: s.URL + "/datasets/forest.html"}
+			if tt.kinds[0] == Signposting && !tt.noName && e.Provenance["/name"] != page {
+				t.Errorf("name's provenance %+v, want %+v", e.Provenance["/name"], page)
+			}
+			if tt.wantDesc != "" && tt.kinds[0] == Signposting && e.Provenance["/metadata/description"] != page {
+				t.Errorf("description's provenance %+v, want %+v", e.Provenance["/metadata/description"], page)
+			}
+			noName := false
+			for _, d := range c.Diagnostics {
+				noName = noName || d.Code == "no-name"
+				if d.Code == "sources-disagree" {
+					t.Errorf("the page's title disagrees with a source: %v", d)
+				}
+			}
+			if noName != tt.noName {
+				t.Errorf("no-name warning %v, want %v: %v", noName, tt.noName, c.Diagnostics)
 			}
 		})
 	}

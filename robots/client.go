@@ -120,8 +120,10 @@ type Answer struct {
 	// whether that copy had expired and was used because the site is
 	// unreachable (RFC 9309 2.4).
 	FromCache, Stale bool
-	// Expires is when robots.txt should be fetched again.
-	Expires time.Time
+	// FetchedAt is when the robots.txt response arrived (the local clock;
+	// for a copy from the cache, when it was first fetched), zero when
+	// nothing was asked for; Expires when robots.txt should be fetched again.
+	FetchedAt, Expires time.Time
 	// RetryAfter is, after a failure, the earliest time to try again.
 	RetryAfter time.Time
 	// Err says why robots.txt could not be fetched, if it could not.
@@ -190,7 +192,7 @@ func (c *Client) Check(ctx context.Context, agent, rawURL string) (*Answer, erro
 	r := got.Result
 	v := &Answer{URL: rawURL, RobotsURL: robotsURL, Status: r.Status, Reason: r.Reason,
 		HTTPStatus: r.HTTPStatus, FinalURL: r.FinalURL, FromCache: r.FromCache || got.Kept, Stale: r.Stale,
-		Expires: r.Expires, RetryAfter: r.RetryAfter, Err: r.Err}
+		FetchedAt: r.FetchedAt, Expires: r.Expires, RetryAfter: r.RetryAfter, Err: r.Err}
 	rd := Reading{Policy: got.Value, Fetched: r}
 	if fixed, ok := rd.Fixed(); ok {
 		v.Allowed = fixed.Allowed

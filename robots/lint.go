@@ -3,6 +3,7 @@ package robots
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sitetxt/sitetxt/grammar"
@@ -176,6 +177,12 @@ func (l *linter) field(ln *grammar.Line, preamble, dataTxt bool) {
 			if preamble && (name == "crawl-delay" || name == "request-rate" || name == "visit-time") {
 				l.warn("rule-before-agent", ln.Pos, ln.End(), "%s line before any User-agent line applies to no group", ln.Field)
 			}
+			if name == "noindex" || name == "noarchive" || name == "nofollow" {
+				l.warn("noindex", ln.FieldPos(), fieldEnd(ln),
+					"%s line is ignored: no profile reads it (Google stopped on 1 September 2019); "+
+						"a robots meta tag or an X-Robots-Tag header on the pages says %s (Disallow stops crawling, not indexing)",
+					ln.Field, name)
+			}
 			if name == "crawl-delay" {
 				if d, err := parseCrawlDelay(ln.Value); err == nil {
 					switch s := d.Seconds(); {
@@ -202,16 +209,36 @@ func (l *linter) agentValue(ln *grammar.Line) {
 	if RFC9309.desc().agents.isGlobal(v) || ValidAgentName(v) {
 		return
 	}
-	rfc, google := strings.Join(RFC9309.desc().agents.names(v, nil), `", "`), fileToken(v)
-	how := fmt.Sprintf("rfc9309 reads the name %q, google %q", rfc, google)
+	rfc, google := RFC9309.desc().agents.names(v, nil), fileToken(v)
+	var how string
 	switch {
-	case rfc == "" && google == "":
+	case len(rfc) == 0 && google == "":
 		how = "no profile reads a crawler name in it"
-	case rfc == google:
-		how = fmt.Sprintf("rfc9309 and google read the name %q", rfc)
+	case len(rfc) == 1 && rfc[0] == google:
+		how = "rfc9309 and google read " + quotedNames([]string{google})
+	default:
+		how = "rfc9309 reads " + quotedNames(rfc) + ", google " + quotedNames([]string{google})
 	}
 	l.warn("agent-token", ln.ValuePos(), ln.End(),
 		"User-agent %q is not an RFC 9309 product token (ASCII letters, '-' and '_'); %s", v, how)
+}
+
+// quotedNames says which crawler names a value holds: `the name "a"`,
+// `the names "a" and "b"`, or `no name`.
+func quotedNames(names []string) string {
+	var q []string
+	for _, n := range names {
+		if n != "" {
+			q = append(q, strconv.Quote(n))
+		}
+	}
+	switch len(q) {
+	case 0:
+		return "no name"
+	case 1:
+		return "the name " + q[0]
+	}
+	return "the names " + strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
 }
 
 // pattern checks a rule's value.

@@ -32,6 +32,7 @@ func TestLint(t *testing.T) {
 			[]string{"1:13 agent-token", "2:13 agent-token", "5:13 agent-token", "6:13 agent-token"}},
 		{"control byte", "User-agent: *\nDisallow: /a\vb\nDisallow: /c\x00\n", []string{"2:13 control-byte"}},
 		{"data.txt fields", "Path: /data.csv\nName: data\n", nil},
+		{"noindex", "User-agent: *\nNoindex: /x\nnofollow: /y\nDisallow: /z\n", []string{"2:1 noindex", "3:1 noindex"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -42,6 +43,25 @@ func TestLint(t *testing.T) {
 			}
 			if strings.Join(got, ", ") != strings.Join(tt.want, ", ") {
 				t.Errorf("Lint(%q) = %v, want %v", tt.src, ds, tt.want)
+			}
+		})
+	}
+}
+
+// TestLintMessages checks the words of the findings that quote names.
+func TestLintMessages(t *testing.T) {
+	tests := []struct{ name, src, want string }{
+		{"two names", "User-agent: Foo Bot\nDisallow: /\n",
+			`rfc9309 reads the names "Foo" and "Bot", google the name "Foo"`},
+		{"one name", "User-agent: FooBot/2.1\nDisallow: /\n", `rfc9309 and google read the name "FooBot"`},
+		{"none", "User-agent: (x)\nDisallow: /\n", "no profile reads a crawler name in it"},
+		{"noindex", "User-agent: *\nNoindex: /x\n", "Noindex line is ignored: no profile reads it (Google stopped on 1 September 2019)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ds := Lint(grammar.ParseString("robots.txt", tt.src, grammar.Options{}))
+			if len(ds) != 1 || !strings.Contains(ds[0].Summary, tt.want) {
+				t.Errorf("Lint(%q) = %v, want one finding saying %s", tt.src, ds, tt.want)
 			}
 		})
 	}

@@ -144,7 +144,11 @@ func ParseProfile(name string) (Profile, error) {
 		}
 		names[i] = profiles[i].name
 	}
-	return 0, fmt.Errorf("unknown profile %q (want %s)", name, strings.Join(names, ", "))
+	hint := ""
+	if m := grammar.Nearest(strings.ToLower(name), names, 2); m != "" {
+		hint = "did you mean " + m + "? "
+	}
+	return 0, fmt.Errorf("unknown profile %q (%swant %s)", name, hint, strings.Join(names, ", "))
 }
 
 // Reference returns the text the profile follows ("RFC 9309 (2022)").

@@ -143,3 +143,29 @@ func TestREADMETour(t *testing.T) {
 		})
 	}
 }
+
+// TestREADMETestTimes: the README says how long its test command takes
+// with an empty and with a warm build cache, each measured (wall time,
+// the load it was measured at, and the CPU time the load does not
+// change), and how to empty each cache; not a figure without its load
+// (issue 50, item 6).
+func TestREADMETestTimes(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(readme)
+	for _, want := range []string{
+		"| empty (`GOCACHE=$(mktemp -d)`) |",
+		"| warm, test results cleared (`go clean -testcache`) |",
+		"| warm, nothing changed |",
+		"| build cache | wall time | load average | CPU (user + system) |",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("README.md does not say %q", want)
+		}
+	}
+	if strings.Contains(text, "near a minute") {
+		t.Errorf("README.md still gives the test command's time unmeasured (\"near a minute\")")
+	}
+}

@@ -57,7 +57,8 @@ where line and column are those of the deciding Mobile-agent-server line;
 csv prints the same as rows.
 
 Exit codes: 0 when every URL is allowed and has a server (an agent can be
-dispatched for each), 1 when any URL is disallowed or has no server, 2 for
+dispatched for each), 1 when any URL is disallowed or has no server, or a
+Mobile-agent-server line is malformed (its error is printed), 2 for
 usage errors (a URL that is neither absolute nor a path, an unknown profile)
 an unreadable SOURCE, or a SOURCE that could not be fetched (the cause
 is printed on standard error).`,
@@ -98,8 +99,10 @@ func agentsRun(opts *agentsOptions) error {
 		policy = fixedRobots(d.Allowed) // the HTTP status decides every URL
 	}
 	table := mobileagent.Compile(f)
+	malformed := false // an error line printed: exit 1, as datasets does
 	for _, d := range table.Diagnostics() {
 		if d.Severity == grammar.Error {
+			malformed = true
 			fmt.Fprintf(opts.IO.ErrOut, "%s (line ignored)\n", diagText(d))
 		}
 	}
@@ -149,7 +152,7 @@ func agentsRun(opts *agentsOptions) error {
 	if err := out.done(); err != nil {
 		return err
 	}
-	return exitWith(failure, !ok, urls)
+	return exitWith(failure, !ok || malformed, urls)
 }
 
 // printDecisions writes the decisions as a table for people.

@@ -206,11 +206,14 @@ Mobile-agent-server: / atp://agents.example.com:434
 	}
 }
 
+// TestAgentsMalformedOnStderr: a malformed line is an error on standard
+// error and the run exits 1 (as datasets exits after its errors), the
+// good lines still applying.
 func TestAgentsMalformedOnStderr(t *testing.T) {
 	withRobots(t)
 	stdout, stderr, code := runCLI(t, "Mobile-agent-server: / atp://h:1\nMobile-agent-server: /x atp:/h:2\n", "agents", "-", "/x")
-	if code != ExitOK || !strings.Contains(stdout, "atp://h:1") {
-		t.Errorf("exit %d, stdout %q: the good line must still apply", code, stdout)
+	if code != ExitFindings || !strings.Contains(stdout, "atp://h:1") {
+		t.Errorf("exit %d, stdout %q: want exit 1, and the good line must still apply", code, stdout)
 	}
 	if want := "<stdin>:2:25: error: server \"atp:/h:2\" is not scheme://host:port or none [agent-server-bad-target] (line ignored)\n"; stderr != want {
 		t.Errorf("stderr = %q, want %q", stderr, want)

@@ -136,6 +136,9 @@ func auditRun(opts *auditOptions) error {
 	disagree := false
 	for _, name := range opts.Sources {
 		src, err := resolveSource(opts.IO, &opts.Fetch, name, manifest.Robots)
+		if err != nil && isDir(name) {
+			err = usageError("%s is a directory: audit --summary %s counts over the files in it; audit FILE reports one file", name, name)
+		}
 		if err != nil {
 			printErr(opts.IO, err)
 			failure = &exitError{code: ExitError}

@@ -88,8 +88,11 @@ limit; sitetxt stops at 512,001 lines); the other profiles read its first
   {"url","agent","profile","allowed":bool,"reason",
    "rule":{"directive","pattern","file","line","column"}|null,
    "group":{"agents","file","line","column"}|null,
-   "fetch":{"url","http_status","meaning","error"} (fetched sources only)}
--o csv prints the same as rows. Answers are flushed line by line when
+   "fetch":{"url","http_status","meaning","error","from_cache","fetched_at","expires"} (fetched sources only),
+   "usage":{"content_usage","content_signal","derived"} (only where a
+   Content-Usage or Content-Signal line applies to an allowed URL)}
+Text prints the same usage under such a URL ("  usage: ..."), nothing
+under the others. -o csv prints the same as rows. Answers are flushed line by line when
 --urls reads a pipe or a terminal.
 
 Exit codes: 0 when every URL is allowed, 1 when any is disallowed, 2 on
@@ -176,7 +179,7 @@ func checkRun(opts *checkOptions) error {
 		}
 		var usage *jsonview.Usage
 		if cs.hasUsage {
-			usage = jsonview.UsageOf(cs.name, cs.agent.Usage(u.Decide), audit.DefaultRegistry().Find(opts.Agent))
+			usage = jsonview.DecisionUsage(cs.name, cs.agent.Usage(u.Decide), audit.DefaultRegistry().Find(opts.Agent))
 		}
 		switch {
 		case jl != nil:
@@ -273,7 +276,8 @@ type checkSource struct {
 	isFixed   bool
 	views     *decisionViews
 	// hasUsage is set when the file has usage-preference lines: each
-	// allowed URL then gets its preference too.
+	// allowed URL a line applies to then gets its preference too
+	// (jsonview.DecisionUsage).
 	hasUsage bool
 	// llmPolicy is the file's LLM-Policy lines, nil when it has none.
 	llmPolicy []jsonview.Line

@@ -135,3 +135,28 @@ func TestCheckNotesCutAgent(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckUsageWhereALineApplies: check prints a usage block, in text and
+// JSON, only for a URL a Content-Usage or Content-Signal line applies to;
+// a file with usage lines for other crawlers adds nothing to the others'
+// answers (issue 50: a batch's JSON was twice the size with all-unknown
+// blocks).
+func TestCheckUsageWhereALineApplies(t *testing.T) {
+	chdirRoot(t)
+	for _, tc := range []struct {
+		agent, url string
+		usage      bool
+	}{
+		{"Applebot-Extended", "/news/today", false}, // its group's only usage line is for /archive/old, which it may not fetch
+		{"Google-Extended", "/news/today", true},
+		{"ExampleBot", "/news/today", true}, // the * group's lines
+	} {
+		for _, format := range []string{"text", "json"} {
+			stdout, stderr, _ := runCLI(t, "", "check", "-o", format, "--agent", tc.agent, "testdata/robots/aipref.txt", tc.url)
+			got := strings.Contains(stdout, `"usage":`) || strings.Contains(stdout, "  usage: ")
+			if got != tc.usage {
+				t.Errorf("check -o %s --agent %s %s: usage shown = %v, want %v\n%s%s", format, tc.agent, tc.url, got, tc.usage, stdout, stderr)
+			}
+		}
+	}
+}

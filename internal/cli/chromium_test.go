@@ -27,11 +27,26 @@ func findChromium(t *testing.T, what string) string {
 // shows what the script wrote after its answers came.
 func chromiumDOM(t *testing.T, chrome, dir, url string, extra ...string) string {
 	t.Helper()
-	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+	return runChromium(t, chrome, dir, append(extra, "--dump-dom", url))
+}
+
+// chromiumScreenshot opens url as chromiumDOM does, in a window of size
+// ("1280,900"), and writes what it shows, scroll bars hidden, to out
+// (PNG).
+func chromiumScreenshot(t *testing.T, chrome, dir, url, size, out string) {
+	t.Helper()
+	runChromium(t, chrome, dir, []string{"--hide-scrollbars", "--window-size=" + size, "--screenshot=" + out, url})
+}
+
+// runChromium runs headless Chromium with args after the flags every run
+// takes (no sandbox, GPU, network of its own or first-run work; virtual
+// time up to 10 s) and returns its standard output.
+func runChromium(t *testing.T, chrome, dir string, args []string) string {
+	t.Helper()
+	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
 		"--virtual-time-budget=10000", "--user-data-dir=" + filepath.Join(dir, "profile")}
-	args = append(append(args, extra...), "--dump-dom", url)
-	cmd := exec.Command(chrome, args...)
+	cmd := exec.Command(chrome, append(base, args...)...)
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
 	if err := cmd.Start(); err != nil {

@@ -182,7 +182,7 @@ TERM is dumb; --color=always or --color=never decides instead.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			cmd, _, err := root.Find(args)
 			if cmd == nil || err != nil {
-				return usageError("unknown help topic %q (run sitetxt help for the commands)", strings.Join(args, " "))
+				return unknownTopic(root, args)
 			}
 			cmd.InitDefaultHelpFlag()
 			return cmd.Help()

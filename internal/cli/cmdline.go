@@ -37,6 +37,18 @@ func unknownCommand(root *cobra.Command, args []string) error {
 	case "help", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
 		return nil // cobra adds these when it runs
 	}
+	return usageError("unknown command %q (%srun sitetxt help for the commands)", args[0], commandHint(root, args[0]))
+}
+
+// unknownTopic is the error of "sitetxt help chek": the command probably
+// meant, as for "sitetxt chek".
+func unknownTopic(root *cobra.Command, args []string) error {
+	return usageError("unknown help topic %q (%srun sitetxt help for the commands)", strings.Join(args, " "), commandHint(root, args[0]))
+}
+
+// commandHint is "did you mean check? " for a word near one of root's
+// commands (or help), else "".
+func commandHint(root *cobra.Command, w string) string {
 	var names []string
 	for _, c := range root.Commands() {
 		if c.IsAvailableCommand() {
@@ -44,11 +56,10 @@ func unknownCommand(root *cobra.Command, args []string) error {
 		}
 	}
 	names = append(names, "help")
-	hint := ""
-	if m := meant(args[0], names); m != "" {
-		hint = fmt.Sprintf("did you mean %s? ", m)
+	if m := meant(w, names); m != "" {
+		return fmt.Sprintf("did you mean %s? ", m)
 	}
-	return usageError("unknown command %q (%srun sitetxt help for the commands)", args[0], hint)
+	return ""
 }
 
 // meant returns the word of known nearest to w (within two edits, or
@@ -77,7 +88,7 @@ func flagError(c *cobra.Command, err error) error {
 	case strings.HasPrefix(msg, "unknown flag: --"):
 		name = strings.TrimPrefix(msg, "unknown flag: --")
 	case strings.HasPrefix(msg, "unknown shorthand flag: "):
-		return &exitError{code: ExitError, err: fmt.Errorf("%s (run sitetxt %s --help for its flags)", msg, c.Name())}
+		return &exitError{code: ExitError, err: fmt.Errorf("%s (run %s --help for its flags)", msg, c.CommandPath())}
 	default:
 		return &exitError{code: ExitError, err: err}
 	}
@@ -94,7 +105,11 @@ func flagError(c *cobra.Command, err error) error {
 	if m := meant(name, names); m != "" {
 		hint = fmt.Sprintf("did you mean --%s? ", m)
 	}
-	return &exitError{code: ExitError, err: fmt.Errorf("%s: unknown flag --%s (%srun sitetxt %s --help for its flags)", c.Name(), name, hint, c.Name())}
+	who := "" // the root's own flag: printErr says "sitetxt: " already
+	if c.HasParent() {
+		who = c.Name() + ": "
+	}
+	return &exitError{code: ExitError, err: fmt.Errorf("%sunknown flag --%s (%srun %s --help for its flags)", who, name, hint, c.CommandPath())}
 }
 
 // versionText is what --version prints: the version (a release build's

@@ -23,6 +23,14 @@ func TestMistyped(t *testing.T) {
 		{[]string{"audit", "--pth", "/x", "-"}, "sitetxt: audit: unknown flag --pth (did you mean --path? run sitetxt audit --help for its flags)\n"},
 		{[]string{"check", "--qiuet", "-", "/"}, "sitetxt: check: unknown flag --qiuet (did you mean --quiet? run sitetxt check --help for its flags)\n"},
 		{[]string{"check", "--color=sometimes", "-", "/"}, `sitetxt: --color "sometimes": want auto, always or never` + "\n"},
+		{[]string{"--versoin"}, "sitetxt: unknown flag --versoin (did you mean --version? run sitetxt --help for its flags)\n"},
+		{[]string{"help", "chek"}, `sitetxt: unknown help topic "chek" (did you mean check? run sitetxt help for the commands)` + "\n"},
+		{[]string{"help", "xyzzy"}, `sitetxt: unknown help topic "xyzzy" (run sitetxt help for the commands)` + "\n"},
+		{[]string{"check", "--profile", "goggle", "-", "/"},
+			`sitetxt: unknown profile "goggle" (did you mean google? want rfc9309, google, draft, norobots)` + "\n"},
+		{[]string{"audit", "../../testdata/robots"}, "sitetxt: ../../testdata/robots is a directory: audit --summary ../../testdata/robots counts over the files in it; audit FILE reports one file\n"},
+		{[]string{"check", "--profile", "RFC9390", "-", "/"},
+			`sitetxt: unknown profile "rfc9390" (did you mean rfc9309? want rfc9309, google, draft, norobots)` + "\n"},
 	}
 	for _, tt := range tests {
 		out, errOut, code := runCLI(t, "", tt.args...)

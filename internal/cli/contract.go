@@ -408,7 +408,10 @@ const contractDoc = "## The output contract\n\n" +
 	"   `crawler_count`, `licenses` `[]` instead of null; audit --summary totals `files` -> `audited`,\n" +
 	"   `disagree` -> `disagreements`, `content_usage`, `content_signal`, `license` ->\n" +
 	"   `with_content_usage`, `with_content_signal`, `with_license` (CSV rows too); parse\n" +
-	"   `records[].lines`, `records[].agents` -> `line_numbers`, `agent_lines`.\n" +
+	"   `records[].lines`, `records[].agents` -> `line_numbers`, `agent_lines`; prefs\n" +
+	"   `content_usage.sources`, `content_signal.sources` -> `statements` (serve's POST /v1/prefs\n" +
+	"   too): `sources` is the list of `{\"kind\", \"url\"}` of `datasets --discover` (at first\n" +
+	"   `found_in`).\n" +
 	"11. **Counts.** A count word agrees with its number (`1 dataset`, `2 datasets`). A file's\n" +
 	"   diagnostics are counted one way under one profile: lint lists them, summary and fetch count\n" +
 	"   them (what matters only under other profiles is left out, as lint leaves it out without\n" +

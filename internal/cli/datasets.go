@@ -90,8 +90,8 @@ behind the site's robots.txt, read once (a page it disallows for --agent is
 never fetched), spaced as it asks (Crawl-delay, Request-rate) or by
 --delay; at most --max-pages pages and linked documents are read. A
 dataset several sources give (one identifier, file URL or landing page)
-is listed once, with its sources; -o json adds "found_in" (its sources)
-and, per field, "provenance"; where sources disagree a warning says which value was kept.
+is listed once, with its sources; -o json adds "sources" (each {"kind",
+"url"}) and, per field, "provenance"; where sources disagree a warning says which value was kept.
 docs/datatxt.md describes each source and the merge.
 
 Output formats (-o): text (aligned columns), json (JSON Lines, one object
@@ -101,7 +101,8 @@ data.json v1.1; the federal schema when --bureau-code and --program-code are
 given), datapackage (Frictionless datapackage.json) and croissant (MLCommons
 Croissant 1.1, a JSON array with one document per dataset). What a data.txt
 cannot say comes from --publisher, --contact and --contact-email, never from
-placeholders. docs/datatxt.md says how fields map.
+placeholders; with --discover, the publisher, creator and contact point the
+sources state, the flags overriding. docs/datatxt.md says how fields map.
 
 Problems are printed on standard error as "file:line:col: severity: message".
 Exit codes: 0 when every entry is valid (warnings are allowed); 1 when an
@@ -134,8 +135,8 @@ listed).`,
 	f.StringVar(&opts.Form, "form", "auto", "data.txt form: auto, yaml or records")
 	f.StringVar(&opts.List, "list", "", `read more SOURCEs from this file, one per line ("-": standard input; blank and # lines skipped)`)
 	f.StringVar(&opts.Title, "title", "", "the catalog's title (default: where its datasets were listed)")
-	f.StringVar(&opts.Publisher, "publisher", "", "the organisation publishing the datasets (data.json, DCAT, schema.org, Croissant)")
-	f.StringVar(&opts.Contact, "contact", "", "the datasets' contact point, a name (data.json, DCAT)")
+	f.StringVar(&opts.Publisher, "publisher", "", "the organisation publishing the datasets (data.json, DCAT, schema.org, Croissant); with --discover, over the one the sources state")
+	f.StringVar(&opts.Contact, "contact", "", "the datasets' contact point, a name (data.json, DCAT); with --discover, over the one the sources state")
 	f.StringVar(&opts.ContactEmail, "contact-email", "", "the contact point's email address")
 	f.StringSliceVar(&opts.BureauCode, "bureau-code", nil, "US federal bureau code(s); with --program-code, data.json follows the federal schema")
 	f.StringSliceVar(&opts.ProgramCode, "program-code", nil, "US federal program code(s)")

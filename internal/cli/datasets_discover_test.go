@@ -9,7 +9,7 @@ import (
 
 // TestDatasetsDiscover: "datasets --discover all SITE" on the loopback
 // site of testdata/discover lists each dataset once with its sources (in
-// -o json "found_in", and "provenance"), never fetches the page
+// -o json "sources", each {"kind", "url"}, and "provenance"), never fetches the page
 // robots.txt disallows, says so, and exits 1 for the broken JSON-LD block
 // it reports with its position.
 func TestDatasetsDiscover(t *testing.T) {
@@ -25,8 +25,13 @@ func TestDatasetsDiscover(t *testing.T) {
 	kinds := map[string]string{}
 	for _, e := range entries {
 		var ks []string
-		for _, s := range e["found_in"].([]any) {
-			ks = append(ks, s.(map[string]any)["kind"].(string))
+		srcs, _ := e["sources"].([]any)
+		for _, s := range srcs {
+			src := s.(map[string]any)
+			if !strings.HasPrefix(src["url"].(string), site.URL+"/") {
+				t.Errorf("dataset %v: source %v has no URL on the site", e["name"], src)
+			}
+			ks = append(ks, src["kind"].(string))
 		}
 		kinds[e["name"].(string)] = strings.Join(ks, " ")
 		if _, ok := e["provenance"].(map[string]any)["/name"]; !ok {

@@ -309,7 +309,7 @@ func TestExportsNeedAbsoluteURLs(t *testing.T) {
 		t.Errorf("datasets -o dcat --base = exit %d, stderr %q; want the dataset's IRI and its file's from --base:\n%s", code, errOut, out)
 	}
 	_, errOut, code = runCLI(t, "", "datasets", "-o", "datajson", "--base", "https://example.org/data.txt", "--publisher", "P", "--contact", "C", "--contact-email", "c@example.org", file)
-	if code != ExitFindings || !strings.Contains(errOut, "no mediaType for https://example.org/b.weird") || strings.Contains(errOut, "a.csv") {
+	if code != ExitFindings || !strings.Contains(errOut, "no mediaType in distribution https://example.org/b.weird") || strings.Contains(errOut, "a.csv") {
 		t.Errorf("datasets -o datajson = exit %d, stderr %q; want exit 1 naming b.weird's missing mediaType", code, errOut)
 	}
 }

@@ -360,7 +360,8 @@ func summaryRun(opts *summaryOptions) error {
 			v.Host = &hostJSON{h.Host, src.name, p.Line, p.Column}
 		}
 		ds, _ := profileDiagnostics(f, manifest.Robots, false, prof, false) // as lint counts them
-		v.Errors, v.Warnings = ds.Count(grammar.Error), ds.Count(grammar.Warning)
+		c := countDiagnostics(ds)
+		v.Errors, v.Warnings = c.bySeverity[grammar.Error], c.bySeverity[grammar.Warning]
 		found = found || v.Errors > 0
 		if opts.Output == fJSON {
 			err = jl.write(v)

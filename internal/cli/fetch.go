@@ -220,7 +220,8 @@ func fetchOne(ff *fetchFlags, site, url string, k *manifest.Kind) fetchReport {
 		src := &source{name: url, data: string(r.Body), fetched: r}
 		prof, _ := robots.ParseProfile(ff.Profile)
 		ds, _ := profileDiagnostics(src.parse(grammar.Options{}), k, k.InYAML(r.Body), prof, false) // as lint counts them
-		rep.Errors, rep.Warnings = ds.Count(grammar.Error), ds.Count(grammar.Warning)
+		c := countDiagnostics(ds)
+		rep.Errors, rep.Warnings = c.bySeverity[grammar.Error], c.bySeverity[grammar.Warning]
 	}
 	return rep
 }

@@ -199,7 +199,8 @@ func lintRun(opts *lintOptions) error {
 		return err
 	}
 	if opts.Output == fText && !opts.IO.Quiet {
-		total := fmt.Sprintf("%s, %s in %s", plural(all.Count(grammar.Error), "error"), plural(all.Count(grammar.Warning), "warning"), plural(sources, "source"))
+		counts := countDiagnostics(all)
+		total := fmt.Sprintf("%s in %s%s", counts, plural(sources, "source"), counts.notPrinted())
 		if leftOut > 0 {
 			total += fmt.Sprintf("; %s that matter only under other profiles than %s left out (--portability shows them)", plural(leftOut, "portability note"), prof)
 		}

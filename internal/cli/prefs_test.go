@@ -39,8 +39,13 @@ func TestPrefs(t *testing.T) {
 	if h := a.Headers; h == nil || h.ContentUsage == nil || h.ContentUsage.TrainAI != "disallow" {
 		t.Errorf("prefs /article headers = %+v, want Content-Usage train-ai disallow", a.Headers)
 	}
-	if c := a.ContentUsage; c.TrainAI != "disallow" || c.Search != "allow" || strings.Join(c.Sources, ", ") != "robots.txt line 3, Content-Usage header" {
+	if c := a.ContentUsage; c.TrainAI != "disallow" || c.Search != "allow" || strings.Join(c.Statements, ", ") != "robots.txt line 3, Content-Usage header" {
 		t.Errorf("prefs /article content_usage = %+v, want train-ai disallow (header), search allow (robots.txt line 3)", c)
+	}
+	// The statements' names are "statements": "sources" is datasets' list
+	// of {"kind", "url"}, and a key has one type in every command.
+	if want := `"statements":["robots.txt line 3","Content-Usage header"]`; !strings.Contains(lines[0], want) || strings.Contains(lines[0], `"sources"`) {
+		t.Errorf("prefs -o json line 1 lacks %s (or still says \"sources\"):\n%s", want, lines[0])
 	}
 	if s := a.ContentSignal; s.AITrain != "disallow" || s.Use != "reference" {
 		t.Errorf("prefs /article content_signal = %+v, want ai-train disallow, use reference (kept apart)", s)

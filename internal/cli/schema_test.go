@@ -241,6 +241,8 @@ func TestJSONSchemasRefuse(t *testing.T) {
 		{"check", `{"url":"/","agent":"*","profile":"rfc9309","allowed":true,"reason":"r","rule":null,"group":null,"fetch":{"url":"u","status":200,"meaning":"parse","error":""}}`},
 		{"check", `{"url":"/","agent":"*","profile":"rfc9309","allowed":"yes","reason":"r","rule":null,"group":null}`},
 		{"check", `{"url":"/","agent":"*","profile":"rfc9309","allowed":true,"reason":"r","rule":null,"group":null,"extra":1}`},
+		// A usage block where no line applies (before issue 50).
+		{"check", `{"url":"/","agent":"a","profile":"rfc9309","allowed":true,"reason":"r","rule":null,"group":null,"usage":{"content_usage":{"train_ai":"unknown","ai_use":"unknown","search":"unknown","lines":[]},"content_signal":{"search":"unknown","ai_input":"unknown","ai_train":"unknown","use":"unknown","lines":[]},"derived":{"by":"sitetxt","train_ai":"unknown","ai_use":"unknown","search":"unknown","train_ai_from":"none","ai_use_from":"none","search_from":"none"}}}`},
 		{"summary", `{"file":"f","profile":"rfc9309","bytes":1,"limit_bytes":1,"ignored_bytes":0,"line_count":1,"group_count":0,"agents":[],"allow_rules":0,"disallow_rules":0,"wildcard_rules":0,"sitemap_count":0,"host":"","errors":0,"warnings":0}`},
 		{"datasets", `{"name":"a","paths":"a.csv","urls":[],"line":1,"column":1,"allowed":null,"metadata":{},"file":"f"}`},
 		{"fetch", `{"site":"s","manifest":"robots.txt","url":"u","mode":"rfc9309","status":"parse","reason":"r","http_status":200,"redirects":0,"size":0,"truncated":false,"from_cache":false,"revalidated":false,"stale":false,"error":"","errors":0,"warnings":0}`},

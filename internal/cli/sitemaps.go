@@ -118,7 +118,7 @@ type sitemapsRunState struct {
 	urls     int
 	files    int
 	repeated int
-	diags    map[grammar.Severity]int
+	diags    diagCounts
 	blocked  []sitemapCount
 }
 
@@ -145,7 +145,7 @@ func sitemapsRun(opts *sitemapsOptions) error {
 		return err
 	}
 	ff := &opts.Fetch
-	r := &sitemapsRunState{opts: opts, prof: prof, diags: map[grammar.Severity]int{},
+	r := &sitemapsRunState{opts: opts, prof: prof,
 		lister: newRobotsLister(ff.robotsClient(prof)),
 		fetcher: &sitemap.Fetcher{Fetcher: ff.Fetcher(), MaxFiles: opts.MaxFiles, MaxDepth: opts.MaxDepth, MaxTime: opts.MaxTime,
 			Options: sitemap.Options{Lenient: opts.Lenient}}}
@@ -266,7 +266,7 @@ func (r *sitemapsRunState) fileDone(f *sitemap.File) {
 	r.files++
 	r.repeated += f.Repeated
 	for _, d := range f.Diagnostics {
-		r.diags[d.Severity]++
+		r.diags.add(d)
 		if d.Severity == grammar.Error {
 			r.found = true
 		}
@@ -340,8 +340,7 @@ func (r *sitemapsRunState) summary() {
 	if ios.Quiet {
 		return
 	}
-	lines := []string{fmt.Sprintf("%s from %s (%s, %s)", plural(r.urls, "URL"), plural(r.files, "sitemap file"),
-		plural(r.diags[grammar.Error], "error"), plural(r.diags[grammar.Warning], "warning"))}
+	lines := []string{fmt.Sprintf("%s from %s (%s%s)", plural(r.urls, "URL"), plural(r.files, "sitemap file"), r.diags, r.diags.notPrinted())}
 	if r.repeated > 0 {
 		lines[0] += fmt.Sprintf("; %s listed again, printed once", plural(r.repeated, "URL"))
 	}

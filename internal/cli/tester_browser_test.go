@@ -28,11 +28,13 @@ func testerServer(t *testing.T) *httptest.Server {
 	return ts
 }
 
-// verdictRow matches the row of one profile in the card of one URL on
-// the tester page: its verdict and the link to its deciding line.
-func verdictRow(profile, verdict string, line int) *regexp.Regexp {
-	return regexp.MustCompile(fmt.Sprintf(`<tr data-profile="%s"><td class="profile">%s</td><td><span class="verdict %s">%s</span></td><td class="rule"><a class="line-link" href="#L%d">line %d</a>`,
-		profile, profile, verdict, verdict, line, line))
+// verdictRow matches the row of the profiles (space-separated) that
+// share one outcome in the card of one URL on the tester page: its
+// verdict and the link to its deciding line ("all: " before the names
+// when the row is the card's only one).
+func verdictRow(profiles, verdict string, line int) *regexp.Regexp {
+	return regexp.MustCompile(fmt.Sprintf(`<tr data-profile="%s"><td class="profile">(<span class="all">all: </span>)?%s</td><td><span class="verdict %s">%s</span></td><td class="rule"><a class="line-link" href="#L%d">line %d</a>`,
+		profiles, strings.ReplaceAll(profiles, " ", ", "), verdict, verdict, line, line))
 }
 
 // card returns the part of dom that is the result card of u.
@@ -48,9 +50,12 @@ func card(t *testing.T, dom, u string) string {
 }
 
 // TestTesterChromium opens the tester with the README's example in its
-// address and checks, in the DOM Chromium renders, each profile's verdict
-// and deciding line for each URL, the reason the profiles disagree, and
-// the deciding lines marked in the file view.
+// address and checks, in the DOM Chromium renders, the verdict and
+// deciding line for each URL (one row where the profiles agree, a row
+// for each outcome where they differ, as Search Console's tester showed
+// one verdict), the reason the profiles disagree, and the deciding lines
+// marked in the editor the file was pasted into (its gutter and the
+// layer under its text).
 func TestTesterChromium(t *testing.T) {
 	chrome := findChromium(t, "the browser tests of the tester page")
 	ts := testerServer(t)
@@ -61,32 +66,39 @@ func TestTesterChromium(t *testing.T) {
 	q := url.Values{"robots": {string(text)}, "agent": {"ExampleBot"}, "url": {"/org/plans.html", "/org/about.html"}}
 	dom := chromiumDOM(t, chrome, t.TempDir(), ts.URL+"/?"+q.Encode())
 	tests := []struct {
-		url, profile, verdict string
-		line                  int
+		url, profiles, verdict string
+		line, rows             int
 	}{
-		{"/org/plans.html", "rfc9309", "disallowed", 12},
-		{"/org/plans.html", "google", "disallowed", 12},
-		{"/org/plans.html", "draft", "disallowed", 12},
-		{"/org/plans.html", "norobots", "disallowed", 12},
-		{"/org/about.html", "rfc9309", "allowed", 13},
-		{"/org/about.html", "google", "allowed", 13},
-		{"/org/about.html", "draft", "allowed", 13},
-		{"/org/about.html", "norobots", "disallowed", 16},
+		{"/org/plans.html", "rfc9309 google draft norobots", "disallowed", 12, 1},
+		{"/org/about.html", "rfc9309 google draft", "allowed", 13, 2},
+		{"/org/about.html", "norobots", "disallowed", 16, 2},
 	}
 	for _, tt := range tests {
-		t.Run(tt.url+"/"+tt.profile, func(t *testing.T) {
-			if c := card(t, dom, tt.url); !verdictRow(tt.profile, tt.verdict, tt.line).MatchString(c) {
-				t.Errorf("the card of %s does not show %s %s by line %d:\n%s", tt.url, tt.profile, tt.verdict, tt.line, c)
+		t.Run(tt.url+"/"+tt.profiles, func(t *testing.T) {
+			c := card(t, dom, tt.url)
+			if !verdictRow(tt.profiles, tt.verdict, tt.line).MatchString(c) {
+				t.Errorf("the card of %s does not show %s %s by line %d:\n%s", tt.url, tt.profiles, tt.verdict, tt.line, c)
+			}
+			if n := strings.Count(c, "<tr data-profile="); n != tt.rows {
+				t.Errorf("the card of %s has %d verdict rows, want %d", tt.url, n, tt.rows)
 			}
 		})
 	}
 	if c := card(t, dom, "/org/about.html"); !strings.Contains(c, "The profiles disagree:") || !strings.Contains(c, "norobots ignores them (line 13)") {
 		t.Errorf("the card of /org/about.html does not say why the profiles disagree:\n%s", c)
 	}
-	for _, line := range []int{12, 13, 16} {
-		if want := fmt.Sprintf(`<li class="decides" id="L%d"`, line); !strings.Contains(dom, want) {
-			t.Errorf("the file view does not mark line %d as deciding (%s)", line, want)
+	for _, tt := range []struct {
+		line int
+		text string
+	}{{12, "Disallow: /org/plans.html"}, {13, "Allow: /org/"}, {16, "Disallow: /"}} {
+		for _, want := range []string{fmt.Sprintf(`<div class="decides">%d</div>`, tt.line), `<div class="decides">` + tt.text + `</div>`} {
+			if !strings.Contains(dom, want) {
+				t.Errorf("the editor does not mark line %d as deciding (%s)", tt.line, want)
+			}
 		}
+	}
+	if strings.Contains(dom, `<li class="decides"`) {
+		t.Errorf("pasted text is shown a second time, in the view of a fetched file")
 	}
 }
 
@@ -107,19 +119,18 @@ func TestTesterChromiumSite(t *testing.T) {
 	q := url.Values{"site": {site.URL + "/"}, "agent": {"LoopBot"}, "url": {"/private/x"}, "profile": {"rfc9309", "google"}}
 	dom := chromiumDOM(t, chrome, t.TempDir(), ts.URL+"/?"+q.Encode())
 	c := card(t, dom, "/private/x")
-	for _, re := range []*regexp.Regexp{verdictRow("rfc9309", "disallowed", 6), verdictRow("google", "disallowed", 6)} {
-		if !re.MatchString(c) {
-			t.Errorf("the card of /private/x does not match %s:\n%s", re, c)
-		}
+	if re := verdictRow("rfc9309 google", "disallowed", 6); !re.MatchString(c) {
+		t.Errorf("the card of /private/x does not match %s:\n%s", re, c)
 	}
-	if strings.Contains(c, `data-profile="draft"`) {
+	if strings.Contains(c, "draft") {
 		t.Errorf("draft shown though the address names rfc9309 and google only")
 	}
 	if !strings.Contains(c, "<dt>Crawl-delay</dt><dd>4 s</dd>") {
 		t.Errorf("the group's Crawl-delay is not shown:\n%s", c)
 	}
-	if !strings.Contains(dom, `<span class="t">Disallow: /private/</span>`) || !strings.Contains(dom, "Fetched "+site.URL+"/robots.txt: HTTP 200") {
-		t.Errorf("the fetched file or its fetch is not shown")
+	if !strings.Contains(dom, `<li class="decides" id="L6" tabindex="-1"><span class="n">6</span><span class="t">Disallow: /private/</span>`) ||
+		!strings.Contains(dom, "Fetched "+site.URL+"/robots.txt: HTTP 200") {
+		t.Errorf("the fetched file, its deciding line marked, or its fetch is not shown")
 	}
 }
 
@@ -132,8 +143,8 @@ func TestTesterChromiumHostile(t *testing.T) {
 	robots := "User-agent: <b>bot</b>\nDisallow: /<img src=x onerror=alert(1)>\n# <script>alert(2)</script>\nSitemap: https://example.org/<svg onload=alert(3)>\nUser-agent: *\nDisallow: /x\n"
 	q := url.Values{"robots": {robots}, "agent": {"<b>bot</b>"}, "url": {"/<img src=y onerror=alert(4)>", "/<script>alert(5)</script>"}}
 	dom := chromiumDOM(t, chrome, t.TempDir(), ts.URL+"/?"+q.Encode())
-	if !strings.Contains(dom, `id="L2"`) {
-		t.Fatalf("the page did not render the file; nothing to check:\n%.2000s", dom)
+	if !regexp.MustCompile(`id="gutter"[^>]*>(<div[^>]*>\d+</div>){6}`).MatchString(dom) {
+		t.Fatalf("the page did not number the file's lines; nothing to check:\n%.2000s", dom)
 	}
 	for _, bad := range []string{"<img", "<script>alert", "<svg", "<b>bot"} {
 		if strings.Contains(strings.ToLower(dom), bad) {
@@ -207,7 +218,7 @@ func TestTesterChromiumTabs(t *testing.T) {
 		{"datatxt", url.Values{"tab": {"datatxt"}, "datatxt": {read("datatxt/records.txt")}, "agent": {"archiver"}},
 			[]string{`<table class="datasets">`, `<td>population-2020</td>`, `href="#L10"`, `<span class="verdict disallowed">disallowed</span>`}},
 		{"agents", url.Values{"tab": {"agents"}, "robots": {read("mobileagent/fict.org.txt")}, "url": {"/home/user1/x", "/home/z"}},
-			[]string{`<table class="answers">`, `atp://user1.fict.org:854`, `href="#L3"`, `none (the line names no server)`, `href="#L2"`}},
+			[]string{`<table class="answers">`, `atp://user1.fict.org:854`, `href="#L3"`, `<code class="server-none">none</code>: line 2 names no server`, `href="#L2"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

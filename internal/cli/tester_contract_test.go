@@ -21,9 +21,12 @@ import (
 
 // TestTesterChromiumSaysWhatCLISays opens the tester in headless Chromium
 // where it must say what the command line says (issue 35, item 6): a site
-// it cannot fetch (refused as a private address, or not answering) is an
-// error panel naming the cause, the decisions derived from the failure
-// folded under it; a profile the address misspells is reported with the
+// that does not answer is an error panel naming the cause, the decisions
+// derived from the failure folded under it; a site serve's guard refused
+// (a private address) is a panel saying it was refused, with no decision
+// (issue 50: no "unreachable" rows for a site never asked); either is
+// said once (no status line repeating it, no "No problems found" for a
+// file never read); a profile the address misspells is reported with the
 // one meant; a relative URL is read from the site's root as check reads
 // it.
 func TestTesterChromiumSaysWhatCLISays(t *testing.T) {
@@ -34,24 +37,35 @@ func TestTesterChromiumSaysWhatCLISays(t *testing.T) {
 	t.Cleanup(guarded.Close)
 	open := testerServer(t)
 	for _, tt := range []struct {
-		name, server, site, cause string
+		name, server, site, panel string
+		derived                   bool
 	}{
-		{"refused", guarded.URL, site.URL, "not a public one"},
-		{"unreachable", open.URL, down, ""},
+		{"refused", guarded.URL, site.URL, `<div class="refused-panel"><h2>Refused: ` + regexp.QuoteMeta(site.URL) + `/robots.txt was not fetched</h2><p>[^<]*not a public one`, false},
+		{"unreachable", open.URL, down, `<div class="error-panel"><h2>Cannot fetch ` + regexp.QuoteMeta(down) + `/robots.txt</h2><p>[^<]*did not answer`, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			q := url.Values{"site": {tt.site + "/"}, "url": {"/private/x"}, "profile": {"rfc9309"}}
 			dom := chromiumDOM(t, chrome, t.TempDir(), tt.server+"/?"+q.Encode())
-			panel := regexp.MustCompile(`<div class="error-panel"><h2>Cannot fetch ` + regexp.QuoteMeta(tt.site) + `/robots.txt</h2><p>[^<]*` + regexp.QuoteMeta(tt.cause))
-			if !panel.MatchString(dom) {
+			if !regexp.MustCompile(tt.panel).MatchString(dom) {
 				i := strings.Index(dom, `id="status"`)
-				t.Errorf("no error panel for %s:\n%.1200s", tt.site, dom[max(i, 0):])
+				t.Errorf("no panel matching %s:\n%.1200s", tt.panel, dom[max(i, 0):])
 			}
-			if !strings.Contains(dom, `<p id="status" class="status error">Cannot fetch `) {
-				t.Errorf("the status does not say the fetch failed")
+			for _, said := range []string{"Cannot fetch ", "Refused: ", "not a public one", "did not answer"} {
+				if n := strings.Count(dom, said); n > 1 {
+					t.Errorf("%q is said %d times, want once (in the panel)", said, n)
+				}
 			}
-			if i, j := strings.Index(dom, `<details class="derived">`), strings.Index(dom, `data-profile="rfc9309"`); i < 0 || j < i {
+			for _, not := range []string{"No problems found", "Diagnostics (", `class="status error"`} {
+				if strings.Contains(dom, not) {
+					t.Errorf("the page shows %q beside a file that was never read", not)
+				}
+			}
+			i, j := strings.Index(dom, `<details class="derived">`), strings.Index(dom, `data-profile="rfc9309"`)
+			if tt.derived && (i < 0 || j < i) {
 				t.Errorf("the derived decisions are not folded under the panel (details at %d, row at %d)", i, j)
+			}
+			if !tt.derived && (i >= 0 || j >= 0 || strings.Contains(dom, "everything is disallowed")) {
+				t.Errorf("a refused site shows decisions (details at %d, row at %d): a site never asked is not unreachable", i, j)
 			}
 		})
 	}
@@ -89,6 +103,46 @@ func TestTesterChromiumAuditFits(t *testing.T) {
 		if wrap == nil || (wrap[1] != "") != tt.overflow {
 			t.Errorf("at %s px the audit table's wrap is %q, want overflowing %v", tt.width, wrap, tt.overflow)
 		}
+	}
+}
+
+// probeServer serves sitetxt serve's handler (fetching from loopback when
+// allowPrivate) and, at their paths, probe pages: pages on the tester's
+// own origin that open it in a window of their own (serve forbids
+// framing), look at it as a user would, and write what they saw into
+// their own DOM as JSON in <pre id="out"> (probed reads it).
+func probeServer(t *testing.T, allowPrivate bool, probes map[string]string) *httptest.Server {
+	t.Helper()
+	h := serve.New(serve.Config{AllowPrivate: allowPrivate, Logger: slog.New(slog.DiscardHandler)}).Handler()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if page, ok := probes[r.URL.Path]; ok {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			io.WriteString(w, page)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+// probed opens the probe page at probe in Chromium and decodes what it
+// wrote into v (a struct with an Error field the probe sets when it saw
+// nothing).
+func probed(t *testing.T, chrome, probe string, v any) {
+	t.Helper()
+	dom := chromiumDOM(t, chrome, t.TempDir(), probe, "--disable-popup-blocking")
+	i, j := strings.Index(dom, `<pre id="out">`), strings.Index(dom, "</pre>")
+	var e struct{ Error string }
+	if i < 0 || j < i {
+		t.Fatalf("the probe wrote nothing:\n%.1500s", dom)
+	}
+	out := []byte(html.UnescapeString(dom[i+len(`<pre id="out">`) : j]))
+	if err := json.Unmarshal(out, &e); err != nil || e.Error != "" {
+		t.Fatalf("the probe saw nothing (%s %v):\n%.1500s", e.Error, err, dom)
+	}
+	if err := json.Unmarshal(out, v); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -136,16 +190,7 @@ func TestTesterChromiumExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := serve.New(serve.Config{Logger: slog.New(slog.DiscardHandler)}).Handler()
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/export-probe" {
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			io.WriteString(w, exportProbe)
-			return
-		}
-		h.ServeHTTP(w, r)
-	}))
-	t.Cleanup(ts.Close)
+	ts := probeServer(t, false, map[string]string{"/export-probe": exportProbe})
 	for _, publisher := range []string{"", "Example Statistics Office"} {
 		t.Run("publisher="+publisher, func(t *testing.T) {
 			args := []string{"datasets", "-o", "dcat", "--base", base}
@@ -168,15 +213,11 @@ func TestTesterChromiumExport(t *testing.T) {
 				t.Errorf("sitetxt %s: stderr %q; want the error about the publisher only without --publisher", strings.Join(args, " "), stderr)
 			}
 			probe := ts.URL + "/export-probe?" + url.Values{"tester": {ts.URL + "/?" + q.Encode()}}.Encode()
-			dom := chromiumDOM(t, chrome, t.TempDir(), probe, "--disable-popup-blocking")
 			var got struct {
 				Error, Heading, Empty, Status, Download, Doc string
 				Items                                        []string
 			}
-			i, j := strings.Index(dom, `<pre id="out">`), strings.Index(dom, "</pre>")
-			if i < 0 || j < i || json.Unmarshal([]byte(html.UnescapeString(dom[i+len(`<pre id="out">`):j])), &got) != nil || got.Error != "" {
-				t.Fatalf("the probe saw no export (%s):\n%.1500s", got.Error, dom)
-			}
+			probed(t, chrome, probe, &got)
 			noun := "errors"
 			if len(cliDiags) == 1 {
 				noun = "error"

@@ -154,7 +154,8 @@ func (v *Views) group(g *robots.Group) *Group {
 // FetchOfAnswer returns the fetch part of a decision a robots.Client
 // answered: what the robots.txt response meant, and how fresh it is.
 func FetchOfAnswer(a *robots.Answer) *Fetch {
-	f := &Fetch{URL: a.RobotsURL, Status: a.HTTPStatus, Meaning: a.Status.String(), FromCache: a.FromCache, Expires: TimeOf(a.Expires)}
+	f := &Fetch{URL: a.RobotsURL, Status: a.HTTPStatus, Meaning: a.Status.String(), FromCache: a.FromCache,
+		FetchedAt: TimeOf(a.FetchedAt), Expires: TimeOf(a.Expires)}
 	if a.Err != nil {
 		f.Error = a.Err.Error()
 	}

@@ -105,6 +105,19 @@ func UsageOf(file string, u robots.UsageDecision, c Purposer) *Usage {
 	return uv
 }
 
+// DecisionUsage is the "usage" of a decision object (check -o json,
+// serve's results, the tester): UsageOf, or nil when no Content-Usage
+// or Content-Signal line applies to the URL, so that a file with usage
+// lines for other crawlers or paths adds nothing to the answers they do
+// not speak to (a batch's JSON and text carry a usage block only where a
+// line applies).
+func DecisionUsage(file string, u robots.UsageDecision, c Purposer) *Usage {
+	if len(u.Rules) == 0 && len(u.Signals) == 0 {
+		return nil
+	}
+	return UsageOf(file, u, c)
+}
+
 // purposeOf is c's purpose, none for a nil c.
 func purposeOf(c Purposer) (aipref.Category, bool) {
 	if c == nil {

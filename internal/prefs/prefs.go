@@ -108,23 +108,23 @@ type HeaderSignal struct {
 }
 
 // Combined is the Content-Usage statements combined most restrictively
-// (draft-ietf-aipref-vocab-08 section 5.1); Sources names each statement
+// (draft-ietf-aipref-vocab-08 section 5.1); Statements names each statement
 // ("robots.txt line 4", "Content-Usage header").
 type Combined struct {
-	TrainAI string   `json:"train_ai"`
-	AIUse   string   `json:"ai_use"`
-	Search  string   `json:"search"`
-	Sources []string `json:"sources"`
+	TrainAI    string   `json:"train_ai"`
+	AIUse      string   `json:"ai_use"`
+	Search     string   `json:"search"`
+	Statements []string `json:"statements"`
 }
 
 // SignalCombined is the Content-Signal statements combined most
 // restrictively (aipref.Signals.Combine), under Content Signals' names.
 type SignalCombined struct {
-	Search  string   `json:"search"`
-	AIInput string   `json:"ai_input"`
-	AITrain string   `json:"ai_train"`
-	Use     string   `json:"use"`
-	Sources []string `json:"sources"`
+	Search     string   `json:"search"`
+	AIInput    string   `json:"ai_input"`
+	AITrain    string   `json:"ai_train"`
+	Use        string   `json:"use"`
+	Statements []string `json:"statements"`
 }
 
 // NotFetched is Result.NotFetched for a disallowed URL.
@@ -155,7 +155,7 @@ func (a *Asker) Ask(ctx context.Context, agent, rawURL string) Result {
 		if reg == nil {
 			reg = audit.DefaultRegistry()
 		}
-		res.RobotsTxt = jsonview.UsageOf(ans.RobotsURL, *u, reg.Find(agent))
+		res.RobotsTxt = jsonview.DecisionUsage(ans.RobotsURL, *u, reg.Find(agent)) // null when no line applies, as documented
 		for _, r := range u.Rules {
 			cu = append(cu, statement{r.Usage, "robots.txt line " + strconv.Itoa(r.Line.Pos.Line)})
 		}
@@ -208,12 +208,12 @@ func (r *Result) combine(cu []statement, cs aipref.Signals, csFrom []string) {
 		u = u.Combine(s.u)
 		from = append(from, s.from)
 	}
-	r.ContentUsage = Combined{TrainAI: u.TrainAI.String(), AIUse: u.AIUse.String(), Search: u.Search.String(), Sources: from}
+	r.ContentUsage = Combined{TrainAI: u.TrainAI.String(), AIUse: u.AIUse.String(), Search: u.Search.String(), Statements: from}
 	if csFrom == nil {
 		csFrom = []string{}
 	}
 	r.ContentSignal = SignalCombined{Search: cs.Search.String(), AIInput: cs.AIInput.String(), AITrain: cs.AITrain.String(),
-		Use: cs.Use.String(), Sources: csFrom}
+		Use: cs.Use.String(), Statements: csFrom}
 }
 
 // readHeaders reads the preference-carrying fields of h for agent. It
@@ -269,7 +269,7 @@ func Text(r Result) string {
 	if r.Error != "" {
 		line("error: %s", r.Error)
 	}
-	if u := r.RobotsTxt; u != nil && (len(u.ContentUsage.Lines) > 0 || len(u.ContentSignal.Lines) > 0) {
+	if u := r.RobotsTxt; u != nil {
 		var ls []string
 		for _, l := range u.ContentUsage.Lines {
 			ls = append(ls, fmt.Sprintf("Content-Usage: %s (line %d)", l.Value, l.Line))
@@ -300,13 +300,13 @@ func Text(r Result) string {
 			line("license (Link rel=license): %s%s", l.URL, paren(l.Type))
 		}
 	}
-	if c := r.ContentUsage; len(c.Sources) > 0 {
+	if c := r.ContentUsage; len(c.Statements) > 0 {
 		line("Content-Usage combined (draft-ietf-aipref-vocab-08 section 5.1): train-ai %s, ai-use %s, search %s (from %s)",
-			c.TrainAI, c.AIUse, c.Search, strings.Join(c.Sources, ", "))
+			c.TrainAI, c.AIUse, c.Search, strings.Join(c.Statements, ", "))
 	}
-	if c := r.ContentSignal; len(c.Sources) > 0 {
+	if c := r.ContentSignal; len(c.Statements) > 0 {
 		line("Content-Signal combined, kept apart: search %s, ai-input %s, ai-train %s, use %s (from %s)",
-			c.Search, c.AIInput, c.AITrain, c.Use, strings.Join(c.Sources, ", "))
+			c.Search, c.AIInput, c.AITrain, c.Use, strings.Join(c.Statements, ", "))
 	}
 	return b.String()
 }

@@ -48,7 +48,7 @@ func TestAsk(t *testing.T) {
 	tests := []struct {
 		path    string
 		fetched bool
-		usage   string // combined train_ai ai_use search, then the sources
+		usage   string // combined train_ai ai_use search, then the statements
 		signal  string // combined search ai_input ai_train use
 		extra   string // what else the answer must say (a JSON-ish probe on the Result)
 	}{
@@ -69,7 +69,7 @@ func TestAsk(t *testing.T) {
 				t.Errorf("Ask(%q).Fetched = %v (requests %d), want %v", tt.path, r.Fetched, site.Hits()[tt.path]-before, tt.fetched)
 			}
 			c := r.ContentUsage
-			if got := c.TrainAI + " " + c.AIUse + " " + c.Search + " [" + strings.Join(c.Sources, " ") + "]"; got != tt.usage {
+			if got := c.TrainAI + " " + c.AIUse + " " + c.Search + " [" + strings.Join(c.Statements, " ") + "]"; got != tt.usage {
 				t.Errorf("Ask(%q).ContentUsage = %q, want %q", tt.path, got, tt.usage)
 			}
 			s := r.ContentSignal
@@ -121,5 +121,22 @@ func TestAskNoRobots(t *testing.T) {
 	}
 	if txt := Text(r); !strings.Contains(txt, "Content-Usage header: train-ai=n") {
 		t.Errorf("Text = %q, want the header named", txt)
+	}
+}
+
+// TestAskNoLineApplies: robots.txt has usage lines, but none for this
+// crawler: robots_txt is null (as documented), not a block of unknowns.
+func TestAskNoLineApplies(t *testing.T) {
+	site := sitetest.New(t, map[string]string{
+		"/robots.txt": "User-agent: GPTBot\nContent-Usage: train-ai=n\n\nUser-agent: *\nAllow: /\n",
+		"/page":       "x",
+	})
+	f := &fetch.Fetcher{UserAgent: "sitetxt-test"}
+	a := &Asker{Robots: &robots.Client{Profile: robots.RFC9309, Fetcher: f}, Fetcher: f}
+	if r := a.Ask(context.Background(), "ExampleBot", site.URL+"/page"); !r.Allowed || r.RobotsTxt != nil {
+		t.Errorf("Ask(ExampleBot) = allowed %v, robots_txt %+v; want allowed and null", r.Allowed, r.RobotsTxt)
+	}
+	if r := a.Ask(context.Background(), "GPTBot", site.URL+"/page"); r.RobotsTxt == nil || r.RobotsTxt.ContentUsage.TrainAI != "disallow" {
+		t.Errorf("Ask(GPTBot) robots_txt = %+v, want train-ai disallow", r.RobotsTxt)
 	}
 }

@@ -18,8 +18,8 @@ type Result struct {
 	jsonview.Decision
 	CrawlDelay  *float64              `json:"crawl_delay,omitempty"` // seconds
 	RequestRate *jsonview.RequestRate `json:"request_rate,omitempty"`
-	// Usage is the usage preference, as check -o json gives it, when the
-	// file has usage lines and the URL may be fetched.
+	// Usage is the usage preference, as check -o json gives it, when a
+	// usage line applies to the URL and it may be fetched.
 	Usage *jsonview.Usage `json:"usage,omitempty"`
 	Error string          `json:"error,omitempty"`
 	// Truncated names the parts of the site's text this result shortened
@@ -62,11 +62,12 @@ func undecided(url, agent string, prof robots.Profile, reason, msg string) Resul
 
 // fill sets the parts of r, a decision object of package jsonview, that
 // serve adds: the group's pace, and the usage preference u (nil when the
-// file has no usage lines); the site's text in them bounded (bound).
+// file has no usage lines; none is shown when no line applies to the URL,
+// jsonview.DecisionUsage); the site's text in them bounded (bound).
 func (r *Result) fill(file string, d robots.Decision, u *robots.UsageDecision) {
 	r.CrawlDelay, r.RequestRate = jsonview.Pace(d.Group)
 	if u != nil {
-		r.Usage = jsonview.UsageOf(file, *u, audit.DefaultRegistry().Find(r.Agent))
+		r.Usage = jsonview.DecisionUsage(file, *u, audit.DefaultRegistry().Find(r.Agent))
 	}
 	bound(r)
 }

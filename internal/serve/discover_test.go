@@ -27,9 +27,9 @@ func TestDatasetsDiscover(t *testing.T) {
 	var resp struct {
 		Datasets []struct {
 			Name    string `json:"name"`
-			FoundIn []struct {
+			Sources []struct {
 				Kind string `json:"kind"`
-			} `json:"found_in"`
+			} `json:"sources"`
 		} `json:"datasets"`
 		Documents []struct {
 			URL, Status string
@@ -41,7 +41,7 @@ func TestDatasetsDiscover(t *testing.T) {
 	kinds := map[string]string{}
 	for _, d := range resp.Datasets {
 		var ks []string
-		for _, f := range d.FoundIn {
+		for _, f := range d.Sources {
 			ks = append(ks, f.Kind)
 		}
 		kinds[d.Name] = strings.Join(ks, " ")

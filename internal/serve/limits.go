@@ -115,13 +115,22 @@ func publicWords(what, fileURL string, err error) string {
 	if headersTooLarge(err) {
 		return fmt.Sprintf("could not fetch %s: its response's header fields are over %d KiB", what, maxResponseHeader>>10)
 	}
-	var re *ErrRefused
-	if u, perr := url.Parse(fileURL); errors.As(err, &re) && perr == nil {
-		if _, aerr := netip.ParseAddr(u.Hostname()); aerr == nil {
-			return "could not fetch " + what + notPublicEnd
-		}
+	if u, perr := url.Parse(fileURL); perr == nil && refusedLiteral(u, err) {
+		return "could not fetch " + what + notPublicEnd
 	}
 	return "could not fetch " + what + didNotAnswer
+}
+
+// refusedLiteral reports whether the guard refused the address u gave
+// itself (an IP literal), which the client may then be told: of a name
+// that resolves to a refused address nothing is said (publicError).
+func refusedLiteral(u *url.URL, err error) bool {
+	var re *ErrRefused
+	if !errors.As(err, &re) {
+		return false
+	}
+	_, aerr := netip.ParseAddr(u.Hostname())
+	return aerr == nil
 }
 
 // maxResponseHeader bounds the header fields of a response serve fetches

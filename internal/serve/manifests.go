@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -191,6 +192,7 @@ type agentsResponse struct {
 	File        string                `json:"file"`
 	Text        *string               `json:"text,omitempty"`
 	Fetch       *jsonview.Fetch       `json:"fetch,omitempty"`
+	Refused     string                `json:"refused,omitempty"` // as POST /v1/test's
 	Answers     []jsonview.Agent      `json:"answers"`
 	Diagnostics []jsonview.Diagnostic `json:"diagnostics"`
 }
@@ -212,12 +214,15 @@ func (s *Server) runAgents(ctx context.Context, req *agentsRequest) (*agentsResp
 	resp := &agentsResponse{File: rf.name, Answers: make([]jsonview.Agent, 0, len(req.URLs)),
 		Diagnostics: jsonview.Diagnostics(table.Diagnostics())}
 	if rf.fetched {
-		resp.Text, resp.Fetch = &rf.text, rf.fetch
+		resp.Text, resp.Fetch, resp.Refused = &rf.text, rf.fetch, rf.refused
 	}
 	for _, u := range req.URLs {
 		iu, err := input.ReadURL(u)
 		if err == nil && rf.fetch != nil {
 			err = iu.Governs(rf.fetch.URL)
+		}
+		if err == nil && rf.refused != "" {
+			err = errors.New(rf.refused)
 		}
 		if err != nil {
 			resp.Answers = append(resp.Answers, jsonview.Agent{URL: u, Agent: agent, Profile: prof.String(), File: rf.name, Error: err.Error()})

@@ -135,8 +135,9 @@ func TestCheck(t *testing.T) {
 					t.Errorf("crawl_delay %v, request_rate %v; want %v and 1/10s", d.CrawlDelay, d.RequestRate, tc.crawlDelay)
 				}
 			}
-			if tc.ruleLine > 0 && (d.Fetch == nil || d.Fetch.Status != 200 || d.Fetch.Meaning != "parse" || d.Fetch.Error != "") {
-				t.Errorf("fetch = %+v, want status 200, parse", d.Fetch)
+			if tc.ruleLine > 0 && (d.Fetch == nil || d.Fetch.Status != 200 || d.Fetch.Meaning != "parse" || d.Fetch.Error != "" ||
+				d.Fetch.FetchedAt == nil || d.Fetch.Expires == nil || !d.Fetch.Expires.After(*d.Fetch.FetchedAt)) {
+				t.Errorf("fetch = %+v, want status 200, parse, fetched_at and expires after it (the contract's fetch object)", d.Fetch)
 			}
 		})
 	}

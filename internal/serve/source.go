@@ -111,7 +111,14 @@ type robotsFile struct {
 	// fetch is what fetching gave under the reference profile's access
 	// method (nil for pasted text).
 	fetch *jsonview.Fetch
+	// refused, when set, says that serve refused to fetch the file (the
+	// site gave a non-public address itself): no standard's rule for an
+	// unreachable site applies, and no URL is decided.
+	refused string
 }
+
+// refusedWords is the error of each URL of a site serve refused to fetch.
+const refusedWords = "not decided: serve refused to fetch this site's robots.txt (its address is not a public one; serve --allow-private allows it)"
 
 // robotsFrom reads the robots.txt a request gives: text, or fetched from
 // site under each profile's access method (one request: the responses
@@ -135,6 +142,10 @@ func (s *Server) robotsFrom(ctx context.Context, text *string, site string, prof
 			results[i] = r
 		}
 		rf.fetch = s.fetchView(results[0])
+		if pu, err := url.Parse(u); err == nil && refusedLiteral(pu, results[0].Err) {
+			// Not asked for at all (fetch.Error), not unreachable.
+			rf.refused, rf.fetch.Meaning = refusedWords, fetch.Error.String()
+		}
 	}
 	for i, p := range profiles {
 		f := grammar.ParseString(rf.name, rf.text, p.ParseOptions())

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 
@@ -34,9 +35,13 @@ type testResponse struct {
 	File string `json:"file"`
 	// Text is the file fetched for a site, so that a page can show the
 	// lines the positions point at; left out for pasted text.
-	Text     *string         `json:"text,omitempty"`
-	Fetch    *jsonview.Fetch `json:"fetch,omitempty"`
-	Profiles []string        `json:"profiles"`
+	Text  *string         `json:"text,omitempty"`
+	Fetch *jsonview.Fetch `json:"fetch,omitempty"`
+	// Refused says why serve did not fetch the site at all (an address
+	// it gave that is not public): each result is then an error, and no
+	// standard's rule for an unreachable site is applied.
+	Refused  string   `json:"refused,omitempty"`
+	Profiles []string `json:"profiles"`
 	// Results holds one comparison per URL, in order.
 	Results []testResult `json:"results"`
 	// Diagnostics are lint's findings that matter under any of the
@@ -81,7 +86,7 @@ func (s *Server) runTest(ctx context.Context, req *testRequest) (*testResponse, 
 	if aerr != nil {
 		return nil, aerr
 	}
-	resp := &testResponse{File: rf.name, Fetch: rf.fetch, Results: make([]testResult, 0, len(req.URLs)),
+	resp := &testResponse{File: rf.name, Fetch: rf.fetch, Refused: rf.refused, Results: make([]testResult, 0, len(req.URLs)),
 		Sitemaps: []jsonview.Line{}, Licenses: []jsonview.Line{}, LLMPolicy: []jsonview.Line{}}
 	if rf.fetched {
 		resp.Text = &rf.text
@@ -92,6 +97,15 @@ func (s *Server) runTest(ctx context.Context, req *testRequest) (*testResponse, 
 		if n := input.AgentNote(p, agent); n != "" {
 			resp.Notes = append(resp.Notes, "under "+p.String()+": "+n)
 		}
+	}
+	if rf.refused != "" {
+		// Nothing was asked of the site: each URL says so, and there is
+		// no file to lint or audit.
+		for _, u := range req.URLs {
+			resp.Results = append(resp.Results, jsonview.ComparisonError[Result](u, agent, errors.New(rf.refused)))
+		}
+		resp.Diagnostics = []jsonview.Diagnostic{}
+		return resp, nil
 	}
 	for _, u := range req.URLs {
 		resp.Results = append(resp.Results, s.testOne(rf, agent, u))

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -9,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/sitetxt/sitetxt/internal/sitetest"
 )
 
 // postJSON posts body to path on h and returns the status and the body.
@@ -162,7 +165,7 @@ func TestTestRefusals(t *testing.T) {
 		{"unknown field", "/v1/agents", map[string]any{"robots": text, "url": "/"}, 400, "unknown field"},
 		{"datasets format", "/v1/datasets", map[string]any{"datatxt": "Path: /a.csv\n", "format": "xml"}, 400, `\"format\" \"xml\"`},
 		{"datasets base", "/v1/datasets", map[string]any{"datatxt": "Path: /a.csv\n", "base": "/data.txt"}, 400, "not an absolute URL"},
-		{"private site", "/v1/test", map[string]any{"site": "http://127.0.0.1:1/", "urls": []string{"/"}}, 200, "not a public one"},
+		{"private site", "/v1/test", map[string]any{"site": fmt.Sprintf("http://127.0.0.1:%d/", sitetest.RefusedPort(t)), "urls": []string{"/"}}, 200, "not a public one"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -312,5 +315,55 @@ func TestManifestsSite(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTestRefusedSite: a site the guard refuses (an address that is not
+// public, given in the URL) is said as refused by /v1/test and
+// /v1/agents: "refused", each URL an error, meaning "error" (not asked for
+// at all), and no RFC 9309 "unreachable" verdicts; a site that does not
+// answer keeps the standard's derived decisions.
+func TestTestRefusedSite(t *testing.T) {
+	site, n := newSite(t, nil, nil)
+	h := New(Config{Logger: quiet()}).Handler()
+	for _, path := range []string{"/v1/test", "/v1/agents"} {
+		code, body := postJSON(t, h, path, map[string]any{"site": site.URL, "urls": []string{"/private/x"}})
+		if code != http.StatusOK {
+			t.Fatalf("POST %s = %d %s", path, code, body)
+		}
+		var resp struct {
+			Refused string
+			Fetch   struct{ Meaning, Error string }
+			Results []struct {
+				Error    string
+				Verdicts []any
+			}
+			Answers []struct{ Error string }
+		}
+		if err := json.Unmarshal(body, &resp); err != nil {
+			t.Fatal(err)
+		}
+		errs := []string{}
+		for _, r := range resp.Results {
+			errs = append(errs, r.Error)
+			if len(r.Verdicts) != 0 {
+				t.Errorf("POST %s: verdicts %v for a refused site, want none", path, r.Verdicts)
+			}
+		}
+		for _, a := range resp.Answers {
+			errs = append(errs, a.Error)
+		}
+		if resp.Refused != refusedWords || resp.Fetch.Meaning != "error" || len(errs) != 1 || errs[0] != refusedWords ||
+			strings.Contains(string(body), "unreachable") {
+			t.Errorf("POST %s for a refused site = %s\nwant refused %q, meaning error, the URL's error that, no unreachable", path, body, refusedWords)
+		}
+	}
+	if n.Load() != 0 {
+		t.Errorf("the refused site was asked %d times", n.Load())
+	}
+	down := New(Config{Logger: quiet(), AllowPrivate: true}).Handler()
+	_, body := postJSON(t, down, "/v1/test", map[string]any{"site": fmt.Sprintf("http://127.0.0.1:%d/", sitetest.RefusedPort(t)), "urls": []string{"/x"}, "profiles": []string{"rfc9309"}})
+	if strings.Contains(string(body), `"refused"`) || !strings.Contains(string(body), "unreachable: everything is disallowed") {
+		t.Errorf("POST /v1/test for a site that does not answer = %s; want RFC 9309's unreachable decision, not refused", body)
 	}
 }

@@ -29,13 +29,18 @@ function count(n, word) {
     return e;
   }
 
-  // lineLink links to line n of the file view; a click scrolls to it
+  // lineLink links to line n of the file: a click selects it in the
+  // editor (pasted text) or scrolls the file view to it (a fetched file),
   // without touching the address (whose fragment may hold the file).
   function lineLink(n, label) {
     const a = el("a", "line-link", label || "line " + n);
     a.href = "#L" + Number(n);
     a.addEventListener("click", (ev) => {
       ev.preventDefault();
+      if (from() === "text") {
+        selectLine(Number(n));
+        return;
+      }
       const li = $("L" + Number(n));
       if (!li) return;
       for (const t of document.querySelectorAll(".file li.target")) t.classList.remove("target");
@@ -44,6 +49,73 @@ function count(n, word) {
       li.focus({ preventScroll: true });
     });
     return a;
+  }
+
+  // ---- the editor: the pasted file, its lines marked ------------------
+
+  let editorMarks = new Map(); // the marks of the last answer, by line
+
+  // paintEditor numbers the editor's lines in its gutter and marks them:
+  // the deciding lines highlighted under the text, problems in the
+  // gutter's numbers.
+  function paintEditor(marks) {
+    editorMarks = marks;
+    const lines = $("text").value.split("\n"); // a textarea's value ends lines with LF only
+    const gutter = el("div"), layer = el("div");
+    lines.forEach((line, i) => {
+      const cls = marks.get(i + 1) || [];
+      gutter.appendChild(el("div", cls.join(" "), String(i + 1)));
+      layer.appendChild(el("div", cls.includes("decides") ? "decides" : "", line === "" ? " " : line));
+    });
+    $("gutter").replaceChildren(...gutter.childNodes);
+    $("editor").style.setProperty("--gw", String(lines.length).length + 2.5 + "ch"); // CSSOM: allowed by the page's CSP
+    $("marks").replaceChildren(...layer.childNodes);
+    followScroll();
+  }
+
+  // followScroll keeps the gutter and the marks where the text is.
+  function followScroll() {
+    const ta = $("text");
+    $("marks").scrollTop = ta.scrollTop;
+    $("marks").scrollLeft = ta.scrollLeft;
+    $("gutter").scrollTop = ta.scrollTop;
+  }
+
+  function lineHeight() {
+    return parseFloat(getComputedStyle($("text")).lineHeight) || 20;
+  }
+
+  // scrollEditorTo scrolls the editor so that line n shows, a third of
+  // the way down, unless it shows already.
+  function scrollEditorTo(n) {
+    const ta = $("text"), lh = lineHeight(), top = (n - 1) * lh;
+    if (top < ta.scrollTop || top + 2 * lh > ta.scrollTop + ta.clientHeight) ta.scrollTop = Math.max(0, top - ta.clientHeight / 3);
+    followScroll();
+  }
+
+  // selectLine selects line n in the editor, ready to be edited.
+  function selectLine(n) {
+    const ta = $("text"), lines = ta.value.split("\n");
+    let start = 0;
+    for (let i = 0; i < n - 1 && i < lines.length; i++) start += lines[i].length + 1;
+    ta.focus({ preventScroll: true });
+    ta.setSelectionRange(start, start + (lines[n - 1] || "").length);
+    scrollEditorTo(n);
+    for (const t of document.querySelectorAll(".marks div.target")) t.classList.remove("target");
+    const d = $("marks").children[n - 1];
+    if (d) d.classList.add("target");
+  }
+
+  // reveal shows the deciding line n: scrolled into view in the editor
+  // (not while the file is being typed in) or in the file view.
+  function reveal(n) {
+    if (!n) return;
+    if (from() === "text") {
+      if (document.activeElement !== $("text")) scrollEditorTo(n);
+      return;
+    }
+    const li = $("L" + n), ol = $("file");
+    if (li) ol.scrollTop = Math.max(0, li.offsetTop - ol.clientHeight / 3);
   }
 
   function verdict(allowed) {
@@ -203,12 +275,21 @@ function count(n, word) {
 
   // ---- rendering ------------------------------------------------------
 
-  // renderFile shows text line-numbered; marks maps a line to classes.
+  // renderFile shows the file with its lines marked (marks maps a line to
+  // classes): pasted text in its editor, a fetched file line-numbered
+  // beside the results.
   function renderFile(text, marks) {
     const ol = $("file");
     ol.replaceChildren();
+    if (from() === "text") {
+      paintEditor(marks);
+      return;
+    }
     const lines = text === "" ? [] : text.replace(/\r\n?/g, "\n").split("\n");
     if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+    // No file read (a fetch that failed): no empty view of it.
+    ol.hidden = lines.length === 0;
+    document.querySelector(".fileview-title").hidden = lines.length === 0;
     lines.forEach((line, i) => {
       const n = i + 1;
       const li = el("li", (marks.get(n) || []).join(" "), el("span", "n", String(n)), el("span", "t", line));
@@ -258,6 +339,15 @@ function count(n, word) {
       el("p", "muted", (f.http_status ? "HTTP " + f.http_status + ": " : "No HTTP answer: ") + "no file was read. What each standard derives from the failure (" + f.meaning + ") is folded below."));
   }
 
+  // refusedPanel says that serve refused to fetch the file at all (the
+  // site gave an address that is not public): no standard's rule for an
+  // unreachable site applies, so nothing is decided.
+  function refusedPanel(resp) {
+    return el("div", "refused-panel", el("h2", "", "Refused: " + resp.fetch.url + " was not fetched"),
+      el("p", "", resp.fetch.error),
+      el("p", "muted", "This server never asked the site, so no URL is decided: a standard's rule for an unreachable site does not apply to a site that was not asked."));
+  }
+
   function fetchNote(f) {
     if (!f) return null;
     let s = "Fetched " + f.url + ": " + (f.http_status ? "HTTP " + f.http_status : "no HTTP answer") + ", " + f.meaning;
@@ -301,6 +391,20 @@ function count(n, word) {
     return el("td", "group", lineLink(v.group.line), " (" + (v.group.agents.join(", ") || "no agent") + ")");
   }
 
+  // verdictRows merges the profiles whose verdicts are the same in every
+  // column: one row when they all agree, a row for each outcome where
+  // they differ.
+  function verdictRows(verdicts) {
+    const rows = [];
+    for (const v of verdicts) {
+      const key = JSON.stringify([v.allowed, v.rule && [v.rule.line, v.rule.directive, v.rule.pattern], v.group && v.group.line, v.reason]);
+      const row = rows.find((r) => r.key === key);
+      if (row) row.profiles.push(v.profile);
+      else rows.push({ key, v, profiles: [v.profile] });
+    }
+    return rows;
+  }
+
   function resultCard(r, marks, licenses) {
     const card = el("section", "card" + (r.agree ? "" : " differ"));
     card.dataset.url = r.url;
@@ -314,9 +418,11 @@ function count(n, word) {
     const tbl = el("table", "verdicts", el("thead", "", el("tr", "", el("th", "", "Profile"), el("th", "", "Verdict"),
       el("th", "", "Deciding line"), el("th", "", "Group"), el("th", "", "Reason"))));
     const tb = el("tbody");
-    for (const v of r.verdicts) {
-      const tr = el("tr", "", el("td", "profile", v.profile), el("td", "", verdict(v.allowed)), ruleCell(v, marks), groupCell(v), el("td", "reason", v.reason));
-      tr.dataset.profile = v.profile;
+    const rows = verdictRows(r.verdicts);
+    for (const { v, profiles } of rows) {
+      const who = rows.length === 1 && profiles.length > 1 ? el("td", "profile", el("span", "all", "all: "), profiles.join(", ")) : el("td", "profile", profiles.join(", "));
+      const tr = el("tr", "", who, el("td", "", verdict(v.allowed)), ruleCell(v, marks), groupCell(v), el("td", "reason", v.reason));
+      tr.dataset.profile = profiles.join(" ");
       tb.appendChild(tr);
     }
     tbl.appendChild(tb);
@@ -327,13 +433,16 @@ function count(n, word) {
       card.appendChild(el("div", "why", "The profiles disagree:", ul));
     }
     const ref = r.verdicts[0];
-    if (ref) card.appendChild(facts(ref, ref.allowed ? licenses : []));
+    const f = ref ? facts(ref, ref.allowed ? licenses : []) : null;
+    if (f) card.appendChild(f);
     return card;
   }
 
   // facts lists the pace and usage preference of the reference verdict,
   // and the file's License and LLM-Policy lines, which apply to every path
-  // it may fetch.
+  // it may fetch; a row only where the group or a line says something
+  // (null when nothing does). Usage is there only where a usage line
+  // applies.
   function facts(v, licenses) {
     const dl = el("dl", "facts");
     const add = (k, ...val) => { dl.appendChild(el("dt", "", k)); dl.appendChild(el("dd", "", ...val)); };
@@ -342,15 +451,16 @@ function count(n, word) {
     const u = v.usage;
     if (u) {
       const cu = u.content_usage, cs = u.content_signal, d = u.derived;
-      add("Content-Usage", "train-ai " + cu.train_ai + ", ai-use " + cu.ai_use + ", search " + cu.search, ...lineRefs(cu.lines));
-      add("Content-Signal", "search " + cs.search + ", ai-input " + cs.ai_input + ", ai-train " + cs.ai_train + ", use " + cs.use, ...lineRefs(cs.lines));
+      if (cu.lines.length) add("Content-Usage", "train-ai " + cu.train_ai + ", ai-use " + cu.ai_use + ", search " + cu.search, ...lineRefs(cu.lines));
+      if (cs.lines.length) add("Content-Signal", "search " + cs.search + ", ai-input " + cs.ai_input + ", ai-train " + cs.ai_train + ", use " + cs.use, ...lineRefs(cs.lines));
       let derived = "train-ai " + d.train_ai + " (from " + d.train_ai_from + "), ai-use " + d.ai_use + " (from " + d.ai_use_from + "), search " + d.search + " (from " + d.search_from + ")";
       if (d.purpose) derived += "; this crawler's use (" + d.purpose + "): " + d.answer + (d.overridden ? " (search governs it whatever " + d.overridden.join(" and ") + " say: vocab-08 4.3)" : "");
-      add("Derived (sitetxt)", derived);
+      // sitetxt's reading adds something where both fields speak, or
+      // for a crawler whose use it can name.
+      if ((cu.lines.length && cs.lines.length) || (d.purpose && d.answer !== "unknown")) add("Derived (sitetxt)", derived);
     }
     for (const l of licenses) add(l.field || "License", l.value + " · ", lineLink(l.line));
-    if (!dl.firstChild) add("Pace, usage", el("span", "muted", "the group sets no pace; the file states no usage preference for this URL"));
-    return dl;
+    return dl.firstChild ? dl : null;
   }
 
   function lineRefs(lines) {
@@ -366,9 +476,16 @@ function count(n, word) {
     res.replaceChildren();
     extra.replaceChildren();
     for (const n of addressNotes) res.appendChild(el("p", "note", n));
+    // A fetch that failed is said once, in its panel: the status line
+    // does not repeat it, and no diagnostics of a file never read follow.
+    if (resp.refused) {
+      res.appendChild(refusedPanel(resp));
+      status("", false);
+      return { marks: new Map(), res, extra, refused: true, failedFetch: true };
+    }
     if (failed(resp.fetch)) {
       res.appendChild(errorPanel(resp.fetch));
-      status("Cannot fetch " + resp.fetch.url + ": " + resp.fetch.error, true);
+      status("", false);
       const d = el("details", "derived", el("summary", "", "Decisions derived from the failure"));
       res.appendChild(d);
       return { marks: new Map(), res: d, extra, failedFetch: true };
@@ -379,11 +496,19 @@ function count(n, word) {
   }
 
   function renderRobots(resp) {
-    const { marks, res, extra, failedFetch } = startResults(resp);
+    const { marks, res, extra, failedFetch, refused } = startResults(resp);
+    if (refused) {
+      renderFile("", marks);
+      return;
+    }
     for (const n of resp.notes || []) res.appendChild(el("p", "note", "Note: " + n));
-    if (resp.results.length === 0) res.appendChild(el("p", "muted", "No URL given: the diagnostics and sitemaps of the file are below."));
+    if (resp.results.length === 0 && !failedFetch) res.appendChild(el("p", "muted", "No URL given: the diagnostics and sitemaps of the file are below."));
     const fileWide = resp.licenses.concat((resp.llm_policy || []).map((l) => Object.assign({ field: "LLM-Policy" }, l)));
     for (const r of resp.results) res.appendChild(resultCard(r, marks, fileWide));
+    if (failedFetch) {
+      renderFile("", marks);
+      return;
+    }
     extra.appendChild(diagnosticsList(resp.diagnostics, marks));
     const sm = el("div", "", el("h2", "", "Sitemaps (" + resp.sitemaps.length + ")"));
     const ul = el("ul");
@@ -393,7 +518,8 @@ function count(n, word) {
     if (resp.audit) extra.appendChild(auditTable(resp.audit, marks));
     renderFile(fileText(resp, "robots"), marks);
     markOverflow();
-    if (failedFetch) return;
+    const first = resp.results.find((r) => r.verdicts.length > 0 && r.verdicts[0].rule);
+    reveal(first && first.verdicts[0].rule.line);
     const differ = resp.results.filter((r) => !r.agree).length;
     status(count(resp.results.length, "URL") + " under " + resp.profiles.join(", ") + (differ ? "; the profiles disagree on " + differ : "") +
       "; " + count(resp.diagnostics.length, "diagnostic") + ".", false);
@@ -421,21 +547,36 @@ function count(n, word) {
     return box;
   }
 
+  // serverCell says which server takes a mobile agent for an answer: a
+  // server, the server "none" a line names (no agent is sent), or no line
+  // at all (the file says nothing about this URL), told apart.
+  function serverCell(a) {
+    if (a.error) return el("td", "error", a.error);
+    if (a.server !== null) return el("td", "mono", a.server);
+    if (a.line) return el("td", "", el("code", "server-none", "none"), ": line " + a.line + " names no server, so no mobile agent is sent");
+    return el("td", "muted", "no Mobile-agent-server line matches this URL");
+  }
+
   function renderAgents(resp) {
-    const { marks, res, extra, failedFetch } = startResults(resp);
+    const { marks, res, extra, failedFetch, refused } = startResults(resp);
+    if (refused) {
+      renderFile("", marks);
+      return;
+    }
     const tb = el("tbody");
     for (const a of resp.answers) {
       mark(marks, a.line, "decides");
-      const tr = el("tr", "", el("td", "mono", a.url), el("td", "", verdict(a.allowed)),
-        el("td", "mono", a.server !== null ? a.server : a.line ? "none (the line names no server)" : "no line matches"),
-        el("td", "", a.line ? lineLink(a.line) : el("span", "muted", "none")));
+      const tr = el("tr", "", el("td", "mono", a.url), el("td", "", a.error ? el("span", "muted", "not decided") : verdict(a.allowed)),
+        serverCell(a), el("td", "", a.line ? lineLink(a.line) : el("span", "muted", "\u2014")));
       tr.dataset.url = a.url;
       tb.appendChild(tr);
     }
     res.appendChild(el("div", "table-wrap card", el("table", "answers", el("thead", "", el("tr", "", el("th", "", "URL"),
       el("th", "", "robots.txt"), el("th", "", "Mobile-agent server"), el("th", "", "Deciding line"))), tb)));
-    extra.appendChild(diagnosticsList(resp.diagnostics, marks));
+    if (!failedFetch) extra.appendChild(diagnosticsList(resp.diagnostics, marks));
     renderFile(fileText(resp, "robots"), marks);
+    const first = resp.answers.find((a) => a.line);
+    reveal(first && first.line);
     if (!failedFetch) status(count(resp.answers.length, "URL") + " dispatched for " + agentField() + ".", false);
   }
 
@@ -445,14 +586,14 @@ function count(n, word) {
     for (const d of resp.datasets) {
       mark(marks, d.line, "decides");
       const access = d.allowed === null ? el("span", "muted", "unknown") : verdict(d.allowed);
-      const from = d.found_in ? " (" + [...new Set(d.found_in.map((f) => f.kind))].join(", ") + ")" : "";
+      const from = d.sources ? " (" + [...new Set(d.sources.map((f) => f.kind))].join(", ") + ")" : "";
       const tr = el("tr", "", el("td", "", (d.name || "(no name)") + from), el("td", "mono", d.urls.length ? d.urls.join("\n") : d.paths.join("\n")),
         el("td", "", access, d.denied_by ? " " + d.denied_by : ""), el("td", "", lineLink(d.line)));
       tb.appendChild(tr);
     }
     res.appendChild(el("div", "table-wrap card", el("table", "datasets", el("thead", "", el("tr", "", el("th", "", "Dataset"),
       el("th", "", "URLs"), el("th", "", "Access for " + agentField()), el("th", "", "Line"))), tb)));
-    extra.appendChild(diagnosticsList(resp.diagnostics, marks));
+    if (!failedFetch) extra.appendChild(diagnosticsList(resp.diagnostics, marks));
     renderFile(fileText(resp, "datatxt"), marks);
     if (!failedFetch) status(count(resp.datasets.length, "dataset") + " listed.", false);
   }
@@ -521,6 +662,7 @@ function count(n, word) {
       }
     }
     $("text").value = texts[kind(t)];
+    paintEditor(new Map());
     $("site").value = sites[kind(t)];
     $("text-label").textContent = kind(t) === "datatxt" ? "data.txt" : "robots.txt";
     $("results").replaceChildren();
@@ -558,6 +700,9 @@ function count(n, word) {
     $("export").addEventListener("click", exportCatalog);
     for (const r of document.querySelectorAll('input[name="from"]')) r.addEventListener("change", () => { document.body.dataset.from = from(); writeAddress(); });
     for (const id of ["text", "site", "agent", "urls", "base", "publisher"]) $(id).addEventListener("input", () => { writeAddress(); soon(); });
+    // Typing moves lines: the last answer's marks no longer fit them.
+    $("text").addEventListener("input", () => paintEditor(new Map()));
+    $("text").addEventListener("scroll", followScroll);
     for (const c of document.querySelectorAll('input[name="profile"]')) c.addEventListener("change", () => { writeAddress(); soon(); });
     for (const id of ["text", "urls"]) $(id).addEventListener("keydown", (ev) => {
       if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); run(); }
