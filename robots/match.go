@@ -210,7 +210,7 @@ func (a *Agent) indexOnce() *match.Index {
 }
 
 // match reports whether the rule's pattern matches path.
-func (r *Rule) match(path string) bool { return r.pattern().Match(path) }
+func (r *Rule) match(path string) bool { return !r.never() && r.pattern().Match(path) }
 
 // pattern returns the rule's matching form as the engine takes it.
 func (r *Rule) pattern() match.Pattern {

@@ -12,6 +12,8 @@ import (
 
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/slowtest"
+
+	"github.com/sitetxt/sitetxt/robots/internal/match"
 )
 
 func compileString(src string, p Profile) *Policy {
@@ -449,13 +451,13 @@ func TestLoadCorpusIndex(t *testing.T) {
 		bad := 0
 		for _, c := range cases {
 			got := c.agent.Decide(c.url)
-			raw, slash := pathOf(c.url)
+			raw, slash := match.PathOf(c.url)
 			path := raw
 			switch p {
 			case RFC9309:
-				path = string(normRFC(nil, raw, true))
+				path = string(match.NormRFC(nil, raw, true))
 			case Draft:
-				path = string(normDraft(nil, raw))
+				path = string(match.NormDraft(nil, raw))
 			}
 			if slash {
 				path = "/" + path
@@ -484,7 +486,6 @@ func TestIndex(t *testing.T) {
 		}
 		return string(b)
 	}
-	defer func(n uint32, d int, k uint16) { minScan, minDense, wideKids = n, d, k }(minScan, minDense, wideKids)
 	for round := 0; round < 600; round++ {
 		p := Profiles[round%len(Profiles)]
 		// Half the rounds find wildcard rules with a keyScan at every node,
@@ -493,9 +494,12 @@ func TestIndex(t *testing.T) {
 		// table in half of those; their byte 0xE1, kept as it is under
 		// the profiles that do not escape it, is not looked up in the
 		// table (which holds ASCII bytes) but searched for.
-		minScan = map[bool]uint32{true: 1, false: 8}[round%8 < 4]
-		minDense = map[bool]int{true: 1, false: 512}[round%16 < 8]
-		wideKids = map[bool]uint16{true: 5, false: math.MaxUint16}[round%12 < 6]
+		tune := match.Tuning{
+			MinScan:  map[bool]uint32{true: 1, false: 8}[round%8 < 4],
+			MinTwo:   64,
+			MinDense: map[bool]int{true: 1, false: 512}[round%16 < 8],
+			WideKids: map[bool]uint16{true: 5, false: math.MaxUint16}[round%12 < 6],
+		}
 		letters := map[bool]string{true: "abcdefgh\xe1/*$", false: "ab/*$"}[round%3 == 0]
 		var src strings.Builder
 		src.WriteString("User-agent: *\n")
@@ -515,6 +519,12 @@ func TestIndex(t *testing.T) {
 			if got := a.decidePath(path).Rule; got != want {
 				t.Fatalf("%s: decidePath(%q).Rule = %v, want %v (first match in decision order)\n%s", p, path, got, want, src.String())
 			}
+			if len(a.rules) == 0 {
+				continue
+			}
+			if got := ruleAt(a, match.BuildTuned(a.patterns(), tune).Lookup(path)); got != want {
+				t.Fatalf("%s: Lookup(%q) tuned %+v = %v, want %v (first match in decision order)\n%s", p, path, tune, got, want, src.String())
+			}
 		}
 	}
 }
@@ -525,22 +535,22 @@ func TestIndex(t *testing.T) {
 // the third, its end included, against a scan of the rules in decision
 // order.
 func TestDensePassBlocks(t *testing.T) {
-	defer func(n uint32, d int) { minScan, minDense = n, d }(minScan, minDense)
-	minScan, minDense = 1, 1
+	tune := match.Tuning{MinScan: 1, MinTwo: 64, MinDense: 1, WideKids: 5}
 	const src = "User-agent: *\nDisallow: /*wxyz\nAllow: /*wxyz*q\nDisallow: /*klm\nDisallow: /*qr\nDisallow: /*j\nDisallow: /*stuvw$\n"
 	for _, p := range Profiles {
 		if !p.desc().wildcards {
 			continue // no wildcard rules, no keyScan
 		}
 		a := compileString(src, p).Agent("x")
-		if a.Decide("/"); !denseScan(a.index().scans) {
+		ix := match.BuildTuned(a.patterns(), tune)
+		if !ix.Dense() {
 			t.Fatalf("%s: no keyScan makes the dense pass", p)
 		}
 		for _, key := range []string{"wxyz", "wxyzq", "klm", "qr", "j", "stuvw"} {
 			for n := 0; n <= 140; n++ {
 				path := "/" + strings.Repeat("a", n) + key + strings.Repeat("a", n%4)
-				if got, want := a.decidePath(path).Rule, firstMatch(a.rules, path); got != want {
-					t.Errorf("%s: decidePath(%q).Rule = %v, want %v (first match in decision order)", p, path, got, want)
+				if got, want := ruleAt(a, ix.Lookup(path)), firstMatch(a.rules, path); got != want {
+					t.Errorf("%s: Lookup(%q).Rule = %v, want %v (first match in decision order)", p, path, got, want)
 				}
 			}
 		}
@@ -556,33 +566,6 @@ func firstMatch(rules []*Rule, path string) *Rule {
 		}
 	}
 	return nil
-}
-
-// TestRareByte checks the byte a wildcard rule is tested for before it
-// is searched for: the one of its segments the fewest paths hold, and
-// none when all of them are in most paths.
-func TestRareByte(t *testing.T) {
-	tests := []struct {
-		tail string
-		want byte
-		ok   bool
-	}{
-		{"?sort=", '?', true},
-		{"/f-zoom-", 'z', true},
-		{".pdf*x", 'x', true},
-		{"/ld-", 'd', true},
-		{"ILC-refresh", 'L', true},
-		{"/rest/", 'r', false},
-		{"*", 0, false},
-		{"a\x01b", 0x01, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.tail, func(t *testing.T) {
-			if got, ok := rareByte(tt.tail); got != tt.want || ok != tt.ok {
-				t.Errorf("rareByte(%q) = %q, %v, want %q, %v", tt.tail, got, ok, tt.want, tt.ok)
-			}
-		})
-	}
 }
 
 // TestConcurrentDecide decides from several goroutines at once on one

@@ -4,8 +4,9 @@ import "strings"
 
 // Pattern is a rule's pattern in its profile's comparison form, as the
 // index matches it: Lit is the pattern with a final '$' removed (Anchored
-// set) and runs of '*' as one '*' (Wild set when it holds one). An empty
-// Lit never matches.
+// set) and runs of '*' as one '*' (Wild set when it holds one). A rule
+// whose pattern is empty as written matches nothing: it is not given to
+// the index.
 type Pattern struct {
 	Lit      string
 	Anchored bool
@@ -36,8 +37,6 @@ func BuildTuned(pats []Pattern, t Tuning) *Index { return build(pats, t) }
 // Match reports whether p matches path, one rule alone.
 func (p Pattern) Match(path string) bool {
 	switch {
-	case p.Lit == "":
-		return false
 	case p.Wild:
 		return globMatch(p.Lit, p.Anchored, path)
 	case p.Anchored:
@@ -127,4 +126,15 @@ func globSegments(mid, last string, anchored bool, rest string) bool {
 		return strings.HasSuffix(rest, last)
 	}
 	return strings.Contains(rest, last)
+}
+
+// Dense reports whether one of the index's key scans makes the dense
+// pass: for tests that must reach it.
+func (ix *Index) Dense() bool {
+	for _, ks := range ix.scans {
+		if ks.dense {
+			return true
+		}
+	}
+	return false
 }
