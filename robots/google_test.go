@@ -41,6 +41,7 @@ func loadJSON(t testing.TB, name string, v any) {
 }
 
 func TestGoogleVectors(t *testing.T) {
+	t.Parallel()
 	var vs []googleVector
 	loadJSON(t, "google-robotstxt.json", &vs)
 	if len(vs) != 145 {
@@ -70,6 +71,7 @@ type googleFact struct {
 }
 
 func TestGoogleFacts(t *testing.T) {
+	t.Parallel()
 	var fs []googleFact
 	loadJSON(t, "google-robotstxt-other.json", &fs)
 	n := 0

@@ -33,6 +33,7 @@ func guarded(t *testing.T, page []byte, s string) string {
 // the process may not read starts: a read past a string's end faults
 // rather than reading what follows it.
 func TestGuardedReads(t *testing.T) {
+	t.Parallel()
 	ps := syscall.Getpagesize()
 	mem, err := syscall.Mmap(-1, 0, 2*ps, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 // order, on corpus paths spread over the corpus: a sample of them, all
 // 100,000 rules in the slow tier.
 func TestRealRulesIndex(t *testing.T) {
+	t.Parallel()
 	loadRealRules(t)
 	n, every := 20000, 211
 	if slowtest.On {

@@ -37,6 +37,7 @@ func runChecks(t *testing.T, pol *Policy, cs []check) {
 }
 
 func TestParseProfile(t *testing.T) {
+	t.Parallel()
 	for _, p := range Profiles {
 		got, err := ParseProfile(strings.ToUpper(p.String()))
 		if err != nil || got != p {
@@ -52,6 +53,7 @@ func TestParseProfile(t *testing.T) {
 // Matches" tables (1996 section 3.2.2 and the 1997 revision in
 // datatxt-draft.txt section 3.2.2) under Draft.
 func TestDraftMatchingTables(t *testing.T) {
+	t.Parallel()
 	tables := map[string][]struct {
 		record, path string
 		match        bool
@@ -136,6 +138,7 @@ func readTestdata(t *testing.T, name string) string {
 // TestFictOrgMatrix runs the fict.org matrix under Draft, where it comes
 // from, and under RFC9309, which gives the same answers.
 func TestFictOrgMatrix(t *testing.T) {
+	t.Parallel()
 	src := readTestdata(t, "fict.org.txt")
 	for _, p := range []Profile{Draft, RFC9309} {
 		t.Run(p.String(), func(t *testing.T) {
@@ -154,6 +157,7 @@ func TestFictOrgMatrix(t *testing.T) {
 
 // TestNoRobotsExamples runs the 1994 standard's three examples.
 func TestNoRobotsExamples(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		file   string
 		checks []check
@@ -185,6 +189,7 @@ func TestNoRobotsExamples(t *testing.T) {
 // Test1996WebcrawlerExample runs the 1996 draft's record example under Draft
 // (first match: the Allow before the Disallow decides).
 func Test1996WebcrawlerExample(t *testing.T) {
+	t.Parallel()
 	pol := compileString(readTestdata(t, "1996-webcrawler-infoseek.txt"), Draft)
 	runChecks(t, pol, []check{
 		{"webcrawler", "/tmp/ok.html", true},
@@ -198,6 +203,7 @@ func Test1996WebcrawlerExample(t *testing.T) {
 
 // TestRFC9309 covers RFC 9309's rules one by one.
 func TestRFC9309(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, src string
 		checks    []check
@@ -252,6 +258,7 @@ func TestRFC9309(t *testing.T) {
 
 // TestDecision checks what a decision says beyond allowed or not.
 func TestDecision(t *testing.T) {
+	t.Parallel()
 	src := "User-agent: FooBot\nAllow: /a\nDisallow: /\n\nUser-agent: *\nDisallow: /x\n"
 	pol := compileString(src, RFC9309)
 	tests := []struct {
@@ -289,6 +296,7 @@ func TestDecision(t *testing.T) {
 }
 
 func TestProductToken(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in, want string
 		cut      bool
@@ -325,6 +333,7 @@ func TestProductToken(t *testing.T) {
 // compares names whole, google cuts the file's values as Google's parser
 // does and compares the caller's name whole.
 func TestAgentNames(t *testing.T) {
+	t.Parallel()
 	const src = "User-agent: crawler1\nDisallow: /1\n\nUser-agent: crawler2\nDisallow: /2\n\n" +
 		"User-agent: MJ12bot\nDisallow: /mj\n\nUser-agent: 360Spider\nDisallow: /360\n\n" +
 		"User-agent: Jävla-Foobot\nDisallow: /j\n\nUser-agent: FooBot/2.1\nDisallow: /foo\n\n" +
@@ -389,6 +398,7 @@ func TestDecideAllocs(t *testing.T) {
 
 // TestExtensions checks the parsed extension values and their diagnostics.
 func TestExtensions(t *testing.T) {
+	t.Parallel()
 	src := `Sitemap: https://example.com/sitemap.xml
 Host: www.example.com
 User-agent: *
@@ -445,6 +455,7 @@ Clean-param: &&
 // runs in the slow tier (go test -tags slow); TestIndex checks the
 // same on constructed cases in every run.
 func TestLoadCorpusIndex(t *testing.T) {
+	t.Parallel()
 	slowtest.Only(t, "every URL of the corpus")
 	for _, p := range Profiles {
 		cases := loadMatchCases(t, p)
@@ -478,6 +489,7 @@ func TestLoadCorpusIndex(t *testing.T) {
 // decision order, on random rule sets over a small alphabet (so prefixes
 // nest and share edges and keys overlap) and random paths.
 func TestIndex(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	word := func(n int, alpha string) string {
 		b := make([]byte, rng.IntN(n+1))
@@ -535,6 +547,7 @@ func TestIndex(t *testing.T) {
 // the third, its end included, against a scan of the rules in decision
 // order.
 func TestDensePassBlocks(t *testing.T) {
+	t.Parallel()
 	tune := match.Tuning{MinScan: 1, MinTwo: 64, MinDense: 1, WideKids: 5}
 	const src = "User-agent: *\nDisallow: /*wxyz\nAllow: /*wxyz*q\nDisallow: /*klm\nDisallow: /*qr\nDisallow: /*j\nDisallow: /*stuvw$\n"
 	for _, p := range Profiles {
@@ -571,6 +584,7 @@ func firstMatch(rules []*Rule, path string) *Rule {
 // TestConcurrentDecide decides from several goroutines at once on one
 // policy (run with -race).
 func TestConcurrentDecide(t *testing.T) {
+	t.Parallel()
 	pol := compileString(readTestdata(t, "fict.org.txt"), RFC9309)
 	done := make(chan bool)
 	for g := 0; g < 4; g++ {
@@ -596,6 +610,7 @@ func TestConcurrentDecide(t *testing.T) {
 // TestASCIIFold checks that crawler names fold ASCII case only: the Kelvin
 // sign is not "k" (Google compares names with absl::EqualsIgnoreCase).
 func TestASCIIFold(t *testing.T) {
+	t.Parallel()
 	for _, p := range Profiles {
 		pol := compileString("User-agent: k\nDisallow: /\n", p)
 		runChecks(t, pol, []check{{"K", "/x", false}, {"\u212a", "/x", true}})
@@ -607,6 +622,7 @@ func TestASCIIFold(t *testing.T) {
 // and clear (an empty pattern has priority 0 rather than a flag of its
 // own: Rule.never).
 func TestRuleSize(t *testing.T) {
+	t.Parallel()
 	if n := unsafe.Sizeof(Rule{}); n > 56 {
 		t.Errorf("unsafe.Sizeof(Rule{}) = %d, want at most 56", n)
 	}

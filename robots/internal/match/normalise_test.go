@@ -137,6 +137,7 @@ func refPathOf(url string) (path string, slash bool) {
 // is searched for: the one of its segments the fewest paths hold, and
 // none when all of them are in most paths.
 func TestRareByte(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		tail string
 		want byte
