@@ -36,6 +36,9 @@ func FuzzNormRFC(f *testing.F) {
 			if got, want := string(NormRFC(nil, s, path)), string(normRFCBytes(nil, s, path)); got != want {
 				t.Errorf("NormRFC(%q, %v) = %q, want %q", s, path, got, want)
 			}
+			if got, want := string(NormRFC(nil, s, path)), refNorm(RFC, s, path); got != want {
+				t.Errorf("NormRFC(%q, %v) = %q, want %q (the reference)", s, path, got, want)
+			}
 		}
 	})
 }
@@ -85,6 +88,12 @@ func FuzzPathOf(f *testing.F) {
 		q, r := refPathOf(url)
 		if p != q || s != r {
 			t.Errorf("PathOf(%q) = %q, %v, want %q, %v", url, p, s, q, r)
+		}
+		if s {
+			p = "/" + p
+		}
+		if want := refPath(url); p != want {
+			t.Errorf("PathOf(%q) = %q, want %q (the reference, '/' put before)", url, p, want)
 		}
 	})
 }
