@@ -72,11 +72,9 @@ func parse(name, src, ignored string, opts Options) *File {
 }
 
 // fileSlab is a File with what building it needs, in one allocation: the
-// lexer of its lines, and the node and record lists of a file of a few
-// nodes (most files).
+// node and record lists of a file of a few nodes (most files).
 type fileSlab struct {
 	f     File
-	lx    lineLexer
 	recs  [2]*Record
 	nodes [4]Node
 }
@@ -95,11 +93,19 @@ type smallSlab struct {
 
 // build runs the participle grammar over the lines (which cover src): the
 // nodes it returns are the file's tree. slab is the one f is part of.
+//
+// The token stream participle reads is one of streams, when the lexer's
+// tokens fit in it, else one made for the file (lexer.Upgrade).
 func (f *File) build(s *scanner, slab *fileSlab, src string) {
-	slab.lx.name, slab.lx.src, slab.lx.lines = f.Name, src, f.Lines
-	lex, _ := tokens(&slab.lx) // lineLexer.Next returns no error
+	lx := lineLexer{name: f.Name, src: src, lines: f.Lines}
+	st := streams.Get().(*tokenBuf)
+	lex := st.fill(&lx)
+	if lex == nil {
+		lex, _ = tokens(&lineLexer{name: f.Name, src: src, lines: f.Lines}) // lineLexer.Next returns no error
+	}
 	tree, err := theParser().ParseFromLexer(lex)
 	f.tree(s, tree, err, endPos(src, f.Lines), slab)
+	streams.Put(st) // the File keeps no token of it (tree)
 }
 
 // tree makes the File's tree of the nodes participle returned (tree, and
@@ -132,11 +138,12 @@ func (f *File) tree(s *scanner, tree *robotstxt, err error, end Pos, slab *fileS
 	// record and its gap), then the records and the gaps after them. The
 	// nodes are all of them, in the order of their first tokens.
 	var agents []*Line // the slab of the records whose Agents are not a part of their Lines
-	addGap := func(g *Gap, tokens []lexer.Token) {
-		if len(tokens) > 0 { // else a node a failed parse left unfinished
-			f.gap(g, tokens)
+	addGap := func(g *Gap, tokens *[]lexer.Token) {
+		if len(*tokens) > 0 { // else a node a failed parse left unfinished
+			f.gap(g, *tokens)
 			nodes = append(nodes, Node{Gap: g})
 		}
+		*tokens = nil // the File keeps the node, not the token stream
 	}
 	addRecord := func(r *record) {
 		if len(r.Tokens) > 0 {
@@ -144,20 +151,21 @@ func (f *File) tree(s *scanner, tree *robotstxt, err error, end Pos, slab *fileS
 			recs = append(recs, &r.Record)
 			nodes = append(nodes, Node{Record: &r.Record})
 		}
+		r.Tokens = nil
 	}
 	for _, p := range tree.Preamble {
 		p.Preamble = true
-		addGap(&p.Gap, p.Tokens)
+		addGap(&p.Gap, &p.Tokens)
 		f.Preamble = p.Lines
 	}
 	for _, l := range tree.Lead {
-		addGap(&l.Gap, l.Tokens)
+		addGap(&l.Gap, &l.Tokens)
 	}
 	for _, r := range tree.Head {
 		addRecord(r)
 	}
 	for _, g := range tree.HeadGap {
-		addGap(&g.Gap, g.Tokens)
+		addGap(&g.Gap, &g.Tokens)
 	}
 	rs, gs := tree.Records, tree.Gaps
 	for len(rs) > 0 || len(gs) > 0 {
@@ -165,7 +173,7 @@ func (f *File) tree(s *scanner, tree *robotstxt, err error, end Pos, slab *fileS
 			addRecord(rs[0])
 			rs = rs[1:]
 		} else {
-			addGap(&gs[0].Gap, gs[0].Tokens)
+			addGap(&gs[0].Gap, &gs[0].Tokens)
 			gs = gs[1:]
 		}
 	}
