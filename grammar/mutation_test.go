@@ -150,7 +150,7 @@ func reparse(f *File, g grammarOf) (*File, Diagnostics) {
 	lex, _ := tokens(&lineLexer{name: f.Name, src: src, lines: f.Lines})
 	tree, err := g(lex)
 	s := &scanner{name: f.Name}
-	out.tree(s, tree, err, endPos(src, f.Lines), slab)
+	out.tree(s, tree, err, endPos(src, f.Lines), nodeRoom{slab.nodes[:0], slab.recs[:0]})
 	return out, s.diags
 }
 

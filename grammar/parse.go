@@ -39,13 +39,15 @@ func parse(name, src, ignored string, opts Options) *File {
 		p := PosAt(src, at)
 		s.diag(Error, CodeMarkup, Range{p, p}, fmt.Sprintf("input looks like an %s document, not a plain-text manifest", what))
 	}
-	var slab *fileSlab
+	var f *File
+	var room nodeRoom
 	if n := lineCount(src[bom:], opts.maxLines(), 0); n <= smallFile {
 		small := &smallSlab{}
-		slab = &small.fileSlab
+		f, room = &small.f, nodeRoom{small.nodes[:0], small.recs[:0]}
 		s.first, s.firstPtrs = small.store[:0:n], small.lines[:0:n]
 	} else {
-		slab = &fileSlab{}
+		slab := &fileSlab{}
+		f, room = &slab.f, nodeRoom{slab.nodes[:0], slab.recs[:0]}
 		s.reserve(n)
 	}
 	s.scan(bom)
@@ -60,11 +62,10 @@ func parse(name, src, ignored string, opts Options) *File {
 		s.diag(Warning, CodeTooLarge, Range{end, end},
 			fmt.Sprintf("input is larger than %d bytes; the last %d bytes are ignored", len(src), len(ignored)))
 	}
-	f := &slab.f
 	// Field by field into the zeroed File (no composite copied in).
 	f.Name, f.BOM, f.Lines, f.Ignored = name, src[:bom], s.lines, ignored
 	f.LineLimit, f.SizeLimit = opts.maxLineLength(), opts.maxSize()
-	f.build(s, slab, src)
+	f.build(s, room, src)
 	s.summarize()
 	f.Diagnostics = s.diags
 	f.Diagnostics.Sort()
@@ -79,24 +80,38 @@ type fileSlab struct {
 	nodes [4]Node
 }
 
+// nodeRoom is the room a slab has for the lists of a File's nodes and
+// records (File.tree appends to them, and makes its own when they are
+// too short).
+type nodeRoom struct {
+	nodes []Node
+	recs  []*Record
+}
+
 // smallFile is how many lines a smallSlab holds: the corpus' median file
 // by size (355 bytes) has 9, and 40% of its files have at most 10 lines.
 const smallFile = 10
 
 // smallSlab is the fileSlab of a file of at most smallFile lines, with the
-// room for its lines: one allocation where a larger file takes three.
+// room for its lines: one allocation where a larger file takes three. Its
+// node lists are shorter than a fileSlab's (the usual small file is one
+// record, and a gap after it), to keep it in Go's 1280-byte size class
+// with the 8-byte header Go gives an object of pointers over 512 bytes
+// (TestSmallSlabSize): the collector's work follows the bytes.
 type smallSlab struct {
-	fileSlab
+	f     File
+	recs  [1]*Record
+	nodes [2]Node
 	lines [smallFile]*Line
 	store [smallFile]Line
 }
 
 // build runs the participle grammar over the lines (which cover src): the
-// nodes it returns are the file's tree. slab is the one f is part of.
+// nodes it returns are the file's tree, in the room of f's slab.
 //
 // The token stream participle reads is one of streams, when the lexer's
 // tokens fit in it, else one made for the file (lexer.Upgrade).
-func (f *File) build(s *scanner, slab *fileSlab, src string) {
+func (f *File) build(s *scanner, room nodeRoom, src string) {
 	lx := lineLexer{name: f.Name, src: src, lines: f.Lines}
 	st := streams.Get().(*tokenBuf)
 	lex := st.fill(&lx)
@@ -104,7 +119,7 @@ func (f *File) build(s *scanner, slab *fileSlab, src string) {
 		lex, _ = tokens(&lineLexer{name: f.Name, src: src, lines: f.Lines}) // lineLexer.Next returns no error
 	}
 	tree, err := theParser().ParseFromLexer(lex)
-	f.tree(s, tree, err, endPos(src, f.Lines), slab)
+	f.tree(s, tree, err, endPos(src, f.Lines), room)
 	streams.Put(st) // the File keeps no token of it (tree)
 }
 
@@ -113,7 +128,7 @@ func (f *File) build(s *scanner, slab *fileSlab, src string) {
 // Preamble among them. A grammar error (the grammar takes every stream of
 // classes: there is none) is a diagnostic at the token where it stopped,
 // or at end; the nodes participle built whole up to it are kept.
-func (f *File) tree(s *scanner, tree *robotstxt, err error, end Pos, slab *fileSlab) {
+func (f *File) tree(s *scanner, tree *robotstxt, err error, end Pos, room nodeRoom) {
 	if err != nil {
 		var perr participle.Error
 		if errors.As(err, &perr) {
@@ -125,7 +140,7 @@ func (f *File) tree(s *scanner, tree *robotstxt, err error, end Pos, slab *fileS
 	if tree == nil {
 		return
 	}
-	nodes, recs := slab.nodes[:0], slab.recs[:0]
+	nodes, recs := room.nodes, room.recs
 	nRecs := len(tree.Head) + len(tree.Records)
 	if n := nRecs + len(tree.HeadGap) + len(tree.Preamble) + len(tree.Lead) + len(tree.Gaps); n > cap(nodes) {
 		nodes = make([]Node, 0, n)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/alecthomas/participle/v2/lexer"
 )
@@ -112,5 +113,14 @@ func TestParseAllocs(t *testing.T) {
 				t.Errorf("ParseString(%q) allocations = %.0f, want %.0f (participle's %.0f and %.0f)", tt.src, got, want, participle, tt.extra)
 			}
 		})
+	}
+}
+
+// TestSmallSlabSize checks that a small file's slab (its File, node lists
+// and lines) stays in Go's 1280-byte size class, with the 8-byte header
+// of an object of pointers over 512 bytes.
+func TestSmallSlabSize(t *testing.T) {
+	if n := unsafe.Sizeof(smallSlab{}); n > 1280-8 {
+		t.Errorf("smallSlab is %d bytes, want at most %d", n, 1280-8)
 	}
 }
