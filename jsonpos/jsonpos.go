@@ -163,8 +163,14 @@ type Error struct {
 // Error returns the message with its offset.
 func (e *Error) Error() string { return fmt.Sprintf("byte %d: %s", e.Offset, e.Msg) }
 
-// Unwrap returns Err.
-func (e *Error) Unwrap() error { return e.Err }
+// Unwrap returns Err, and nil for a nil e: errors.Is and errors.As on the
+// nil *Error of a document that reads say no, as they do for a nil error.
+func (e *Error) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
+}
 
 // DefaultMaxDepth is how deep values may nest when Options.MaxDepth is 0.
 const DefaultMaxDepth = 200

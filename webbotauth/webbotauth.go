@@ -113,7 +113,7 @@ func Parse(name string, data []byte, opts Options) *Directory {
 	root, err := jsonpos.Parse(data, jsonpos.Options{MaxDepth: maxDepth, Repeated: func(m *jsonpos.Value) {
 		p.warnAt(m.NameOffset, "json", "member %q again: readers differ on which one counts (sitetxt reads the first)", m.Name)
 	}})
-	if err != nil && errors.Is(err, jsonpos.ErrMore) {
+	if errors.Is(err, jsonpos.ErrMore) {
 		p.errorAt(err.Offset, "json", "more after the key set: a directory is one JSON object")
 		err = nil
 	}
