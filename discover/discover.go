@@ -11,6 +11,7 @@ import (
 	"github.com/sitetxt/sitetxt/datatxt"
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/jsonpos"
 	"github.com/sitetxt/sitetxt/pace"
 	"github.com/sitetxt/sitetxt/robots"
 	"github.com/sitetxt/sitetxt/sitemap"
@@ -389,7 +390,7 @@ func (r *run) dataJSON(ctx context.Context) {
 		return
 	}
 	d := doc{url: u, lines: grammar.NewLineIndex(string(res.Body))}
-	root, jerr := parseJSON(res.Body)
+	root, jerr := jsonpos.Parse(res.Body, jsonpos.Options{})
 	if jerr != nil {
 		r.notJSON(d, jerr, "data.json")
 	}
@@ -402,9 +403,9 @@ func (r *run) dataJSON(ctx context.Context) {
 
 // notJSON reports a document (or block) that is not JSON, at the byte
 // where it breaks.
-func (r *run) notJSON(d doc, err *jsonError, what string) {
-	r.diag(errorSev, "not-json", d.url, d.at(err.off),
-		fmt.Sprintf("%s is not JSON at byte %d: %s; the datasets it completes before that are read", what, d.base+err.off, err.msg))
+func (r *run) notJSON(d doc, err *jsonpos.Error, what string) {
+	r.diag(errorSev, "not-json", d.url, d.at(err.Offset),
+		fmt.Sprintf("%s is not JSON at byte %d: %s; the datasets it completes before that are read", what, d.base+err.Offset, err.Msg))
 }
 
 // jsonDocument reads a JSON-LD document of its own: /catalog.jsonld, or a
@@ -419,7 +420,7 @@ func (r *run) jsonDocument(ctx context.Context, u, as, page string) {
 
 // readJSONLD reads the datasets of a JSON-LD document or block.
 func (r *run) readJSONLD(d doc, body []byte, page, what string) {
-	root, jerr := parseJSON(body)
+	root, jerr := jsonpos.Parse(body, jsonpos.Options{})
 	if jerr != nil {
 		r.notJSON(d, jerr, what)
 	}
@@ -428,7 +429,7 @@ func (r *run) readJSONLD(d doc, body []byte, page, what string) {
 	}
 	ld := readLD(root, d.url)
 	for _, c := range ld.unknown {
-		r.diag(warnSev, "remote-context", d.url, d.at(root.off),
+		r.diag(warnSev, "remote-context", d.url, d.at(root.Offset),
 			fmt.Sprintf("remote @context %s is not fetched: terms it defines are not read (prefixed and absolute ones are)", c))
 	}
 	for _, rec := range r.ldRecords(d, ld, page) {

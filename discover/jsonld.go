@@ -3,6 +3,8 @@ package discover
 import (
 	"net/url"
 	"strings"
+
+	"github.com/sitetxt/sitetxt/jsonpos"
 )
 
 // The vocabularies discovery reads, as JSON-LD expands their terms.
@@ -54,7 +56,7 @@ type ldNode struct {
 	id    string
 	types []string
 	props map[string][]*ldValue
-	at    *jvalue
+	at    *jsonpos.Value
 }
 
 // ldValue is one value of a property: a node, a reference to one, an IRI
@@ -68,12 +70,12 @@ type ldValue struct {
 }
 
 // readLD reads the JSON-LD document v, found at base.
-func readLD(v *jvalue, base string) *ldDoc {
+func readLD(v *jsonpos.Value, base string) *ldDoc {
 	d := &ldDoc{byID: map[string]*ldNode{}}
 	d.base, _ = url.Parse(base)
 	ctx := &ldContext{terms: map[string]ldTerm{}}
-	for _, item := range v.list() {
-		if item.kind == '{' {
+	for _, item := range v.List() {
+		if item.Kind == jsonpos.Object {
 			d.object(item, ctx)
 		}
 	}
@@ -82,17 +84,17 @@ func readLD(v *jvalue, base string) *ldDoc {
 
 // object reads a top-level or @graph object: a node, or a wrapper of a
 // @graph.
-func (d *ldDoc) object(v *jvalue, ctx *ldContext) *ldNode {
-	if c := v.get("@context"); c != nil {
+func (d *ldDoc) object(v *jsonpos.Value, ctx *ldContext) *ldNode {
+	if c := v.Last("@context"); c != nil {
 		ctx = d.context(ctx, c)
 	}
-	if g := v.get("@graph"); g != nil {
-		for _, item := range g.list() {
-			if item.kind == '{' {
+	if g := v.Last("@graph"); g != nil {
+		for _, item := range g.List() {
+			if item.Kind == jsonpos.Object {
 				d.object(item, ctx)
 			}
 		}
-		if len(v.keys) <= 3 && v.get("@type") == nil {
+		if len(v.Members) <= 3 && v.Last("@type") == nil {
 			return nil // only a wrapper
 		}
 	}
@@ -100,36 +102,36 @@ func (d *ldDoc) object(v *jvalue, ctx *ldContext) *ldNode {
 }
 
 // context returns ctx with the context c applied.
-func (d *ldDoc) context(ctx *ldContext, c *jvalue) *ldContext {
+func (d *ldDoc) context(ctx *ldContext, c *jsonpos.Value) *ldContext {
 	out := &ldContext{vocab: ctx.vocab, terms: make(map[string]ldTerm, len(ctx.terms))}
 	for k, t := range ctx.terms {
 		out.terms[k] = t
 	}
-	for _, item := range c.list() {
-		switch item.kind {
-		case 'n':
+	for _, item := range c.List() {
+		switch item.Kind {
+		case jsonpos.Null:
 			out = &ldContext{terms: map[string]ldTerm{}}
-		case '"':
-			if vocab, ok := knownContexts[item.str]; ok {
+		case jsonpos.String:
+			if vocab, ok := knownContexts[item.Text]; ok {
 				out.vocab = vocab
 			} else {
-				d.unknown = append(d.unknown, item.str)
+				d.unknown = append(d.unknown, item.Text)
 			}
-		case '{':
-			for i, k := range item.keys {
-				def := item.vals[i]
+		case jsonpos.Object:
+			for _, def := range item.Members {
+				k := def.Name
 				switch {
 				case k == "@vocab":
-					out.vocab = schemaHTTPS(def.text())
+					out.vocab = schemaHTTPS(def.Scalar())
 				case strings.HasPrefix(k, "@"):
-				case def.kind == '"':
-					out.terms[k] = ldTerm{id: def.str}
-				case def.kind == '{':
-					t := ldTerm{id: def.get("@id").text()}
+				case def.Kind == jsonpos.String:
+					out.terms[k] = ldTerm{id: def.Text}
+				case def.Kind == jsonpos.Object:
+					t := ldTerm{id: def.Last("@id").Scalar()}
 					if t.id == "" {
 						t.id = k // a term defined by its type only
 					}
-					switch def.get("@type").text() {
+					switch def.Last("@type").Scalar() {
 					case "@id", "@vocab":
 						t.iri = true
 					}
@@ -197,23 +199,23 @@ func (d *ldDoc) resolve(ref string) string {
 }
 
 // node reads a node object and the nodes nested in it.
-func (d *ldDoc) node(v *jvalue, ctx *ldContext) *ldNode {
-	if c := v.get("@context"); c != nil {
+func (d *ldDoc) node(v *jsonpos.Value, ctx *ldContext) *ldNode {
+	if c := v.Last("@context"); c != nil {
 		ctx = d.context(ctx, c)
 	}
 	n := &ldNode{props: map[string][]*ldValue{}, at: v}
 	key := "" // its IRI, or its blank node identifier
-	for i, k := range v.keys {
-		val := v.vals[i]
+	for _, val := range v.Members {
+		k := val.Name
 		switch k {
 		case "@id":
-			n.id = d.resolve(val.text())
-			if key = n.id; strings.HasPrefix(val.text(), "_:") {
-				key = val.text()
+			n.id = d.resolve(val.Scalar())
+			if key = n.id; strings.HasPrefix(val.Scalar(), "_:") {
+				key = val.Scalar()
 			}
 		case "@type":
-			for _, t := range val.list() {
-				if iri := ctx.expand(t.text()); iri != "" {
+			for _, t := range val.List() {
+				if iri := ctx.expand(t.Scalar()); iri != "" {
 					n.types = append(n.types, iri)
 				}
 			}
@@ -236,31 +238,31 @@ func (d *ldDoc) node(v *jvalue, ctx *ldContext) *ldNode {
 }
 
 // values reads a property's value (or list of them).
-func (d *ldDoc) values(v *jvalue, ctx *ldContext, iri bool) []*ldValue {
+func (d *ldDoc) values(v *jsonpos.Value, ctx *ldContext, iri bool) []*ldValue {
 	var out []*ldValue
-	for _, item := range v.list() {
-		switch item.kind {
-		case '{':
+	for _, item := range v.List() {
+		switch item.Kind {
+		case jsonpos.Object:
 			switch {
-			case item.get("@value") != nil:
-				out = append(out, &ldValue{lit: item.get("@value").text(), lang: item.get("@language").text()})
-			case item.get("@list") != nil:
-				out = append(out, d.values(item.get("@list"), ctx, iri)...)
-			case item.get("@set") != nil:
-				out = append(out, d.values(item.get("@set"), ctx, iri)...)
-			case len(item.keys) == 1 && item.keys[0] == "@id":
-				out = append(out, d.reference(item.vals[0].text()))
+			case item.Last("@value") != nil:
+				out = append(out, &ldValue{lit: item.Last("@value").Scalar(), lang: item.Last("@language").Scalar()})
+			case item.Last("@list") != nil:
+				out = append(out, d.values(item.Last("@list"), ctx, iri)...)
+			case item.Last("@set") != nil:
+				out = append(out, d.values(item.Last("@set"), ctx, iri)...)
+			case len(item.Members) == 1 && item.Members[0].Name == "@id":
+				out = append(out, d.reference(item.Members[0].Scalar()))
 			default:
 				out = append(out, &ldValue{node: d.node(item, ctx)})
 			}
-		case '"':
+		case jsonpos.String:
 			if iri {
-				out = append(out, d.reference(item.str))
+				out = append(out, d.reference(item.Text))
 			} else {
-				out = append(out, &ldValue{lit: item.str})
+				out = append(out, &ldValue{lit: item.Text})
 			}
-		case '0', 't':
-			out = append(out, &ldValue{lit: item.text()})
+		case jsonpos.Number, jsonpos.Bool:
+			out = append(out, &ldValue{lit: item.Scalar()})
 		}
 	}
 	return out

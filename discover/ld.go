@@ -20,7 +20,7 @@ func (r *run) ldRecords(d doc, ld *ldDoc, page string) []*record {
 	var out []*record
 	var datasets []*ldNode
 	for _, n := range ld.nodes {
-		if !n.at.done {
+		if !n.at.Done {
 			continue // cut off by a syntax error: reported, not read
 		}
 		if n.is(schemaDatasetTypes...) || n.is(dcatDatasetTypes...) {
@@ -38,7 +38,7 @@ func (r *run) ldRecords(d doc, ld *ldDoc, page string) []*record {
 			rec.landing = page // a page about one dataset is its landing page
 		}
 		if rec.name == "" {
-			r.diag(errorSev, "no-name", d.url, d.at(n.at.off), string(rec.kind)+" dataset without a name")
+			r.diag(errorSev, "no-name", d.url, d.at(n.at.Offset), string(rec.kind)+" dataset without a name")
 		}
 		out = append(out, rec)
 	}
@@ -47,7 +47,7 @@ func (r *run) ldRecords(d doc, ld *ldDoc, page string) []*record {
 
 // newRecord starts the record of a node.
 func (r *run) newRecord(kind Kind, d doc, n *ldNode) *record {
-	rec := &record{kind: kind, src: d.url, pos: d.at(n.at.off), meta: map[string]any{}}
+	rec := &record{kind: kind, src: d.url, pos: d.at(n.at.Offset), meta: map[string]any{}}
 	if n.id != "" && isAbsURL(n.id) {
 		rec.id = n.id
 	}

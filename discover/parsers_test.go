@@ -2,6 +2,7 @@ package discover
 
 import (
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/jsonpos"
 	"net/url"
 	"strings"
 	"testing"
@@ -61,35 +62,6 @@ func TestReadHTML(t *testing.T) {
 	}
 }
 
-func TestParseJSON(t *testing.T) {
-	tests := []struct {
-		src       string
-		errOff    int // -1: no error
-		kept      int // the first array's items kept
-		firstDone bool
-	}{
-		{`[{"a": 1}, {"b": [true, null, "x"]}]`, -1, 2, true},
-		{`[{"a": 1}, {"b": `, 17, 2, true},
-		{`[{"a": 1}, {"b" 2}]`, 16, 2, true},
-		{`[{"a": 1}] [2]`, 11, 1, true},
-		{strings.Repeat("[", 300), 200, 1, false},
-	}
-	for _, tt := range tests {
-		v, err := parseJSON([]byte(tt.src))
-		off := -1
-		if err != nil {
-			off = err.off
-		}
-		kept := 0
-		if v != nil {
-			kept = len(v.items)
-		}
-		if off != tt.errOff || kept != tt.kept || v != nil && len(v.items) > 0 && v.items[0].done != tt.firstDone {
-			t.Errorf("parseJSON(%.40q): error at %d (%v), %d items kept; want error at %d, %d kept", tt.src, off, err, kept, tt.errOff, tt.kept)
-		}
-	}
-}
-
 // TestReadLD: terms expand through @vocab, prefixes, term definitions
 // (@type @id), a nested @context, and known remote contexts; references
 // resolve within the document, to blank nodes too; relative @ids resolve
@@ -103,9 +75,9 @@ func TestReadLD(t *testing.T) {
 	  {"@id": "_:ann", "@type": "Person", "name": "Ann"},
 	  {"@context": {"@vocab": "http://www.w3.org/ns/dcat#"}, "@type": "Dataset", "keyword": ["a", "b"]}
 	]}`
-	v, jerr := parseJSON([]byte(src))
+	v, jerr := jsonpos.Parse([]byte(src), jsonpos.Options{})
 	if jerr != nil {
-		t.Fatal(jerr.msg)
+		t.Fatal(jerr)
 	}
 	ld := readLD(v, "https://example.org/cat/doc.jsonld")
 	n := ld.byID["https://example.org/cat/d1"]
@@ -167,14 +139,14 @@ func FuzzReadHTML(f *testing.F) {
 
 // FuzzJSONLD: any document parses and reads as JSON-LD and as a data.json
 // without a panic,
-// and what parseJSON keeps lies inside the document.
+// and where jsonpos puts an error lies inside the document.
 func FuzzJSONLD(f *testing.F) {
 	f.Add(`{"@context": "https://schema.org", "@type": "Dataset", "name": "x", "distribution": {"contentUrl": "a.csv"}}`)
 	f.Add(`{"@graph": [{"@id": "_:a", "@type": "dcat:Dataset"}], "@context": {"dcat": "http://www.w3.org/ns/dcat#"}}`)
 	f.Fuzz(func(t *testing.T, src string) {
-		v, err := parseJSON([]byte(src))
-		if err != nil && (err.off < 0 || err.off > len(src)) {
-			t.Errorf("parseJSON(%q): error offset %d outside the document", src, err.off)
+		v, err := jsonpos.Parse([]byte(src), jsonpos.Options{})
+		if err != nil && (err.Offset < 0 || err.Offset > len(src)) {
+			t.Errorf("jsonpos.Parse(%q): error offset %d outside the document", src, err.Offset)
 		}
 		if v != nil {
 			r := newRun("https://example.org", Options{})

@@ -5,6 +5,7 @@ import (
 
 	"github.com/sitetxt/sitetxt/datatxt"
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/jsonpos"
 )
 
 // record is one statement of one source about one dataset, before the
@@ -78,10 +79,10 @@ type doc struct {
 func (d doc) at(off int) grammar.Pos { return d.lines.Pos(d.base + off) }
 
 // strings returns the text of each value of a list (or of the one value).
-func stringsOf(v *jvalue) []any {
+func stringsOf(v *jsonpos.Value) []any {
 	var out []any
-	for _, item := range v.list() {
-		if s := strings.TrimSpace(item.text()); s != "" {
+	for _, item := range v.List() {
+		if s := strings.TrimSpace(item.Scalar()); s != "" {
 			out = append(out, s)
 		}
 	}

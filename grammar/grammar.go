@@ -299,6 +299,51 @@ func (lineDefinition) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
 // tokens reads the token stream of lx for participle.
 func tokens(lx lexer.Lexer) (*lexer.PeekingLexer, error) { return lexer.Upgrade(lx) }
 
+// A tokenBuf is a token stream for participle that parses reuse: most
+// files have a few tokens (a record of ten lines is two), and making a
+// stream for each (lexer.Upgrade: the stream, its token list grown token
+// by token) costs a small file more than its lines. It is made once, by
+// lexer.Upgrade, with room for streamRoom tokens; a parse writes the
+// lexer's tokens into it (fill), up to its EOF token, and participle
+// reads up to that EOF token and never past it. The tokens of a node
+// participle returns are a part of the stream: File.tree reads them and
+// drops them before the tokenBuf goes back to streams.
+type tokenBuf struct{ pl *lexer.PeekingLexer }
+
+// streamRoom is how many tokens a stream holds, EOF included: the
+// corpus's median file has 3.
+const streamRoom = 32
+
+var streams = sync.Pool{New: func() any {
+	pl, _ := lexer.Upgrade(&fillLexer{n: streamRoom - 1}) // fillLexer.Next returns no error
+	return &tokenBuf{pl: pl}
+}}
+
+// fill writes the tokens of lx into the stream and rewinds it, and
+// returns it; or returns nil, when they do not fit (lx is then spent).
+func (st *tokenBuf) fill(lx *lineLexer) *lexer.PeekingLexer {
+	room := st.pl.Range(0, streamRoom)
+	for i := range room {
+		room[i], _ = lx.Next()
+		if room[i].Type == lexer.EOF {
+			st.pl.LoadCheckpoint(lexer.Checkpoint{})
+			return st.pl
+		}
+	}
+	return nil
+}
+
+// fillLexer is the lexer a stream is made with: n tokens, then EOF.
+type fillLexer struct{ n int }
+
+func (l *fillLexer) Next() (lexer.Token, error) {
+	if l.n == 0 {
+		return lexer.Token{Type: lexer.EOF}, nil
+	}
+	l.n--
+	return lexer.Token{Type: tBlank}, nil
+}
+
 var (
 	parserOnce sync.Once
 	parser     *participle.Parser[robotstxt]

@@ -147,11 +147,10 @@ func reparse(f *File, g grammarOf) (*File, Diagnostics) {
 	out.Name, out.BOM, out.Lines = f.Name, f.BOM, f.Lines
 	src := f.Text()
 	src = src[len(f.BOM) : len(src)-len(f.Ignored)]
-	slab.lx.name, slab.lx.src, slab.lx.lines = f.Name, src, f.Lines
-	lex, _ := tokens(&slab.lx)
+	lex, _ := tokens(&lineLexer{name: f.Name, src: src, lines: f.Lines})
 	tree, err := g(lex)
 	s := &scanner{name: f.Name}
-	out.tree(s, tree, err, endPos(src, f.Lines), slab)
+	out.tree(s, tree, err, endPos(src, f.Lines), nodeRoom{slab.nodes[:0], slab.recs[:0]})
 	return out, s.diags
 }
 

@@ -39,13 +39,15 @@ func parse(name, src, ignored string, opts Options) *File {
 		p := PosAt(src, at)
 		s.diag(Error, CodeMarkup, Range{p, p}, fmt.Sprintf("input looks like an %s document, not a plain-text manifest", what))
 	}
-	var slab *fileSlab
+	var f *File
+	var room nodeRoom
 	if n := lineCount(src[bom:], opts.maxLines(), 0); n <= smallFile {
 		small := &smallSlab{}
-		slab = &small.fileSlab
+		f, room = &small.f, nodeRoom{small.nodes[:0], small.recs[:0]}
 		s.first, s.firstPtrs = small.store[:0:n], small.lines[:0:n]
 	} else {
-		slab = &fileSlab{}
+		slab := &fileSlab{}
+		f, room = &slab.f, nodeRoom{slab.nodes[:0], slab.recs[:0]}
 		s.reserve(n)
 	}
 	s.scan(bom)
@@ -60,11 +62,10 @@ func parse(name, src, ignored string, opts Options) *File {
 		s.diag(Warning, CodeTooLarge, Range{end, end},
 			fmt.Sprintf("input is larger than %d bytes; the last %d bytes are ignored", len(src), len(ignored)))
 	}
-	f := &slab.f
 	// Field by field into the zeroed File (no composite copied in).
 	f.Name, f.BOM, f.Lines, f.Ignored = name, src[:bom], s.lines, ignored
 	f.LineLimit, f.SizeLimit = opts.maxLineLength(), opts.maxSize()
-	f.build(s, slab, src)
+	f.build(s, room, src)
 	s.summarize()
 	f.Diagnostics = s.diags
 	f.Diagnostics.Sort()
@@ -72,13 +73,19 @@ func parse(name, src, ignored string, opts Options) *File {
 }
 
 // fileSlab is a File with what building it needs, in one allocation: the
-// lexer of its lines, and the node and record lists of a file of a few
-// nodes (most files).
+// node and record lists of a file of a few nodes (most files).
 type fileSlab struct {
 	f     File
-	lx    lineLexer
 	recs  [2]*Record
 	nodes [4]Node
+}
+
+// nodeRoom is the room a slab has for the lists of a File's nodes and
+// records (File.tree appends to them, and makes its own when they are
+// too short).
+type nodeRoom struct {
+	nodes []Node
+	recs  []*Record
 }
 
 // smallFile is how many lines a smallSlab holds: the corpus' median file
@@ -86,20 +93,34 @@ type fileSlab struct {
 const smallFile = 10
 
 // smallSlab is the fileSlab of a file of at most smallFile lines, with the
-// room for its lines: one allocation where a larger file takes three.
+// room for its lines: one allocation where a larger file takes three. Its
+// node lists are shorter than a fileSlab's (the usual small file is one
+// record, and a gap after it), to keep it in Go's 1280-byte size class
+// with the 8-byte header Go gives an object of pointers over 512 bytes
+// (TestSmallSlabSize): the collector's work follows the bytes.
 type smallSlab struct {
-	fileSlab
+	f     File
+	recs  [1]*Record
+	nodes [2]Node
 	lines [smallFile]*Line
 	store [smallFile]Line
 }
 
 // build runs the participle grammar over the lines (which cover src): the
-// nodes it returns are the file's tree. slab is the one f is part of.
-func (f *File) build(s *scanner, slab *fileSlab, src string) {
-	slab.lx.name, slab.lx.src, slab.lx.lines = f.Name, src, f.Lines
-	lex, _ := tokens(&slab.lx) // lineLexer.Next returns no error
+// nodes it returns are the file's tree, in the room of f's slab.
+//
+// The token stream participle reads is one of streams, when the lexer's
+// tokens fit in it, else one made for the file (lexer.Upgrade).
+func (f *File) build(s *scanner, room nodeRoom, src string) {
+	lx := lineLexer{name: f.Name, src: src, lines: f.Lines}
+	st := streams.Get().(*tokenBuf)
+	lex := st.fill(&lx)
+	if lex == nil {
+		lex, _ = tokens(&lineLexer{name: f.Name, src: src, lines: f.Lines}) // lineLexer.Next returns no error
+	}
 	tree, err := theParser().ParseFromLexer(lex)
-	f.tree(s, tree, err, endPos(src, f.Lines), slab)
+	f.tree(s, tree, err, endPos(src, f.Lines), room)
+	streams.Put(st) // the File keeps no token of it (tree)
 }
 
 // tree makes the File's tree of the nodes participle returned (tree, and
@@ -107,7 +128,7 @@ func (f *File) build(s *scanner, slab *fileSlab, src string) {
 // Preamble among them. A grammar error (the grammar takes every stream of
 // classes: there is none) is a diagnostic at the token where it stopped,
 // or at end; the nodes participle built whole up to it are kept.
-func (f *File) tree(s *scanner, tree *robotstxt, err error, end Pos, slab *fileSlab) {
+func (f *File) tree(s *scanner, tree *robotstxt, err error, end Pos, room nodeRoom) {
 	if err != nil {
 		var perr participle.Error
 		if errors.As(err, &perr) {
@@ -119,7 +140,7 @@ func (f *File) tree(s *scanner, tree *robotstxt, err error, end Pos, slab *fileS
 	if tree == nil {
 		return
 	}
-	nodes, recs := slab.nodes[:0], slab.recs[:0]
+	nodes, recs := room.nodes, room.recs
 	nRecs := len(tree.Head) + len(tree.Records)
 	if n := nRecs + len(tree.HeadGap) + len(tree.Preamble) + len(tree.Lead) + len(tree.Gaps); n > cap(nodes) {
 		nodes = make([]Node, 0, n)
@@ -132,11 +153,12 @@ func (f *File) tree(s *scanner, tree *robotstxt, err error, end Pos, slab *fileS
 	// record and its gap), then the records and the gaps after them. The
 	// nodes are all of them, in the order of their first tokens.
 	var agents []*Line // the slab of the records whose Agents are not a part of their Lines
-	addGap := func(g *Gap, tokens []lexer.Token) {
-		if len(tokens) > 0 { // else a node a failed parse left unfinished
-			f.gap(g, tokens)
+	addGap := func(g *Gap, tokens *[]lexer.Token) {
+		if len(*tokens) > 0 { // else a node a failed parse left unfinished
+			f.gap(g, *tokens)
 			nodes = append(nodes, Node{Gap: g})
 		}
+		*tokens = nil // the File keeps the node, not the token stream
 	}
 	addRecord := func(r *record) {
 		if len(r.Tokens) > 0 {
@@ -144,20 +166,21 @@ func (f *File) tree(s *scanner, tree *robotstxt, err error, end Pos, slab *fileS
 			recs = append(recs, &r.Record)
 			nodes = append(nodes, Node{Record: &r.Record})
 		}
+		r.Tokens = nil
 	}
 	for _, p := range tree.Preamble {
 		p.Preamble = true
-		addGap(&p.Gap, p.Tokens)
+		addGap(&p.Gap, &p.Tokens)
 		f.Preamble = p.Lines
 	}
 	for _, l := range tree.Lead {
-		addGap(&l.Gap, l.Tokens)
+		addGap(&l.Gap, &l.Tokens)
 	}
 	for _, r := range tree.Head {
 		addRecord(r)
 	}
 	for _, g := range tree.HeadGap {
-		addGap(&g.Gap, g.Tokens)
+		addGap(&g.Gap, &g.Tokens)
 	}
 	rs, gs := tree.Records, tree.Gaps
 	for len(rs) > 0 || len(gs) > 0 {
@@ -165,7 +188,7 @@ func (f *File) tree(s *scanner, tree *robotstxt, err error, end Pos, slab *fileS
 			addRecord(rs[0])
 			rs = rs[1:]
 		} else {
-			addGap(&gs[0].Gap, gs[0].Tokens)
+			addGap(&gs[0].Gap, &gs[0].Tokens)
 			gs = gs[1:]
 		}
 	}

@@ -27,15 +27,15 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/sitetxt/sitetxt/grammar"
+	"github.com/sitetxt/sitetxt/jsonpos"
 )
 
 // WellKnownPath is where an origin serves its key directory (the draft's
@@ -110,12 +110,18 @@ func Parse(name string, data []byte, opts Options) *Directory {
 		p.now = time.Now()
 	}
 	d := &Directory{}
-	root, err := p.tree()
+	root, err := jsonpos.Parse(data, jsonpos.Options{MaxDepth: maxDepth, Repeated: func(m *jsonpos.Value) {
+		p.warnAt(m.NameOffset, "json", "member %q again: readers differ on which one counts (sitetxt reads the first)", m.Name)
+	}})
+	if errors.Is(err, jsonpos.ErrMore) {
+		p.errorAt(err.Offset, "json", "more after the key set: a directory is one JSON object")
+		err = nil
+	}
 	switch {
 	case err != nil:
 		p.syntax(err)
-	case root.kind != '{':
-		p.errorAt(root.off, "directory", "a key directory is a JSON object with a \"keys\" array (RFC 7517 section 5), not %s", kindName(root.kind))
+	case root.Kind != jsonpos.Object:
+		p.errorAt(root.Offset, "directory", "a key directory is a JSON object with a \"keys\" array (RFC 7517 section 5), not %s", root.Kind)
 	default:
 		d.Keys = p.keySet(root)
 	}
@@ -130,6 +136,9 @@ func Lint(f *grammar.File) grammar.Diagnostics {
 	return Parse(f.Name, []byte(f.Text()), Options{}).Diagnostics
 }
 
+// maxDepth bounds how deep values nest: a key set needs three levels.
+const maxDepth = 32
+
 type parser struct {
 	name string
 	data []byte
@@ -138,29 +147,29 @@ type parser struct {
 }
 
 // keySet reads the directory object's "keys".
-func (p *parser) keySet(root *node) []*Key {
-	keys := root.member("keys")
+func (p *parser) keySet(root *jsonpos.Value) []*Key {
+	keys := root.First("keys")
 	if keys == nil {
-		p.errorAt(root.off, "directory", "no \"keys\" member: a key directory is a JWK Set (RFC 7517 section 5)")
+		p.errorAt(root.Offset, "directory", "no \"keys\" member: a key directory is a JWK Set (RFC 7517 section 5)")
 		return nil
 	}
-	if keys.kind != '[' {
-		p.errorAt(keys.off, "directory", "\"keys\" is %s, want an array of keys", kindName(keys.kind))
+	if keys.Kind != jsonpos.Array {
+		p.errorAt(keys.Offset, "directory", "\"keys\" is %s, want an array of keys", keys.Kind)
 		return nil
 	}
-	if len(keys.elems) == 0 {
-		p.warnAt(keys.off, "directory", "\"keys\" is empty: no signature can be verified with this directory")
+	if len(keys.Items) == 0 {
+		p.warnAt(keys.Offset, "directory", "\"keys\" is empty: no signature can be verified with this directory")
 	}
 	var out []*Key
 	seen := map[string]*Key{}
-	for _, e := range keys.elems {
+	for _, e := range keys.Items {
 		k := p.key(e)
 		if k == nil {
 			continue
 		}
 		if k.Thumbprint != "" {
 			if prev := seen[k.Thumbprint]; prev != nil {
-				p.warnAt(e.off, "key-repeated", "the key of line %d again", prev.Pos.Line)
+				p.warnAt(e.Offset, "key-repeated", "the key of line %d again", prev.Pos.Line)
 			}
 			seen[k.Thumbprint] = k
 		}
@@ -170,39 +179,39 @@ func (p *parser) keySet(root *node) []*Key {
 }
 
 // key reads one JWK.
-func (p *parser) key(n *node) *Key {
-	if n.kind != '{' {
-		p.errorAt(n.off, "key", "a key is a JSON object (a JWK, RFC 7517), not %s", kindName(n.kind))
+func (p *parser) key(n *jsonpos.Value) *Key {
+	if n.Kind != jsonpos.Object {
+		p.errorAt(n.Offset, "key", "a key is a JSON object (a JWK, RFC 7517), not %s", n.Kind)
 		return nil
 	}
-	k := &Key{Pos: p.pos(n.off)}
+	k := &Key{Pos: p.pos(n.Offset)}
 	k.Kty, k.Crv, k.Kid, k.Alg, k.Use = p.str(n, "kty"), p.str(n, "crv"), p.str(n, "kid"), p.str(n, "alg"), p.str(n, "use")
 	switch k.Kty {
 	case "OKP":
 		p.okp(n, k)
 	case "RSA", "EC":
-		p.warnAt(n.off, "key-type", "kty %q: sitetxt checks Ed25519 keys (kty \"OKP\") only, which draft-ietf-webbotauth-httpsig-protocol-01 signs with", k.Kty)
+		p.warnAt(n.Offset, "key-type", "kty %q: sitetxt checks Ed25519 keys (kty \"OKP\") only, which draft-ietf-webbotauth-httpsig-protocol-01 signs with", k.Kty)
 	case "oct":
-		p.errorAt(n.member("kty").off, "key-private", "kty \"oct\" is a symmetric key: publishing it gives anyone the secret that signs")
+		p.errorAt(n.First("kty").Offset, "key-private", "kty \"oct\" is a symmetric key: publishing it gives anyone the secret that signs")
 	case "":
-		if n.member("kty") == nil {
-			p.errorAt(n.off, "key", "no \"kty\": every JWK names its key type (RFC 7517 section 4.1)")
+		if n.First("kty") == nil {
+			p.errorAt(n.Offset, "key", "no \"kty\": every JWK names its key type (RFC 7517 section 4.1)")
 		}
 	default:
-		p.errorAt(n.member("kty").off, "key-type", "unknown kty %q (RFC 7518 section 6.1, RFC 8037: OKP, RSA, EC)", k.Kty)
+		p.errorAt(n.First("kty").Offset, "key-type", "unknown kty %q (RFC 7518 section 6.1, RFC 8037: OKP, RSA, EC)", k.Kty)
 	}
-	if m := n.member("d"); m != nil {
-		p.errorAt(m.keyOff, "key-private", "a private key (\"d\") in a public directory: anyone can sign as this bot; remove it and replace the key")
+	if m := n.First("d"); m != nil {
+		p.errorAt(m.NameOffset, "key-private", "a private key (\"d\") in a public directory: anyone can sign as this bot; remove it and replace the key")
 	}
-	if m := n.member("use"); m != nil && k.Use != "sig" {
-		p.errorAt(m.off, "key-use", "use %q: a signing key is \"sig\" (RFC 7517 section 4.2)", k.Use)
+	if m := n.First("use"); m != nil && k.Use != "sig" {
+		p.errorAt(m.Offset, "key-use", "use %q: a signing key is \"sig\" (RFC 7517 section 4.2)", k.Use)
 	}
-	if m := n.member("alg"); m != nil && !algorithms[k.Alg] {
+	if m := n.First("alg"); m != nil && !algorithms[k.Alg] {
 		hint := ""
 		if k.Alg == "EdDSA" || k.Alg == "Ed25519" {
 			hint = " (for an Ed25519 key, \"ed25519\"; \"EdDSA\" is JOSE's name)"
 		}
-		p.warnAt(m.off, "key-alg", "alg %q is not in the HTTP Signature Algorithms registry (RFC 9421 section 6.2.2), as the draft requires%s", k.Alg, hint)
+		p.warnAt(m.Offset, "key-alg", "alg %q is not in the HTTP Signature Algorithms registry (RFC 9421 section 6.2.2), as the draft requires%s", k.Alg, hint)
 	}
 	k.NotBefore, k.Expires = p.date(n, "nbf"), p.date(n, "exp")
 	p.validity(n, k)
@@ -210,78 +219,78 @@ func (p *parser) key(n *node) *Key {
 }
 
 // okp reads an OKP key's curve, x and kid.
-func (p *parser) okp(n *node, k *Key) {
-	switch crv := n.member("crv"); {
+func (p *parser) okp(n *jsonpos.Value, k *Key) {
+	switch crv := n.First("crv"); {
 	case crv == nil:
-		p.errorAt(n.off, "key", "an OKP key without \"crv\" (RFC 8037 section 2)")
+		p.errorAt(n.Offset, "key", "an OKP key without \"crv\" (RFC 8037 section 2)")
 		return
 	case k.Crv != "Ed25519":
-		p.errorAt(crv.off, "key-curve", "crv %q: Web Bot Auth signs with Ed25519 (RFC 8037), not %s", k.Crv, k.Crv)
+		p.errorAt(crv.Offset, "key-curve", "crv %q: Web Bot Auth signs with Ed25519 (RFC 8037), not %s", k.Crv, k.Crv)
 		return
 	}
-	xm := n.member("x")
+	xm := n.First("x")
 	if xm == nil {
-		p.errorAt(n.off, "key", "an Ed25519 key without \"x\", the public key (RFC 8037 section 2)")
+		p.errorAt(n.Offset, "key", "an Ed25519 key without \"x\", the public key (RFC 8037 section 2)")
 		return
 	}
-	if xm.kind != '"' {
-		p.errorAt(xm.off, "key", "\"x\" is %s, want a string", kindName(xm.kind))
+	if xm.Kind != jsonpos.String {
+		p.errorAt(xm.Offset, "key", "\"x\" is %s, want a string", xm.Kind)
 		return
 	}
-	x, err := base64.RawURLEncoding.Strict().DecodeString(xm.str)
+	x, err := base64.RawURLEncoding.Strict().DecodeString(xm.Text)
 	switch {
 	case err != nil:
-		p.errorAt(xm.off, "key-x", "x is not unpadded base64url (RFC 7515 section 2): %v", err)
+		p.errorAt(xm.Offset, "key-x", "x is not unpadded base64url (RFC 7515 section 2): %v", err)
 		return
 	case len(x) != 32:
-		p.errorAt(xm.off, "key-x", "x is %d bytes, an Ed25519 public key is 32 (RFC 8032 section 5.1.5)", len(x))
+		p.errorAt(xm.Offset, "key-x", "x is %d bytes, an Ed25519 public key is 32 (RFC 8032 section 5.1.5)", len(x))
 		return
 	}
 	k.X, k.Thumbprint = x, Thumbprint(x)
-	if m := n.member("kid"); m != nil && m.kind == '"' && k.Kid != k.Thumbprint {
-		p.errorAt(m.off, "key-kid", "kid %q is not the key's thumbprint %q (RFC 7638, RFC 8037 appendix A.3): a signature's keyid names the thumbprint, so this label selects no key", k.Kid, k.Thumbprint)
+	if m := n.First("kid"); m != nil && m.Kind == jsonpos.String && k.Kid != k.Thumbprint {
+		p.errorAt(m.Offset, "key-kid", "kid %q is not the key's thumbprint %q (RFC 7638, RFC 8037 appendix A.3): a signature's keyid names the thumbprint, so this label selects no key", k.Kid, k.Thumbprint)
 	}
 }
 
 // validity checks nbf and exp against each other and against now.
-func (p *parser) validity(n *node, k *Key) {
+func (p *parser) validity(n *jsonpos.Value, k *Key) {
 	switch {
 	case k.NotBefore != nil && k.Expires != nil && !k.Expires.After(*k.NotBefore):
-		p.errorAt(n.member("exp").off, "key-validity", "exp %s is not after nbf %s: the key is never valid", k.Expires.Format(time.RFC3339), k.NotBefore.Format(time.RFC3339))
+		p.errorAt(n.First("exp").Offset, "key-validity", "exp %s is not after nbf %s: the key is never valid", k.Expires.Format(time.RFC3339), k.NotBefore.Format(time.RFC3339))
 	case k.Expires != nil && !k.Expires.After(p.now):
-		p.warnAt(n.member("exp").off, "key-expired", "the key expired at %s: remove it from the directory (the draft's key rotation, step 3)", k.Expires.Format(time.RFC3339))
+		p.warnAt(n.First("exp").Offset, "key-expired", "the key expired at %s: remove it from the directory (the draft's key rotation, step 3)", k.Expires.Format(time.RFC3339))
 	case k.NotBefore != nil && k.NotBefore.After(p.now):
-		p.warnAt(n.member("nbf").off, "key-not-yet", "the key is not valid before %s", k.NotBefore.Format(time.RFC3339))
+		p.warnAt(n.First("nbf").Offset, "key-not-yet", "the key is not valid before %s", k.NotBefore.Format(time.RFC3339))
 	}
 }
 
 // str returns the string member name of n, reporting one of another type.
-func (p *parser) str(n *node, name string) string {
-	m := n.member(name)
+func (p *parser) str(n *jsonpos.Value, name string) string {
+	m := n.First(name)
 	if m == nil {
 		return ""
 	}
-	if m.kind != '"' {
-		p.errorAt(m.off, "key", "%q is %s, want a string", name, kindName(m.kind))
+	if m.Kind != jsonpos.String {
+		p.errorAt(m.Offset, "key", "%q is %s, want a string", name, m.Kind)
 		return ""
 	}
-	return m.str
+	return m.Text
 }
 
 // date reads a NumericDate member (RFC 7519 section 2: seconds since the
 // epoch), reporting one that is not.
-func (p *parser) date(n *node, name string) *time.Time {
-	m := n.member(name)
+func (p *parser) date(n *jsonpos.Value, name string) *time.Time {
+	m := n.First(name)
 	if m == nil {
 		return nil
 	}
-	f, err := m.num.Float64()
-	if m.kind != '0' || err != nil || f < 0 || f > math.MaxInt32*1000 {
-		p.errorAt(m.off, "key-validity", "%q is not a NumericDate (seconds since 1970, RFC 7519 section 2)", name)
+	f, err := strconv.ParseFloat(m.Text, 64)
+	if m.Kind != jsonpos.Number || err != nil || f < 0 || f > math.MaxInt32*1000 {
+		p.errorAt(m.Offset, "key-validity", "%q is not a NumericDate (seconds since 1970, RFC 7519 section 2)", name)
 		return nil
 	}
 	if f > 1e11 {
-		p.warnAt(m.off, "key-validity", "%q is %s: seconds since 1970 this large are after the year 5000; milliseconds?", name, m.num)
+		p.warnAt(m.Offset, "key-validity", "%q is %s: seconds since 1970 this large are after the year 5000; milliseconds?", name, m.Text)
 	}
 	sec, frac := math.Modf(f)
 	t := time.Unix(int64(sec), int64(frac*1e9)).UTC()
@@ -313,15 +322,14 @@ func (p *parser) warnAt(off int, code, format string, args ...any) {
 	p.report(grammar.Warning, off, code, format, args...)
 }
 
-// syntax reports a JSON syntax error at its byte.
-func (p *parser) syntax(err error) {
-	var se *json.SyntaxError
+// syntax reports why a document is not JSON, at its byte.
+func (p *parser) syntax(err *jsonpos.Error) {
 	switch {
-	case errors.As(err, &se):
-		p.errorAt(int(se.Offset), "json", "not JSON: %s", strings.TrimPrefix(se.Error(), "invalid character "))
-	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		p.errorAt(len(p.data), "json", "not JSON: the document ends early")
+	case errors.Is(err, jsonpos.ErrEnd):
+		p.errorAt(err.Offset, "json", "not JSON: the document ends early")
+	case errors.Is(err, jsonpos.ErrDepth):
+		p.errorAt(err.Offset, "json", "not JSON: values nested more than %d deep", maxDepth)
 	default:
-		p.errorAt(len(p.data), "json", "not JSON: %v", err)
+		p.errorAt(err.Offset, "json", "not JSON: %s", strings.TrimPrefix(err.Msg, "invalid character "))
 	}
 }

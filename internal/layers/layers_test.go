@@ -58,7 +58,7 @@ func public(p string) bool {
 // discoverImports are the packages of the module discover may import: it
 // sits above the interpreters (robots: the gate; sitemap: the walk;
 // datatxt: entries and exports), the transport and the pacer.
-var discoverImports = []string{"robots", "datatxt", "sitemap", "mobileagent", "fetch", "cache", "pace", "grammar", "termsafe"}
+var discoverImports = []string{"robots", "datatxt", "sitemap", "mobileagent", "fetch", "cache", "pace", "grammar", "jsonpos", "termsafe"}
 
 // inCache reports whether a package of the module is cache or under it.
 func inCache(p string) bool { return p == "cache" || strings.HasPrefix(p, "cache/") }
@@ -77,8 +77,10 @@ func TestLayers(t *testing.T) {
 				t.Errorf("interpreter %s imports interpreter %s: interpreters read the tree, never each other", p, rel)
 			case ours && p == "aipref" && rel != "grammar":
 				t.Errorf("aipref imports %s: the vocabularies sit beside the interpreters and use only grammar", rel)
-			case ours && p == "webbotauth" && rel != "grammar":
-				t.Errorf("webbotauth imports %s: the key directory reader sits beside the interpreters and uses only grammar (positions, diagnostics)", rel)
+			case ours && p == "webbotauth" && rel != "grammar" && rel != "jsonpos":
+				t.Errorf("webbotauth imports %s: the key directory reader sits beside the interpreters and uses only grammar (positions, diagnostics) and jsonpos (JSON with offsets)", rel)
+			case ours && p == "jsonpos":
+				t.Errorf("jsonpos imports %s: reading JSON with its offsets sits beside grammar at the bottom and imports nothing else of the module", rel)
 			case ours && inCache(p) && !inCache(rel):
 				t.Errorf("%s imports %s: cache/ is the bottom of the transport and imports nothing else of the module", p, rel)
 			case ours && (p == "fetch" || inCache(p)) && (slices.Contains(interpreters, rel) || rel == "pace" || strings.HasPrefix(rel, "pace/")):
