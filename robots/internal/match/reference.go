@@ -63,25 +63,24 @@ func Reference(r Reading, rules []RefRule, url string) int {
 
 // refPath returns the part of url that rules match: Google's
 // GetPathParamsQuery read a byte at a time. An initial "//" starts an
-// authority; "://" ends a scheme only when its '/' is the first '/', '?'
-// or ';'; the part starts at the first '/', '?' or ';' after that, ends
+// authority; "://" after it ends a scheme only when its '/' is the first
+// '/', '?' or ';'; the part starts at the first '/', '?' or ';' after that, ends
 // at a '#', and starts with '/' ("/" when there is none).
 func refPath(url string) string {
 	stop := func(c byte) bool { return c == '/' || c == '?' || c == ';' }
 	from := 0
 	if len(url) >= 2 && url[0] == '/' && url[1] == '/' {
 		from = 2
-	} else {
-		for i := 0; i < len(url); i++ {
-			if url[i] == '#' {
-				break
+	}
+	for i := from; i < len(url); i++ {
+		if url[i] == '#' {
+			break
+		}
+		if stop(url[i]) {
+			if url[i] == '/' && i > from && url[i-1] == ':' && i+1 < len(url) && url[i+1] == '/' {
+				from = i + 2
 			}
-			if stop(url[i]) {
-				if url[i] == '/' && i > 0 && url[i-1] == ':' && i+1 < len(url) && url[i+1] == '/' {
-					from = i + 2
-				}
-				break
-			}
+			break
 		}
 	}
 	start := -1
