@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/sitetxt/sitetxt/robots/internal/match"
 )
 
 // tokenAgent is one entry of agentTable.tokens: a product token as the file
@@ -23,7 +25,7 @@ type Agent struct {
 	// What a decision reads comes first, in one cache line: the rule
 	// index (built on first use, see ruleIndex), the policy's profile, the
 	// rules and the groups.
-	ix        atomic.Pointer[ruleIndex]
+	ix        atomic.Pointer[match.Index]
 	profile   Profile     // the policy's
 	percent   percentRule // its row's, copied here: read on every decision
 	robotsTxt bool        // its row's: /robots.txt is always allowed

@@ -17,6 +17,8 @@ import (
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/shareddata"
 	"github.com/temoto/robotstxt"
+
+	"github.com/sitetxt/sitetxt/robots/internal/match"
 )
 
 // corpusDir is the shared corpus, relative to this package.
@@ -480,7 +482,7 @@ func BenchmarkPathFloor(b *testing.B) {
 	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		c := &cases[i%len(cases)]
-		if p, _ := pathOf(c.url); strings.HasPrefix(p, "/wp-admin/") {
+		if p, _ := match.PathOf(c.url); strings.HasPrefix(p, "/wp-admin/") {
 			n++
 		}
 	}

@@ -18,6 +18,7 @@ import (
 // and one compile for both, which Parsed sees), its decisions are Check's,
 // and it needs a Fetcher and an http(s) site.
 func TestClientReading(t *testing.T) {
+	t.Parallel()
 	var fetches atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fetches.Add(1)

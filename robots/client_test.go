@@ -16,6 +16,7 @@ import (
 )
 
 func TestClientStatuses(t *testing.T) {
+	t.Parallel()
 	var code atomic.Int32
 	var hits atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -68,6 +69,7 @@ func TestClientStatuses(t *testing.T) {
 // one robots.txt request (synctest.Wait says when all 50 wait for it),
 // and the copy is kept until it expires.
 func TestClientCachesAndCoalesces(t *testing.T) {
+	t.Parallel()
 	synctest.Test(t, testClientCachesAndCoalesces)
 }
 
@@ -111,6 +113,7 @@ func testClientCachesAndCoalesces(t *testing.T) {
 }
 
 func TestClientRedirectAppliesToOriginalSite(t *testing.T) {
+	t.Parallel()
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "User-agent: *\nDisallow: /\n")
 	}))
@@ -127,6 +130,7 @@ func TestClientRedirectAppliesToOriginalSite(t *testing.T) {
 }
 
 func TestClientBadURL(t *testing.T) {
+	t.Parallel()
 	c := &Client{}
 	for _, u := range []string{"/relative", "ftp://example.org/x", "mailto:a@b"} {
 		if v, err := c.Check(context.Background(), "ExampleBot", u); err == nil {

@@ -18,6 +18,7 @@ func allProfiles(src string) []*Policy {
 
 // TestCompare checks that each kind of disagreement is found and named.
 func TestCompare(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, src, agent, url string
 		agree                 bool

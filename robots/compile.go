@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	"github.com/sitetxt/sitetxt/grammar"
+
+	"github.com/sitetxt/sitetxt/robots/internal/match"
 )
 
 // Policy is a compiled robots.txt file under one profile. It is immutable
@@ -504,7 +506,7 @@ func (r *Rule) compile(p Profile) {
 		return // prio 0: never
 	}
 	d := p.desc()
-	if d.percent == percentRFC && !needsNormRFCPath(pat) {
+	if d.percent == percentRFC && !match.NeedsNormRFCPath(pat) {
 		// No '%', '*', '$' or non-ASCII byte, as most patterns: nothing to
 		// normalise, no wildcard (one pass over it, a word at a time).
 		r.prio, r.lit = int32(min(len(pat), 1<<30)), pat

@@ -34,6 +34,7 @@ var corpusAgents = []string{
 //
 // It runs in the slow tier (go test -tags slow).
 func TestLoadCorpusGoogleVerdicts(t *testing.T) {
+	t.Parallel()
 	lists, _ := filepath.Glob(shareddata.Path("corpus/urls/*.txt"))
 	if len(lists) == 0 {
 		t.Skip("../shared/corpus/urls is absent: the corpus verdict check needs the shared data")

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/sitetxt/sitetxt/grammar"
+
+	"github.com/sitetxt/sitetxt/robots/internal/match"
 )
 
 // Sitemap is a Sitemap line: file-wide, whatever group it stands in.
@@ -160,7 +162,7 @@ func extFieldOf(p Profile, name string) extField {
 // isASCII reports whether s has no byte outside ASCII, testing eight
 // bytes at a time.
 func isASCII(s string) bool {
-	b := bytesOf(s)
+	b := match.BytesOf(s)
 	for ; len(b) >= 8; b = b[8:] {
 		if binary.LittleEndian.Uint64(b)&hi8 != 0 {
 			return false
@@ -280,7 +282,7 @@ func checkAbsURL(v string) error {
 // skips eight bytes at a time while none of them is one.
 func indexSpaceOrControl(s string) int {
 	const del, below = 0x7F7F7F7F7F7F7F7F, 0x2121212121212121
-	b := bytesOf(s)
+	b := match.BytesOf(s)
 	for ; len(b) >= 8; b = b[8:] {
 		w := binary.LittleEndian.Uint64(b)
 		x := w ^ del // a zero byte where s has DEL; (w-below)&^w has a high bit set when a byte is below '!'
@@ -424,3 +426,10 @@ func parseCleanParam(v string) (*CleanParam, error) {
 	}
 	return cp, nil
 }
+
+// lo8 and hi8 have the low and the high bit of each of a word's eight
+// bytes set: the word-at-a-time tests' constants.
+const (
+	lo8 = 0x0101010101010101
+	hi8 = 0x8080808080808080
+)

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/sitetxt/sitetxt/grammar"
+
+	"github.com/sitetxt/sitetxt/robots/internal/match"
 )
 
 // refMatch is the obviously correct matcher FuzzMatch compares against:
@@ -66,17 +68,7 @@ func FuzzCompile(f *testing.F) {
 	f.Add([]byte("Sitemap: x\nHost: h\nClean-param: a&b /p\nUser-agent: *\nRequest-rate: 1/5m\nVisit-time: 0000-2359\n"), "*", "example.com?a")
 	f.Add([]byte("User-agent: *\vfoo\nDisallow: /a \x00b\nUser\x00-agent: x\nDisallow\v:\f/b\ndisallow /c\vd\n"), "x", "/a")
 	f.Add([]byte("User-agent: x\fy\nDisallow: /\f\nAllow\v/p\nAllow: /q\x00 # c\n"), "x", "/p")
-	defer func(n uint32, m, d int, k uint16) { minScan, minTwo, minDense, wideKids = n, m, d, k }(minScan, minTwo, minDense, wideKids)
 	f.Fuzz(func(t *testing.T, src []byte, agent, url string) {
-		// Half the inputs find wildcard rules with a keyScan at every
-		// node, half try them in turn below eight a node; half the
-		// keyScans test short keys' first two bytes in the exact bitmap,
-		// and half make the dense pass (the one of a node with many keys);
-		// half find a node's child by its byte from five children on.
-		minScan = uint32(1 + 7*(len(src)%2))
-		minTwo = 1 + 63*(len(agent)%2)
-		minDense = 1 + 511*(len(url)%2)
-		wideKids = uint16(5 + 19*(len(src)/2%2))
 		file := grammar.Parse("fuzz.txt", src, grammar.Options{})
 		_ = Lint(file)
 		for _, p := range Profiles {
@@ -110,12 +102,16 @@ func FuzzCompile(f *testing.F) {
 	})
 }
 
-// FuzzDecideURL holds Decide, which walks a URL's path down the rule index
-// before cutting its fragment off or testing it for bytes to normalise
-// (rankURL), to the long way: the path found (pathOf), put in comparison
-// form (appendPath) and decided (decidePath). The whole Decision must be
-// the same under every profile.
-func FuzzDecideURL(f *testing.F) {
+// FuzzDecide is the matcher's fuzzer: it holds every decision of the
+// "*" agent under every profile to the reference matcher
+// (match.Reference, the plain byte-at-a-time reading of the profile's
+// rules), through Decide (which walks a URL's path down the rule index
+// before cutting its fragment off or testing it for bytes to normalise),
+// through the long way (the path found, put in comparison form and
+// decided) and through an index built with thresholds low enough that
+// every speed structure is reached (the key scans, their two-byte bitmap,
+// the dense pass, the child tables) or high enough that none is.
+func FuzzDecide(f *testing.F) {
 	f.Add([]byte("User-agent: *\nDisallow: /a$\nAllow: /a%2fb\nDisallow: /*x*y\n"), "https://e.com/a#b")
 	f.Add([]byte("User-agent: *\nDisallow: /%7ea\nDisallow: /a*$\nAllow: /b$\n"), "http://e.com/~a?x#y")
 	f.Add([]byte("User-agent: *\nDisallow: /\nAllow: /robots\n"), "/robots%2Etxt")
@@ -123,21 +119,51 @@ func FuzzDecideURL(f *testing.F) {
 	f.Add([]byte("User-agent: *\nDisallow: /a*b\nDisallow: /a/*.c$\nDisallow: /*%23\n"), "http://e.com/a/x.c#b")
 	f.Add([]byte("User-agent: *\nDisallow: /a%23b\nAllow: /a#\n"), "/a%23b")
 	f.Add([]byte("User-agent: *\nDisallow: /*$\nDisallow: /a/\n"), "http://e.com#x/a/")
-	defer func(n uint32, d int, k uint16) { minScan, minDense, wideKids = n, d, k }(minScan, minDense, wideKids)
 	f.Fuzz(func(t *testing.T, src []byte, url string) {
-		minScan = uint32(1 + 7*(len(src)%2))
-		minDense = 1 + 511*(len(url)%2)
-		wideKids = uint16(5 + 19*(len(src)/2%2))
 		file := grammar.Parse("fuzz.txt", src, grammar.Options{})
+		tune := match.Tuning{WideKids: uint16(5 + 19*(len(src)/2%2)), MinScan: uint32(1 + 7*(len(src)%2)), MinTwo: 1 + 63*(len(url)/2%2), MinDense: 1 + 511*(len(url)%2)}
 		for _, p := range Profiles {
 			a := Compile(file, p).Agent("*")
-			raw, slash := pathOf(url)
-			want := a.decidePath(string(a.appendPath(nil, raw, slash)))
-			if got := a.Decide(url); got != want {
+			raw, slash := match.PathOf(url)
+			path := string(a.appendPath(nil, raw, slash))
+			got := a.Decide(url)
+			if want := a.decidePath(path); got != want {
 				t.Fatalf("%s: Decide(%q) = %+v, want %+v (the path put in comparison form first)\n%q", p, url, got, want, src)
+			}
+			want := refRule(a, url)
+			if got.Rule != want && got.Reason != ReasonRobotsTxt {
+				t.Fatalf("%s: Decide(%q).Rule = %v, want %v (the reference matcher)\n%q", p, url, got.Rule, want, src)
+			}
+			if len(a.rules) > 0 {
+				if k := match.BuildTuned(a.patterns(), tune).Lookup(path); ruleAt(a, k) != ruleAt(a, a.rankPath(path)) && path != "/robots.txt" {
+					t.Fatalf("%s: Lookup(%q) tuned %+v = %v, want %v\n%q", p, path, tune, ruleAt(a, k), ruleAt(a, a.rankPath(path)), src)
+				}
 			}
 		}
 	})
+}
+
+// refRule returns the rule of a that the reference matcher says decides
+// url, or nil.
+func refRule(a *Agent, url string) *Rule {
+	d := a.profile.desc()
+	rd := match.Reading{Percent: match.Percent(d.percent), Wildcards: d.wildcards, FirstMatch: d.firstMatch}
+	rules := make([]match.RefRule, len(a.rules))
+	for i, r := range a.rules {
+		rules[i] = match.RefRule{Pattern: r.Pattern, Allow: r.Allow}
+	}
+	if i := match.Reference(rd, rules, url); i >= 0 {
+		return a.rules[i]
+	}
+	return nil
+}
+
+// ruleAt returns the rule of rank k, or nil.
+func ruleAt(a *Agent, k uint32) *Rule {
+	if int(k) < len(a.rules) {
+		return a.rules[k]
+	}
+	return nil
 }
 
 // refGoogle is a slow re-statement of Google's parser and matcher, written
@@ -149,7 +175,7 @@ func FuzzDecideURL(f *testing.F) {
 // separated by spaces or tabs), its key spellings, and its matcher's
 // state: per line, the best priority of the specific and global groups.
 func refGoogle(body []byte, agent, url string) bool {
-	path, slash := pathOf(url)
+	path, slash := match.PathOf(url)
 	if slash {
 		path = "/" + path
 	}
@@ -322,8 +348,8 @@ func (st *refGoogleState) allowed() bool {
 // token or else the "*" groups, the longest matching pattern after
 // percent-normalisation, Allow on ties, /robots.txt always allowed.
 func refRFCAllowed(f *grammar.File, agent, url string) bool {
-	raw, slash := pathOf(url)
-	path := string(normRFC(nil, raw, true))
+	raw, slash := match.PathOf(url)
+	path := string(match.NormRFC(nil, raw, true))
 	if slash {
 		path = "/" + path
 	}
@@ -393,7 +419,7 @@ func refRFCAllowed(f *grammar.File, agent, url string) bool {
 			if l.Value == "" {
 				continue
 			}
-			pat := string(normRFC(nil, l.Value, false))
+			pat := string(match.NormRFC(nil, l.Value, false))
 			if !refMatch(pat, path) {
 				continue
 			}
@@ -406,119 +432,6 @@ func refRFCAllowed(f *grammar.File, agent, url string) bool {
 	return allowed
 }
 
-// refPathOf is pathOf as first written, step by step after Google's
-// GetPathParamsQuery: FuzzPathOf holds the faster pathOf to it.
-func refPathOf(url string) (path string, slash bool) {
-	start := 0
-	if len(url) >= 2 && url[0] == '/' && url[1] == '/' {
-		start = 2
-	}
-	indexAny3 := func(s string, from int) int { // the reference's own, byte by byte
-		if i := strings.IndexAny(s[from:], "/?;"); i >= 0 {
-			return from + i
-		}
-		return -1
-	}
-	early := indexAny3(url, start)
-	proto := strings.Index(url[start:], "://")
-	if proto >= 0 {
-		proto += start
-	}
-	if early >= 0 && (proto < 0 || early < proto) {
-		proto = -1
-	}
-	if proto < 0 {
-		proto = start
-	} else {
-		proto += 3
-	}
-	ps := indexAny3(url, proto)
-	if ps < 0 {
-		return "/", false
-	}
-	end := len(url)
-	if h := strings.IndexByte(url[start:], '#'); h >= 0 {
-		h += start
-		if h < ps {
-			return "/", false
-		}
-		end = h
-	}
-	if url[ps] != '/' {
-		return url[ps:end], true
-	}
-	return url[ps:end], false
-}
-
-// FuzzNeedsNormRFCPath holds needsNormRFCPath, which tests a word at a
-// time, to its definition, byte by byte.
-func FuzzNeedsNormRFCPath(f *testing.F) {
-	for _, s := range []string{"", "/", "/a%20b", "/abcdefgh$", "/abcdefghijklmnopq*", "/abcdefghij%41xyzw", "/\x80", "/abcdefghijklmnopqrstuvwxyz0123456789&", "#$%&'()*+"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		want := strings.ContainsAny(s, "%*$") || strings.IndexFunc(s, func(r rune) bool { return r >= 0x80 }) >= 0
-		if got := needsNormRFCPath(s); got != want {
-			t.Errorf("needsNormRFCPath(%q) = %v, want %v", s, got, want)
-		}
-		for n := range min(len(s), 18) + 1 {
-			if got, want := needsNormRFCPrefix(s, n), needsNormRFCPath(s[:n]); got != want {
-				t.Errorf("needsNormRFCPrefix(%q, %d) = %v, want %v", s, n, got, want)
-			}
-		}
-	})
-}
-
-// FuzzNormRFC holds normRFC, which copies the bytes between the ones it
-// may change as one run, to its definition, a byte at a time
-// (normRFCBytes), for paths and patterns.
-func FuzzNormRFC(f *testing.F) {
-	for _, s := range []string{"", "/", "/a%20b", "/%41%7e%2f?%3A%2F%40%3f", "/abcdefgh$", "/abcdefghijklmnopq*x$", "/\x80\xff", "/abcdefghij?k=%2Fl%3Am", "%", "%4", "/abcdefgh%zz%4", "#$%&'()*+", "/\u043a\u043e?\u0442=1$"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		for _, path := range []bool{false, true} {
-			if got, want := string(normRFC(nil, s, path)), string(normRFCBytes(nil, s, path)); got != want {
-				t.Errorf("normRFC(%q, %v) = %q, want %q", s, path, got, want)
-			}
-		}
-	})
-}
-
-// normRFCBytes is normRFC as it reads in its doc comment, a byte at a
-// time.
-func normRFCBytes(dst []byte, s string, path bool) []byte {
-	query := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
-			hi, _ := unhex(s[i+1])
-			lo, _ := unhex(s[i+2])
-			v := hi<<4 | lo
-			if isUnreserved(v) || query && strings.IndexByte(":/?@", v) >= 0 {
-				dst = append(dst, v)
-			} else {
-				dst = append(dst, '%', upperHex[hi], upperHex[lo])
-			}
-			i += 2
-		case c >= 0x80:
-			dst = append(dst, '%', upperHex[c>>4], upperHex[c&15])
-		case path && c == '*':
-			dst = append(dst, "%2A"...)
-		case c == '$' && (path || i < len(s)-1):
-			dst = append(dst, "%24"...)
-		default:
-			query = query || c == '?'
-			dst = append(dst, c)
-		}
-	}
-	return dst
-}
-
-// FuzzExtFieldOf holds extFieldOf, which tells a field by its length and
-// one byte, to its definition: isSitemapField, then strings.EqualFold (as
-// Line.FieldIs) with each other field's name.
 func FuzzExtFieldOf(f *testing.F) {
 	for _, s := range []string{"Sitemap", "site-map", "sitemaps", "Crawl-Delay", "clean-param", "HOST", "ho\u017ft", "Reque\u017ft-rate", "Content-\u017fignal", "Content-Usage", "content-signal", "License", "visit-time", "request-rate", "x", ""} {
 		f.Add(s)
@@ -596,21 +509,6 @@ func refCheckAbsURL(v string) error {
 	return nil
 }
 
-func FuzzPathOf(f *testing.F) {
-	for _, u := range []string{"", "/", "//", "http://a/b", "http://a", "//a/b?c#d", "a#b://c/d", "x:/y", "http:/a", "a://b?c", "?x", ";x", "http://a#b/c", "://", "a:/", ":/", "https://a/b?c#d", "https://", "http://a", "https:///x", "http://#/a", "https:/a", "HTTPS://a/b", "https://a;b/c",
-		// '/', ';', '?' and '#' in a word the eight-byte test reads.
-		"http://example.com;jsessionid=1/a", "https://example.com?q=12345", "https://example.com#top/a", "//example.org/abc"} {
-		f.Add(u)
-	}
-	f.Fuzz(func(t *testing.T, url string) {
-		p, s := pathOf(url)
-		q, r := refPathOf(url)
-		if p != q || s != r {
-			t.Errorf("pathOf(%q) = %q, %v, want %q, %v", url, p, s, q, r)
-		}
-	})
-}
-
 // groupLines lists the lines of a policy's groups: "a1,a2,:r1,r2,;...".
 func groupLines(pol *Policy) string {
 	var gs [][2][]int
@@ -667,4 +565,8 @@ func refRecordGroups(f *grammar.File, p Profile) string {
 		}
 	}
 	return formatGroups(gs)
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }

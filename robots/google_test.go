@@ -8,6 +8,8 @@ import (
 
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/shareddata"
+
+	"github.com/sitetxt/sitetxt/robots/internal/match"
 )
 
 // conformanceDir is the shared conformance data, relative to this package.
@@ -39,6 +41,7 @@ func loadJSON(t testing.TB, name string, v any) {
 }
 
 func TestGoogleVectors(t *testing.T) {
+	t.Parallel()
 	var vs []googleVector
 	loadJSON(t, "google-robotstxt.json", &vs)
 	if len(vs) != 145 {
@@ -68,6 +71,7 @@ type googleFact struct {
 }
 
 func TestGoogleFacts(t *testing.T) {
+	t.Parallel()
 	var fs []googleFact
 	loadJSON(t, "google-robotstxt-other.json", &fs)
 	n := 0
@@ -87,19 +91,19 @@ func TestGoogleFacts(t *testing.T) {
 		case "url_path":
 			n++
 			t.Run(f.ID, func(t *testing.T) {
-				p, slash := pathOf(f.URL)
+				p, slash := match.PathOf(f.URL)
 				if slash {
 					p = "/" + p
 				}
 				if p != f.Path {
-					t.Errorf("pathOf(%q) = %q, want %q", f.URL, p, f.Path)
+					t.Errorf("match.PathOf(%q) = %q, want %q", f.URL, p, f.Path)
 				}
 			})
 		case "escape_pattern":
 			n++
 			t.Run(f.ID, func(t *testing.T) {
-				if got := escapeGoogle(f.Pattern); got != f.Escaped {
-					t.Errorf("escapeGoogle(%q) = %q, want %q", f.Pattern, got, f.Escaped)
+				if got := match.EscapeGoogle(f.Pattern); got != f.Escaped {
+					t.Errorf("match.EscapeGoogle(%q) = %q, want %q", f.Pattern, got, f.Escaped)
 				}
 			})
 		}

@@ -17,6 +17,7 @@ import (
 // specially (issue 12), and shows rfc9309 on the same lines: there white
 // space is space and tab only.
 func TestGoogleControlBytes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, src, agent, url string
 		google, rfc           bool
@@ -67,6 +68,7 @@ const perturbBytes = "\x00\x00\v\v\f\f \t:#*$\r\n"
 // in 8). By default it takes every 25th file of up to 16 KiB; with
 // the slow tier every such file. Any disagreement fails.
 func TestGooglePerturbed(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob(shareddata.Path("corpus/robots/*.txt"))
 	if len(files) == 0 {
 		t.Skip("../../shared/corpus/robots is absent: the perturbed-file differential test needs the shared data")

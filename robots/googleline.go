@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/sitetxt/sitetxt/grammar"
+
+	"github.com/sitetxt/sitetxt/robots/internal/match"
 )
 
 // googleLine is googleLine for the compiler's file: a file with no NUL,
@@ -32,11 +34,11 @@ func hasGoogleControl(s string) bool {
 		return false
 	}
 	for i := 0; i+8 < len(s); i += 8 {
-		if controlWord(load64(s, i)) {
+		if controlWord(match.Load64(s, i)) {
 			return true
 		}
 	}
-	return controlWord(load64(s, len(s)-8))
+	return controlWord(match.Load64(s, len(s)-8))
 }
 
 // controlWord reports whether one of the eight bytes of w is a NUL,

@@ -12,6 +12,8 @@ import (
 	"unsafe"
 
 	"github.com/sitetxt/sitetxt/grammar"
+
+	"github.com/sitetxt/sitetxt/robots/internal/match"
 )
 
 // guarded returns a copy of s that ends where a page the process may not
@@ -31,6 +33,7 @@ func guarded(t *testing.T, page []byte, s string) string {
 // the process may not read starts: a read past a string's end faults
 // rather than reading what follows it.
 func TestGuardedReads(t *testing.T) {
+	t.Parallel()
 	ps := syscall.Getpagesize()
 	mem, err := syscall.Mmap(-1, 0, 2*ps, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
 	if err != nil {
@@ -41,8 +44,6 @@ func TestGuardedReads(t *testing.T) {
 		t.Skipf("mprotect: %v", err)
 	}
 	page := mem[:ps]
-	defer func(n uint32, m, d int, k uint16) { minScan, minTwo, minDense, wideKids = n, m, d, k }(minScan, minTwo, minDense, wideKids)
-	minScan, minTwo = 1, 1
 	var src strings.Builder
 	src.WriteString("User-agent: *\n")
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -60,15 +61,13 @@ func TestGuardedReads(t *testing.T) {
 	// Each profile's index with the dense pass and the child tables, and
 	// without.
 	var agents []*Agent
-	for _, dense := range []bool{true, false} {
-		minDense, wideKids = 512, math.MaxUint16
-		if dense {
-			minDense, wideKids = 1, 5
-		}
-		for _, p := range Profiles {
-			a := Compile(grammar.ParseString("g.txt", src.String(), grammar.Options{}), p).Agent("x")
-			a.Decide("/") // builds the index
-			agents = append(agents, a)
+	var tuned []*match.Index
+	for _, p := range Profiles {
+		a := Compile(grammar.ParseString("g.txt", src.String(), grammar.Options{}), p).Agent("x")
+		a.Decide("/") // builds the index
+		agents = append(agents, a)
+		for _, tune := range []match.Tuning{{MinScan: 1, MinTwo: 1, MinDense: 1, WideKids: 5}, {MinScan: 1, MinTwo: 1, MinDense: 512, WideKids: math.MaxUint16}} {
+			tuned = append(tuned, match.BuildTuned(a.patterns(), tune))
 		}
 	}
 	inputs := []string{"", "/", "http://", "https://", "http://e", "https://e.com", "//e.com", "http:/", "h", "\xff", "%", "%4", "$", "*"}
@@ -80,13 +79,14 @@ func TestGuardedReads(t *testing.T) {
 	var sink uint64 // what each call returns, so that no read is left out
 	for _, in := range inputs {
 		s := guarded(t, page, in)
-		path, slash := pathOf(s)
-		sink += uint64(len(path)) + b2u(slash) + uint64(pathStart(s))
-		sink += b2u(needsNormRFC(s)) + b2u(needsNormRFCPath(s)) + uint64(plainLen(s))
-		for n := 0; n <= len(s); n++ {
-			sink += b2u(needsNormRFCPrefix(s, n)) + wordAt(s, n) + uint64(indexPathStart(s, n))
+		path, slash := match.PathOf(s)
+		sink += uint64(len(path)) + b2u(slash) + uint64(match.PathStart(s))
+		sink += b2u(match.NeedsNormRFC(s)) + b2u(match.NeedsNormRFCPath(s))
+		for _, ix := range tuned {
+			k, _ := ix.LookupURL(s, true)
+			sink += uint64(ix.Lookup(s)) + uint64(k)
 		}
-		sink += uint64(len(normRFC(nil, s, true)) + len(normRFC(nil, s, false)))
+		sink += uint64(len(match.NormRFC(nil, s, true)) + len(match.NormRFC(nil, s, false)))
 		sink += uint64(indexSpaceOrControl(s)) + b2u(isASCII(s)) + b2u(hasGoogleControl(s)) + b2u(checkAbsURL(s) == nil)
 		for _, p := range Profiles {
 			sink += uint64(extFieldOf(p, s))
@@ -96,4 +96,11 @@ func TestGuardedReads(t *testing.T) {
 		}
 	}
 	t.Logf("%d inputs (%d)", len(inputs), sink)
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
 }

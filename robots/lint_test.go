@@ -9,6 +9,7 @@ import (
 )
 
 func TestLint(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, src string
 		want      []string // "line:col code"
@@ -50,6 +51,7 @@ func TestLint(t *testing.T) {
 
 // TestLintMessages checks the words of the findings that quote names.
 func TestLintMessages(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ name, src, want string }{
 		{"two names", "User-agent: Foo Bot\nDisallow: /\n",
 			`rfc9309 reads the names "Foo" and "Bot", google the name "Foo"`},
@@ -71,6 +73,7 @@ func TestLintMessages(t *testing.T) {
 // which (ConcernedProfiles, from the profile table); the others concern
 // every profile.
 func TestLintProfiles(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, src string
 		want      []string // "line code profiles"
@@ -100,6 +103,7 @@ func TestLintProfiles(t *testing.T) {
 // concerns only some (in its Extra); the grammar's diagnostics concern
 // every profile.
 func TestConcerns(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		extra   any
 		profile Profile

@@ -198,6 +198,7 @@ func sampleHeapNow() uint64 {
 // TestClientLoadSmall is the load test's fast form, run always: 100
 // goroutines over 20 sites make one request and one compile per site.
 func TestClientLoadSmall(t *testing.T) {
+	t.Parallel()
 	r := runLoad(t, 20, 100, 20, 48<<10)
 	t.Logf("%d decisions over 20 sites of %d KiB: p50 %v, p99 %v (all compiled: p99 %v)", r.decisions, r.fileBytes/20>>10, r.p50, r.p99, r.warmP99)
 }
@@ -208,6 +209,7 @@ func TestClientLoadSmall(t *testing.T) {
 // what the bounds promise for the files kept (docs/security.md): the
 // compiled policies, the cached responses, and the compiles in flight.
 func TestClientLoad(t *testing.T) {
+	t.Parallel()
 	slowtest.Only(t, "1,000 goroutines over 200 sites of 480 KiB")
 	const sites, size = 200, 480 << 10
 	r := runLoad(t, sites, 1000, 50, size)
@@ -229,6 +231,7 @@ const heapPerFileByte = 16
 // and no request when it is needed again, however many callers need it at
 // once.
 func TestClientEvictionNoHerd(t *testing.T) {
+	t.Parallel()
 	sites := newLoadSites(t, 3, 16<<10)
 	index := map[string]*loadSite{}
 	for _, s := range sites {

@@ -2,7 +2,8 @@ package robots
 
 import (
 	"strings"
-	"unsafe"
+
+	"github.com/sitetxt/sitetxt/robots/internal/match"
 )
 
 // Allowed reports whether the crawler named agent may fetch url, which is
@@ -63,14 +64,14 @@ func (a *Agent) decide(url string, d *Decision) {
 	a.decision(k, d)
 }
 
-// rank returns the rank of the rule that decides url, noRule when none
+// rank returns the rank of the rule that decides url, match.NoRule when none
 // does, or rankRobotsTxt, the long way: what rankURL does not decide.
 func (a *Agent) rank(url string) uint32 {
-	raw, slash := pathOf(url)
+	raw, slash := match.PathOf(url)
 	if !slash {
 		switch a.percent {
 		case percentRFC:
-			if !needsNormRFCPath(raw) {
+			if !match.NeedsNormRFCPath(raw) {
 				return a.rankPath(raw)
 			}
 		case percentDraft:
@@ -97,7 +98,7 @@ func (a *Agent) rankURL(url string) (k uint32, ok bool) {
 	if a.percent == percentDraft {
 		return 0, false
 	}
-	ps := pathStart(url)
+	ps := match.PathStart(url)
 	if ps < 0 || url[ps] != '/' {
 		return 0, false
 	}
@@ -106,29 +107,9 @@ func (a *Agent) rankURL(url string) (k uint32, ok bool) {
 		return 0, false
 	}
 	if len(a.rules) == 0 {
-		return noRule, true
+		return match.NoRule, true
 	}
-	ix := a.index()
-	if !ix.frag {
-		return 0, false
-	}
-	var w walked
-	ix.walk(raw, true, &w)
-	rfc := a.percent == percentRFC
-	if w.over || rfc && needsNormRFCPrefix(raw, w.read) {
-		return 0, false
-	}
-	if !ix.needWild(&w) {
-		return w.best, true
-	}
-	path := raw
-	if h := strings.IndexByte(raw, '#'); h >= 0 {
-		path = raw[:h]
-	}
-	if rfc && needsNormRFCPath(path) {
-		return 0, false
-	}
-	return ix.wilds(&w, path), true
+	return a.index().LookupURL(raw, a.percent == percentRFC)
 }
 
 // mayBeRobotsTxt reports whether the path raw may be /robots.txt in
@@ -142,7 +123,7 @@ func mayBeRobotsTxt(raw string) bool {
 }
 
 // rankRobotsTxt is the rank of /robots.txt, which is always allowed.
-const rankRobotsTxt = noRule - 1
+const rankRobotsTxt = match.NoRule - 1
 
 // decision fills in d, the Decision of rank k (from rankURL, rank or
 // rankPath).
@@ -167,7 +148,7 @@ func (a *Agent) decision(k uint32, d *Decision) {
 // rank so the common case does not pay for clearing it).
 func (a *Agent) rankRewritten(raw string, slash bool) uint32 {
 	var buf [pathBufSize]byte
-	return a.rankPath(bytesString(a.appendPath(buf[:0], raw, slash)))
+	return a.rankPath(match.BytesString(a.appendPath(buf[:0], raw, slash)))
 }
 
 // appendPath appends a URL's raw path (from pathOf) to dst in the
@@ -178,9 +159,9 @@ func (a *Agent) appendPath(dst []byte, raw string, slash bool) []byte {
 	}
 	switch a.percent {
 	case percentRFC:
-		return normRFC(dst, raw, true)
+		return match.NormRFC(dst, raw, true)
 	case percentDraft:
-		return normDraft(dst, raw)
+		return match.NormDraft(dst, raw)
 	}
 	return append(dst, raw...)
 }
@@ -192,100 +173,46 @@ func (a *Agent) decidePath(path string) (d Decision) {
 }
 
 // rankPath returns the rank of the rule that decides a path in the
-// profile's comparison form, noRule or rankRobotsTxt.
+// profile's comparison form, match.NoRule or rankRobotsTxt.
 func (a *Agent) rankPath(path string) uint32 {
 	if a.robotsTxt && path == "/robots.txt" {
 		return rankRobotsTxt
 	}
 	if len(a.rules) == 0 {
-		return noRule
+		return match.NoRule
 	}
-	return a.index().lookup(path)
+	return a.index().Lookup(path)
 }
 
 // index returns the agent's rule index, building it on first use: most
 // callers decide for one crawler of the many a file names. It is small
 // enough to be inlined: a decision loads the built index without a call.
-func (a *Agent) index() *ruleIndex {
+func (a *Agent) index() *match.Index {
 	if ix := a.ix.Load(); ix != nil {
 		return ix
 	}
 	return a.indexOnce()
 }
 
+// patterns returns the agent's rules' matching forms, in decision order.
+func (a *Agent) patterns() []match.Pattern {
+	pats := make([]match.Pattern, len(a.rules))
+	for i, r := range a.rules {
+		pats[i] = r.pattern()
+	}
+	return pats
+}
+
 // indexOnce builds the agent's rule index once and returns it.
-func (a *Agent) indexOnce() *ruleIndex {
-	a.ixOnce.Do(func() { a.ix.Store(buildIndex(a.rules)) })
+func (a *Agent) indexOnce() *match.Index {
+	a.ixOnce.Do(func() { a.ix.Store(match.Build(a.patterns())) })
 	return a.ix.Load()
 }
 
-func bytesString(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	return unsafe.String(&b[0], len(b))
-}
-
 // match reports whether the rule's pattern matches path.
-func (r *Rule) match(path string) bool {
-	switch {
-	case r.never():
-		return false
-	case r.wild:
-		return globMatch(r.lit, r.anchored, path)
-	case r.anchored:
-		return path == r.lit
-	}
-	return strings.HasPrefix(path, r.lit)
-}
+func (r *Rule) match(path string) bool { return !r.never() && r.pattern().Match(path) }
 
-// globMatch matches a pattern with '*' (and no '$') against a prefix of
-// path (all of path when anchored). Each middle segment is placed at its
-// leftmost occurrence after the previous one: with '*' the only wildcard,
-// a leftmost placement leaves the most room for what follows, so no
-// backtracking is needed. The segments are read from the pattern as it is:
-// nothing is stored per '*'.
-func globMatch(pat string, anchored bool, path string) bool {
-	i := strings.IndexByte(pat, '*')
-	return strings.HasPrefix(path, pat[:i]) && globTail(pat[i+1:], anchored, path[i:])
-}
-
-// globTail matches what follows a pattern's first '*' against what
-// follows the pattern's literal prefix in the path.
-func globTail(mid string, anchored bool, rest string) bool {
-	last := ""
-	if j := strings.LastIndexByte(mid, '*'); j >= 0 {
-		mid, last = mid[:j], mid[j+1:]
-	} else {
-		mid, last = "", mid
-	}
-	if anchored && !strings.HasSuffix(rest, last) {
-		return false // cheap rejection before any search
-	}
-	return globSegments(mid, last, anchored, rest)
-}
-
-// globSegments places the middle segments mid ("a*b*c") at their leftmost
-// occurrences in rest, then the last segment after them.
-func globSegments(mid, last string, anchored bool, rest string) bool {
-	for mid != "" {
-		seg := mid
-		if j := strings.IndexByte(mid, '*'); j >= 0 {
-			seg, mid = mid[:j], mid[j+1:]
-		} else {
-			mid = ""
-		}
-		if seg == "" {
-			continue
-		}
-		j := strings.Index(rest, seg)
-		if j < 0 {
-			return false
-		}
-		rest = rest[j+len(seg):]
-	}
-	if anchored {
-		return strings.HasSuffix(rest, last)
-	}
-	return strings.Contains(rest, last)
+// pattern returns the rule's matching form as the engine takes it.
+func (r *Rule) pattern() match.Pattern {
+	return match.Pattern{Lit: r.lit, Anchored: r.anchored, Wild: r.wild}
 }

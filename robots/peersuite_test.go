@@ -29,6 +29,7 @@ var accidental = map[string]string{
 // and docs/profiles.md says why for each kind ("Other parsers' test
 // suites").
 func TestPeerSuites(t *testing.T) {
+	t.Parallel()
 	cases := shareddata.PeerCases(t)
 	type tally struct{ agree, differ int }
 	byClass := map[string]*tally{}

@@ -6,6 +6,8 @@ import (
 
 	"github.com/sitetxt/sitetxt/fetch"
 	"github.com/sitetxt/sitetxt/grammar"
+
+	"github.com/sitetxt/sitetxt/robots/internal/match"
 )
 
 // Profile selects how a robots.txt file is interpreted: one row of the
@@ -305,16 +307,16 @@ const (
 func (r percentRule) pattern(pat string) string {
 	switch r {
 	case percentGoogle:
-		pat = escapeGoogle(pat)
+		pat = match.EscapeGoogle(pat)
 	case percentRFC:
-		if needsNormRFC(pat) || strings.IndexByte(pat[:len(pat)-1], '$') >= 0 {
+		if match.NeedsNormRFC(pat) || strings.IndexByte(pat[:len(pat)-1], '$') >= 0 {
 			var buf [normBuf]byte
-			pat = changed(pat, normRFC(buf[:0], pat, false))
+			pat = changed(pat, match.NormRFC(buf[:0], pat, false))
 		}
 	case percentDraft:
 		if strings.IndexByte(pat, '%') >= 0 {
 			var buf [normBuf]byte
-			pat = changed(pat, normDraft(buf[:0], pat))
+			pat = changed(pat, match.NormDraft(buf[:0], pat))
 		}
 	}
 	return pat

@@ -11,6 +11,7 @@ import (
 // TestProfileTable checks each row of the profile table for what the code
 // supports: a row may combine its fields freely except as below.
 func TestProfileTable(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for i := range profiles {
 		p, d := Profile(i), &profiles[i]
@@ -53,6 +54,7 @@ func TestProfileTable(t *testing.T) {
 
 // TestProfileAccess: the access method follows from the profile.
 func TestProfileAccess(t *testing.T) {
+	t.Parallel()
 	want := map[Profile]*fetch.Access{RFC9309: fetch.AccessRFC9309, Google: fetch.AccessRFC9309, Draft: fetch.AccessDraft, NoRobots: fetch.AccessDraft}
 	for p, m := range want {
 		if got := p.Access(); got != m {
@@ -68,6 +70,7 @@ func TestProfileAccess(t *testing.T) {
 // parser reads it, as `sitetxt check --profile google` does; the other
 // profiles read their 500 KiB.
 func TestCompileReadsAsProfile(t *testing.T) {
+	t.Parallel()
 	src := strings.Repeat("# padding line\n", 535_000/15) + "User-agent: *\nDisallow: /late\n"
 	if len(src) < 535_000 || len(src) > 540_000 {
 		t.Fatalf("test file is %d bytes, want 535 KB", len(src))
@@ -101,6 +104,7 @@ func TestCompileReadsAsProfile(t *testing.T) {
 // lines only for profiles that read them; blank, comment,
 // Mobile-agent-server and invalid lines nothing.
 func TestKindTables(t *testing.T) {
+	t.Parallel()
 	if k := grammar.Kind(8); k.String() != "kind?" {
 		t.Fatalf("grammar has a Kind %v past Invalid: kindIndex keeps three bits of it", k)
 	}

@@ -60,6 +60,7 @@ var profileDiffs = []profileDiff{
 // TestProfileDifferences shows each documented difference between the
 // profiles (docs/profiles.md).
 func TestProfileDifferences(t *testing.T) {
+	t.Parallel()
 	for _, d := range profileDiffs {
 		t.Run(d.name, func(t *testing.T) {
 			for i, p := range Profiles {
@@ -74,6 +75,7 @@ func TestProfileDifferences(t *testing.T) {
 
 // TestProfilesAgree shows what every profile shares.
 func TestProfilesAgree(t *testing.T) {
+	t.Parallel()
 	tests := []profileDiff{
 		{"RulesBeforeUserAgentIgnored", "Disallow: /\nUser-agent: *\nDisallow: /x\n", "bot", "/y", [4]bool{true, true, true, true}},
 		{"EmptyDisallowAllows", "User-agent: *\nDisallow:\n", "bot", "/", [4]bool{true, true, true, true}},
@@ -98,6 +100,7 @@ func TestProfilesAgree(t *testing.T) {
 // TestSitemapSpellings shows that only Google reads "Site-map" and
 // prefixes of "Sitemap" as Sitemap lines.
 func TestSitemapSpellings(t *testing.T) {
+	t.Parallel()
 	src := "Sitemap: https://e.com/a.xml\nSite-map: https://e.com/b.xml\nSitemaps: https://e.com/c.xml\n"
 	want := [4]int{1, 3, 1, 1}
 	for i, p := range Profiles {
@@ -114,6 +117,7 @@ func TestSitemapSpellings(t *testing.T) {
 // the examples of section 5. docs/profiles.md ("RFC 9309's tables") says
 // how we read the rows where the text contradicts itself.
 func TestRFC9309Tables(t *testing.T) {
+	t.Parallel()
 	t.Run("2.2.2 percent-encoding", func(t *testing.T) {
 		// Path, Encoded Path, Path to Match.
 		rows := [][3]string{

@@ -12,6 +12,7 @@ import (
 // only AllowAll allows; a file to parse, or one not fetched, is decided by
 // its rules.
 func TestReadingFixed(t *testing.T) {
+	t.Parallel()
 	pol := Compile(grammar.ParseString("robots.txt", "User-agent: *\nDisallow: /private\n", grammar.Options{}), RFC9309)
 	tests := []struct {
 		fetched   *fetch.Result
@@ -46,6 +47,7 @@ func TestReadingFixed(t *testing.T) {
 // verdicts are the statuses' and a disagreement names the HTTP status;
 // when none does, the rules are compared (Compare).
 func TestCompareReadings(t *testing.T) {
+	t.Parallel()
 	src := "User-agent: *\nDisallow: /private\n"
 	rfc := Compile(grammar.ParseString("robots.txt", src, grammar.Options{}), RFC9309)
 	draft := Compile(grammar.ParseString("robots.txt", src, grammar.Options{}), Draft)

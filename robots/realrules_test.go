@@ -5,6 +5,8 @@ import (
 
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/slowtest"
+
+	"github.com/sitetxt/sitetxt/robots/internal/match"
 )
 
 // TestRealRulesIndex checks the rule index of a file of many real rules
@@ -13,6 +15,7 @@ import (
 // order, on corpus paths spread over the corpus: a sample of them, all
 // 100,000 rules in the slow tier.
 func TestRealRulesIndex(t *testing.T) {
+	t.Parallel()
 	loadRealRules(t)
 	n, every := 20000, 211
 	if slowtest.On {
@@ -20,25 +23,15 @@ func TestRealRulesIndex(t *testing.T) {
 	}
 	a := Compile(grammar.ParseString("rules.txt", realRuleFile(n), parseOptions), RFC9309).Agent("Googlebot")
 	a.Decide("/")
-	if ks := a.index().scans; !denseScan(ks) {
+	if !a.index().Dense() {
 		t.Fatalf("%d rules: no keyScan makes the dense pass", n)
 	}
 	for i := 0; i < len(realRules.paths); i += every {
 		url := "https://example.com" + realRules.paths[i]
-		raw, slash := pathOf(url)
+		raw, slash := match.PathOf(url)
 		path := string(a.appendPath(nil, raw, slash))
 		if got, want := a.Decide(url).Rule, firstMatch(a.rules, path); got != want {
 			t.Fatalf("%d rules: Decide(%q).Rule = %v, want %v (first match in decision order)", n, url, got, want)
 		}
 	}
-}
-
-// denseScan reports whether one of scans makes the dense pass.
-func denseScan(scans []*keyScan) bool {
-	for _, ks := range scans {
-		if ks.dense {
-			return true
-		}
-	}
-	return false
 }

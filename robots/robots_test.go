@@ -12,6 +12,8 @@ import (
 
 	"github.com/sitetxt/sitetxt/grammar"
 	"github.com/sitetxt/sitetxt/internal/slowtest"
+
+	"github.com/sitetxt/sitetxt/robots/internal/match"
 )
 
 func compileString(src string, p Profile) *Policy {
@@ -35,6 +37,7 @@ func runChecks(t *testing.T, pol *Policy, cs []check) {
 }
 
 func TestParseProfile(t *testing.T) {
+	t.Parallel()
 	for _, p := range Profiles {
 		got, err := ParseProfile(strings.ToUpper(p.String()))
 		if err != nil || got != p {
@@ -50,6 +53,7 @@ func TestParseProfile(t *testing.T) {
 // Matches" tables (1996 section 3.2.2 and the 1997 revision in
 // datatxt-draft.txt section 3.2.2) under Draft.
 func TestDraftMatchingTables(t *testing.T) {
+	t.Parallel()
 	tables := map[string][]struct {
 		record, path string
 		match        bool
@@ -134,6 +138,7 @@ func readTestdata(t *testing.T, name string) string {
 // TestFictOrgMatrix runs the fict.org matrix under Draft, where it comes
 // from, and under RFC9309, which gives the same answers.
 func TestFictOrgMatrix(t *testing.T) {
+	t.Parallel()
 	src := readTestdata(t, "fict.org.txt")
 	for _, p := range []Profile{Draft, RFC9309} {
 		t.Run(p.String(), func(t *testing.T) {
@@ -152,6 +157,7 @@ func TestFictOrgMatrix(t *testing.T) {
 
 // TestNoRobotsExamples runs the 1994 standard's three examples.
 func TestNoRobotsExamples(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		file   string
 		checks []check
@@ -183,6 +189,7 @@ func TestNoRobotsExamples(t *testing.T) {
 // Test1996WebcrawlerExample runs the 1996 draft's record example under Draft
 // (first match: the Allow before the Disallow decides).
 func Test1996WebcrawlerExample(t *testing.T) {
+	t.Parallel()
 	pol := compileString(readTestdata(t, "1996-webcrawler-infoseek.txt"), Draft)
 	runChecks(t, pol, []check{
 		{"webcrawler", "/tmp/ok.html", true},
@@ -196,6 +203,7 @@ func Test1996WebcrawlerExample(t *testing.T) {
 
 // TestRFC9309 covers RFC 9309's rules one by one.
 func TestRFC9309(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, src string
 		checks    []check
@@ -250,6 +258,7 @@ func TestRFC9309(t *testing.T) {
 
 // TestDecision checks what a decision says beyond allowed or not.
 func TestDecision(t *testing.T) {
+	t.Parallel()
 	src := "User-agent: FooBot\nAllow: /a\nDisallow: /\n\nUser-agent: *\nDisallow: /x\n"
 	pol := compileString(src, RFC9309)
 	tests := []struct {
@@ -287,6 +296,7 @@ func TestDecision(t *testing.T) {
 }
 
 func TestProductToken(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in, want string
 		cut      bool
@@ -323,6 +333,7 @@ func TestProductToken(t *testing.T) {
 // compares names whole, google cuts the file's values as Google's parser
 // does and compares the caller's name whole.
 func TestAgentNames(t *testing.T) {
+	t.Parallel()
 	const src = "User-agent: crawler1\nDisallow: /1\n\nUser-agent: crawler2\nDisallow: /2\n\n" +
 		"User-agent: MJ12bot\nDisallow: /mj\n\nUser-agent: 360Spider\nDisallow: /360\n\n" +
 		"User-agent: Jävla-Foobot\nDisallow: /j\n\nUser-agent: FooBot/2.1\nDisallow: /foo\n\n" +
@@ -387,6 +398,7 @@ func TestDecideAllocs(t *testing.T) {
 
 // TestExtensions checks the parsed extension values and their diagnostics.
 func TestExtensions(t *testing.T) {
+	t.Parallel()
 	src := `Sitemap: https://example.com/sitemap.xml
 Host: www.example.com
 User-agent: *
@@ -443,19 +455,20 @@ Clean-param: &&
 // runs in the slow tier (go test -tags slow); TestIndex checks the
 // same on constructed cases in every run.
 func TestLoadCorpusIndex(t *testing.T) {
+	t.Parallel()
 	slowtest.Only(t, "every URL of the corpus")
 	for _, p := range Profiles {
 		cases := loadMatchCases(t, p)
 		bad := 0
 		for _, c := range cases {
 			got := c.agent.Decide(c.url)
-			raw, slash := pathOf(c.url)
+			raw, slash := match.PathOf(c.url)
 			path := raw
 			switch p {
 			case RFC9309:
-				path = string(normRFC(nil, raw, true))
+				path = string(match.NormRFC(nil, raw, true))
 			case Draft:
-				path = string(normDraft(nil, raw))
+				path = string(match.NormDraft(nil, raw))
 			}
 			if slash {
 				path = "/" + path
@@ -476,6 +489,7 @@ func TestLoadCorpusIndex(t *testing.T) {
 // decision order, on random rule sets over a small alphabet (so prefixes
 // nest and share edges and keys overlap) and random paths.
 func TestIndex(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	word := func(n int, alpha string) string {
 		b := make([]byte, rng.IntN(n+1))
@@ -484,7 +498,6 @@ func TestIndex(t *testing.T) {
 		}
 		return string(b)
 	}
-	defer func(n uint32, d int, k uint16) { minScan, minDense, wideKids = n, d, k }(minScan, minDense, wideKids)
 	for round := 0; round < 600; round++ {
 		p := Profiles[round%len(Profiles)]
 		// Half the rounds find wildcard rules with a keyScan at every node,
@@ -493,9 +506,12 @@ func TestIndex(t *testing.T) {
 		// table in half of those; their byte 0xE1, kept as it is under
 		// the profiles that do not escape it, is not looked up in the
 		// table (which holds ASCII bytes) but searched for.
-		minScan = map[bool]uint32{true: 1, false: 8}[round%8 < 4]
-		minDense = map[bool]int{true: 1, false: 512}[round%16 < 8]
-		wideKids = map[bool]uint16{true: 5, false: math.MaxUint16}[round%12 < 6]
+		tune := match.Tuning{
+			MinScan:  map[bool]uint32{true: 1, false: 8}[round%8 < 4],
+			MinTwo:   64,
+			MinDense: map[bool]int{true: 1, false: 512}[round%16 < 8],
+			WideKids: map[bool]uint16{true: 5, false: math.MaxUint16}[round%12 < 6],
+		}
 		letters := map[bool]string{true: "abcdefgh\xe1/*$", false: "ab/*$"}[round%3 == 0]
 		var src strings.Builder
 		src.WriteString("User-agent: *\n")
@@ -515,6 +531,12 @@ func TestIndex(t *testing.T) {
 			if got := a.decidePath(path).Rule; got != want {
 				t.Fatalf("%s: decidePath(%q).Rule = %v, want %v (first match in decision order)\n%s", p, path, got, want, src.String())
 			}
+			if len(a.rules) == 0 {
+				continue
+			}
+			if got := ruleAt(a, match.BuildTuned(a.patterns(), tune).Lookup(path)); got != want {
+				t.Fatalf("%s: Lookup(%q) tuned %+v = %v, want %v (first match in decision order)\n%s", p, path, tune, got, want, src.String())
+			}
 		}
 	}
 }
@@ -525,22 +547,23 @@ func TestIndex(t *testing.T) {
 // the third, its end included, against a scan of the rules in decision
 // order.
 func TestDensePassBlocks(t *testing.T) {
-	defer func(n uint32, d int) { minScan, minDense = n, d }(minScan, minDense)
-	minScan, minDense = 1, 1
+	t.Parallel()
+	tune := match.Tuning{MinScan: 1, MinTwo: 64, MinDense: 1, WideKids: 5}
 	const src = "User-agent: *\nDisallow: /*wxyz\nAllow: /*wxyz*q\nDisallow: /*klm\nDisallow: /*qr\nDisallow: /*j\nDisallow: /*stuvw$\n"
 	for _, p := range Profiles {
 		if !p.desc().wildcards {
 			continue // no wildcard rules, no keyScan
 		}
 		a := compileString(src, p).Agent("x")
-		if a.Decide("/"); !denseScan(a.index().scans) {
+		ix := match.BuildTuned(a.patterns(), tune)
+		if !ix.Dense() {
 			t.Fatalf("%s: no keyScan makes the dense pass", p)
 		}
 		for _, key := range []string{"wxyz", "wxyzq", "klm", "qr", "j", "stuvw"} {
 			for n := 0; n <= 140; n++ {
 				path := "/" + strings.Repeat("a", n) + key + strings.Repeat("a", n%4)
-				if got, want := a.decidePath(path).Rule, firstMatch(a.rules, path); got != want {
-					t.Errorf("%s: decidePath(%q).Rule = %v, want %v (first match in decision order)", p, path, got, want)
+				if got, want := ruleAt(a, ix.Lookup(path)), firstMatch(a.rules, path); got != want {
+					t.Errorf("%s: Lookup(%q).Rule = %v, want %v (first match in decision order)", p, path, got, want)
 				}
 			}
 		}
@@ -558,36 +581,10 @@ func firstMatch(rules []*Rule, path string) *Rule {
 	return nil
 }
 
-// TestRareByte checks the byte a wildcard rule is tested for before it
-// is searched for: the one of its segments the fewest paths hold, and
-// none when all of them are in most paths.
-func TestRareByte(t *testing.T) {
-	tests := []struct {
-		tail string
-		want byte
-		ok   bool
-	}{
-		{"?sort=", '?', true},
-		{"/f-zoom-", 'z', true},
-		{".pdf*x", 'x', true},
-		{"/ld-", 'd', true},
-		{"ILC-refresh", 'L', true},
-		{"/rest/", 'r', false},
-		{"*", 0, false},
-		{"a\x01b", 0x01, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.tail, func(t *testing.T) {
-			if got, ok := rareByte(tt.tail); got != tt.want || ok != tt.ok {
-				t.Errorf("rareByte(%q) = %q, %v, want %q, %v", tt.tail, got, ok, tt.want, tt.ok)
-			}
-		})
-	}
-}
-
 // TestConcurrentDecide decides from several goroutines at once on one
 // policy (run with -race).
 func TestConcurrentDecide(t *testing.T) {
+	t.Parallel()
 	pol := compileString(readTestdata(t, "fict.org.txt"), RFC9309)
 	done := make(chan bool)
 	for g := 0; g < 4; g++ {
@@ -613,6 +610,7 @@ func TestConcurrentDecide(t *testing.T) {
 // TestASCIIFold checks that crawler names fold ASCII case only: the Kelvin
 // sign is not "k" (Google compares names with absl::EqualsIgnoreCase).
 func TestASCIIFold(t *testing.T) {
+	t.Parallel()
 	for _, p := range Profiles {
 		pol := compileString("User-agent: k\nDisallow: /\n", p)
 		runChecks(t, pol, []check{{"K", "/x", false}, {"\u212a", "/x", true}})
@@ -624,6 +622,7 @@ func TestASCIIFold(t *testing.T) {
 // and clear (an empty pattern has priority 0 rather than a flag of its
 // own: Rule.never).
 func TestRuleSize(t *testing.T) {
+	t.Parallel()
 	if n := unsafe.Sizeof(Rule{}); n > 56 {
 		t.Errorf("unsafe.Sizeof(Rule{}) = %d, want at most 56", n)
 	}

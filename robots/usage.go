@@ -7,6 +7,8 @@ import (
 
 	"github.com/sitetxt/sitetxt/aipref"
 	"github.com/sitetxt/sitetxt/grammar"
+
+	"github.com/sitetxt/sitetxt/robots/internal/match"
 )
 
 // Usage preferences say what a crawler may do with what it fetched, where
@@ -253,8 +255,8 @@ func (a *Agent) Usage(u string) UsageDecision {
 	// The path in comparison form, found once: the decision and the usage
 	// rules are matched against the same bytes.
 	var buf [pathBufSize]byte
-	raw, slash := pathOf(u)
-	path := bytesString(a.appendPath(buf[:0], raw, slash))
+	raw, slash := match.PathOf(u)
+	path := match.BytesString(a.appendPath(buf[:0], raw, slash))
 	if !a.decidePath(path).Allowed {
 		return UsageDecision{}
 	}

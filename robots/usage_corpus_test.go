@@ -25,6 +25,7 @@ var (
 // valid: no false warning on ai-use, use= or Cloudflare's keys. It logs
 // how many usage lines and warnings the corpus has.
 func TestCorpusUsageLint(t *testing.T) {
+	t.Parallel()
 	dir := shareddata.Require(t, "corpus", "robots")
 	names, err := filepath.Glob(filepath.Join(dir, "*.txt"))
 	if err != nil || len(names) == 0 {
@@ -80,6 +81,7 @@ func allValid(l *grammar.Line) bool {
 // TestAllValid: the independent check accepts what the texts define and
 // refuses the rest, so TestCorpusUsageLint can fail.
 func TestAllValid(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		line string
 		want bool

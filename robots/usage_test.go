@@ -34,6 +34,7 @@ Content-Usage: train-ai=n
 // TestUsageAttachIntroExample: section 1.2's file states train-ai=n for
 // every path, and lint has nothing to say about it.
 func TestUsageAttachIntroExample(t *testing.T) {
+	t.Parallel()
 	f := grammar.ParseString("robots.txt", attachIntroExample, grammar.Options{})
 	for _, p := range Profiles {
 		a := Compile(f, p).Agent("AnyBot")
@@ -50,6 +51,7 @@ func TestUsageAttachIntroExample(t *testing.T) {
 
 // TestLintAttachExample: the drafts' own files are valid.
 func TestLintAttachExample(t *testing.T) {
+	t.Parallel()
 	if ds := Lint(grammar.ParseString("robots.txt", attachExample, grammar.Options{})); len(ds) != 0 {
 		t.Errorf("Lint(section 3.4 example) = %v, want nothing", ds)
 	}
@@ -58,6 +60,7 @@ func TestLintAttachExample(t *testing.T) {
 // TestUsageAttachExample is the draft's table "Sample of usage preferences
 // for different paths", plus the text about ExampleBot.
 func TestUsageAttachExample(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		agent, path string
 		crawl       bool
@@ -96,6 +99,7 @@ func TestUsageAttachExample(t *testing.T) {
 // Content-Usage rules in: longest path first, the path-less ones last,
 // after "/" (they rank below any line naming a path, UsageRule.rank).
 func TestExplainUsageOrder(t *testing.T) {
+	t.Parallel()
 	src := "User-agent: *\nContent-Usage: train-ai=n\nContent-Usage: / train-ai=y\nContent-Usage: /longer/ search=y\nContent-Usage: search=n\n"
 	want := []string{"/longer/", "/", "", ""}
 	for _, p := range Profiles {
@@ -112,6 +116,7 @@ func TestExplainUsageOrder(t *testing.T) {
 }
 
 func TestUsageRules(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, file, agent, url string
 		profile                Profile
@@ -169,6 +174,7 @@ func TestUsageRules(t *testing.T) {
 }
 
 func TestLicenses(t *testing.T) {
+	t.Parallel()
 	f := grammar.ParseString("r", "License: https://example.com/license.xml\nUser-agent: *\nLicense: https://example.com/b.xml\nLicense: /rel\nAllow: /\n", grammar.Options{})
 	pol := Compile(f, RFC9309)
 	var got []string
@@ -184,6 +190,7 @@ func TestLicenses(t *testing.T) {
 }
 
 func TestLLMPolicies(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, in string
 		want     []string // URL@line
@@ -218,6 +225,7 @@ func TestLLMPolicies(t *testing.T) {
 // TestLintUsageNotInherited checks the words of usage-not-inherited: what
 // the group lacks, where the "*" group says it, and how to write it.
 func TestLintUsageNotInherited(t *testing.T) {
+	t.Parallel()
 	file := "User-agent: *\nContent-Signal: ai-train=no\nContent-Usage: train-ai=n\nContent-Usage: /a train-ai=y\n\nUser-agent: A\nAllow: /\n"
 	var got string
 	for _, d := range Lint(grammar.ParseString("r", file, grammar.Options{})) {
@@ -232,6 +240,7 @@ func TestLintUsageNotInherited(t *testing.T) {
 }
 
 func TestLintUsage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, file string
 		want       string // "line:col code" joined by "; "

@@ -1,4 +1,4 @@
-package robots
+package match
 
 import (
 	"encoding/binary"
@@ -10,7 +10,7 @@ import (
 
 // minScan is how many wildcard rules a node needs before it finds
 // candidates with a keyScan rather than trying them in turn.
-var minScan = uint32(4)
+const minScan = 4
 
 // keyScan finds, in one pass over the rest of a path, the few wildcard
 // rules of one node that can match it. Each rule is filed under one key:
@@ -89,7 +89,7 @@ type keySlot struct {
 // only (scanOut.at), so failing there does not rule it out.
 const again = 1 << 31
 
-// scanOut is a rule a key leads to: its index in ruleIndex.wild and its
+// scanOut is a rule a key leads to: its index in Index.wild and its
 // rank, kept here so that rules ranking below the best match so far are
 // passed over without reading them, and where its key lies in it: in its
 // segment tail[s0:s1], at offset at. A key found at i places that segment
@@ -157,7 +157,7 @@ func (ks *keyScan) first(wild []wildRule, rest string, best uint32) uint32 {
 	}
 	// Along a slice of rest's bytes that starts at i: each word is loaded
 	// with no bounds check.
-	b := bytesOf(rest)
+	b := BytesOf(rest)
 	for ; len(b) >= 4; b = b[1:] {
 		w := uint64(binary.LittleEndian.Uint32(b))
 		if ks.lead[w>>8&63]&(1<<(w&63)) == 0 {
@@ -472,7 +472,7 @@ func scanKey(w *wildRule, k uint32, count windowCount) (uint64, scanOut) {
 
 // buildScan builds the keyScan of the wildcard rules wild[w0:w1], which
 // are in rank order.
-func buildScan(wild []wildRule, w0, w1 uint32) *keyScan {
+func buildScan(wild []wildRule, w0, w1 uint32, t Tuning) *keyScan {
 	var count windowCount
 	for k := w0; k < w1; k++ {
 		w := &wild[k]
@@ -516,7 +516,7 @@ func buildScan(wild []wildRule, w0, w1 uint32) *keyScan {
 			}
 		}
 	}
-	ks := &keyScan{out: make([]scanOut, 0, len(keys)), dense: nkeys >= minDense && nkeys+nshort <= maxDense}
+	ks := &keyScan{out: make([]scanOut, 0, len(keys)), dense: nkeys >= t.MinDense && nkeys+nshort <= maxDense}
 	if ks.dense {
 		b, bs := bits.Len(uint((nkeys-nsmall)*2)), bits.Len(uint(nsmall*2))
 		ks.table, ks.tshift = make([]keySlot, 1<<b+1<<bs), uint8(64-b)
@@ -554,7 +554,7 @@ func buildScan(wild []wildRule, w0, w1 uint32) *keyScan {
 		fb = denseFilter
 	}
 	ks.filter, ks.fshift = make([]uint64, 1<<fb), uint8(64-fb)
-	if nshort >= minTwo || ks.dense && nshort > 0 {
+	if nshort >= t.MinTwo || ks.dense && nshort > 0 {
 		ks.two = make([]uint64, 1<<16/64)
 	}
 	for s, sl := range ks.table {
@@ -606,14 +606,14 @@ func (ks *keyScan) mark(k uint64) {
 // minTwo is how many keys of two or three bytes a keyScan needs before
 // it tests their first two bytes in an exact bitmap rather than in the
 // filter.
-var minTwo = 64
+const minTwo = 64
 
 // minDense is how many keys a keyScan needs before its pass is dense,
 // and maxDense how many entries (keys, and the first two bytes of the
 // short ones) its filter, of 1<<denseFilter words (32 KB), holds at most:
 // sixteen bits an entry or more, as a scan's filter has. Its size is a
 // constant so that blockHits finds a word with a constant shift.
-var minDense = 512
+const minDense = 512
 
 const (
 	denseFilter = 12

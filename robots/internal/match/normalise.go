@@ -1,20 +1,19 @@
-package robots
+package match
 
 import (
 	"encoding/binary"
 	"math/bits"
 	"strings"
-	"unsafe"
 )
 
-// pathOf returns the part of a URL that rules match: path, parameters and
+// PathOf returns the part of a URL that rules match: path, parameters and
 // query, without the fragment. It follows Google's GetPathParamsQuery: an
 // initial "//" introduces an authority, "://" ends a scheme only before any
 // '/', '?' or ';', and the result always starts with '/'. When the part
 // found starts with '?' or ';', slash is set: the caller must put a '/'
 // before it. Nothing is allocated.
-func pathOf(url string) (path string, slash bool) {
-	ps := pathStart(url)
+func PathOf(url string) (path string, slash bool) {
+	ps := PathStart(url)
 	if ps < 0 {
 		return "/", false
 	}
@@ -25,16 +24,16 @@ func pathOf(url string) (path string, slash bool) {
 	return path, url[ps] != '/'
 }
 
-// pathStart returns where the part of url that pathOf returns starts (its
+// PathStart returns where the part of url that pathOf returns starts (its
 // first '/', '?' or ';' after the scheme and authority), or -1 when there
 // is none or a '#' comes first: pathOf's "/".
-func pathStart(url string) int {
+func PathStart(url string) int {
 	var ps int
 	switch {
 	// Most URLs start with "https://" or "http://".
-	case len(url) >= 8 && load64(url, 0) == schemeHTTPS:
+	case len(url) >= 8 && Load64(url, 0) == schemeHTTPS:
 		ps = indexPathStart(url, 8)
-	case len(url) >= 8 && load64(url, 0)&(1<<56-1) == schemeHTTP:
+	case len(url) >= 8 && Load64(url, 0)&(1<<56-1) == schemeHTTP:
 		ps = indexPathStart(url, 7)
 	default:
 		start := 0
@@ -68,7 +67,7 @@ const (
 // place that differs from URL to URL, a branch mispredicted.
 func indexPathStart(s string, from int) int {
 	const slash, bit4, semi, hash = 0x2F2F2F2F2F2F2F2F, 0x1010101010101010, 0x3B3B3B3B3B3B3B3B, 0x2323232323232323
-	b := bytesOf(s)[from:]
+	b := BytesOf(s)[from:]
 	for ; len(b) >= 8; b = b[8:] {
 		w := binary.LittleEndian.Uint64(b)
 		// A zero byte in x where s has '/' or '?' (0x2F, 0x3F: they
@@ -106,14 +105,14 @@ func isUnreserved(c byte) bool {
 		c == '-' || c == '.' || c == '_' || c == '~'
 }
 
-// needsNormRFC reports whether the pattern s holds a '%' or a byte
+// NeedsNormRFC reports whether the pattern s holds a '%' or a byte
 // outside ASCII, the bytes normRFC (and escapeGoogle) may change in a
 // pattern; a '$' before the pattern's end, which normRFC encodes too, is
 // for the caller to test (percentRule.pattern). It tests eight bytes at a
 // time.
-func needsNormRFC(s string) bool {
+func NeedsNormRFC(s string) bool {
 	const pct = 0x2525252525252525
-	b := bytesOf(s)
+	b := BytesOf(s)
 	for ; len(b) >= 8; b = b[8:] {
 		w := binary.LittleEndian.Uint64(b)
 		x := w ^ pct // a zero byte where s has '%'
@@ -129,10 +128,10 @@ func needsNormRFC(s string) bool {
 	return false
 }
 
-// needsNormRFCPath reports whether normRFC would change the path s:
+// NeedsNormRFCPath reports whether normRFC would change the path s:
 // whether it holds a '%', '*', '$' or a byte outside ASCII. It tests eight
 // bytes at a time, the last eight overlapping the ones before.
-func needsNormRFCPath(s string) bool {
+func NeedsNormRFCPath(s string) bool {
 	if len(s) < 8 {
 		for i := 0; i < len(s); i++ {
 			if c := s[i]; c == '%' || c == '*' || c == '$' || c >= 0x80 {
@@ -141,7 +140,7 @@ func needsNormRFCPath(s string) bool {
 		}
 		return false
 	}
-	b := bytesOf(s)
+	b := BytesOf(s)
 	for ; len(b) > 16; b = b[16:] {
 		if normWord(binary.LittleEndian.Uint64(b)) || normWord(binary.LittleEndian.Uint64(b[8:])) {
 			return true
@@ -150,7 +149,7 @@ func needsNormRFCPath(s string) bool {
 	if len(b) > 8 && normWord(binary.LittleEndian.Uint64(b)) {
 		return true
 	}
-	return normWord(load64(s, len(s)-8))
+	return normWord(Load64(s, len(s)-8))
 }
 
 // needsNormRFCPrefix is needsNormRFCPath(s[:n]), tested as one word when
@@ -158,12 +157,12 @@ func needsNormRFCPath(s string) bool {
 // and s has 16 (most walks read a segment or two).
 func needsNormRFCPrefix(s string, n int) bool {
 	if n <= 8 && len(s) >= 8 {
-		return normWord(load64(s, 0) & (uint64(1)<<(8*n) - 1)) // a zero byte is none of them
+		return normWord(Load64(s, 0) & (uint64(1)<<(8*n) - 1)) // a zero byte is none of them
 	}
 	if n <= 16 && len(s) >= 16 {
-		return normWord(load64(s, 0)) || normWord(load64(s, 8)&(uint64(1)<<(8*(n-8))-1))
+		return normWord(Load64(s, 0)) || normWord(Load64(s, 8)&(uint64(1)<<(8*(n-8))-1))
 	}
-	return needsNormRFCPath(s[:n])
+	return NeedsNormRFCPath(s[:n])
 }
 
 // normWord reports whether one of the eight bytes of w is '%', '*', '$'
@@ -180,21 +179,16 @@ func normWord(w uint64) bool {
 // little-endian (the missing ones zero).
 func wordAt(s string, i int) uint64 {
 	if len(s)-i >= 8 {
-		return load64(s, i)
+		return Load64(s, i)
 	}
 	if len(s) >= 8 {
-		return load64(s, len(s)-8) >> (8 * (8 - (len(s) - i)))
+		return Load64(s, len(s)-8) >> (8 * (8 - (len(s) - i)))
 	}
 	var w uint64
 	for j := len(s) - 1; j >= i; j-- {
 		w = w<<8 | uint64(s[j])
 	}
 	return w
-}
-
-// load32 returns the four bytes of s at i, little-endian.
-func load32(s string, i int) uint32 {
-	return binary.LittleEndian.Uint32(unsafe.Slice(unsafe.StringData(s[i:]), 4))
 }
 
 // lo8 and hi8 have the low and the high bit of each of a word's eight
@@ -205,18 +199,7 @@ const (
 	hi8 = 0x8080808080808080
 )
 
-// bytesOf returns the bytes of s, which must not be written, for loops
-// that read them a word at a time: a loop that moves along the slice
-// (b = b[8:]) loads each word with no bounds check, where load64 checks
-// its index at every call.
-func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
-
-// load64 returns the eight bytes of s at i, little-endian.
-func load64(s string, i int) uint64 {
-	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
-}
-
-// normRFC appends s in RFC 9309's comparison form to dst: escapes of
+// NormRFC appends s in RFC 9309's comparison form to dst: escapes of
 // unreserved characters decoded, other escapes upper-cased, octets outside
 // ASCII percent-encoded (section 2.2.2). In the query (after the first
 // '?'), escapes of ':', '/', '?' and '@' are decoded too: they mean the
@@ -226,7 +209,7 @@ func load64(s string, i int) uint64 {
 // characters: they are encoded as "%2A" and "%24", which is how a pattern
 // writes them literally (section 2.2.3, Table 2); in a pattern a '$'
 // before its end is literal and is encoded too.
-func normRFC(dst []byte, s string, path bool) []byte {
+func NormRFC(dst []byte, s string, path bool) []byte {
 	query := false
 	for i := 0; i < len(s); i++ {
 		// The bytes up to the next one that may change are copied as one
@@ -275,7 +258,7 @@ func normRFC(dst []byte, s string, path bool) []byte {
 // len(s). It tests eight bytes at a time.
 func plainLen(s string) int {
 	const quest = 0x3F3F3F3F3F3F3F3F
-	b := bytesOf(s)
+	b := BytesOf(s)
 	for ; len(b) >= 8; b = b[8:] {
 		w := binary.LittleEndian.Uint64(b)
 		q := w ^ quest // a zero byte where s has '?'
@@ -291,9 +274,9 @@ func plainLen(s string) int {
 	return len(s)
 }
 
-// normDraft appends s in the 1996/1997 drafts' comparison form to dst:
+// NormDraft appends s in the 1996/1997 drafts' comparison form to dst:
 // every %xx escape decoded except %2F, which stays an escape (upper-cased).
-func normDraft(dst []byte, s string) []byte {
+func NormDraft(dst []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c == '%' && i+2 < len(s) {
@@ -314,12 +297,12 @@ func normDraft(dst []byte, s string) []byte {
 	return dst
 }
 
-// escapeGoogle returns a pattern as Google's parser compares it: octets
+// EscapeGoogle returns a pattern as Google's parser compares it: octets
 // outside ASCII percent-encoded, existing escapes upper-cased. A pattern
 // with neither ('%' or an octet outside ASCII: needsNormRFC, a word at a
 // time) is returned as it is.
-func escapeGoogle(s string) string {
-	if !needsNormRFC(s) {
+func EscapeGoogle(s string) string {
+	if !NeedsNormRFC(s) {
 		return s
 	}
 	var b []byte

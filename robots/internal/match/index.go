@@ -1,4 +1,4 @@
-package robots
+package match
 
 import (
 	"math"
@@ -6,10 +6,10 @@ import (
 	"strings"
 )
 
-// noRule is the rank of no rule.
-const noRule = ^uint32(0)
+// NoRule is the rank of no rule.
+const NoRule = ^uint32(0)
 
-// ruleIndex finds the first rule, in decision order, that matches a path.
+// Index finds the first rule, in decision order, that matches a path.
 // It is a trie over the rules' literal prefixes (the whole pattern of a
 // rule without '*', the part before the first '*' otherwise), with runs of
 // single-child nodes merged into one edge. A rule sits at the node its
@@ -31,7 +31,7 @@ const noRule = ^uint32(0)
 // The decision is the lowest rank found. Its cost is the path's length
 // (one child lookup per edge, one key test per byte) plus the wildcard
 // rules tried on the way, not the number of rules.
-type ruleIndex struct {
+type Index struct {
 	nodes []node
 	first []byte     // the first byte of each node's edge, for child lookup
 	label string     // edge labels
@@ -89,22 +89,22 @@ func (w *wildRule) mid() string {
 // last returns the rule's last segment.
 func (w *wildRule) last() string { return w.tail[w.split+1:] }
 
-// node is a node of a ruleIndex.
+// node is a node of a Index.
 type node struct {
 	off, n      uint32 // its edge: label[off : off+n]
 	child       uint32 // its children: nodes[child : child+nkids], by first byte
 	plain, anch uint32 // best rank of the plain and of the '$'-anchored rules ending here
 	wilds       uint32 // its wildcard rules: spans[wilds], or 0 for none
 	nkids       uint16
-	wide        uint16 // with wideKids to 255 children: 1 + the index of their table in ruleIndex.wide, else 0
+	wide        uint16 // with wideKids to 255 children: 1 + the index of their table in Index.wide, else 0
 }
 
 // wideKids is how many children a node needs before its child is found
-// by its first byte in a table (ruleIndex.wide) rather than searched
+// by its first byte in a table (Index.wide) rather than searched
 // for: the nodes near the root of a large index, whose binary search
 // mispredicts at every step, and on the corpus the '/' node of most
 // files, whose scan of five to eight children mispredicts its end.
-var wideKids = uint16(5) // at least 5: fewer are scanned
+const wideKids = 5 // at least 5: fewer are scanned
 
 // wildSpan is the wildcard rules of a node whose literal prefix ends there.
 type wildSpan struct {
@@ -127,11 +127,11 @@ type walked struct {
 	spans [maxSpans]struct{ sp, d uint32 }
 }
 
-// lookup returns the rank of the first rule in decision order that
-// matches path, or noRule. The walk down the trie gathers the best plain
+// Lookup returns the rank of the first rule in decision order that
+// matches path, or NoRule. The walk down the trie gathers the best plain
 // and anchored rank first; the wildcard rules of the nodes passed are
 // tried after it, so that only those ranking above it are.
-func (ix *ruleIndex) lookup(path string) uint32 {
+func (ix *Index) Lookup(path string) uint32 {
 	var w walked
 	ix.walk(path, false, &w)
 	return ix.wilds(&w, path)
@@ -139,10 +139,10 @@ func (ix *ruleIndex) lookup(path string) uint32 {
 
 // walk walks path down the trie into w. When frag is set, path is what
 // follows the path's start in a URL, its fragment not cut off: a '#' ends
-// the path (no edge holds one: see ruleIndex.frag), and the wildcard rules
+// the path (no edge holds one: see Index.frag), and the wildcard rules
 // of nodes past maxSpans are not tried but w.over set.
-func (ix *ruleIndex) walk(path string, frag bool, w *walked) {
-	best := noRule
+func (ix *Index) walk(path string, frag bool, w *walked) {
+	best := NoRule
 	n := 0
 	nd := &ix.nodes[0]
 	d := 0
@@ -200,7 +200,7 @@ func (ix *ruleIndex) walk(path string, frag bool, w *walked) {
 				break
 			}
 			if e <= 8 && len(path)-d >= 8 {
-				if (load64(path, d)^load64(ix.label, int(nd.off)))<<(64-8*e) != 0 {
+				if (Load64(path, d)^Load64(ix.label, int(nd.off)))<<(64-8*e) != 0 {
 					w.read = d + e
 					break
 				}
@@ -216,7 +216,7 @@ func (ix *ruleIndex) walk(path string, frag bool, w *walked) {
 
 // needWild reports whether a wildcard rule of the nodes a walk passed
 // ranks above the best rank it found: whether wilds has rules to try.
-func (ix *ruleIndex) needWild(w *walked) bool {
+func (ix *Index) needWild(w *walked) bool {
 	for _, s := range w.spans[:w.n] {
 		if ix.wild[ix.spans[s.sp].w0].rank < w.best {
 			return true
@@ -227,7 +227,7 @@ func (ix *ruleIndex) needWild(w *walked) bool {
 
 // wilds returns the lowest rank of the walk's best and the wildcard
 // rules of the nodes it passed that match path.
-func (ix *ruleIndex) wilds(w *walked, path string) uint32 {
+func (ix *Index) wilds(w *walked, path string) uint32 {
 	best := w.best
 	for _, s := range w.spans[:w.n] {
 		best = ix.firstWild(&ix.spans[s.sp], path[s.d:], best)
@@ -237,7 +237,7 @@ func (ix *ruleIndex) wilds(w *walked, path string) uint32 {
 
 // firstWild returns the lowest rank below best of the wildcard rules of
 // sp that match rest, the path after their literal prefix, or best.
-func (ix *ruleIndex) firstWild(sp *wildSpan, rest string, best uint32) uint32 {
+func (ix *Index) firstWild(sp *wildSpan, rest string, best uint32) uint32 {
 	if ix.wild[sp.w0].rank >= best {
 		// They are in rank order: none ranks above best.
 		return best
@@ -297,8 +297,8 @@ const (
 	eWild
 )
 
-// buildIndex builds the index of rules, which are in decision order.
-func buildIndex(rules []*Rule) *ruleIndex {
+// build builds the index of rules, which are in decision order, tuned by t.
+func build(rules []Pattern, t Tuning) *Index {
 	es := make([]entry, 0, len(rules))
 	// Of wildcard rules with the same pattern, only the first in decision
 	// order can decide: the others are left out (a file of one pattern
@@ -309,8 +309,8 @@ func buildIndex(rules []*Rule) *ruleIndex {
 	}
 	var seen map[pattern]bool
 	for i, r := range rules {
-		if r.wild {
-			key := pattern{r.lit, r.anchored}
+		if r.Wild {
+			key := pattern{r.Lit, r.Anchored}
 			if seen == nil {
 				seen = map[pattern]bool{}
 			}
@@ -319,16 +319,16 @@ func buildIndex(rules []*Rule) *ruleIndex {
 			}
 			seen[key] = true
 		}
-		e := entry{prefix: r.lit, rank: uint32(i)}
+		e := entry{prefix: r.Lit, rank: uint32(i)}
 		switch {
-		case r.wild:
-			j := strings.IndexByte(r.lit, '*')
-			e.prefix = r.lit[:j]
-			if j < len(r.lit)-1 {
+		case r.Wild:
+			j := strings.IndexByte(r.Lit, '*')
+			e.prefix = r.Lit[:j]
+			if j < len(r.Lit)-1 {
 				e.kind = eWild
 			}
 			// else "/a*" and "/a*$" match whatever follows "/a": a plain rule.
-		case r.anchored:
+		case r.Anchored:
 			e.kind = eAnch
 		}
 		es = append(es, e)
@@ -339,7 +339,7 @@ func buildIndex(rules []*Rule) *ruleIndex {
 		}
 		return int(x.rank) - int(y.rank)
 	})
-	b := indexBuilder{es: es, rules: rules, labels: make([]string, 1, len(es)+1)}
+	b := indexBuilder{es: es, rules: rules, tune: t, labels: make([]string, 1, len(es)+1)}
 	b.nodes = make([]node, 1, len(es)+1)
 	b.first = make([]byte, 1, len(es)+1)
 	b.build(0, 0, len(es), 0)
@@ -359,18 +359,18 @@ func buildIndex(rules []*Rule) *ruleIndex {
 		label.WriteString(lab)
 	}
 	label.WriteString("\x00\x00\x00\x00\x00\x00\x00\x00") // for lookup's word compare
-	frag := !slices.ContainsFunc(rules, func(r *Rule) bool { return strings.IndexByte(r.lit, '#') >= 0 })
-	ix := &ruleIndex{nodes: b.nodes, first: b.first, label: label.String(), wild: b.wild, spans: b.spans, scans: b.scans, frag: frag}
-	ix.buildWide()
-	if r := &ix.nodes[0]; r.plain == noRule && r.anch == noRule && r.wilds == 0 && r.nkids == 1 && ix.nodes[r.child].n == 1 {
+	frag := !slices.ContainsFunc(rules, func(r Pattern) bool { return strings.IndexByte(r.Lit, '#') >= 0 })
+	ix := &Index{nodes: b.nodes, first: b.first, label: label.String(), wild: b.wild, spans: b.spans, scans: b.scans, frag: frag}
+	ix.buildWide(t.WideKids)
+	if r := &ix.nodes[0]; r.plain == NoRule && r.anch == NoRule && r.wilds == 0 && r.nkids == 1 && ix.nodes[r.child].n == 1 {
 		ix.skip = r.child
 	}
 	return ix
 }
 
 // buildWide gives the nodes with wideKids to 255 children their table of
-// children by first byte (ruleIndex.wide), while there is room for one.
-func (ix *ruleIndex) buildWide() {
+// children by first byte (Index.wide), while there is room for one.
+func (ix *Index) buildWide(wideKids uint16) {
 	for i := range ix.nodes {
 		nd := &ix.nodes[i]
 		if nd.nkids < wideKids || nd.nkids > math.MaxUint8 || len(ix.wide) == math.MaxUint16 {
@@ -388,7 +388,8 @@ func (ix *ruleIndex) buildWide() {
 }
 
 type indexBuilder struct {
-	rules  []*Rule
+	rules  []Pattern
+	tune   Tuning
 	es     []entry
 	nodes  []node
 	first  []byte
@@ -405,7 +406,7 @@ func (b *indexBuilder) build(n, lo, hi, depth int) {
 	if n >= len(b.labels) {
 		b.labels = append(b.labels, make([]string, n+1-len(b.labels))...)
 	}
-	nd := node{plain: noRule, anch: noRule}
+	nd := node{plain: NoRule, anch: NoRule}
 	w0 := uint32(len(b.wild))
 	// Entries ending here sort first (a prefix sorts before its
 	// extensions), and by rank among themselves.
@@ -422,8 +423,8 @@ func (b *indexBuilder) build(n, lo, hi, depth int) {
 		}
 	}
 	if sp := (wildSpan{w0: w0, w1: uint32(len(b.wild))}); sp.w1 > sp.w0 {
-		if sp.w1-sp.w0 >= minScan {
-			b.scans = append(b.scans, buildScan(b.wild, sp.w0, sp.w1))
+		if sp.w1-sp.w0 >= b.tune.MinScan {
+			b.scans = append(b.scans, buildScan(b.wild, sp.w0, sp.w1, b.tune))
 			sp.scan = uint32(len(b.scans))
 		}
 		if len(b.spans) == 0 {
@@ -482,7 +483,7 @@ func byteRuns(lo, hi int, at func(int) byte, fn func(c byte, from, to int)) int 
 // wildRule returns the wildRule of a wildcard entry.
 func (b *indexBuilder) wildRule(e *entry) wildRule {
 	r := b.rules[e.rank]
-	w := wildRule{rank: e.rank, anchored: r.anchored, tail: r.lit[len(e.prefix)+1:]}
+	w := wildRule{rank: e.rank, anchored: r.Anchored, tail: r.Lit[len(e.prefix)+1:]}
 	if !w.anchored {
 		// A pattern matches a prefix of the path: a final '*' adds nothing.
 		w.tail = strings.TrimSuffix(w.tail, "*")
