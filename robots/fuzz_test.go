@@ -120,6 +120,12 @@ func FuzzDecide(f *testing.F) {
 	f.Add([]byte("User-agent: *\nDisallow: /a%23b\nAllow: /a#\n"), "/a%23b")
 	f.Add([]byte("User-agent: *\nDisallow: /*$\nDisallow: /a/\n"), "http://e.com#x/a/")
 	f.Fuzz(func(t *testing.T, src []byte, url string) {
+		if len(src) > 4096 || len(url) > 1024 {
+			// The reference matcher is rules x pattern x path: larger inputs
+			// stall a fuzz worker past the fuzzer's deadline and find nothing
+			// the smaller ones do not.
+			t.Skip("input larger than the reference matcher is fuzzed at")
+		}
 		file := grammar.Parse("fuzz.txt", src, grammar.Options{})
 		tune := match.Tuning{WideKids: uint16(5 + 19*(len(src)/2%2)), MinScan: uint32(1 + 7*(len(src)%2)), MinTwo: 1 + 63*(len(url)/2%2), MinDense: 1 + 511*(len(url)%2)}
 		for _, p := range Profiles {
