@@ -10,37 +10,6 @@ import (
 	"github.com/sitetxt/sitetxt/robots/internal/match"
 )
 
-// refMatch is the obviously correct matcher FuzzMatch compares against:
-// a memoised recursion over (pattern index, path index). pattern matches
-// a prefix of path; '*' matches any run of bytes; a final '$' requires the
-// end of path.
-func refMatch(pattern, path string) bool {
-	anchored := len(pattern) > 0 && pattern[len(pattern)-1] == '$'
-	if anchored {
-		pattern = pattern[:len(pattern)-1]
-	}
-	memo := make(map[[2]int]bool)
-	var rec func(i, j int) bool
-	rec = func(i, j int) bool {
-		key := [2]int{i, j}
-		if v, ok := memo[key]; ok {
-			return v
-		}
-		var v bool
-		switch {
-		case i == len(pattern):
-			v = !anchored || j == len(path)
-		case pattern[i] == '*':
-			v = rec(i+1, j) || (j < len(path) && rec(i, j+1))
-		default:
-			v = j < len(path) && path[j] == pattern[i] && rec(i+1, j+1)
-		}
-		memo[key] = v
-		return v
-	}
-	return rec(0, 0)
-}
-
 func FuzzMatch(f *testing.F) {
 	seeds := [][2]string{
 		{"/", "/"}, {"/*.php$", "/a.php"}, {"/*.php$", "/a.php?x"}, {"/a*b*c", "/aXbYc"},
@@ -53,7 +22,7 @@ func FuzzMatch(f *testing.F) {
 	f.Fuzz(func(t *testing.T, pattern, path string) {
 		r := &Rule{}
 		r.setPattern(pattern, true)
-		want := pattern != "" && refMatch(pattern, path)
+		want := pattern != "" && match.RefMatch(pattern, path, true)
 		if got := r.match(path); got != want {
 			t.Errorf("match(pattern %q, path %q) = %v, want %v", pattern, path, got, want)
 		}
@@ -316,7 +285,7 @@ func (st *refGoogleState) rule(allow bool, pat string) {
 		return
 	}
 	st.sepa = true
-	if !refMatch(pat, st.path) {
+	if !match.RefMatch(pat, st.path, true) {
 		if i := strings.LastIndexByte(pat, '/'); allow && i >= 0 && strings.HasPrefix(pat[i:], "/index.htm") {
 			st.rule(true, pat[:i+1]+"$")
 		}
@@ -426,7 +395,7 @@ func refRFCAllowed(f *grammar.File, agent, url string) bool {
 				continue
 			}
 			pat := string(match.NormRFC(nil, l.Value, false))
-			if !refMatch(pat, path) {
+			if !match.RefMatch(pat, path, true) {
 				continue
 			}
 			allow := l.Kind == grammar.AllowLine

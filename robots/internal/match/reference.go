@@ -47,7 +47,7 @@ func Reference(r Reading, rules []RefRule, url string) int {
 			continue // an empty pattern matches nothing
 		}
 		pat := refNorm(r.Percent, rule.Pattern, false)
-		if !refMatch(pat, path, r.Wildcards) {
+		if !RefMatch(pat, path, r.Wildcards) {
 			continue
 		}
 		if r.FirstMatch {
@@ -195,10 +195,10 @@ func refNorm(p Percent, s string, isPath bool) string {
 	return string(out)
 }
 
-// refMatch reports whether pat, in comparison form, matches a prefix of
+// RefMatch reports whether pat, in comparison form, matches a prefix of
 // path (all of it with a final '$'), by a memoised recursion over
 // (pattern byte, path byte). Without wildcards every byte is itself.
-func refMatch(pat, path string, wildcards bool) bool {
+func RefMatch(pat, path string, wildcards bool) bool {
 	anchored := false
 	if wildcards && len(pat) > 0 && pat[len(pat)-1] == '$' {
 		anchored, pat = true, pat[:len(pat)-1]
