@@ -238,29 +238,10 @@ func (st *refGoogleState) line(s string) {
 	case refHasPrefixFold(key, "user-agent", "useragent", "user agent"):
 		st.userAgent(val)
 	case refHasPrefixFold(key, "allow"):
-		st.rule(true, refEscape(val))
+		st.rule(true, match.RefNorm(match.Google, val, false))
 	case refHasPrefixFold(key, "disallow", "dissallow", "dissalow", "disalow", "diasllow", "disallaw"):
-		st.rule(false, refEscape(val))
+		st.rule(false, match.RefNorm(match.Google, val, false))
 	}
-}
-
-// refEscape percent-encodes octets outside ASCII and upper-cases the hex
-// digits of escapes.
-func refEscape(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
-			b.WriteString(strings.ToUpper(s[i : i+3]))
-			i += 2
-		case c >= 0x80:
-			fmt.Fprintf(&b, "%%%02X", c)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
 }
 
 func (st *refGoogleState) userAgent(v string) {
@@ -388,23 +369,14 @@ func refRFCAllowed(f *grammar.File, agent, url string) bool {
 	if len(chosen) == 0 {
 		chosen = pick(star)
 	}
-	best, allowed := -1, true
+	var rules []match.RefRule
 	for _, g := range chosen {
 		for _, l := range g.rules {
-			if l.Value == "" {
-				continue
-			}
-			pat := string(match.NormRFC(nil, l.Value, false))
-			if !match.RefMatch(pat, path, true) {
-				continue
-			}
-			allow := l.Kind == grammar.AllowLine
-			if len(pat) > best || len(pat) == best && allow {
-				best, allowed = len(pat), allow
-			}
+			rules = append(rules, match.RefRule{Pattern: l.Value, Allow: l.Kind == grammar.AllowLine})
 		}
 	}
-	return allowed
+	k := match.Reference(match.Reading{Percent: match.RFC, Wildcards: true}, rules, url)
+	return k < 0 || rules[k].Allow
 }
 
 func FuzzExtFieldOf(f *testing.F) {

@@ -36,7 +36,7 @@ func FuzzNormRFC(f *testing.F) {
 			if got, want := string(NormRFC(nil, s, path)), string(normRFCBytes(nil, s, path)); got != want {
 				t.Errorf("NormRFC(%q, %v) = %q, want %q", s, path, got, want)
 			}
-			if got, want := string(NormRFC(nil, s, path)), refNorm(RFC, s, path); got != want {
+			if got, want := string(NormRFC(nil, s, path)), RefNorm(RFC, s, path); got != want {
 				t.Errorf("NormRFC(%q, %v) = %q, want %q (the reference)", s, path, got, want)
 			}
 		}

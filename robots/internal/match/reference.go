@@ -40,13 +40,13 @@ type RefRule struct {
 // in comparison form and every rule is matched by a recursion over
 // pattern and path.
 func Reference(r Reading, rules []RefRule, url string) int {
-	path := refNorm(r.Percent, refPath(url), true)
+	path := RefNorm(r.Percent, refPath(url), true)
 	best, bestLen := -1, -1
 	for i, rule := range rules {
 		if rule.Pattern == "" {
 			continue // an empty pattern matches nothing
 		}
-		pat := refNorm(r.Percent, rule.Pattern, false)
+		pat := RefNorm(r.Percent, rule.Pattern, false)
 		if !RefMatch(pat, path, r.Wildcards) {
 			continue
 		}
@@ -110,9 +110,9 @@ func refPath(url string) string {
 	return p
 }
 
-// refNorm returns s, a path (isPath) or a pattern, in the comparison form
+// RefNorm returns s, a path (isPath) or a pattern, in the comparison form
 // of percent rule p.
-func refNorm(p Percent, s string, isPath bool) string {
+func RefNorm(p Percent, s string, isPath bool) string {
 	const hex = "0123456789ABCDEF"
 	val := func(c byte) int {
 		switch {
