@@ -24,7 +24,6 @@
 package webbotauth
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
@@ -140,10 +139,11 @@ func Lint(f *grammar.File) grammar.Diagnostics {
 const maxDepth = 32
 
 type parser struct {
-	name string
-	data []byte
-	now  time.Time
-	ds   grammar.Diagnostics
+	name  string
+	data  []byte
+	now   time.Time
+	ds    grammar.Diagnostics
+	lines *grammar.LineIndex // built at the first diagnostic
 }
 
 // keySet reads the directory object's "keys".
@@ -297,15 +297,13 @@ func (p *parser) date(n *jsonpos.Value, name string) *time.Time {
 	return &t
 }
 
-// pos returns the position of byte off.
+// pos returns the position of byte off, as every manifest counts
+// positions (grammar.LineIndex).
 func (p *parser) pos(off int) grammar.Pos {
-	off = min(max(off, 0), len(p.data))
-	line := 1 + bytes.Count(p.data[:off], []byte("\n"))
-	col := off + 1
-	if i := bytes.LastIndexByte(p.data[:off], '\n'); i >= 0 {
-		col = off - i
+	if p.lines == nil {
+		p.lines = grammar.NewLineIndex(string(p.data))
 	}
-	return grammar.Pos{Offset: off, Line: line, Column: col}
+	return p.lines.Pos(off)
 }
 
 func (p *parser) report(sev grammar.Severity, off int, code, format string, args ...any) {
