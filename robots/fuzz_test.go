@@ -96,7 +96,7 @@ func FuzzDecide(f *testing.F) {
 			t.Skip("input larger than the reference matcher is fuzzed at")
 		}
 		file := grammar.Parse("fuzz.txt", src, grammar.Options{})
-		tune := match.Tuning{WideKids: uint16(5 + 19*(len(src)/2%2)), MinScan: uint32(1 + 7*(len(src)%2)), MinTwo: 1 + 63*(len(url)/2%2), MinDense: 1 + 511*(len(url)%2)}
+		tune := match.Tuning{MinScan: uint32(1 + 7*(len(src)%2)), MinDense: 1 + 511*(len(url)%2)}
 		for _, p := range Profiles {
 			a := Compile(file, p).Agent("*")
 			raw, slash := match.PathOf(url)

@@ -4,7 +4,6 @@ package robots
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -15,8 +14,8 @@ import (
 	"github.com/sitetxt/sitetxt/robots/internal/match"
 )
 
-// TestGuardedReads runs the code that reads a string a word at a time
-// through unsafe pointers (load64, bytesOf) on strings of 0 to 40 bytes
+// TestGuardedReads runs the code that reads a string
+// a word at a time (match.Load64, match.BytesOf) on strings of 0 to 40 bytes
 // (alone or after a scheme and host), ASCII or not, that end where a page
 // the process may not read starts: a read past a string's end faults
 // rather than reading what follows it.
@@ -38,7 +37,7 @@ func TestGuardedReads(t *testing.T) {
 		a := Compile(grammar.ParseString("g.txt", src.String(), grammar.Options{}), p).Agent("x")
 		a.Decide("/") // builds the index
 		agents = append(agents, a)
-		for _, tune := range []match.Tuning{{MinScan: 1, MinTwo: 1, MinDense: 1, WideKids: 5}, {MinScan: 1, MinTwo: 1, MinDense: 512, WideKids: math.MaxUint16}} {
+		for _, tune := range []match.Tuning{{MinScan: 1, MinDense: 1}, {MinScan: 1, MinDense: 512}} {
 			tuned = append(tuned, match.BuildTuned(a.patterns(), tune))
 		}
 	}

@@ -2,7 +2,6 @@ package robots
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -502,15 +501,11 @@ func TestIndex(t *testing.T) {
 		p := Profiles[round%len(Profiles)]
 		// Half the rounds find wildcard rules with a keyScan at every node,
 		// and half of those make the dense pass. In a third the patterns
-		// have more bytes, so that nodes have many children, found by a
-		// table in half of those; their byte 0xE1, kept as it is under
-		// the profiles that do not escape it, is not looked up in the
-		// table (which holds ASCII bytes) but searched for.
+		// have more bytes, so that nodes have many children; their byte
+		// 0xE1 is kept as it is under the profiles that do not escape it.
 		tune := match.Tuning{
 			MinScan:  map[bool]uint32{true: 1, false: 8}[round%8 < 4],
-			MinTwo:   64,
 			MinDense: map[bool]int{true: 1, false: 512}[round%16 < 8],
-			WideKids: map[bool]uint16{true: 5, false: math.MaxUint16}[round%12 < 6],
 		}
 		letters := map[bool]string{true: "abcdefgh\xe1/*$", false: "ab/*$"}[round%3 == 0]
 		var src strings.Builder
@@ -548,7 +543,7 @@ func TestIndex(t *testing.T) {
 // order.
 func TestDensePassBlocks(t *testing.T) {
 	t.Parallel()
-	tune := match.Tuning{MinScan: 1, MinTwo: 64, MinDense: 1, WideKids: 5}
+	tune := match.Tuning{MinScan: 1, MinDense: 1}
 	const src = "User-agent: *\nDisallow: /*wxyz\nAllow: /*wxyz*q\nDisallow: /*klm\nDisallow: /*qr\nDisallow: /*j\nDisallow: /*stuvw$\n"
 	for _, p := range Profiles {
 		if !p.desc().wildcards {

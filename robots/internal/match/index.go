@@ -1,6 +1,7 @@
 package match
 
 import (
+	"bytes"
 	"math"
 	"slices"
 	"strings"
@@ -40,9 +41,8 @@ type Index struct {
 	scans []*keyScan // the key scans of nodes with many wildcard rules
 	// wide holds, for the nodes with wideKids to 255 children, by an
 	// ASCII byte, 1 + the offset of the child whose edge starts with it,
-	// or 0: 128 bytes a node (a byte above 0x7F is searched for; a
-	// table of every byte, or of 16-bit offsets, costs cache for
-	// nothing: paths are ASCII in comparison form).
+	// or 0: 128 bytes a node (a byte above 0x7F is searched for: paths
+	// are ASCII in comparison form).
 	wide [][128]uint8
 	// frag is set when no rule holds a '#', so that a walk may stop at a
 	// URL's fragment without cutting it off first (a pattern holds one
@@ -65,11 +65,6 @@ type wildRule struct {
 	split    int32  // the index of tail's last '*', or -1
 	rank     uint32
 	anchored bool
-	// count is, for an unanchored rule of two or more segments that are
-	// all one byte, the same ("/*/*/*/"), how many: it matches a path
-	// holding that byte so many times (one count, not a search a
-	// segment). 0 for the others.
-	count uint8
 	// rare, when hasRare is set, is a byte of an unanchored rule's
 	// segments that few paths hold (see rareByte): a path without it
 	// is rejected by one IndexByte, where a search for the segment
@@ -100,11 +95,10 @@ type node struct {
 }
 
 // wideKids is how many children a node needs before its child is found
-// by its first byte in a table (Index.wide) rather than searched
-// for: the nodes near the root of a large index, whose binary search
-// mispredicts at every step, and on the corpus the '/' node of most
-// files, whose scan of five to eight children mispredicts its end.
-const wideKids = 5 // at least 5: fewer are scanned
+// by its first byte in a table (Index.wide) rather than scanned for or
+// searched: on the corpus, the '/' node of most files, whose scan of
+// five to eight children mispredicts its end.
+const wideKids = 5
 
 // wildSpan is the wildcard rules of a node whose literal prefix ends there.
 type wildSpan struct {
@@ -168,43 +162,34 @@ func (ix *Index) walk(path string, frag bool, w *walked) {
 			w.read = d
 			break
 		}
-		// The child whose edge starts with path[d] (written out here: the
-		// walk is most of a decision on small files).
-		c, lo, hi, k := path[d], int(nd.child), int(nd.child)+int(nd.nkids), -1
+		// The child whose edge starts with path[d] (a few children scanned
+		// here: the walk is most of a decision on small files), then the
+		// rest of its edge.
+		k, kids, c := -1, ix.kids(nd), path[d]
 		switch {
-		case hi-lo <= 4:
-			for j := lo; j < hi; j++ {
-				if ix.first[j] == c {
+		case len(kids) < wideKids:
+			for j, b := range kids {
+				if b == c {
 					k = j
 					break
 				}
 			}
 		case nd.wide != 0 && c < 128:
-			k = lo + int(ix.wide[nd.wide-1][c]) - 1
-			if k < lo {
-				k = -1
-			}
+			k = int(ix.wide[nd.wide-1][c]) - 1
 		default:
-			k = findByte(ix.first, lo, hi, c)
+			k = bytes.IndexByte(kids, c)
 		}
 		if k < 0 {
 			w.read = d + 1
 			break
 		}
-		nd = &ix.nodes[k]
-		// Its edge, whose first byte matched: up to eight bytes compared
-		// as one word (label has eight bytes after its last edge).
+		nd = &ix.nodes[int(nd.child)+k]
 		if e := int(nd.n); e > 1 {
 			if len(path)-d < e {
 				w.read = len(path)
 				break
 			}
-			if e <= 8 && len(path)-d >= 8 {
-				if (Load64(path, d)^Load64(ix.label, int(nd.off)))<<(64-8*e) != 0 {
-					w.read = d + e
-					break
-				}
-			} else if path[d:d+e] != ix.label[nd.off:nd.off+nd.n] {
+			if path[d+1:d+e] != ix.label[nd.off+1:nd.off+nd.n] {
 				w.read = d + e
 				break
 			}
@@ -257,32 +242,8 @@ func (ix *Index) firstWild(sp *wildSpan, rest string, best uint32) uint32 {
 	return best
 }
 
-// findByte returns the index of c in the sorted bytes s[lo:hi], or -1: a
-// trie node's child by its first byte. A few children are scanned, more
-// are searched.
-func findByte(s []byte, lo, hi int, c byte) int {
-	if hi-lo <= 8 {
-		for i, b := range s[lo:hi] {
-			if b == c {
-				return lo + i
-			}
-		}
-		return -1
-	}
-	end := hi
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if s[m] < c {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if lo < end && s[lo] == c {
-		return lo
-	}
-	return -1
-}
+// kids returns the first bytes of nd's children's edges, in their order.
+func (ix *Index) kids(nd *node) []byte { return ix.first[nd.child : nd.child+uint32(nd.nkids)] }
 
 // entry is a rule as buildIndex places it.
 type entry struct {
@@ -351,17 +312,16 @@ func build(rules []Pattern, t Tuning) *Index {
 		b.wild = slices.Clone(b.wild)
 	}
 	var label strings.Builder
-	label.Grow(b.size + 8)
+	label.Grow(b.size)
 	for i := range b.nodes {
 		nd := &b.nodes[i]
 		lab := b.labels[i]
 		nd.off, nd.n = uint32(label.Len()), uint32(len(lab))
 		label.WriteString(lab)
 	}
-	label.WriteString("\x00\x00\x00\x00\x00\x00\x00\x00") // for lookup's word compare
 	frag := !slices.ContainsFunc(rules, func(r Pattern) bool { return strings.IndexByte(r.Lit, '#') >= 0 })
 	ix := &Index{nodes: b.nodes, first: b.first, label: label.String(), wild: b.wild, spans: b.spans, scans: b.scans, frag: frag}
-	ix.buildWide(t.WideKids)
+	ix.buildWide()
 	if r := &ix.nodes[0]; r.plain == NoRule && r.anch == NoRule && r.wilds == 0 && r.nkids == 1 && ix.nodes[r.child].n == 1 {
 		ix.skip = r.child
 	}
@@ -370,14 +330,14 @@ func build(rules []Pattern, t Tuning) *Index {
 
 // buildWide gives the nodes with wideKids to 255 children their table of
 // children by first byte (Index.wide), while there is room for one.
-func (ix *Index) buildWide(wideKids uint16) {
+func (ix *Index) buildWide() {
 	for i := range ix.nodes {
 		nd := &ix.nodes[i]
 		if nd.nkids < wideKids || nd.nkids > math.MaxUint8 || len(ix.wide) == math.MaxUint16 {
 			continue
 		}
 		var t [128]uint8
-		for j, c := range ix.first[nd.child : nd.child+uint32(nd.nkids)] {
+		for j, c := range ix.kids(nd) {
 			if c < 128 {
 				t[c] = uint8(j + 1)
 			}
@@ -489,17 +449,7 @@ func (b *indexBuilder) wildRule(e *entry) wildRule {
 		w.tail = strings.TrimSuffix(w.tail, "*")
 	}
 	w.split = int32(strings.LastIndexByte(w.tail, '*'))
-	if !w.anchored && w.split >= 0 {
-		n, same := 0, true
-		w.eachSegment(func(s0, s1 int) {
-			n++
-			same = same && s1-s0 == 1 && w.tail[s0] == w.tail[0]
-		})
-		if same && n <= math.MaxUint8 {
-			w.count = uint8(n)
-		}
-	}
-	if !w.anchored && w.count == 0 {
+	if !w.anchored {
 		w.rare, w.hasRare = rareByte(w.tail)
 	}
 	return w
@@ -521,8 +471,12 @@ const commonURLBytes = 10
 func rareByte(tail string) (byte, bool) {
 	best, rank := byte(0), -1
 	for i := 0; i < len(tail); i++ {
-		if c := tail[i]; c != '*' && urlRank(c) > rank {
-			best, rank = c, urlRank(c)
+		if c := tail[i]; c != '*' {
+			if r := strings.IndexByte(urlBytes, c); r < 0 {
+				return c, true // rarer than any listed
+			} else if r > rank {
+				best, rank = c, r
+			}
 		}
 	}
 	return best, rank >= commonURLBytes
@@ -531,9 +485,6 @@ func rareByte(tail string) (byte, bool) {
 // match reports whether rest, the path after the rule's literal prefix,
 // matches the rest of the rule.
 func (w *wildRule) match(rest string) bool {
-	if w.count != 0 {
-		return strings.Count(rest, w.tail[:1]) >= int(w.count)
-	}
 	if w.hasRare && strings.IndexByte(rest, w.rare) < 0 {
 		return false
 	}

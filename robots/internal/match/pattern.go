@@ -18,14 +18,12 @@ type Pattern struct {
 // constants a Policy builds with; tests build with others (BuildTuned) so
 // that every structure is reached by small inputs, with no global state.
 type Tuning struct {
-	WideKids uint16 // children a node needs for a table by first byte (at least 5)
 	MinScan  uint32 // wildcard rules a node needs for a keyScan
-	MinTwo   int    // short keys a keyScan needs for its exact two-byte bitmap
 	MinDense int    // keys a keyScan needs for the dense pass
 }
 
 // Default is the tuning Build uses.
-var Default = Tuning{WideKids: wideKids, MinScan: minScan, MinTwo: minTwo, MinDense: minDense}
+var Default = Tuning{MinScan: minScan, MinDense: minDense}
 
 // Build returns the index of pats, which are in decision order: the rank
 // Lookup returns is an index in pats.

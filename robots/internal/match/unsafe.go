@@ -1,32 +1,20 @@
 package match
 
-import (
-	"encoding/binary"
-	"unsafe"
-)
+import "unsafe"
 
-// This file holds the package's only unsafe reads (the sitetxt module's,
-// outside the grammar's lexer): word loads from a string's bytes and a
-// string over a byte slice, without a copy. Each load is bounds-checked
-// by the slicing before it, so that a read past a string's end panics
-// rather than reading what follows; TestGuardedReads holds every caller
-// to that at a page the process may not read.
-
-// load32 returns the four bytes of s at i, little-endian.
-func load32(s string, i int) uint32 {
-	return binary.LittleEndian.Uint32(unsafe.Slice(unsafe.StringData(s[i:]), 4))
-}
+// This file holds the sitetxt module's only unsafe code (besides the
+// guard page its tests read up to): the views between a string and its
+// bytes that the word-at-a-time loops and the URL buffer need without a
+// copy. Every read through them is bounds-checked by Go's slicing, so a
+// read past a string's end panics rather than reading what follows it;
+// TestGuardedReads holds every word-at-a-time reader to that at a page the
+// process may not read.
 
 // BytesOf returns the bytes of s, which must not be written, for loops
 // that read them a word at a time: a loop that moves along the slice
-// (b = b[8:]) loads each word with no bounds check, where load64 checks
+// (b = b[8:]) loads each word with no bounds check, where Load64 checks
 // its index at every call.
 func BytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
-
-// Load64 returns the eight bytes of s at i, little-endian.
-func Load64(s string, i int) uint64 {
-	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
-}
 
 // BytesString returns b as a string without a copy: b must not change
 // while the string is used.
