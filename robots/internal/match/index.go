@@ -189,7 +189,14 @@ func (ix *Index) walk(path string, frag bool, w *walked) {
 				w.read = len(path)
 				break
 			}
-			if path[d+1:d+e] != ix.label[nd.off+1:nd.off+nd.n] {
+			if e <= 8 && len(path)-d >= 8 {
+				// Up to eight bytes compared as one word (label has eight
+				// bytes after its last edge).
+				if (Load64(path, d)^Load64(ix.label, int(nd.off)))<<(64-8*e) != 0 {
+					w.read = d + e
+					break
+				}
+			} else if path[d+1:d+e] != ix.label[nd.off+1:nd.off+nd.n] {
 				w.read = d + e
 				break
 			}
@@ -312,13 +319,14 @@ func build(rules []Pattern, t Tuning) *Index {
 		b.wild = slices.Clone(b.wild)
 	}
 	var label strings.Builder
-	label.Grow(b.size)
+	label.Grow(b.size + 8)
 	for i := range b.nodes {
 		nd := &b.nodes[i]
 		lab := b.labels[i]
 		nd.off, nd.n = uint32(label.Len()), uint32(len(lab))
 		label.WriteString(lab)
 	}
+	label.WriteString("\x00\x00\x00\x00\x00\x00\x00\x00") // for walk's word compare
 	frag := !slices.ContainsFunc(rules, func(r Pattern) bool { return strings.IndexByte(r.Lit, '#') >= 0 })
 	ix := &Index{nodes: b.nodes, first: b.first, label: label.String(), wild: b.wild, spans: b.spans, scans: b.scans, frag: frag}
 	ix.buildWide()
