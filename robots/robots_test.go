@@ -501,8 +501,10 @@ func TestIndex(t *testing.T) {
 		p := Profiles[round%len(Profiles)]
 		// Half the rounds find wildcard rules with a keyScan at every node,
 		// and half of those make the dense pass. In a third the patterns
-		// have more bytes, so that nodes have many children; their byte
-		// 0xE1 is kept as it is under the profiles that do not escape it.
+		// have more bytes, so that nodes have many children, found by a
+		// table; their byte 0xE1, kept as it is under the profiles that do
+		// not escape it, is not looked up in the table (which holds ASCII
+		// bytes) but searched for.
 		tune := match.Tuning{
 			MinScan:  map[bool]uint32{true: 1, false: 8}[round%8 < 4],
 			MinDense: map[bool]int{true: 1, false: 512}[round%16 < 8],

@@ -75,7 +75,7 @@ const (
 	atExact = -2
 )
 
-// keyOf packs the n (1 to 4) bytes of s at i into a key.
+// keyOf packs the n (2 to 4) bytes of s at i into a key.
 func keyOf(s string, i, n int) uint64 {
 	var v uint64
 	for j := n - 1; j >= 0; j-- {
@@ -128,7 +128,10 @@ func (ks *keyScan) pass(wild []wildRule, rest string, best uint32) uint32 {
 // tail tries the keys of two or three bytes at the positions of rest from
 // i, its last three, where no four-byte key fits.
 func (ks *keyScan) tail(wild []wildRule, rest string, best uint32, i int) uint32 {
-	for ; i < len(rest) && ks.short; i++ {
+	if !ks.short {
+		return best
+	}
+	for ; i < len(rest); i++ {
 		for n := 2; n <= 3 && i+n <= len(rest); n++ {
 			if k := keyOf(rest, i, n); ks.mayHold(k) {
 				best = ks.try(wild, rest, best, k, i)
@@ -308,8 +311,9 @@ func scanKey(w *wildRule, k uint32, count windowCount) (uint64, scanOut) {
 			return
 		}
 		for i := 0; i+4 <= len(s); i++ {
-			if n := count.of(keyOf(s, i, 4)); best == 0 || n < bestN {
-				best, bestN = keyOf(s, i, 4), n
+			k := keyOf(s, i, 4)
+			if n := count.of(k); best == 0 || n < bestN {
+				best, bestN = k, n
 				o.s0, o.s1, o.at = int32(a), int32(b), int32(i)
 			}
 		}

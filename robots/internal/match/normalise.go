@@ -175,19 +175,11 @@ func normWord(w uint64) bool {
 	return (w|(x-lo8)&^x|(y-lo8)&^y)&hi8 != 0
 }
 
-// load32 returns the four bytes of s at i, little-endian: four byte
-// loads after one bounds check, which the compiler makes one load.
-func load32(s string, i int) uint32 {
-	b := s[i : i+4]
-	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
-}
+// load32 returns the four bytes of s at i, little-endian.
+func load32(s string, i int) uint32 { return binary.LittleEndian.Uint32(BytesOf(s)[i : i+4]) }
 
-// Load64 returns the eight bytes of s at i, little-endian, as load32 does.
-func Load64(s string, i int) uint64 {
-	b := s[i : i+8]
-	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-}
+// Load64 returns the eight bytes of s at i, little-endian.
+func Load64(s string, i int) uint64 { return binary.LittleEndian.Uint64(BytesOf(s)[i : i+8]) }
 
 // wordAt returns the bytes of s from i, up to eight of them,
 // little-endian (the missing ones zero).
